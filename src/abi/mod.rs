@@ -1,0 +1,19 @@
+//! The public C types of ENet 1.3.17, one submodule per stock header.
+//!
+//! Everything here is plain data with C layout; no behaviour. The names are
+//! C's (camelCase fields, `ENet` prefixes) because they are the ABI.
+#![allow(non_camel_case_types, non_snake_case, non_upper_case_globals)]
+
+pub mod callbacks;
+pub mod enet;
+pub mod list;
+pub mod protocol;
+pub mod types;
+pub mod unix;
+
+pub use callbacks::*;
+pub use enet::*;
+pub use list::*;
+pub use protocol::*;
+pub use types::*;
+pub use unix::*;

@@ -1,0 +1,32 @@
+//! `enet_crc32`, the checksum a program may install as `host->checksum`.
+
+use crate::abi::ENetBuffer;
+use crate::wire::crc32::Crc32;
+
+/// CRC-32 over the buffers, returned in network byte order as stock ENet
+/// does. NULL `buffers`, or a buffer with NULL data, count as empty.
+///
+/// # Safety
+/// `buffers` must be NULL or point to `bufferCount` buffers whose data is
+/// readable for `dataLength` bytes.
+#[no_mangle]
+pub unsafe extern "C" fn enet_crc32(buffers: *const ENetBuffer, bufferCount: usize) -> u32 {
+    guard!(0, {
+        let mut crc = Crc32::new();
+        if !buffers.is_null() {
+            // SAFETY: the caller passes `bufferCount` valid buffers.
+            let buffers = unsafe { core::slice::from_raw_parts(buffers, bufferCount) };
+            for buffer in buffers {
+                if buffer.data.is_null() || buffer.dataLength == 0 {
+                    continue;
+                }
+                // SAFETY: each buffer's data is readable for its length.
+                let bytes = unsafe {
+                    core::slice::from_raw_parts(buffer.data.cast::<u8>(), buffer.dataLength)
+                };
+                crc.update(bytes);
+            }
+        }
+        crc.finish_wire()
+    })
+}

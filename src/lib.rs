@@ -1,0 +1,16 @@
+//! enet-rs: ENet 1.3.17 rebuilt in Rust, shipped as a drop-in `libenet.so.7`.
+//!
+//! Layers (see `DESIGN.md` in the project's shared notes):
+//! - [`abi`]: the `#[repr(C)]` types of the stock headers, plain data;
+//! - [`wire`]: bytes on the wire (CRC-32, range coder), no-panic on input;
+//! - [`time`]: wrapping 32-bit millisecond arithmetic;
+//! - [`net`]: the UDP socket and address glue over the OS;
+//! - [`ffi`]: the `extern "C"` entry points, panic boundary and allocator.
+#![deny(unsafe_op_in_unsafe_fn)]
+#![warn(clippy::undocumented_unsafe_blocks)]
+
+pub mod abi;
+pub mod ffi;
+pub mod net;
+pub mod time;
+pub mod wire;

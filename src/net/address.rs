@@ -1,0 +1,1 @@
+//! Address parsing, printing and lookup (filled in by the address work).

@@ -1,0 +1,1 @@
+//! Sockets over the OS (filled in by the socket work).

@@ -1,0 +1,44 @@
+//! Bytes on the wire. Everything here treats its input as untrusted and
+//! never panics on it: malformed input yields an error or a zero length.
+
+pub mod crc32;
+pub mod range_coder;
+
+/// Fixed size of each command (header and body, not payload), indexed by
+/// command number; 0 marks numbers that name no command.
+const COMMAND_SIZES: [usize; 16] = [0, 8, 48, 44, 8, 4, 6, 8, 24, 8, 12, 16, 24, 0, 0, 0];
+
+/// The size of the command whose first byte is `command_byte` (flags are
+/// ignored); 0 if the low nibble names no command.
+pub fn command_size(command_byte: u8) -> usize {
+    COMMAND_SIZES[usize::from(command_byte & 0x0F)]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn command_sizes_match_the_protocol_structs() {
+        use crate::abi::*;
+        use core::mem::size_of;
+        assert_eq!(command_size(1 | 0x80), size_of::<ENetProtocolAcknowledge>());
+        assert_eq!(command_size(2), size_of::<ENetProtocolConnect>());
+        assert_eq!(command_size(3), size_of::<ENetProtocolVerifyConnect>());
+        assert_eq!(command_size(4), size_of::<ENetProtocolDisconnect>());
+        assert_eq!(command_size(5), size_of::<ENetProtocolPing>());
+        assert_eq!(command_size(6), size_of::<ENetProtocolSendReliable>());
+        assert_eq!(command_size(7), size_of::<ENetProtocolSendUnreliable>());
+        assert_eq!(command_size(8), size_of::<ENetProtocolSendFragment>());
+        assert_eq!(
+            command_size(9 | 0x40),
+            size_of::<ENetProtocolSendUnsequenced>()
+        );
+        assert_eq!(command_size(10), size_of::<ENetProtocolBandwidthLimit>());
+        assert_eq!(command_size(11), size_of::<ENetProtocolThrottleConfigure>());
+        assert_eq!(command_size(12), size_of::<ENetProtocolSendFragment>());
+        for number in [0u8, 13, 14, 15, 0xFF] {
+            assert_eq!(command_size(number), 0);
+        }
+    }
+}

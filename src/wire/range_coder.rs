@@ -1,0 +1,1 @@
+//! The adaptive range coder (filled in by the range-coder work).
