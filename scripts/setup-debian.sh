@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# Installs what the build and the tests need from Debian's packages:
+# stock ENet 1.3.17 (the reference the tests compare against), pyenet (a
+# real consumer), CMake and a C toolchain, libclang (bindgen layout tests).
+set -euo pipefail
+packages=(libenet-dev libenet7 python3-enet cmake gcc g++ make pkg-config libclang-dev clang valgrind)
+sudo=""
+[ "$(id -u)" -eq 0 ] || sudo="sudo"
+missing=()
+for p in "${packages[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+    echo "== installing: ${missing[*]}"
+    $sudo apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
+echo "== Debian packages present: ${packages[*]}"

@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# The whole test suite, in named steps. Run from anywhere; needs the
+# packages of scripts/setup-debian.sh.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export CARGO_TERM_COLOR=never
+
+step() { echo; echo "== $*"; }
+
+step "format"
+cargo fmt --all -- --check
+
+step "clippy"
+cargo clippy --workspace --all-targets --locked -- -D warnings
+
+step "header drift (include/enet vs a fresh cbindgen run)"
+cargo run -q -p gen-headers --locked -- --check
+
+step "cargo tests (unit, layout vs stock header, integration)"
+cargo test --workspace --locked
+
+step "C suite via CMake/CTest (differential vs stock, hardening, compile checks, exports, install)"
+cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+cmake --build build -j2
+ctest --test-dir build --output-on-failure -j2
