@@ -11,6 +11,7 @@
 
 pub mod abi;
 pub mod ffi;
+pub mod mem;
 pub mod net;
 pub mod time;
 pub mod wire;

@@ -18,7 +18,7 @@ macro_rules! guard {
 }
 
 pub mod address;
-pub mod alloc;
+pub mod callbacks;
 pub mod crc;
 pub mod host;
 pub mod list;

@@ -1,0 +1,69 @@
+//! `callbacks.c`: global initialisation, the version, and the allocator
+//! entry points.
+
+use core::ffi::{c_int, c_void};
+
+use crate::abi::{ENetCallbacks, ENetVersion, ENET_VERSION};
+use crate::mem::hooks;
+
+/// `ENET_VERSION_CREATE(1, 3, 0)`: the oldest caller ABI we accept.
+const OLDEST_SUPPORTED_VERSION: ENetVersion = (1 << 16) | (3 << 8);
+
+/// Initialises ENet. Nothing to set up on Unix; always succeeds.
+#[no_mangle]
+pub extern "C" fn enet_initialize() -> c_int {
+    0
+}
+
+/// Initialises ENet with allocator hooks.
+///
+/// Fails (-1) for a caller built against a version before 1.3.0, or when
+/// only one of `malloc`/`free` is given. A NULL `inits` is refused too.
+///
+/// # Safety
+/// `inits` must be NULL or point to a valid `ENetCallbacks`.
+#[no_mangle]
+pub unsafe extern "C" fn enet_initialize_with_callbacks(
+    version: ENetVersion,
+    inits: *const ENetCallbacks,
+) -> c_int {
+    guard!(-1, {
+        if version < OLDEST_SUPPORTED_VERSION {
+            return -1;
+        }
+        // SAFETY: the caller passes NULL or a valid struct.
+        let Some(inits) = (unsafe { inits.as_ref() }) else {
+            return -1;
+        };
+        match hooks::install(inits) {
+            Ok(()) => enet_initialize(),
+            Err(hooks::PartialHooks) => -1,
+        }
+    })
+}
+
+/// Shuts ENet down. Nothing to release on Unix.
+#[no_mangle]
+pub extern "C" fn enet_deinitialize() {}
+
+/// The version of ENet this library implements: 1.3.17.
+#[no_mangle]
+pub extern "C" fn enet_linked_version() -> ENetVersion {
+    ENET_VERSION
+}
+
+/// Allocates through the installed hooks (internal export).
+#[no_mangle]
+pub extern "C" fn enet_malloc(size: usize) -> *mut c_void {
+    guard!(core::ptr::null_mut(), hooks::malloc(size))
+}
+
+/// Frees memory from `enet_malloc` (internal export).
+///
+/// # Safety
+/// `memory` must be NULL or come from `enet_malloc` and not be used again.
+#[no_mangle]
+pub unsafe extern "C" fn enet_free(memory: *mut c_void) {
+    // SAFETY: forwarded caller contract.
+    guard!((), unsafe { hooks::free(memory) })
+}

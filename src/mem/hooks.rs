@@ -1,0 +1,86 @@
+//! The installed allocator hooks (`ENetCallbacks`), through which every
+//! piece of memory C code sees or frees is allocated.
+
+use core::ffi::c_void;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use crate::abi::ENetCallbacks;
+
+type MallocFn = unsafe extern "C" fn(usize) -> *mut c_void;
+type FreeFn = unsafe extern "C" fn(*mut c_void);
+type NoMemoryFn = unsafe extern "C" fn();
+
+/// The installed hooks, as function-pointer addresses; 0 means libc's.
+static MALLOC: AtomicUsize = AtomicUsize::new(0);
+static FREE: AtomicUsize = AtomicUsize::new(0);
+static NO_MEMORY: AtomicUsize = AtomicUsize::new(0);
+
+fn installed_malloc() -> MallocFn {
+    match MALLOC.load(Ordering::Acquire) {
+        0 => libc::malloc,
+        // SAFETY: only `enet_initialize_with_callbacks` stores here, and it
+        // stores the address of a non-null `MallocFn`.
+        address => unsafe { core::mem::transmute::<usize, MallocFn>(address) },
+    }
+}
+
+fn installed_free() -> FreeFn {
+    match FREE.load(Ordering::Acquire) {
+        0 => libc::free,
+        // SAFETY: only a non-null `FreeFn` address is ever stored.
+        address => unsafe { core::mem::transmute::<usize, FreeFn>(address) },
+    }
+}
+
+fn out_of_memory() {
+    match NO_MEMORY.load(Ordering::Acquire) {
+        0 => std::process::abort(),
+        address => {
+            // SAFETY: only a non-null `NoMemoryFn` address is ever stored.
+            let hook = unsafe { core::mem::transmute::<usize, NoMemoryFn>(address) };
+            // SAFETY: the program installed this hook to be called on OOM.
+            unsafe { hook() }
+        }
+    }
+}
+
+/// Allocates `size` bytes through the installed hook; calls `no_memory`
+/// (by default: abort) when the hook returns NULL, as ENet does.
+pub fn malloc(size: usize) -> *mut c_void {
+    // SAFETY: the hook is libc's malloc or the program's equivalent.
+    let memory = unsafe { installed_malloc()(size) };
+    if memory.is_null() {
+        out_of_memory();
+    }
+    memory
+}
+
+/// Frees memory obtained from [`malloc`].
+///
+/// # Safety
+/// `memory` must come from [`malloc`] (or be NULL) and not be used again.
+pub unsafe fn free(memory: *mut c_void) {
+    // SAFETY: the caller hands back memory from the matching allocator.
+    unsafe { installed_free()(memory) }
+}
+
+/// Why [`install`] refused a set of hooks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PartialHooks;
+
+/// Installs the program's hooks: `malloc` and `free` together or neither;
+/// `no_memory` on its own. Hooks left NULL keep their current value.
+pub fn install(hooks: &ENetCallbacks) -> Result<(), PartialHooks> {
+    match (hooks.malloc, hooks.free) {
+        (Some(malloc), Some(free)) => {
+            MALLOC.store(malloc as usize, Ordering::Release);
+            FREE.store(free as usize, Ordering::Release);
+        }
+        (None, None) => {}
+        _ => return Err(PartialHooks),
+    }
+    if let Some(no_memory) = hooks.no_memory {
+        NO_MEMORY.store(no_memory as usize, Ordering::Release);
+    }
+    Ok(())
+}

@@ -1,0 +1,17 @@
+//! Memory that C code sees or frees.
+//!
+//! ENet programs may install their own allocator with
+//! `enet_initialize_with_callbacks`, and they hold pointers into the host,
+//! the peer array, channels and packets. All of that memory therefore comes
+//! from the installed hooks ([`hooks`]) and is owned on the Rust side by the
+//! small safe owners here ([`CBox`], [`CSlice`], [`PacketRef`]), so the
+//! protocol engine can use it without `unsafe`.
+//!
+//! This module, `ffi` and `net` are the only places with `unsafe`.
+
+pub mod cbox;
+pub mod hooks;
+pub mod packet;
+
+pub use cbox::{CBox, CSlice};
+pub use packet::PacketRef;

@@ -1,0 +1,275 @@
+//! Packets: created, resized and destroyed through the allocator hooks,
+//! and [`PacketRef`], the engine's counted handle to one.
+//!
+//! Packets and their data come from [`hooks::malloc`] because C code
+//! receives them and frees them with `enet_packet_destroy`; the free
+//! callback runs just before the memory is released.
+
+use core::ffi::{c_int, c_void};
+use core::ptr::{self, NonNull};
+
+use super::hooks;
+use crate::abi::{ENetPacket, ENetPacketFlag};
+
+const NO_ALLOCATE: u32 = ENetPacketFlag::ENET_PACKET_FLAG_NO_ALLOCATE as u32;
+
+/// Creates a packet of `data_length` bytes, copied from `data` unless `data`
+/// is NULL (then left uninitialised), or borrowing `data` itself when
+/// `NO_ALLOCATE` is set. A zero-length packet has NULL data.
+///
+/// # Safety
+/// `data` must be NULL or readable for `data_length` bytes; with
+/// `NO_ALLOCATE` it must stay valid for the packet's life.
+pub unsafe fn create(data: *const c_void, data_length: usize, flags: u32) -> *mut ENetPacket {
+    let packet = hooks::malloc(core::mem::size_of::<ENetPacket>()).cast::<ENetPacket>();
+    if packet.is_null() {
+        return ptr::null_mut();
+    }
+    let packet_data = if flags & NO_ALLOCATE != 0 {
+        data.cast_mut().cast::<u8>()
+    } else if data_length == 0 {
+        ptr::null_mut()
+    } else {
+        let copy = hooks::malloc(data_length).cast::<u8>();
+        if copy.is_null() {
+            // SAFETY: `packet` came from `hooks::malloc` just above.
+            unsafe { hooks::free(packet.cast()) };
+            return ptr::null_mut();
+        }
+        if !data.is_null() {
+            // SAFETY: the caller guarantees `data_length` readable bytes, and
+            // `copy` is a fresh allocation of that size.
+            unsafe { ptr::copy_nonoverlapping(data.cast::<u8>(), copy, data_length) };
+        }
+        copy
+    };
+    // SAFETY: `packet` is a fresh, suitably aligned allocation for one
+    // ENetPacket (malloc alignment covers it).
+    unsafe {
+        packet.write(ENetPacket {
+            referenceCount: 0,
+            flags,
+            data: packet_data,
+            dataLength: data_length,
+            freeCallback: None,
+            userData: ptr::null_mut(),
+        });
+    }
+    packet
+}
+
+/// Runs the free callback, then frees the data (unless borrowed) and the packet.
+///
+/// # Safety
+/// `packet` must be NULL or a live packet from [`create`], not used again.
+pub unsafe fn destroy(packet: *mut ENetPacket) {
+    if packet.is_null() {
+        return;
+    }
+    // SAFETY: the caller passes a live packet.
+    if let Some(callback) = unsafe { (*packet).freeCallback } {
+        // SAFETY: the program asked to be told before its packet is freed.
+        unsafe { callback(packet) };
+    }
+    // SAFETY: the packet is still live; the callback may not free it.
+    let (flags, data) = unsafe { ((*packet).flags, (*packet).data) };
+    if flags & NO_ALLOCATE == 0 && !data.is_null() {
+        // SAFETY: owned data came from `hooks::malloc` in `create`/`resize`.
+        unsafe { hooks::free(data.cast()) };
+    }
+    // SAFETY: the packet itself came from `hooks::malloc` in `create`.
+    unsafe { hooks::free(packet.cast()) };
+}
+
+/// Resizes the packet's data. Shrinking (or any size with `NO_ALLOCATE`)
+/// only changes the length; growing copies into a new allocation.
+///
+/// # Safety
+/// `packet` must be a live packet from [`create`].
+pub unsafe fn resize(packet: &mut ENetPacket, data_length: usize) -> c_int {
+    if data_length <= packet.dataLength || packet.flags & NO_ALLOCATE != 0 {
+        packet.dataLength = data_length;
+        return 0;
+    }
+    let grown = hooks::malloc(data_length).cast::<u8>();
+    if grown.is_null() {
+        return -1;
+    }
+    if !packet.data.is_null() {
+        // SAFETY: the old data holds `dataLength` bytes, fewer than the new
+        // allocation's `data_length`.
+        unsafe { ptr::copy_nonoverlapping(packet.data, grown, packet.dataLength) };
+        // SAFETY: owned data came from `hooks::malloc`.
+        unsafe { hooks::free(packet.data.cast()) };
+    }
+    packet.data = grown;
+    packet.dataLength = data_length;
+    0
+}
+
+const SENT: u32 = ENetPacketFlag::ENET_PACKET_FLAG_SENT as u32;
+
+/// One counted reference to a live packet, as the engine holds them in its
+/// queues. Each `PacketRef` stands for one unit of the packet's
+/// `referenceCount`, which is the count C code sees; the last
+/// [`PacketRef::release`] marks the packet sent and destroys it, as stock
+/// ENet does when the last queued command using it is done.
+#[derive(Debug)]
+pub struct PacketRef {
+    packet: NonNull<ENetPacket>,
+}
+
+impl PacketRef {
+    /// Takes a new reference to a packet the program handed us.
+    ///
+    /// # Safety
+    /// `packet` must be NULL or a live packet from [`create`] that stays
+    /// alive while any reference is held (C code must not destroy a packet
+    /// it has queued, as with stock ENet).
+    pub unsafe fn retain_raw(packet: *mut ENetPacket) -> Option<PacketRef> {
+        let packet = NonNull::new(packet)?;
+        let handle = PacketRef { packet };
+        handle.header_mut().referenceCount += 1;
+        Some(handle)
+    }
+
+    /// Creates a packet holding a copy of `data`, with one reference held
+    /// by the returned handle. `None` when allocation fails.
+    pub fn new_with_data(data: &[u8], flags: u32) -> Option<PacketRef> {
+        // SAFETY: `data` is readable for its length and is copied.
+        let packet = NonNull::new(unsafe { create(data.as_ptr().cast(), data.len(), flags) })?;
+        let handle = PacketRef { packet };
+        handle.header_mut().referenceCount = 1;
+        Some(handle)
+    }
+
+    /// Creates a packet of `len` zeroed bytes (filled in later, e.g. by
+    /// fragment reassembly), with one reference held by the handle.
+    pub fn new_zeroed(len: usize, flags: u32) -> Option<PacketRef> {
+        // SAFETY: NULL data asks `create` for an uninitialised buffer.
+        let packet = NonNull::new(unsafe { create(ptr::null(), len, flags) })?;
+        let mut handle = PacketRef { packet };
+        handle.header_mut().referenceCount = 1;
+        handle.data_mut().fill(0);
+        Some(handle)
+    }
+
+    /// Another reference to the same packet.
+    pub fn retain(&self) -> PacketRef {
+        self.header_mut().referenceCount += 1;
+        PacketRef {
+            packet: self.packet,
+        }
+    }
+
+    /// Drops this reference; the last one marks the packet sent and frees it.
+    pub fn release(self) {
+        let header = self.header_mut();
+        header.referenceCount = header.referenceCount.saturating_sub(1);
+        if header.referenceCount == 0 {
+            header.flags |= SENT;
+            // SAFETY: no reference is left; the packet is live until here.
+            unsafe { destroy(self.packet.as_ptr()) };
+        }
+    }
+
+    /// Gives this reference to the program (a received packet in an event
+    /// or from `enet_peer_receive`): the count drops but nothing is freed,
+    /// since the program now owns the packet and destroys it.
+    pub fn hand_to_program(self) -> *mut ENetPacket {
+        let header = self.header_mut();
+        header.referenceCount = header.referenceCount.saturating_sub(1);
+        self.packet.as_ptr()
+    }
+
+    pub fn as_ptr(&self) -> *mut ENetPacket {
+        self.packet.as_ptr()
+    }
+
+    pub fn flags(&self) -> u32 {
+        self.header().flags
+    }
+
+    pub fn len(&self) -> usize {
+        self.header().dataLength
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    pub fn reference_count(&self) -> usize {
+        self.header().referenceCount
+    }
+
+    /// The packet's bytes (empty when its data pointer is NULL).
+    pub fn data(&self) -> &[u8] {
+        let header = self.header();
+        if header.data.is_null() {
+            return &[];
+        }
+        // SAFETY: a live packet's data holds `dataLength` readable bytes.
+        unsafe { core::slice::from_raw_parts(header.data, header.dataLength) }
+    }
+
+    /// The packet's bytes, writable (for filling in reassembled fragments).
+    pub fn data_mut(&mut self) -> &mut [u8] {
+        let header = self.header();
+        if header.data.is_null() {
+            return &mut [];
+        }
+        // SAFETY: as in `data`; `&mut self` is the engine's only access
+        // while it fills a packet the program has not seen yet.
+        unsafe { core::slice::from_raw_parts_mut(header.data, header.dataLength) }
+    }
+
+    fn header(&self) -> &ENetPacket {
+        // SAFETY: a held reference keeps the packet alive.
+        unsafe { self.packet.as_ref() }
+    }
+
+    #[allow(clippy::mut_from_ref)]
+    fn header_mut(&self) -> &mut ENetPacket {
+        // SAFETY: the packet is live; ENet is single-threaded per host and
+        // no other Rust reference to the header is held across this call.
+        unsafe { &mut *self.packet.as_ptr() }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn last_release_destroys_and_marks_sent() {
+        static mut FREED_FLAGS: u32 = 0;
+        unsafe extern "C" fn on_free(packet: *mut ENetPacket) {
+            // SAFETY: called with the live packet just before it is freed.
+            unsafe { FREED_FLAGS = (*packet).flags };
+        }
+        let packet = PacketRef::new_with_data(b"abc", 1).unwrap();
+        assert_eq!(packet.reference_count(), 1);
+        // SAFETY: the packet is live and ours.
+        unsafe { (*packet.as_ptr()).freeCallback = Some(on_free) };
+        let second = packet.retain();
+        assert_eq!(second.reference_count(), 2);
+        packet.release();
+        assert_eq!(second.reference_count(), 1);
+        assert_eq!(second.data(), b"abc");
+        second.release();
+        // SAFETY: single-threaded test reads what the callback wrote.
+        assert_eq!(unsafe { FREED_FLAGS }, 1 | SENT);
+    }
+
+    #[test]
+    fn handing_to_the_program_keeps_the_packet() {
+        let packet = PacketRef::new_zeroed(4, 0).unwrap();
+        assert_eq!(packet.data(), &[0, 0, 0, 0]);
+        let raw = packet.hand_to_program();
+        // SAFETY: the program (this test) now owns the packet.
+        unsafe {
+            assert_eq!((*raw).referenceCount, 0);
+            destroy(raw);
+        }
+    }
+}
