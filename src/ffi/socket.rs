@@ -1,133 +1,295 @@
-//! `enet_socket_*` and `enet_socketset_select` (filled in by the socket work).
+//! `enet_socket_*` and `enet_socketset_select`: stock `unix.c` semantics
+//! over [`crate::net::socket`].
+//!
+//! Return codes are stock's: 0 on success and -1 on failure with `errno`
+//! set by the failing system call; `send`/`receive` return a byte count,
+//! 0 when the socket would block, -1 on error. NULL pointers that stock
+//! would dereference return -1 (or `ENET_SOCKET_NULL`) instead.
+//!
+//! Enum-typed C parameters (`ENetSocketType`, `ENetSocketOption`,
+//! `ENetSocketShutdown`) are received as `c_int`, which is their C ABI:
+//! a C caller may pass any `int`, and an out-of-range value must not
+//! become an invalid Rust enum.
 
 use core::ffi::c_int;
+use std::io::{self, ErrorKind};
 
-use crate::abi::{
-    ENetAddress, ENetBuffer, ENetSocket, ENetSocketOption, ENetSocketSet, ENetSocketShutdown,
-    ENetSocketType, ENET_SOCKET_NULL,
-};
+use crate::abi::{ENetAddress, ENetBuffer, ENetSocket, ENetSocketSet, ENET_SOCKET_NULL};
+use crate::net::socket::{self, Received};
 
-#[no_mangle]
-pub extern "C" fn enet_socket_create(_type: ENetSocketType) -> ENetSocket {
-    ENET_SOCKET_NULL
+/// ENet's "0 or -1" convention.
+fn status(result: io::Result<()>) -> c_int {
+    match result {
+        Ok(()) => 0,
+        Err(_) => -1,
+    }
 }
 
+/// ENet's transfer convention: the byte count, 0 if the socket would
+/// block, -1 on any other error.
+fn transferred(result: io::Result<usize>) -> c_int {
+    match result {
+        // The kernel's ssize_t result, narrowed to C's int as stock does.
+        Ok(length) => length as c_int,
+        Err(error) if error.kind() == ErrorKind::WouldBlock => 0,
+        Err(_) => -1,
+    }
+}
+
+/// Creates an IPv4 socket: UDP for `ENET_SOCKET_TYPE_DATAGRAM` (2), TCP
+/// for any other value. Returns `ENET_SOCKET_NULL` on failure.
+#[no_mangle]
+pub extern "C" fn enet_socket_create(type_: c_int) -> ENetSocket {
+    guard!(ENET_SOCKET_NULL, {
+        socket::create(type_).unwrap_or(ENET_SOCKET_NULL)
+    })
+}
+
+/// Binds the socket to `address`, or to any interface and port when NULL.
+///
 /// # Safety
-/// `address` must be NULL or valid.
+/// `address` must be NULL or point to a valid `ENetAddress`.
 #[no_mangle]
 pub unsafe extern "C" fn enet_socket_bind(
-    _socket: ENetSocket,
-    _address: *const ENetAddress,
+    socket: ENetSocket,
+    address: *const ENetAddress,
 ) -> c_int {
-    -1
+    guard!(-1, {
+        // SAFETY: NULL or valid per the caller.
+        let address = unsafe { address.as_ref() };
+        status(socket::bind(socket, address))
+    })
 }
 
+/// Writes the socket's bound address into `address`.
+///
 /// # Safety
-/// `address` must be NULL or valid.
+/// `address` must be NULL or point to a writable `ENetAddress`.
 #[no_mangle]
 pub unsafe extern "C" fn enet_socket_get_address(
-    _socket: ENetSocket,
-    _address: *mut ENetAddress,
+    socket: ENetSocket,
+    address: *mut ENetAddress,
 ) -> c_int {
-    -1
+    guard!(-1, {
+        // SAFETY: NULL or valid per the caller.
+        let Some(address) = (unsafe { address.as_mut() }) else {
+            return -1;
+        };
+        match socket::local_address(socket) {
+            Ok(bound) => {
+                *address = bound;
+                0
+            }
+            Err(_) => -1,
+        }
+    })
 }
 
+/// Listens for connections; a negative `backlog` means `SOMAXCONN`.
 #[no_mangle]
-pub extern "C" fn enet_socket_listen(_socket: ENetSocket, _backlog: c_int) -> c_int {
-    -1
+pub extern "C" fn enet_socket_listen(socket: ENetSocket, backlog: c_int) -> c_int {
+    guard!(-1, status(socket::listen(socket, backlog)))
 }
 
+/// Accepts a connection; writes the peer's address if `address` is not
+/// NULL. Returns the new socket or `ENET_SOCKET_NULL`.
+///
 /// # Safety
-/// `address` must be NULL or valid.
+/// `address` must be NULL or point to a writable `ENetAddress`.
 #[no_mangle]
 pub unsafe extern "C" fn enet_socket_accept(
-    _socket: ENetSocket,
-    _address: *mut ENetAddress,
+    socket: ENetSocket,
+    address: *mut ENetAddress,
 ) -> ENetSocket {
-    ENET_SOCKET_NULL
+    guard!(ENET_SOCKET_NULL, {
+        // SAFETY: NULL or valid per the caller.
+        let address = unsafe { address.as_mut() };
+        match socket::accept(socket, address.is_some()) {
+            Ok((accepted, peer)) => {
+                if let (Some(address), Some(peer)) = (address, peer) {
+                    *address = peer;
+                }
+                accepted
+            }
+            Err(_) => ENET_SOCKET_NULL,
+        }
+    })
 }
 
+/// Connects to `address`; a non-blocking connect in progress is success.
+///
 /// # Safety
-/// `address` must be NULL or valid.
+/// `address` must be NULL (returns -1) or point to a valid `ENetAddress`.
 #[no_mangle]
 pub unsafe extern "C" fn enet_socket_connect(
-    _socket: ENetSocket,
-    _address: *const ENetAddress,
+    socket: ENetSocket,
+    address: *const ENetAddress,
 ) -> c_int {
-    -1
+    guard!(-1, {
+        // SAFETY: NULL or valid per the caller.
+        let Some(address) = (unsafe { address.as_ref() }) else {
+            return -1;
+        };
+        status(socket::connect(socket, address))
+    })
 }
 
+/// Sends the buffers as one datagram (to `address` unless NULL). Returns
+/// the bytes sent, 0 if the socket would block, -1 on error.
+///
 /// # Safety
-/// Pointers must be valid.
+/// `buffers` must point to `bufferCount` buffers (it may be NULL when
+/// `bufferCount` is 0); each buffer's data must be readable for its length.
 #[no_mangle]
 pub unsafe extern "C" fn enet_socket_send(
-    _socket: ENetSocket,
-    _address: *const ENetAddress,
-    _buffers: *const ENetBuffer,
-    _bufferCount: usize,
+    socket: ENetSocket,
+    address: *const ENetAddress,
+    buffers: *const ENetBuffer,
+    bufferCount: usize,
 ) -> c_int {
-    -1
+    guard!(-1, {
+        if buffers.is_null() && bufferCount != 0 {
+            return -1;
+        }
+        // SAFETY: NULL or valid per the caller.
+        let address = unsafe { address.as_ref() };
+        // SAFETY: `bufferCount` valid buffers per the caller.
+        transferred(unsafe { socket::send(socket, address, buffers, bufferCount) })
+    })
 }
 
+/// Receives one datagram into the buffers, writing the sender into
+/// `address` unless it is NULL. Returns the bytes received, 0 if nothing
+/// is waiting (or a stream was closed), -1 on error.
+///
+/// **Deliberate difference from stock 1.3.17:** a datagram longer than the
+/// buffers returns **-2** (stock 1.3.17 returns -1, which makes
+/// `enet_host_service` fail). -2 is what ENet 1.3.18 and later return, so
+/// that a host can drop one oversized datagram and carry on; `address` is
+/// not written in that case.
+///
 /// # Safety
-/// Pointers must be valid.
+/// `buffers` must point to `bufferCount` buffers (it may be NULL when
+/// `bufferCount` is 0); each buffer's data must be writable for its length.
 #[no_mangle]
 pub unsafe extern "C" fn enet_socket_receive(
-    _socket: ENetSocket,
-    _address: *mut ENetAddress,
-    _buffers: *mut ENetBuffer,
-    _bufferCount: usize,
+    socket: ENetSocket,
+    address: *mut ENetAddress,
+    buffers: *mut ENetBuffer,
+    bufferCount: usize,
 ) -> c_int {
-    -1
+    guard!(-1, {
+        if buffers.is_null() && bufferCount != 0 {
+            return -1;
+        }
+        // SAFETY: NULL or valid per the caller.
+        let address = unsafe { address.as_mut() };
+        // SAFETY: `bufferCount` writable buffers per the caller.
+        let received = unsafe { socket::receive(socket, address.is_some(), buffers, bufferCount) };
+        match received {
+            Ok(Received::Data { length, from }) => {
+                if let (Some(address), Some(from)) = (address, from) {
+                    *address = from;
+                }
+                length as c_int
+            }
+            Ok(Received::Truncated) => -2,
+            Err(error) => transferred(Err(error)),
+        }
+    })
 }
 
+/// Waits up to `timeout` ms for the conditions in `*condition`
+/// (`ENET_SOCKET_WAIT_SEND`/`_RECEIVE`) and replaces it with those that
+/// hold. Returns 0, or -1 on error; an interrupting signal gives 0 and
+/// `ENET_SOCKET_WAIT_INTERRUPT` if that flag was asked for, else -1.
+///
 /// # Safety
-/// `condition` must be NULL or valid.
+/// `condition` must be NULL (returns -1) or point to a writable `u32`.
 #[no_mangle]
 pub unsafe extern "C" fn enet_socket_wait(
-    _socket: ENetSocket,
-    _condition: *mut u32,
-    _timeout: u32,
+    socket: ENetSocket,
+    condition: *mut u32,
+    timeout: u32,
 ) -> c_int {
-    -1
+    guard!(-1, {
+        // SAFETY: NULL or valid per the caller.
+        let Some(condition) = (unsafe { condition.as_mut() }) else {
+            return -1;
+        };
+        match socket::wait(socket, *condition, timeout) {
+            Ok(ready) => {
+                *condition = ready;
+                0
+            }
+            Err(_) => -1,
+        }
+    })
 }
 
+/// Sets an `ENET_SOCKOPT_*` option; -1 on failure or for options stock
+/// 1.3.17 does not set (`ENET_SOCKOPT_ERROR`, unknown values).
 #[no_mangle]
-pub extern "C" fn enet_socket_set_option(
-    _socket: ENetSocket,
-    _option: ENetSocketOption,
-    _value: c_int,
-) -> c_int {
-    -1
+pub extern "C" fn enet_socket_set_option(socket: ENetSocket, option: c_int, value: c_int) -> c_int {
+    guard!(-1, status(socket::set_option(socket, option, value)))
 }
 
+/// Reads an `ENET_SOCKOPT_*` option into `*value`; stock 1.3.17 supports
+/// only `ENET_SOCKOPT_ERROR`, every other option returns -1.
+///
 /// # Safety
-/// `value` must be NULL or valid.
+/// `value` must be NULL (returns -1) or point to a writable `int`.
 #[no_mangle]
 pub unsafe extern "C" fn enet_socket_get_option(
-    _socket: ENetSocket,
-    _option: ENetSocketOption,
-    _value: *mut c_int,
+    socket: ENetSocket,
+    option: c_int,
+    value: *mut c_int,
 ) -> c_int {
-    -1
+    guard!(-1, {
+        // SAFETY: NULL or valid per the caller.
+        let Some(value) = (unsafe { value.as_mut() }) else {
+            return -1;
+        };
+        match socket::get_option(socket, option) {
+            Ok(read) => {
+                *value = read;
+                0
+            }
+            Err(_) => -1,
+        }
+    })
 }
 
+/// Shuts down reading (0), writing (1) or both (2); other values fail.
 #[no_mangle]
-pub extern "C" fn enet_socket_shutdown(_socket: ENetSocket, _how: ENetSocketShutdown) -> c_int {
-    -1
+pub extern "C" fn enet_socket_shutdown(socket: ENetSocket, how: c_int) -> c_int {
+    guard!(-1, status(socket::shutdown(socket, how)))
 }
 
+/// Closes the socket; `ENET_SOCKET_NULL` is ignored.
 #[no_mangle]
-pub extern "C" fn enet_socket_destroy(_socket: ENetSocket) {}
+pub extern "C" fn enet_socket_destroy(socket: ENetSocket) {
+    guard!((), socket::destroy(socket))
+}
 
+/// `select` on the sets for up to `timeout` ms: the number of ready
+/// sockets, 0 on timeout, -1 on error. NULL sets are allowed.
+///
 /// # Safety
-/// Sets must be NULL or valid.
+/// Each set must be NULL or a valid `ENetSocketSet`, and `maxSocket` below
+/// `FD_SETSIZE` when a set is given.
 #[no_mangle]
 pub unsafe extern "C" fn enet_socketset_select(
-    _maxSocket: ENetSocket,
-    _readSet: *mut ENetSocketSet,
-    _writeSet: *mut ENetSocketSet,
-    _timeout: u32,
+    maxSocket: ENetSocket,
+    readSet: *mut ENetSocketSet,
+    writeSet: *mut ENetSocketSet,
+    timeout: u32,
 ) -> c_int {
-    -1
+    guard!(-1, {
+        // SAFETY: the sets are NULL or valid per the caller.
+        match unsafe { socket::select(maxSocket, readSet, writeSet, timeout) } {
+            Ok(ready) => ready as c_int,
+            Err(_) => -1,
+        }
+    })
 }

@@ -1,5 +1,6 @@
-//! The operating-system glue: UDP/TCP sockets, waiting, address lookup.
-//! `unsafe` is allowed here (and in `ffi`) only.
+//! The operating-system glue: the ENet clock, IPv4 sockets, waiting,
+//! address text and lookup. `unsafe` is allowed here (and in `ffi`) only.
 
 pub mod address;
+pub mod clock;
 pub mod socket;
