@@ -14,12 +14,17 @@
 //! too short. No code here indexes untrusted bytes directly: reads and writes
 //! go through the checked helpers of `field`.
 
+pub mod checksum;
+pub mod command;
 pub mod crc32;
+pub mod datagram;
 mod drop_reason;
 mod field;
 pub mod header;
 pub mod range_coder;
 
+pub use command::{Command, CommandFlags, CommandHeader, ConnectFields, ConnectId, Fragment};
+pub use datagram::{Commands, Datagram};
 pub use drop_reason::DropReason;
 pub use header::DatagramHeader;
 
