@@ -22,6 +22,8 @@ mod drop_reason;
 mod field;
 pub mod header;
 pub mod range_coder;
+#[cfg(test)]
+mod test_suite;
 
 pub use command::{Command, CommandFlags, CommandHeader, ConnectFields, ConnectId, Fragment};
 pub use datagram::{Commands, Datagram};

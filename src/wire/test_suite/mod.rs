@@ -1,0 +1,6 @@
+//! Tests across the wire modules: captured stock datagrams, command
+//! round trips, the builder, and a bounded fuzz run.
+
+mod captured;
+mod captures;
+mod commands;
