@@ -14,6 +14,7 @@
 //! too short. No code here indexes untrusted bytes directly: reads and writes
 //! go through the checked helpers of `field`.
 
+pub mod builder;
 pub mod checksum;
 pub mod command;
 pub mod crc32;
@@ -25,6 +26,7 @@ pub mod range_coder;
 #[cfg(test)]
 mod test_suite;
 
+pub use builder::{DatagramBuilder, Envelope, Full};
 pub use command::{Command, CommandFlags, CommandHeader, ConnectFields, ConnectId, Fragment};
 pub use datagram::{Commands, Datagram};
 pub use drop_reason::DropReason;
