@@ -5,3 +5,4 @@ mod builder;
 mod captured;
 mod captures;
 mod commands;
+mod fuzz;
