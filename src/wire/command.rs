@@ -1,13 +1,9 @@
 //! Protocol commands: a 4-byte command header, a fixed-size body, and for
 //! the `SEND_*` commands a payload of `dataLength` bytes.
 //!
-//! ```text
-//! offset 0  u8     command: low nibble = number (1..=12), 0x80 ACKNOWLEDGE
-//!                  (reliable), 0x40 UNSEQUENCED; bits 0x30 unused
-//! offset 1  u8     channelID (0xFF for connection-level commands)
-//! offset 2  u16 BE reliableSequenceNumber
-//! offset 4  body, see `mod field`; sizes as in `super::command_size`
-//! ```
+//! The command header is in [`super::command_header`]; the bodies start at
+//! offset 4 and are laid out in `mod field`, with the sizes of
+//! [`super::command_size`].
 //!
 //! Multi-byte fields are big-endian, except `connectID`, which ENet copies
 //! as raw bytes (see [`ConnectId`]).
@@ -17,38 +13,16 @@
 //! [`Command::emit`] writes nothing and returns 0 when the output is too
 //! short or a payload is longer than a `u16` length can say.
 
+pub use super::command_header::{number, CommandFlags, CommandHeader, COMMAND_HEADER_LEN};
 use super::field::{
     read_array, read_u16, read_u32, read_u8, write_bytes, write_u16, write_u32, write_u8, Field,
 };
 use super::{command_size, DropReason};
-use core::fmt;
 
-/// Command numbers (`ENetProtocolCommand`).
-pub mod number {
-    pub const ACKNOWLEDGE: u8 = 1;
-    pub const CONNECT: u8 = 2;
-    pub const VERIFY_CONNECT: u8 = 3;
-    pub const DISCONNECT: u8 = 4;
-    pub const PING: u8 = 5;
-    pub const SEND_RELIABLE: u8 = 6;
-    pub const SEND_UNRELIABLE: u8 = 7;
-    pub const SEND_FRAGMENT: u8 = 8;
-    pub const SEND_UNSEQUENCED: u8 = 9;
-    pub const BANDWIDTH_LIMIT: u8 = 10;
-    pub const THROTTLE_CONFIGURE: u8 = 11;
-    pub const SEND_UNRELIABLE_FRAGMENT: u8 = 12;
-    /// One past the last command number.
-    pub const COUNT: u8 = 13;
-    /// The bits of the command byte that hold the number.
-    pub const MASK: u8 = 0x0F;
-}
-
-/// Field offsets, each relative to the start of its command.
+/// Field offsets of the bodies, each relative to the start of its command
+/// (the command header's are in `super::command_header`).
 mod field {
     use super::Field;
-    pub const COMMAND: usize = 0;
-    pub const CHANNEL_ID: usize = 1;
-    pub const RELIABLE_SEQUENCE_NUMBER: Field = 2..4;
 
     pub mod acknowledge {
         use super::Field;
@@ -108,64 +82,6 @@ mod field {
         pub const PACKET_THROTTLE_ACCELERATION: Field = 8..12;
         pub const PACKET_THROTTLE_DECELERATION: Field = 12..16;
     }
-}
-
-/// Size of the command header common to all commands.
-pub const COMMAND_HEADER_LEN: usize = field::RELIABLE_SEQUENCE_NUMBER.end;
-
-/// The flag bits of a command byte (its high nibble). The two unused bits
-/// are kept too, so that emitting a parsed command reproduces its bytes.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
-pub struct CommandFlags(u8);
-
-impl CommandFlags {
-    pub const NONE: CommandFlags = CommandFlags(0);
-    /// The command is reliable: the receiver acknowledges it.
-    pub const ACKNOWLEDGE: CommandFlags = CommandFlags(0x80);
-    /// The command is unsequenced.
-    pub const UNSEQUENCED: CommandFlags = CommandFlags(0x40);
-
-    /// The flags of a command byte (its number bits are dropped).
-    pub fn from_bits(bits: u8) -> Self {
-        CommandFlags(bits & !number::MASK)
-    }
-
-    pub fn bits(self) -> u8 {
-        self.0
-    }
-
-    pub fn contains(self, other: CommandFlags) -> bool {
-        self.0 & other.0 == other.0
-    }
-}
-
-impl core::ops::BitOr for CommandFlags {
-    type Output = CommandFlags;
-    fn bitor(self, other: CommandFlags) -> CommandFlags {
-        CommandFlags(self.0 | other.0)
-    }
-}
-
-impl fmt::Debug for CommandFlags {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "CommandFlags({:#04x}", self.0)?;
-        if self.contains(Self::ACKNOWLEDGE) {
-            f.write_str(" ACKNOWLEDGE")?;
-        }
-        if self.contains(Self::UNSEQUENCED) {
-            f.write_str(" UNSEQUENCED")?;
-        }
-        f.write_str(")")
-    }
-}
-
-/// The 4-byte header in front of every command, minus the command number
-/// (which the [`Command`] variant carries).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
-pub struct CommandHeader {
-    pub flags: CommandFlags,
-    pub channel_id: u8,
-    pub reliable_sequence_number: u16,
 }
 
 /// A `connectID`: ENet copies it between `peer->connectID` (a native
@@ -279,20 +195,13 @@ impl<'a> Command<'a> {
     /// ([`DropReason::TruncatedCommand`]); its payload must fit
     /// ([`DropReason::PayloadOutOfBounds`]).
     pub fn parse(bytes: &'a [u8]) -> Result<(CommandHeader, Command<'a>, usize), DropReason> {
-        if bytes.len() < COMMAND_HEADER_LEN {
-            return Err(DropReason::TruncatedCommand);
-        }
-        let command_byte = need(read_u8(bytes, field::COMMAND))?;
-        let size = command_size(command_byte);
+        let (header, command_number) =
+            CommandHeader::parse(bytes).ok_or(DropReason::TruncatedCommand)?;
+        let size = command_size(command_number);
         if size == 0 {
             return Err(DropReason::UnknownCommand);
         }
         let fixed = need(bytes.get(..size))?;
-        let header = CommandHeader {
-            flags: CommandFlags::from_bits(command_byte),
-            channel_id: need(read_u8(fixed, field::CHANNEL_ID))?,
-            reliable_sequence_number: need(read_u16(fixed, field::RELIABLE_SEQUENCE_NUMBER))?,
-        };
 
         let u16_at = |at: Field| need(read_u16(fixed, at));
         let u32_at = |at: Field| need(read_u32(fixed, at));
@@ -331,7 +240,7 @@ impl<'a> Command<'a> {
             })
         };
 
-        let command = match command_byte & number::MASK {
+        let command = match command_number {
             number::ACKNOWLEDGE => Command::Acknowledge {
                 received_reliable_sequence_number: u16_at(
                     field::acknowledge::RECEIVED_RELIABLE_SEQUENCE_NUMBER,
@@ -435,14 +344,7 @@ impl<'a> Command<'a> {
     }
 
     fn write(&self, header: &CommandHeader, out: &mut [u8]) -> Option<()> {
-        let command_byte = header.flags.bits() | self.number();
-        write_u8(out, field::COMMAND, command_byte)?;
-        write_u8(out, field::CHANNEL_ID, header.channel_id)?;
-        write_u16(
-            out,
-            field::RELIABLE_SEQUENCE_NUMBER,
-            header.reliable_sequence_number,
-        )?;
+        header.emit(self.number(), out)?;
 
         let fixed = self.fixed_len();
         let payload = |out: &mut [u8], length: Field, data: &[u8]| -> Option<()> {

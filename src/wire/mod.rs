@@ -3,6 +3,8 @@
 //!
 //! - [`header`]: the datagram header (peer id, session, flags, sentTime,
 //!   checksum slot);
+//! - [`command_header`]: the 4-byte header of every command (number, flags,
+//!   channel, reliable sequence number);
 //! - [`command`]: the 12 commands, parsed to [`Command`] and emitted back;
 //! - [`datagram`]: a received datagram and the iterator over its commands;
 //! - [`checksum`]: the optional checksum rule, with [`crc32`];
@@ -17,6 +19,7 @@
 pub mod builder;
 pub mod checksum;
 pub mod command;
+pub mod command_header;
 pub mod crc32;
 pub mod datagram;
 mod drop_reason;
