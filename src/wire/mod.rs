@@ -1,8 +1,39 @@
 //! Bytes on the wire. Everything here treats its input as untrusted and
 //! never panics on it: malformed input yields an error or a zero length.
+//!
+//! - [`header`]: the datagram header (peer id, session, flags, sentTime,
+//!   checksum slot);
+//! - [`command_header`]: the 4-byte header of every command (number, flags,
+//!   channel, reliable sequence number);
+//! - [`command`]: the 12 commands, parsed to [`Command`] and emitted back;
+//! - [`datagram`]: a received datagram and the iterator over its commands;
+//! - [`checksum`]: the optional checksum rule, with [`crc32`];
+//! - [`builder`]: packing commands into a datagram within the MTU;
+//! - [`DropReason`]: why input was dropped, for the engine and counters.
+//!
+//! No-panic contract: parsers take any bytes and return a value or a
+//! [`DropReason`]; emitters write nothing and return 0 when the output is
+//! too short. No code here indexes untrusted bytes directly: reads and writes
+//! go through the checked helpers of `field`.
 
+pub mod builder;
+pub mod checksum;
+pub mod command;
+pub mod command_header;
 pub mod crc32;
+pub mod datagram;
+mod drop_reason;
+mod field;
+pub mod header;
 pub mod range_coder;
+#[cfg(test)]
+mod test_suite;
+
+pub use builder::{DatagramBuilder, Envelope, Full};
+pub use command::{Command, CommandFlags, CommandHeader, ConnectFields, ConnectId, Fragment};
+pub use datagram::{Commands, Datagram};
+pub use drop_reason::DropReason;
+pub use header::DatagramHeader;
 
 /// Fixed size of each command (header and body, not payload), indexed by
 /// command number; 0 marks numbers that name no command.

@@ -1,0 +1,232 @@
+//! Packing commands into one outgoing datagram, the way stock ENet does
+//! (protocol.c@v1.3.17 `enet_protocol_send_acknowledgements`,
+//! `enet_protocol_check_outgoing_commands`, `..._send_outgoing_commands`).
+//!
+//! Stock's aggregation rule:
+//! - the size budget is the peer's MTU, and the running size starts at 4,
+//!   the full `ENetProtocolHeader`, whether or not sentTime ends up sent; the
+//!   checksum slot is *not* counted (fragment sizes subtract it instead, so a
+//!   datagram with a checksum may exceed the MTU by up to 4 bytes when it is
+//!   filled with small commands);
+//! - commands are taken in queue order while the next one (with its
+//!   payload) fits in what is left; the first that does not fit ends that
+//!   queue's loop (later, smaller commands of the queue are not tried) and
+//!   the rest wait for the next datagram. Stock runs two such loops into one
+//!   datagram, acknowledgements first, then outgoing commands (and a PING if
+//!   4 bytes are left), so a command may still follow an acknowledgement
+//!   that did not fit. The builder answers "does it fit" for each push; that
+//!   loop policy is the caller's;
+//! - at most 32 commands (`ENET_PROTOCOL_MAXIMUM_PACKET_COMMANDS`);
+//! - the header gets SENT_TIME when any packed command is ACKNOWLEDGE-flagged.
+//!
+//! Then [`DatagramBuilder::finish`] writes the header, compresses the body if
+//! that makes it strictly smaller, and fills the checksum slot.
+
+use super::checksum;
+use super::command::{Command, CommandFlags, CommandHeader, ConnectId};
+use super::header::{DatagramHeader, NO_PEER_ID};
+use crate::abi::ENET_PROTOCOL_MAXIMUM_PACKET_COMMANDS;
+
+/// At most this many commands go into one datagram.
+pub const MAX_COMMANDS: usize = ENET_PROTOCOL_MAXIMUM_PACKET_COMMANDS as usize;
+
+/// What stock counts for the header when filling a datagram.
+const COUNTED_HEADER_LEN: usize = 4;
+
+/// The command did not fit: the datagram is full, send it and start another.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Full;
+
+/// The commands of one datagram under construction.
+#[derive(Debug, Clone)]
+pub struct DatagramBuilder {
+    mtu: usize,
+    /// Size as stock counts it: 4 for the header plus every command.
+    packet_size: usize,
+    command_count: usize,
+    needs_sent_time: bool,
+    /// The emitted commands, uncompressed.
+    body: Vec<u8>,
+}
+
+/// Checksum callback: the checksum of a datagram given as consecutive parts.
+pub type ChecksumFn<'f> = &'f mut dyn FnMut(&[&[u8]]) -> [u8; 4];
+/// Compressor: compresses the input into the output (as long as the input)
+/// and returns the compressed length, 0 on failure.
+pub type CompressFn<'f> = &'f mut dyn FnMut(&[u8], &mut [u8]) -> usize;
+
+/// Everything outside the commands that [`DatagramBuilder::finish`] needs.
+pub struct Envelope<'f> {
+    /// The receiver's index for us (`peer->outgoingPeerID`), 12 bits.
+    pub peer_id: u16,
+    /// `peer->outgoingSessionID`, 2 bits; left out while `peer_id` is
+    /// [`NO_PEER_ID`], as stock does.
+    pub session_id: u8,
+    /// Low 16 bits of the host's service time; sent only if needed.
+    pub sent_time: u16,
+    /// `peer->connectID`, the checksum seed once the peer id is known.
+    pub connect_id: ConnectId,
+    /// The host's checksum, if it uses one.
+    pub checksum: Option<ChecksumFn<'f>>,
+    /// The host's compressor, if it uses one.
+    pub compressor: Option<CompressFn<'f>>,
+}
+
+impl DatagramBuilder {
+    /// An empty datagram for a peer with this MTU.
+    pub fn new(mtu: u32) -> Self {
+        DatagramBuilder {
+            mtu: usize::try_from(mtu).unwrap_or(usize::MAX),
+            packet_size: COUNTED_HEADER_LEN,
+            command_count: 0,
+            needs_sent_time: false,
+            body: Vec::new(),
+        }
+    }
+
+    /// Bytes left under the MTU, as stock counts them.
+    pub fn remaining(&self) -> usize {
+        self.mtu.saturating_sub(self.packet_size)
+    }
+
+    /// Whether a command of `wire_len` bytes (payload included) would be
+    /// accepted next.
+    pub fn fits(&self, wire_len: usize) -> bool {
+        self.command_count < MAX_COMMANDS && wire_len <= self.remaining()
+    }
+
+    /// Appends a command, or returns [`Full`] and changes nothing if it does
+    /// not fit (or cannot be encoded: a payload over 65535 bytes). Stock
+    /// never has such a payload here, since packets above the fragment size
+    /// are fragmented.
+    pub fn push(&mut self, header: &CommandHeader, command: &Command<'_>) -> Result<(), Full> {
+        let len = command.wire_len();
+        if !self.fits(len) {
+            return Err(Full);
+        }
+        let start = self.body.len();
+        self.body.resize(start + len, 0);
+        let written = match self.body.get_mut(start..) {
+            Some(out) => command.emit(header, out),
+            None => 0,
+        };
+        if written != len {
+            self.body.truncate(start);
+            return Err(Full);
+        }
+        self.packet_size += len;
+        self.command_count += 1;
+        if header.flags.contains(CommandFlags::ACKNOWLEDGE) {
+            self.needs_sent_time = true;
+        }
+        Ok(())
+    }
+
+    pub fn command_count(&self) -> usize {
+        self.command_count
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.command_count == 0
+    }
+
+    /// Whether the header will carry sentTime (an ACKNOWLEDGE-flagged
+    /// command was packed).
+    pub fn needs_sent_time(&self) -> bool {
+        self.needs_sent_time
+    }
+
+    /// The packed commands, uncompressed.
+    pub fn body(&self) -> &[u8] {
+        &self.body
+    }
+
+    /// Empties the builder for the next datagram, keeping its buffer.
+    pub fn clear(&mut self) {
+        self.packet_size = COUNTED_HEADER_LEN;
+        self.command_count = 0;
+        self.needs_sent_time = false;
+        self.body.clear();
+    }
+
+    /// The header this datagram gets, before compression is decided and the
+    /// checksum computed.
+    fn header(
+        &self,
+        peer_id: u16,
+        session_id: u8,
+        sent_time: u16,
+        has_checksum: bool,
+    ) -> DatagramHeader {
+        DatagramHeader {
+            peer_id,
+            session_id: if peer_id < NO_PEER_ID { session_id } else { 0 },
+            compressed: false,
+            sent_time: self.needs_sent_time.then_some(sent_time),
+            checksum: has_checksum.then_some([0; 4]),
+        }
+    }
+
+    /// Writes the finished datagram into `out` (cleared first): header,
+    /// then the body, compressed if that makes it strictly smaller, with the
+    /// checksum over the header (COMPRESSED flag included) and the
+    /// uncompressed body. Stock never sends a datagram without commands.
+    pub fn finish_into(&self, envelope: Envelope<'_>, out: &mut Vec<u8>) {
+        let Envelope {
+            peer_id,
+            session_id,
+            sent_time,
+            connect_id,
+            checksum: checksum_fn,
+            compressor,
+        } = envelope;
+        let mut header = self.header(peer_id, session_id, sent_time, checksum_fn.is_some());
+
+        let mut compressed = Vec::new();
+        if let Some(compress) = compressor {
+            compressed.resize(self.body.len(), 0);
+            let len = compress(&self.body, &mut compressed);
+            if len > 0 && len < self.body.len() {
+                compressed.truncate(len);
+                header.compressed = true;
+            } else {
+                compressed.clear();
+            }
+        }
+
+        if let Some(checksum_fn) = checksum_fn {
+            let seed = checksum::seed(peer_id, connect_id);
+            let value = checksum::compute(&header, &self.body, seed, checksum_fn);
+            header.checksum = Some(value);
+        }
+
+        out.clear();
+        out.extend_from_slice(&header.to_bytes());
+        out.extend_from_slice(if header.compressed {
+            &compressed
+        } else {
+            &self.body
+        });
+    }
+
+    /// [`finish_into`](Self::finish_into) a new vector.
+    pub fn finish(&self, envelope: Envelope<'_>) -> Vec<u8> {
+        let mut out = Vec::with_capacity(8 + self.body.len());
+        self.finish_into(envelope, &mut out);
+        out
+    }
+}
+
+impl<'f> Envelope<'f> {
+    /// An envelope without checksum or compression.
+    pub fn plain(peer_id: u16, session_id: u8, sent_time: u16) -> Self {
+        Envelope {
+            peer_id,
+            session_id,
+            sent_time,
+            connect_id: ConnectId::default(),
+            checksum: None,
+            compressor: None,
+        }
+    }
+}

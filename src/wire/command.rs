@@ -1,0 +1,457 @@
+//! Protocol commands: a 4-byte command header, a fixed-size body, and for
+//! the `SEND_*` commands a payload of `dataLength` bytes.
+//!
+//! The command header is in [`super::command_header`]; the bodies start at
+//! offset 4 and are laid out in `mod field`, with the sizes of
+//! [`super::command_size`].
+//!
+//! Multi-byte fields are big-endian, except `connectID`, which ENet copies
+//! as raw bytes (see [`ConnectId`]).
+//!
+//! No-panic contract: [`Command::parse`] accepts any bytes and returns
+//! either a command whose payload borrows from them or a [`DropReason`];
+//! [`Command::emit`] writes nothing and returns 0 when the output is too
+//! short or a payload is longer than a `u16` length can say.
+
+pub use super::command_header::{number, CommandFlags, CommandHeader, COMMAND_HEADER_LEN};
+use super::field::{
+    read_array, read_u16, read_u32, read_u8, write_bytes, write_u16, write_u32, write_u8, Field,
+};
+use super::{command_size, DropReason};
+
+/// Field offsets of the bodies, each relative to the start of its command
+/// (the command header's are in `super::command_header`).
+mod field {
+    use super::Field;
+
+    pub mod acknowledge {
+        use super::Field;
+        pub const RECEIVED_RELIABLE_SEQUENCE_NUMBER: Field = 4..6;
+        pub const RECEIVED_SENT_TIME: Field = 6..8;
+    }
+    /// CONNECT; VERIFY_CONNECT is the same without `DATA`.
+    pub mod connect {
+        use super::Field;
+        pub const OUTGOING_PEER_ID: Field = 4..6;
+        pub const INCOMING_SESSION_ID: usize = 6;
+        pub const OUTGOING_SESSION_ID: usize = 7;
+        pub const MTU: Field = 8..12;
+        pub const WINDOW_SIZE: Field = 12..16;
+        pub const CHANNEL_COUNT: Field = 16..20;
+        pub const INCOMING_BANDWIDTH: Field = 20..24;
+        pub const OUTGOING_BANDWIDTH: Field = 24..28;
+        pub const PACKET_THROTTLE_INTERVAL: Field = 28..32;
+        pub const PACKET_THROTTLE_ACCELERATION: Field = 32..36;
+        pub const PACKET_THROTTLE_DECELERATION: Field = 36..40;
+        pub const CONNECT_ID: Field = 40..44;
+        pub const DATA: Field = 44..48;
+    }
+    pub mod disconnect {
+        use super::Field;
+        pub const DATA: Field = 4..8;
+    }
+    pub mod send_reliable {
+        use super::Field;
+        pub const DATA_LENGTH: Field = 4..6;
+    }
+    /// SEND_UNRELIABLE (unreliableSequenceNumber) and SEND_UNSEQUENCED
+    /// (unsequencedGroup) share this shape.
+    pub mod send_unreliable {
+        use super::Field;
+        pub const SEQUENCE: Field = 4..6;
+        pub const DATA_LENGTH: Field = 6..8;
+    }
+    /// SEND_FRAGMENT and SEND_UNRELIABLE_FRAGMENT.
+    pub mod send_fragment {
+        use super::Field;
+        pub const START_SEQUENCE_NUMBER: Field = 4..6;
+        pub const DATA_LENGTH: Field = 6..8;
+        pub const FRAGMENT_COUNT: Field = 8..12;
+        pub const FRAGMENT_NUMBER: Field = 12..16;
+        pub const TOTAL_LENGTH: Field = 16..20;
+        pub const FRAGMENT_OFFSET: Field = 20..24;
+    }
+    pub mod bandwidth_limit {
+        use super::Field;
+        pub const INCOMING_BANDWIDTH: Field = 4..8;
+        pub const OUTGOING_BANDWIDTH: Field = 8..12;
+    }
+    pub mod throttle_configure {
+        use super::Field;
+        pub const PACKET_THROTTLE_INTERVAL: Field = 4..8;
+        pub const PACKET_THROTTLE_ACCELERATION: Field = 8..12;
+        pub const PACKET_THROTTLE_DECELERATION: Field = 12..16;
+    }
+}
+
+/// A `connectID`: ENet copies it between `peer->connectID` (a native
+/// `u32`) and the wire without byte-swapping, so on the wire it is the
+/// memory image of that `u32`. Keeping it as bytes makes that explicit.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct ConnectId(pub [u8; 4]);
+
+impl ConnectId {
+    /// The wire bytes of `peer->connectID` as this machine stores it.
+    pub fn from_native(value: u32) -> Self {
+        ConnectId(value.to_ne_bytes())
+    }
+
+    /// The value to store in `peer->connectID` on this machine.
+    pub fn to_native(self) -> u32 {
+        u32::from_ne_bytes(self.0)
+    }
+}
+
+/// The body shared by CONNECT and VERIFY_CONNECT.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct ConnectFields {
+    /// The sender's index for this peer: the receiver puts it in the peer
+    /// id of every datagram it sends back.
+    pub outgoing_peer_id: u16,
+    pub incoming_session_id: u8,
+    pub outgoing_session_id: u8,
+    pub mtu: u32,
+    pub window_size: u32,
+    pub channel_count: u32,
+    pub incoming_bandwidth: u32,
+    pub outgoing_bandwidth: u32,
+    pub packet_throttle_interval: u32,
+    pub packet_throttle_acceleration: u32,
+    pub packet_throttle_deceleration: u32,
+    pub connect_id: ConnectId,
+}
+
+/// The body of SEND_FRAGMENT and SEND_UNRELIABLE_FRAGMENT.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct Fragment<'a> {
+    /// Reliable (SEND_FRAGMENT) or unreliable sequence number of the first
+    /// fragment of the packet.
+    pub start_sequence_number: u16,
+    pub fragment_count: u32,
+    pub fragment_number: u32,
+    pub total_length: u32,
+    pub fragment_offset: u32,
+    pub data: &'a [u8],
+}
+
+/// One command, with its fields in host order and its payload borrowed from
+/// the datagram. Values are as on the wire, unvalidated: range checks
+/// (channel count, fragment bounds, ...) belong to the engine.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Command<'a> {
+    Acknowledge {
+        received_reliable_sequence_number: u16,
+        /// The sentTime of the datagram that carried the acknowledged command.
+        received_sent_time: u16,
+    },
+    Connect {
+        fields: ConnectFields,
+        /// The `data` argument of `enet_host_connect`.
+        data: u32,
+    },
+    VerifyConnect(ConnectFields),
+    Disconnect {
+        data: u32,
+    },
+    Ping,
+    SendReliable {
+        data: &'a [u8],
+    },
+    SendUnreliable {
+        unreliable_sequence_number: u16,
+        data: &'a [u8],
+    },
+    SendFragment(Fragment<'a>),
+    SendUnsequenced {
+        unsequenced_group: u16,
+        data: &'a [u8],
+    },
+    BandwidthLimit {
+        incoming_bandwidth: u32,
+        outgoing_bandwidth: u32,
+    },
+    ThrottleConfigure {
+        packet_throttle_interval: u32,
+        packet_throttle_acceleration: u32,
+        packet_throttle_deceleration: u32,
+    },
+    SendUnreliableFragment(Fragment<'a>),
+}
+
+/// A field read from a slice whose length was already checked cannot fail;
+/// if it somehow does, the command is reported as truncated.
+fn need<T>(value: Option<T>) -> Result<T, DropReason> {
+    value.ok_or(DropReason::TruncatedCommand)
+}
+
+impl<'a> Command<'a> {
+    /// Parses the command at the start of `bytes` (the rest of a datagram).
+    /// Returns its header, the command and the number of bytes it takes,
+    /// payload included.
+    ///
+    /// The checks, in stock ENet's order: a command header must fit
+    /// ([`DropReason::TruncatedCommand`]); the number must name a command
+    /// ([`DropReason::UnknownCommand`]); its fixed size must fit
+    /// ([`DropReason::TruncatedCommand`]); its payload must fit
+    /// ([`DropReason::PayloadOutOfBounds`]).
+    pub fn parse(bytes: &'a [u8]) -> Result<(CommandHeader, Command<'a>, usize), DropReason> {
+        let (header, command_number) =
+            CommandHeader::parse(bytes).ok_or(DropReason::TruncatedCommand)?;
+        let size = command_size(command_number);
+        if size == 0 {
+            return Err(DropReason::UnknownCommand);
+        }
+        let fixed = need(bytes.get(..size))?;
+
+        let u16_at = |at: Field| need(read_u16(fixed, at));
+        let u32_at = |at: Field| need(read_u32(fixed, at));
+        let payload = |length: Field| -> Result<&'a [u8], DropReason> {
+            let length = usize::from(u16_at(length)?);
+            bytes
+                .get(size..size + length)
+                .ok_or(DropReason::PayloadOutOfBounds)
+        };
+        let fragment = || -> Result<Fragment<'a>, DropReason> {
+            use field::send_fragment as f;
+            Ok(Fragment {
+                start_sequence_number: u16_at(f::START_SEQUENCE_NUMBER)?,
+                fragment_count: u32_at(f::FRAGMENT_COUNT)?,
+                fragment_number: u32_at(f::FRAGMENT_NUMBER)?,
+                total_length: u32_at(f::TOTAL_LENGTH)?,
+                fragment_offset: u32_at(f::FRAGMENT_OFFSET)?,
+                data: payload(f::DATA_LENGTH)?,
+            })
+        };
+        let connect_fields = || -> Result<ConnectFields, DropReason> {
+            use field::connect as f;
+            Ok(ConnectFields {
+                outgoing_peer_id: u16_at(f::OUTGOING_PEER_ID)?,
+                incoming_session_id: need(read_u8(fixed, f::INCOMING_SESSION_ID))?,
+                outgoing_session_id: need(read_u8(fixed, f::OUTGOING_SESSION_ID))?,
+                mtu: u32_at(f::MTU)?,
+                window_size: u32_at(f::WINDOW_SIZE)?,
+                channel_count: u32_at(f::CHANNEL_COUNT)?,
+                incoming_bandwidth: u32_at(f::INCOMING_BANDWIDTH)?,
+                outgoing_bandwidth: u32_at(f::OUTGOING_BANDWIDTH)?,
+                packet_throttle_interval: u32_at(f::PACKET_THROTTLE_INTERVAL)?,
+                packet_throttle_acceleration: u32_at(f::PACKET_THROTTLE_ACCELERATION)?,
+                packet_throttle_deceleration: u32_at(f::PACKET_THROTTLE_DECELERATION)?,
+                connect_id: ConnectId(need(read_array(fixed, f::CONNECT_ID))?),
+            })
+        };
+
+        let command = match command_number {
+            number::ACKNOWLEDGE => Command::Acknowledge {
+                received_reliable_sequence_number: u16_at(
+                    field::acknowledge::RECEIVED_RELIABLE_SEQUENCE_NUMBER,
+                )?,
+                received_sent_time: u16_at(field::acknowledge::RECEIVED_SENT_TIME)?,
+            },
+            number::CONNECT => Command::Connect {
+                fields: connect_fields()?,
+                data: u32_at(field::connect::DATA)?,
+            },
+            number::VERIFY_CONNECT => Command::VerifyConnect(connect_fields()?),
+            number::DISCONNECT => Command::Disconnect {
+                data: u32_at(field::disconnect::DATA)?,
+            },
+            number::PING => Command::Ping,
+            number::SEND_RELIABLE => Command::SendReliable {
+                data: payload(field::send_reliable::DATA_LENGTH)?,
+            },
+            number::SEND_UNRELIABLE => Command::SendUnreliable {
+                unreliable_sequence_number: u16_at(field::send_unreliable::SEQUENCE)?,
+                data: payload(field::send_unreliable::DATA_LENGTH)?,
+            },
+            number::SEND_FRAGMENT => Command::SendFragment(fragment()?),
+            number::SEND_UNSEQUENCED => Command::SendUnsequenced {
+                unsequenced_group: u16_at(field::send_unreliable::SEQUENCE)?,
+                data: payload(field::send_unreliable::DATA_LENGTH)?,
+            },
+            number::BANDWIDTH_LIMIT => Command::BandwidthLimit {
+                incoming_bandwidth: u32_at(field::bandwidth_limit::INCOMING_BANDWIDTH)?,
+                outgoing_bandwidth: u32_at(field::bandwidth_limit::OUTGOING_BANDWIDTH)?,
+            },
+            number::THROTTLE_CONFIGURE => {
+                use field::throttle_configure as f;
+                Command::ThrottleConfigure {
+                    packet_throttle_interval: u32_at(f::PACKET_THROTTLE_INTERVAL)?,
+                    packet_throttle_acceleration: u32_at(f::PACKET_THROTTLE_ACCELERATION)?,
+                    packet_throttle_deceleration: u32_at(f::PACKET_THROTTLE_DECELERATION)?,
+                }
+            }
+            number::SEND_UNRELIABLE_FRAGMENT => Command::SendUnreliableFragment(fragment()?),
+            // command_size() is 0 for every other number, handled above.
+            _ => return Err(DropReason::UnknownCommand),
+        };
+        let consumed = size + command.payload().map_or(0, <[u8]>::len);
+        Ok((header, command, consumed))
+    }
+
+    /// The command number (low nibble of the command byte).
+    pub fn number(&self) -> u8 {
+        match self {
+            Command::Acknowledge { .. } => number::ACKNOWLEDGE,
+            Command::Connect { .. } => number::CONNECT,
+            Command::VerifyConnect(_) => number::VERIFY_CONNECT,
+            Command::Disconnect { .. } => number::DISCONNECT,
+            Command::Ping => number::PING,
+            Command::SendReliable { .. } => number::SEND_RELIABLE,
+            Command::SendUnreliable { .. } => number::SEND_UNRELIABLE,
+            Command::SendFragment(_) => number::SEND_FRAGMENT,
+            Command::SendUnsequenced { .. } => number::SEND_UNSEQUENCED,
+            Command::BandwidthLimit { .. } => number::BANDWIDTH_LIMIT,
+            Command::ThrottleConfigure { .. } => number::THROTTLE_CONFIGURE,
+            Command::SendUnreliableFragment(_) => number::SEND_UNRELIABLE_FRAGMENT,
+        }
+    }
+
+    /// The payload of a `SEND_*` command; `None` for the others.
+    pub fn payload(&self) -> Option<&'a [u8]> {
+        match *self {
+            Command::SendReliable { data }
+            | Command::SendUnreliable { data, .. }
+            | Command::SendUnsequenced { data, .. } => Some(data),
+            Command::SendFragment(fragment) | Command::SendUnreliableFragment(fragment) => {
+                Some(fragment.data)
+            }
+            _ => None,
+        }
+    }
+
+    /// Size of the header and fixed body (`enet_protocol_command_size`).
+    pub fn fixed_len(&self) -> usize {
+        command_size(self.number())
+    }
+
+    /// Size on the wire: header, fixed body and payload.
+    pub fn wire_len(&self) -> usize {
+        self.fixed_len() + self.payload().map_or(0, <[u8]>::len)
+    }
+
+    /// Writes the command to the start of `out` and returns
+    /// [`wire_len`](Self::wire_len); returns 0 and writes nothing if `out`
+    /// is too short or the payload is longer than `u16::MAX` bytes.
+    pub fn emit(&self, header: &CommandHeader, out: &mut [u8]) -> usize {
+        let len = self.wire_len();
+        let payload_fits = self
+            .payload()
+            .map_or(true, |data| data.len() <= usize::from(u16::MAX));
+        if out.len() < len || !payload_fits {
+            return 0;
+        }
+        self.write(header, out).map_or(0, |()| len)
+    }
+
+    fn write(&self, header: &CommandHeader, out: &mut [u8]) -> Option<()> {
+        header.emit(self.number(), out)?;
+
+        let fixed = self.fixed_len();
+        let payload = |out: &mut [u8], length: Field, data: &[u8]| -> Option<()> {
+            write_u16(out, length, u16::try_from(data.len()).ok()?)?;
+            write_bytes(out, fixed..fixed + data.len(), data)
+        };
+        let fragment = |out: &mut [u8], fragment: &Fragment<'_>| -> Option<()> {
+            use field::send_fragment as f;
+            write_u16(
+                out,
+                f::START_SEQUENCE_NUMBER,
+                fragment.start_sequence_number,
+            )?;
+            write_u32(out, f::FRAGMENT_COUNT, fragment.fragment_count)?;
+            write_u32(out, f::FRAGMENT_NUMBER, fragment.fragment_number)?;
+            write_u32(out, f::TOTAL_LENGTH, fragment.total_length)?;
+            write_u32(out, f::FRAGMENT_OFFSET, fragment.fragment_offset)?;
+            payload(out, f::DATA_LENGTH, fragment.data)
+        };
+        let connect_fields = |out: &mut [u8], fields: &ConnectFields| -> Option<()> {
+            use field::connect as f;
+            write_u16(out, f::OUTGOING_PEER_ID, fields.outgoing_peer_id)?;
+            write_u8(out, f::INCOMING_SESSION_ID, fields.incoming_session_id)?;
+            write_u8(out, f::OUTGOING_SESSION_ID, fields.outgoing_session_id)?;
+            write_u32(out, f::MTU, fields.mtu)?;
+            write_u32(out, f::WINDOW_SIZE, fields.window_size)?;
+            write_u32(out, f::CHANNEL_COUNT, fields.channel_count)?;
+            write_u32(out, f::INCOMING_BANDWIDTH, fields.incoming_bandwidth)?;
+            write_u32(out, f::OUTGOING_BANDWIDTH, fields.outgoing_bandwidth)?;
+            write_u32(
+                out,
+                f::PACKET_THROTTLE_INTERVAL,
+                fields.packet_throttle_interval,
+            )?;
+            write_u32(
+                out,
+                f::PACKET_THROTTLE_ACCELERATION,
+                fields.packet_throttle_acceleration,
+            )?;
+            write_u32(
+                out,
+                f::PACKET_THROTTLE_DECELERATION,
+                fields.packet_throttle_deceleration,
+            )?;
+            write_bytes(out, f::CONNECT_ID, &fields.connect_id.0)
+        };
+
+        match self {
+            Command::Acknowledge {
+                received_reliable_sequence_number,
+                received_sent_time,
+            } => {
+                use field::acknowledge as f;
+                write_u16(
+                    out,
+                    f::RECEIVED_RELIABLE_SEQUENCE_NUMBER,
+                    *received_reliable_sequence_number,
+                )?;
+                write_u16(out, f::RECEIVED_SENT_TIME, *received_sent_time)
+            }
+            Command::Connect { fields, data } => {
+                connect_fields(out, fields)?;
+                write_u32(out, field::connect::DATA, *data)
+            }
+            Command::VerifyConnect(fields) => connect_fields(out, fields),
+            Command::Disconnect { data } => write_u32(out, field::disconnect::DATA, *data),
+            Command::Ping => Some(()),
+            Command::SendReliable { data } => payload(out, field::send_reliable::DATA_LENGTH, data),
+            Command::SendUnreliable {
+                unreliable_sequence_number: sequence,
+                data,
+            }
+            | Command::SendUnsequenced {
+                unsequenced_group: sequence,
+                data,
+            } => {
+                use field::send_unreliable as f;
+                write_u16(out, f::SEQUENCE, *sequence)?;
+                payload(out, f::DATA_LENGTH, data)
+            }
+            Command::SendFragment(f) | Command::SendUnreliableFragment(f) => fragment(out, f),
+            Command::BandwidthLimit {
+                incoming_bandwidth,
+                outgoing_bandwidth,
+            } => {
+                use field::bandwidth_limit as f;
+                write_u32(out, f::INCOMING_BANDWIDTH, *incoming_bandwidth)?;
+                write_u32(out, f::OUTGOING_BANDWIDTH, *outgoing_bandwidth)
+            }
+            Command::ThrottleConfigure {
+                packet_throttle_interval,
+                packet_throttle_acceleration,
+                packet_throttle_deceleration,
+            } => {
+                use field::throttle_configure as f;
+                write_u32(out, f::PACKET_THROTTLE_INTERVAL, *packet_throttle_interval)?;
+                write_u32(
+                    out,
+                    f::PACKET_THROTTLE_ACCELERATION,
+                    *packet_throttle_acceleration,
+                )?;
+                write_u32(
+                    out,
+                    f::PACKET_THROTTLE_DECELERATION,
+                    *packet_throttle_deceleration,
+                )
+            }
+        }
+    }
+}
