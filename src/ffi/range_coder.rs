@@ -1,42 +1,121 @@
-//! `enet_range_coder_*` (filled in by the range-coder work).
+//! `compress.c`: the `enet_range_coder_*` entry points over
+//! [`RangeCoder`]. The context C holds is a boxed `RangeCoder`; C only ever
+//! hands it back to us (directly, or through an `ENetCompressor`).
 
 use core::ffi::c_void;
+use core::ptr;
 
 use crate::abi::ENetBuffer;
+use crate::wire::range_coder::RangeCoder;
 
+/// Creates a range-coder context; NULL if memory is short.
 #[no_mangle]
 pub extern "C" fn enet_range_coder_create() -> *mut c_void {
-    core::ptr::null_mut()
+    guard!(ptr::null_mut(), {
+        match RangeCoder::try_new() {
+            Some(coder) => Box::into_raw(Box::new(coder)).cast::<c_void>(),
+            None => ptr::null_mut(),
+        }
+    })
 }
 
+/// Destroys a context; NULL is ignored.
+///
 /// # Safety
-/// `context` must be NULL or come from `enet_range_coder_create`.
+/// `context` must be NULL or come from `enet_range_coder_create` and not be
+/// used afterwards.
 #[no_mangle]
-pub unsafe extern "C" fn enet_range_coder_destroy(_context: *mut c_void) {}
+pub unsafe extern "C" fn enet_range_coder_destroy(context: *mut c_void) {
+    guard!((), {
+        if !context.is_null() {
+            // SAFETY: the caller passes a pointer from
+            // `enet_range_coder_create`, which came from `Box::into_raw`.
+            drop(unsafe { Box::from_raw(context.cast::<RangeCoder>()) });
+        }
+    })
+}
 
+/// Compresses the buffers into `outData`; returns the compressed length, or
+/// 0 if it would exceed `outLimit`, the input is empty, or an argument is
+/// NULL. As in stock, `inLimit` only has to be non-zero: the buffers'
+/// own lengths say how much is read. Unlike stock, an empty buffer after
+/// the first is skipped rather than read past (stock reads one byte from
+/// it, which crashes on a NULL data pointer).
+///
 /// # Safety
-/// Pointers must be valid for the given lengths.
+/// `context` must come from `enet_range_coder_create`; `inBuffers` must be
+/// NULL or point to `inBufferCount` buffers whose data is readable for
+/// `dataLength` bytes; `outData` must be NULL or writable for `outLimit`
+/// bytes, not overlapping the input.
 #[no_mangle]
 pub unsafe extern "C" fn enet_range_coder_compress(
-    _context: *mut c_void,
-    _inBuffers: *const ENetBuffer,
-    _inBufferCount: usize,
-    _inLimit: usize,
-    _outData: *mut u8,
-    _outLimit: usize,
+    context: *mut c_void,
+    inBuffers: *const ENetBuffer,
+    inBufferCount: usize,
+    inLimit: usize,
+    outData: *mut u8,
+    outLimit: usize,
 ) -> usize {
-    0
+    guard!(0, {
+        if context.is_null() || inBuffers.is_null() || outData.is_null() {
+            return 0;
+        }
+        if inBufferCount == 0 || inLimit == 0 {
+            return 0;
+        }
+        // SAFETY: the caller passes `inBufferCount` valid buffers.
+        let buffers = unsafe { core::slice::from_raw_parts(inBuffers, inBufferCount) };
+        if buffers
+            .iter()
+            .any(|buffer| buffer.data.is_null() && buffer.dataLength != 0)
+        {
+            return 0;
+        }
+        let parts = buffers.iter().map(|buffer| {
+            if buffer.dataLength == 0 {
+                &[][..]
+            } else {
+                // SAFETY: non-NULL (checked above) and readable for its
+                // length, as the caller promises.
+                unsafe { core::slice::from_raw_parts(buffer.data.cast::<u8>(), buffer.dataLength) }
+            }
+        });
+        // SAFETY: `context` came from `enet_range_coder_create` and C does
+        // not use it concurrently.
+        let coder = unsafe { &mut *context.cast::<RangeCoder>() };
+        // SAFETY: the caller makes `outData` writable for `outLimit` bytes.
+        let out = unsafe { core::slice::from_raw_parts_mut(outData, outLimit) };
+        coder.compress_parts(parts, out)
+    })
 }
 
+/// Decompresses `inLimit` bytes into `outData`; returns the decompressed
+/// length, or 0 on corrupt or empty input, output over `outLimit`, or a
+/// NULL argument.
+///
 /// # Safety
-/// Pointers must be valid for the given lengths.
+/// `context` must come from `enet_range_coder_create`; `inData` must be
+/// NULL or readable for `inLimit` bytes; `outData` must be NULL or writable
+/// for `outLimit` bytes, not overlapping the input.
 #[no_mangle]
 pub unsafe extern "C" fn enet_range_coder_decompress(
-    _context: *mut c_void,
-    _inData: *const u8,
-    _inLimit: usize,
-    _outData: *mut u8,
-    _outLimit: usize,
+    context: *mut c_void,
+    inData: *const u8,
+    inLimit: usize,
+    outData: *mut u8,
+    outLimit: usize,
 ) -> usize {
-    0
+    guard!(0, {
+        if context.is_null() || inData.is_null() || outData.is_null() || inLimit == 0 {
+            return 0;
+        }
+        // SAFETY: the caller makes `inData` readable for `inLimit` bytes.
+        let input = unsafe { core::slice::from_raw_parts(inData, inLimit) };
+        // SAFETY: the caller makes `outData` writable for `outLimit` bytes.
+        let out = unsafe { core::slice::from_raw_parts_mut(outData, outLimit) };
+        // SAFETY: `context` came from `enet_range_coder_create` and C does
+        // not use it concurrently.
+        let coder = unsafe { &mut *context.cast::<RangeCoder>() };
+        coder.decompress(input, out)
+    })
 }

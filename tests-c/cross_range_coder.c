@@ -1,0 +1,303 @@
+/*
+ * Cross test of two range-coder implementations loaded side by side:
+ *   cross_range_coder /path/to/stock/libenet.so.7 /path/to/our/libenet.so
+ * For thousands of seeded inputs: both compress to the same bytes, each
+ * decompresses the other's output back to the input, and both refuse an
+ * output one byte short. Corrupt input must decode identically too.
+ * Prints "cross: N passed, M failed"; exits non-zero on any failure.
+ *
+ * Build: gcc -std=c99 -Wall -Wextra -Wpedantic -Werror cross_range_coder.c -ldl
+ * (not linked with -lenet, so nothing interposes on either library).
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <dlfcn.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+/* ENetBuffer on Unix, declared here so no ENet header picks a side. */
+typedef struct {
+    void *data;
+    size_t dataLength;
+} Buffer;
+
+typedef void *(*CreateFn)(void);
+typedef void (*DestroyFn)(void *);
+typedef size_t (*CompressFn)(void *, const Buffer *, size_t, size_t, unsigned char *, size_t);
+typedef size_t (*DecompressFn)(void *, const unsigned char *, size_t, unsigned char *, size_t);
+
+typedef struct {
+    const char *name;
+    void *library;
+    CreateFn create;
+    DestroyFn destroy;
+    CompressFn compress;
+    DecompressFn decompress;
+    void *context;
+} Coder;
+
+#define CASES 3000
+#define GARBAGE_CASES 40000
+#define MAX_INPUT 1400
+#define MAX_OUTPUT 4096
+
+static unsigned char input[MAX_INPUT + 1];
+static unsigned char packed[2][MAX_OUTPUT];
+static unsigned char unpacked[2][MAX_OUTPUT];
+/* Cases (one input each) that passed every check, or failed one. */
+static unsigned long passed, failed;
+static int case_failed;
+
+static uint64_t prng_state = 0x13198A2E03707344ull;
+
+static uint64_t next_random(void)
+{
+    uint64_t z = (prng_state += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+static size_t random_below(size_t bound)
+{
+    return bound == 0 ? 0 : (size_t) (next_random() % bound);
+}
+
+static int load(Coder *coder, const char *path)
+{
+    coder->name = path;
+    coder->library = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+    if (coder->library == NULL) {
+        fprintf(stderr, "dlopen %s: %s\n", path, dlerror());
+        return -1;
+    }
+    /* POSIX's way to turn dlsym's object pointer into a function pointer. */
+    *(void **) (&coder->create) = dlsym(coder->library, "enet_range_coder_create");
+    *(void **) (&coder->destroy) = dlsym(coder->library, "enet_range_coder_destroy");
+    *(void **) (&coder->compress) = dlsym(coder->library, "enet_range_coder_compress");
+    *(void **) (&coder->decompress) = dlsym(coder->library, "enet_range_coder_decompress");
+    if (coder->create == NULL || coder->destroy == NULL || coder->compress == NULL ||
+        coder->decompress == NULL) {
+        fprintf(stderr, "%s: missing enet_range_coder_* symbols\n", path);
+        return -1;
+    }
+    coder->context = coder->create();
+    if (coder->context == NULL) {
+        fprintf(stderr, "%s: enet_range_coder_create returned NULL\n", path);
+        return -1;
+    }
+    return 0;
+}
+
+static void check(int ok, const char *what, unsigned long index)
+{
+    if (!ok && !case_failed && failed < 20)
+        printf("FAIL %s (case %lu)\n", what, index);
+    if (!ok)
+        case_failed = 1;
+}
+
+static void end_case(void)
+{
+    if (case_failed)
+        ++failed;
+    else
+        ++passed;
+    case_failed = 0;
+}
+
+/* Inputs of several shapes: noise, small alphabets, game-like records,
+ * text, runs. */
+static void generate(size_t length)
+{
+    static const char text[] = "the player joined the game; red team wins; gg ";
+    unsigned shape = (unsigned) random_below(5), alphabet = 1 + (unsigned) random_below(256);
+    unsigned entity = (unsigned) next_random();
+    size_t i;
+    for (i = 0; i < length; ++i) {
+        switch (shape) {
+        case 0:
+            input[i] = (unsigned char) next_random();
+            break;
+        case 1:
+            input[i] = (unsigned char) random_below(alphabet);
+            break;
+        case 2:
+            if (i % 12 == 0)
+                entity++;
+            input[i] = (unsigned char) (i % 12 < 4 ? entity >> (8 * (i % 4)) : (i % 12 == 7 ? random_below(3) : 0x3f));
+            break;
+        case 3:
+            input[i] = (unsigned char) text[(i + entity) % (sizeof text - 1)];
+            break;
+        default:
+            input[i] = (unsigned char) (random_below(16) == 0 ? next_random() : (i / 32));
+            break;
+        }
+    }
+}
+
+/* Splits input[0..length) into 1-4 buffers, none empty (stock reads past
+ * an empty buffer that follows another). */
+static size_t split(Buffer *buffers, size_t length)
+{
+    size_t parts = 1 + random_below(4), count = 0, start = 0, i;
+    for (i = 0; i < parts && start < length; ++i) {
+        size_t piece = i + 1 == parts ? length - start : 1 + random_below(length - start);
+        buffers[count].data = input + start;
+        buffers[count].dataLength = piece;
+        ++count;
+        start += piece;
+    }
+    return count;
+}
+
+static void round_trips(Coder coders[2])
+{
+    unsigned long c;
+    for (c = 0; c < CASES; ++c) {
+        size_t n = 1 + random_below(MAX_INPUT), m[2], back[2];
+        Buffer buffers[4];
+        size_t count;
+        int i;
+        generate(n);
+        count = split(buffers, n);
+        for (i = 0; i < 2; ++i)
+            m[i] = coders[i].compress(coders[i].context, buffers, count, n, packed[i], MAX_OUTPUT);
+        check(m[0] > 0 && m[0] == m[1] && memcmp(packed[0], packed[1], m[0]) == 0,
+              "identical compressed bytes", c);
+        /* Each decodes the other's stream. */
+        for (i = 0; i < 2; ++i)
+            back[i] = coders[i].decompress(coders[i].context, packed[1 - i], m[1 - i], unpacked[i], MAX_OUTPUT);
+        check(back[0] == n && memcmp(unpacked[0], input, n) == 0, "ours -> stock round trip", c);
+        check(back[1] == n && memcmp(unpacked[1], input, n) == 0, "stock -> ours round trip", c);
+        /* One byte short: both refuse, compressing and decompressing. */
+        for (i = 0; i < 2; ++i) {
+            check(coders[i].compress(coders[i].context, buffers, count, n, packed[i], m[0] - 1) == 0,
+                  i == 0 ? "stock refuses outLimit m-1" : "ours refuses outLimit m-1", c);
+            check(coders[i].decompress(coders[i].context, packed[0], m[0], unpacked[i], n - 1) == 0,
+                  i == 0 ? "stock refuses outLimit n-1" : "ours refuses outLimit n-1", c);
+        }
+        end_case();
+    }
+}
+
+/* Corrupt streams of several kinds: noise (uniform, or biased to extreme
+ * bytes), and valid streams with bits flipped, cut short, or continued or
+ * overwritten with noise (which drives the decoder into a learned model
+ * with nonsense codes). */
+static size_t make_garbage(Coder *coder, unsigned kind)
+{
+    size_t m, k, n;
+    Buffer buffer;
+    if (kind < 2) {
+        m = 1 + random_below(kind == 0 ? 600 : 40);
+        for (k = 0; k < m; ++k)
+            packed[0][k] = (unsigned char) next_random();
+        return m;
+    }
+    if (kind == 2) {
+        /* Extreme bytes; a 0xff prefix codes past the root's last slot. */
+        size_t ones = random_below(8);
+        m = 1 + random_below(300);
+        for (k = 0; k < m; ++k)
+            packed[0][k] = k < ones ? 0xFF
+                         : random_below(2) ? (unsigned char) (0xF0 | random_below(16))
+                                           : (unsigned char) random_below(16);
+        return m;
+    }
+    n = 1 + random_below(MAX_INPUT);
+    generate(n);
+    buffer.data = input;
+    buffer.dataLength = n;
+    m = coder->compress(coder->context, &buffer, 1, n, packed[0], MAX_OUTPUT);
+    if (m == 0)
+        return 0;
+    switch (kind) {
+    case 3:
+        for (k = 1 + random_below(3); k > 0; --k)
+            packed[0][random_below(m)] ^= (unsigned char) (1u << random_below(8));
+        return m;
+    case 4:
+        return 1 + random_below(m);
+    case 5:
+        for (k = 0, n = random_below(200); k < n && m < MAX_OUTPUT; ++k)
+            packed[0][m++] = (unsigned char) next_random();
+        return m;
+    default:
+        for (k = random_below(m); k < m; ++k)
+            packed[0][k] = (unsigned char) next_random();
+        return m;
+    }
+}
+
+static void garbage(Coder coders[2])
+{
+    unsigned long c;
+    for (c = 0; c < GARBAGE_CASES; ++c) {
+        size_t m = make_garbage(&coders[0], (unsigned) (c % 7)), limit = random_below(MAX_OUTPUT), got[2];
+        int i;
+        for (i = 0; i < 2; ++i)
+            got[i] = coders[i].decompress(coders[i].context, packed[0], m, unpacked[i], limit);
+        check(got[0] == got[1] && memcmp(unpacked[0], unpacked[1], got[0]) == 0,
+              "garbage decodes identically", c);
+        end_case();
+    }
+}
+
+/* Stock's compressor reads the byte at an empty second buffer's data
+ * pointer and encodes it; our decoder must return that extra byte as
+ * stock's does. (Ours skips empty buffers; that is checked separately.) */
+static void stock_empty_buffer_stream(Coder coders[2])
+{
+    static const unsigned char tail[1] = { 0x5A };
+    Buffer buffers[2];
+    size_t n = 23, m, back[2];
+    int i;
+    memcpy(input, "hello hello hello hello", n);
+    buffers[0].data = input;
+    buffers[0].dataLength = n;
+    buffers[1].data = (void *) tail;
+    buffers[1].dataLength = 0;
+    m = coders[0].compress(coders[0].context, buffers, 2, n, packed[0], MAX_OUTPUT);
+    for (i = 0; i < 2; ++i)
+        back[i] = coders[i].decompress(coders[i].context, packed[0], m, unpacked[i], MAX_OUTPUT);
+    check(back[0] == n + 1 && back[1] == n + 1 && memcmp(unpacked[0], unpacked[1], n + 1) == 0 &&
+              unpacked[1][n] == 0x5A,
+          "stock's over-read byte decodes the same in both", 0);
+    end_case();
+    m = coders[1].compress(coders[1].context, buffers, 2, n, packed[1], MAX_OUTPUT);
+    back[1] = coders[0].decompress(coders[0].context, packed[1], m, unpacked[0], MAX_OUTPUT);
+    check(back[1] == n && memcmp(unpacked[0], input, n) == 0, "ours skips an empty buffer", 0);
+    end_case();
+}
+
+int main(int argc, char **argv)
+{
+    Coder coders[2];
+    int i;
+    if (argc != 3) {
+        fprintf(stderr, "usage: %s STOCK_LIBRARY OUR_LIBRARY\n", argv[0]);
+        return 2;
+    }
+    memset(coders, 0, sizeof coders);
+    if (load(&coders[0], argv[1]) != 0 || load(&coders[1], argv[2]) != 0)
+        return 2;
+    /* Two distinct copies, or this proves nothing. */
+    if (coders[0].library == coders[1].library ||
+        coders[0].compress == coders[1].compress || coders[0].decompress == coders[1].decompress) {
+        fprintf(stderr, "both paths resolved to the same library\n");
+        return 2;
+    }
+    printf("loaded two distinct libraries\n");
+    round_trips(coders);
+    garbage(coders);
+    stock_empty_buffer_stream(coders);
+    for (i = 0; i < 2; ++i) {
+        coders[i].destroy(coders[i].context);
+        dlclose(coders[i].library);
+    }
+    printf("cross: %lu passed, %lu failed\n", passed, failed);
+    return failed == 0 ? 0 : 1;
+}
