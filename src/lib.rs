@@ -13,5 +13,6 @@ pub mod abi;
 pub mod ffi;
 pub mod mem;
 pub mod net;
+pub mod proto;
 pub mod time;
 pub mod wire;

@@ -162,12 +162,24 @@ impl PacketRef {
         }
     }
 
-    /// Drops this reference; the last one marks the packet sent and frees it.
+    /// Drops this reference; the last one frees the packet. For packets
+    /// that were never sent or delivered (reset queues, throttled sends).
     pub fn release(self) {
+        self.release_marking(0);
+    }
+
+    /// Drops this reference once its command was sent (unreliable) or
+    /// acknowledged (reliable); the last one marks the packet
+    /// `ENET_PACKET_FLAG_SENT` before freeing it, as stock ENet does.
+    pub fn release_as_sent(self) {
+        self.release_marking(SENT);
+    }
+
+    fn release_marking(self, flags: u32) {
         let header = self.header_mut();
         header.referenceCount = header.referenceCount.saturating_sub(1);
         if header.referenceCount == 0 {
-            header.flags |= SENT;
+            header.flags |= flags;
             // SAFETY: no reference is left; the packet is live until here.
             unsafe { destroy(self.packet.as_ptr()) };
         }
@@ -253,10 +265,10 @@ mod tests {
         unsafe { (*packet.as_ptr()).freeCallback = Some(on_free) };
         let second = packet.retain();
         assert_eq!(second.reference_count(), 2);
-        packet.release();
+        packet.release_as_sent();
         assert_eq!(second.reference_count(), 1);
         assert_eq!(second.data(), b"abc");
-        second.release();
+        second.release_as_sent();
         // SAFETY: single-threaded test reads what the callback wrote.
         assert_eq!(unsafe { FREED_FLAGS }, 1 | SENT);
     }

@@ -142,6 +142,12 @@ impl DatagramBuilder {
     }
 
     /// Empties the builder for the next datagram, keeping its buffer.
+    /// Empties the builder for the next datagram to a peer with this MTU.
+    pub fn restart(&mut self, mtu: u32) {
+        self.mtu = usize::try_from(mtu).unwrap_or(usize::MAX);
+        self.clear();
+    }
+
     pub fn clear(&mut self) {
         self.packet_size = COUNTED_HEADER_LEN;
         self.command_count = 0;

@@ -336,7 +336,7 @@ impl<'a> Command<'a> {
         let len = self.wire_len();
         let payload_fits = self
             .payload()
-            .map_or(true, |data| data.len() <= usize::from(u16::MAX));
+            .is_none_or(|data| data.len() <= usize::from(u16::MAX));
         if out.len() < len || !payload_fits {
             return 0;
         }

@@ -1,0 +1,342 @@
+//! Connection set-up and tear-down (stock `enet_host_connect` and the
+//! CONNECT, VERIFY_CONNECT and DISCONNECT handlers), and the state changes
+//! that produce CONNECT and DISCONNECT events.
+
+use super::command::OutgoingBody;
+use super::event::{Event, EventKind, EventSlot};
+use super::host::Host;
+use super::peer::window_size_for;
+use crate::abi::*;
+use crate::wire::command::{CommandFlags, ConnectFields, ConnectId};
+
+use ENetPeerState::*;
+
+const SESSION_VALUES: u8 = 4;
+
+/// Mulberry32: turns the host's counter into an unpredictable connect id
+/// (stock 1.3.17 sent the bare counter; 1.3.18 mixes it like this).
+fn mix_connect_id(seed: u32) -> u32 {
+    let mut z = seed.wrapping_add(0x6D2B_79F5);
+    z = (z ^ (z >> 15)).wrapping_mul(z | 1);
+    z ^= z.wrapping_add((z ^ (z >> 7)).wrapping_mul(z | 61));
+    z ^ (z >> 14)
+}
+
+/// The next session id after `requested` (or after `ours` if the peer sent
+/// 0xFF for "none yet"), never equal to `ours`.
+fn next_session_id(requested: u8, ours: u8) -> u8 {
+    let base = if requested == 0xFF { ours } else { requested };
+    let mut session = base.wrapping_add(1) % SESSION_VALUES;
+    if session == ours {
+        session = session.wrapping_add(1) % SESSION_VALUES;
+    }
+    session
+}
+
+impl Host {
+    pub(crate) fn change_state(&mut self, index: usize, state: ENetPeerState) {
+        if state == ENET_PEER_STATE_CONNECTED || state == ENET_PEER_STATE_DISCONNECT_LATER {
+            self.on_connect(index);
+        } else {
+            self.on_disconnect(index);
+        }
+        self.engine.peers[index].state = state;
+    }
+
+    pub(crate) fn dispatch_state(&mut self, index: usize, state: ENetPeerState) {
+        self.change_state(index, state);
+        self.mark_dispatch(index);
+    }
+
+    pub(crate) fn notify_connect(&mut self, index: usize, events: &mut EventSlot) {
+        self.public.recalculateBandwidthLimits = 1;
+        if events.wanted {
+            self.change_state(index, ENET_PEER_STATE_CONNECTED);
+            events.event = Some(Event {
+                kind: EventKind::Connect,
+                peer: index,
+                channel_id: 0,
+                data: self.engine.peers[index].eventData,
+                packet: None,
+            });
+        } else {
+            let state = if self.engine.peers[index].state == ENET_PEER_STATE_CONNECTING {
+                ENET_PEER_STATE_CONNECTION_SUCCEEDED
+            } else {
+                ENET_PEER_STATE_CONNECTION_PENDING
+            };
+            self.dispatch_state(index, state);
+        }
+    }
+
+    pub(crate) fn notify_disconnect(&mut self, index: usize, events: &mut EventSlot) {
+        let state = self.engine.peers[index].state;
+        if state as u32 >= ENET_PEER_STATE_CONNECTION_PENDING as u32 {
+            self.public.recalculateBandwidthLimits = 1;
+        }
+        if state != ENET_PEER_STATE_CONNECTING
+            && (state as u32) < ENET_PEER_STATE_CONNECTION_SUCCEEDED as u32
+        {
+            self.reset_peer(index);
+        } else if events.wanted {
+            events.event = Some(Event {
+                kind: EventKind::Disconnect,
+                peer: index,
+                channel_id: 0,
+                data: 0,
+                packet: None,
+            });
+            self.reset_peer(index);
+        } else {
+            self.engine.peers[index].eventData = 0;
+            self.dispatch_state(index, ENET_PEER_STATE_ZOMBIE);
+        }
+    }
+
+    /// `enet_host_connect`: starts connecting a free peer slot to `address`.
+    pub fn connect(
+        &mut self,
+        address: ENetAddress,
+        channel_count: usize,
+        data: u32,
+    ) -> Option<usize> {
+        let channel_count = channel_count.clamp(
+            ENET_PROTOCOL_MINIMUM_CHANNEL_COUNT as usize,
+            ENET_PROTOCOL_MAXIMUM_CHANNEL_COUNT as usize,
+        );
+        let index = self
+            .engine
+            .peers
+            .iter()
+            .position(|peer| peer.state == ENET_PEER_STATE_DISCONNECTED)?;
+        if !self.allocate_channels(index, channel_count) {
+            return None;
+        }
+        self.public.randomSeed = self.public.randomSeed.wrapping_add(1);
+        let connect_id = mix_connect_id(self.public.randomSeed);
+        let outgoing_bandwidth = self.public.outgoingBandwidth;
+        let incoming_bandwidth = self.public.incomingBandwidth;
+        let peer = &mut self.engine.peers[index];
+        peer.state = ENET_PEER_STATE_CONNECTING;
+        peer.address = address;
+        peer.connectID = connect_id;
+        peer.windowSize = window_size_for(outgoing_bandwidth);
+        let fields = ConnectFields {
+            outgoing_peer_id: peer.incomingPeerID,
+            incoming_session_id: peer.incomingSessionID,
+            outgoing_session_id: peer.outgoingSessionID,
+            mtu: peer.mtu,
+            window_size: peer.windowSize,
+            channel_count: channel_count as u32,
+            incoming_bandwidth,
+            outgoing_bandwidth,
+            packet_throttle_interval: peer.packetThrottleInterval,
+            packet_throttle_acceleration: peer.packetThrottleAcceleration,
+            packet_throttle_deceleration: peer.packetThrottleDeceleration,
+            connect_id: ConnectId::from_native(connect_id),
+        };
+        self.queue_control(
+            index,
+            CommandFlags::ACKNOWLEDGE,
+            OutgoingBody::Connect { fields, data },
+        );
+        Some(index)
+    }
+
+    /// A CONNECT from `from`: takes a free slot and answers VERIFY_CONNECT.
+    /// `None` refuses it (which stops the datagram, as stock).
+    pub(crate) fn handle_connect(
+        &mut self,
+        from: ENetAddress,
+        connect: &ConnectFields,
+        data: u32,
+    ) -> Option<usize> {
+        let requested_channels = connect.channel_count as usize;
+        if !(ENET_PROTOCOL_MINIMUM_CHANNEL_COUNT as usize
+            ..=ENET_PROTOCOL_MAXIMUM_CHANNEL_COUNT as usize)
+            .contains(&requested_channels)
+        {
+            return None;
+        }
+        let connect_id = connect.connect_id.to_native();
+        let mut free = None;
+        let mut duplicates = 0usize;
+        for (index, peer) in self.engine.peers.iter().enumerate() {
+            if peer.state == ENET_PEER_STATE_DISCONNECTED {
+                free.get_or_insert(index);
+            } else if peer.state != ENET_PEER_STATE_CONNECTING && peer.address.host == from.host {
+                if peer.address.port == from.port && peer.connectID == connect_id {
+                    return None; // a retransmitted CONNECT of a connection we have
+                }
+                duplicates += 1;
+            }
+        }
+        let index = free?;
+        if duplicates >= self.public.duplicatePeers {
+            return None;
+        }
+        let channel_count = requested_channels.min(self.public.channelLimit);
+        if !self.allocate_channels(index, channel_count) {
+            return None;
+        }
+        let host_incoming = self.public.incomingBandwidth;
+        let host_outgoing = self.public.outgoingBandwidth;
+        let peer = &mut self.engine.peers[index];
+        peer.state = ENET_PEER_STATE_ACKNOWLEDGING_CONNECT;
+        peer.connectID = connect_id;
+        peer.address = from;
+        peer.outgoingPeerID = connect.outgoing_peer_id;
+        peer.incomingBandwidth = connect.incoming_bandwidth;
+        peer.outgoingBandwidth = connect.outgoing_bandwidth;
+        peer.packetThrottleInterval = connect.packet_throttle_interval;
+        peer.packetThrottleAcceleration = connect.packet_throttle_acceleration;
+        peer.packetThrottleDeceleration = connect.packet_throttle_deceleration;
+        peer.eventData = data;
+
+        let incoming_session = next_session_id(connect.incoming_session_id, peer.outgoingSessionID);
+        peer.outgoingSessionID = incoming_session;
+        let outgoing_session = next_session_id(connect.outgoing_session_id, peer.incomingSessionID);
+        peer.incomingSessionID = outgoing_session;
+
+        peer.mtu = connect
+            .mtu
+            .clamp(ENET_PROTOCOL_MINIMUM_MTU, ENET_PROTOCOL_MAXIMUM_MTU);
+        peer.windowSize = match (host_outgoing, peer.incomingBandwidth) {
+            (0, 0) => ENET_PROTOCOL_MAXIMUM_WINDOW_SIZE,
+            (0, bandwidth) | (bandwidth, 0) => window_size_for(bandwidth),
+            (ours, theirs) => window_size_for(ours.min(theirs)),
+        };
+        let mut window_size = if host_incoming == 0 {
+            ENET_PROTOCOL_MAXIMUM_WINDOW_SIZE
+        } else {
+            (host_incoming / ENET_PEER_WINDOW_SIZE_SCALE) * ENET_PROTOCOL_MINIMUM_WINDOW_SIZE
+        };
+        window_size = window_size.min(connect.window_size).clamp(
+            ENET_PROTOCOL_MINIMUM_WINDOW_SIZE,
+            ENET_PROTOCOL_MAXIMUM_WINDOW_SIZE,
+        );
+
+        let verify = ConnectFields {
+            outgoing_peer_id: peer.incomingPeerID,
+            incoming_session_id: incoming_session,
+            outgoing_session_id: outgoing_session,
+            mtu: peer.mtu,
+            window_size,
+            channel_count: channel_count as u32,
+            incoming_bandwidth: host_incoming,
+            outgoing_bandwidth: host_outgoing,
+            packet_throttle_interval: peer.packetThrottleInterval,
+            packet_throttle_acceleration: peer.packetThrottleAcceleration,
+            packet_throttle_deceleration: peer.packetThrottleDeceleration,
+            connect_id: connect.connect_id,
+        };
+        self.queue_control(
+            index,
+            CommandFlags::ACKNOWLEDGE,
+            OutgoingBody::VerifyConnect(verify),
+        );
+        Some(index)
+    }
+
+    /// A VERIFY_CONNECT answering our CONNECT.
+    pub(crate) fn handle_verify_connect(
+        &mut self,
+        index: usize,
+        verify: &ConnectFields,
+        events: &mut EventSlot,
+    ) -> Result<(), ()> {
+        let peer = &self.engine.peers[index];
+        if peer.state != ENET_PEER_STATE_CONNECTING {
+            return Ok(());
+        }
+        let channel_count = verify.channel_count as usize;
+        if !(ENET_PROTOCOL_MINIMUM_CHANNEL_COUNT as usize
+            ..=ENET_PROTOCOL_MAXIMUM_CHANNEL_COUNT as usize)
+            .contains(&channel_count)
+            || verify.packet_throttle_interval != peer.packetThrottleInterval
+            || verify.packet_throttle_acceleration != peer.packetThrottleAcceleration
+            || verify.packet_throttle_deceleration != peer.packetThrottleDeceleration
+            || verify.connect_id.to_native() != peer.connectID
+        {
+            self.engine.peers[index].eventData = 0;
+            self.dispatch_state(index, ENET_PEER_STATE_ZOMBIE);
+            return Err(());
+        }
+        self.remove_sent_reliable(index, 1, 0xFF);
+        let peer = &mut self.engine.peers[index];
+        if channel_count < peer.channelCount {
+            peer.channelCount = channel_count;
+        }
+        peer.outgoingPeerID = verify.outgoing_peer_id;
+        peer.incomingSessionID = verify.incoming_session_id;
+        peer.outgoingSessionID = verify.outgoing_session_id;
+        let mtu = verify
+            .mtu
+            .clamp(ENET_PROTOCOL_MINIMUM_MTU, ENET_PROTOCOL_MAXIMUM_MTU);
+        peer.mtu = peer.mtu.min(mtu);
+        let window_size = verify.window_size.clamp(
+            ENET_PROTOCOL_MINIMUM_WINDOW_SIZE,
+            ENET_PROTOCOL_MAXIMUM_WINDOW_SIZE,
+        );
+        peer.windowSize = peer.windowSize.min(window_size);
+        peer.incomingBandwidth = verify.incoming_bandwidth;
+        peer.outgoingBandwidth = verify.outgoing_bandwidth;
+        self.notify_connect(index, events);
+        Ok(())
+    }
+
+    /// A DISCONNECT from the peer.
+    pub(crate) fn handle_disconnect(&mut self, index: usize, flags: CommandFlags, data: u32) {
+        let state = self.engine.peers[index].state;
+        if matches!(
+            state,
+            ENET_PEER_STATE_DISCONNECTED
+                | ENET_PEER_STATE_ZOMBIE
+                | ENET_PEER_STATE_ACKNOWLEDGING_DISCONNECT
+        ) {
+            return;
+        }
+        self.reset_queues(index);
+        match state {
+            ENET_PEER_STATE_CONNECTION_SUCCEEDED
+            | ENET_PEER_STATE_DISCONNECTING
+            | ENET_PEER_STATE_CONNECTING => self.dispatch_state(index, ENET_PEER_STATE_ZOMBIE),
+            ENET_PEER_STATE_CONNECTED | ENET_PEER_STATE_DISCONNECT_LATER => {
+                if flags.contains(CommandFlags::ACKNOWLEDGE) {
+                    self.change_state(index, ENET_PEER_STATE_ACKNOWLEDGING_DISCONNECT);
+                } else {
+                    self.dispatch_state(index, ENET_PEER_STATE_ZOMBIE);
+                }
+            }
+            _ => {
+                if state == ENET_PEER_STATE_CONNECTION_PENDING {
+                    self.public.recalculateBandwidthLimits = 1;
+                }
+                self.reset_peer(index);
+            }
+        }
+        let peer = &mut self.engine.peers[index];
+        if peer.state != ENET_PEER_STATE_DISCONNECTED {
+            peer.eventData = data;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn session_ids_skip_our_own() {
+        assert_eq!(next_session_id(0xFF, 0xFF), 0); // 0xFF + 1 wraps to 0
+        assert_eq!(next_session_id(0, 1), 2);
+        assert_eq!(next_session_id(3, 0), 1);
+        assert_eq!(next_session_id(2, 3), 0);
+    }
+
+    #[test]
+    fn connect_ids_are_mixed() {
+        assert_ne!(mix_connect_id(1), 2);
+        assert_ne!(mix_connect_id(1), mix_connect_id(2));
+    }
+}

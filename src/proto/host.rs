@@ -1,0 +1,298 @@
+//! The host: the public `ENetHost` and the engine state beside it, in one
+//! allocation so that the `ENetHost *` C code holds leads back to both.
+
+use std::collections::VecDeque;
+
+use super::peer::PeerSlot;
+use super::schedule::Schedule;
+use crate::abi::*;
+use crate::mem::{CBox, CSlice};
+use crate::wire::builder::DatagramBuilder;
+
+/// What `enet_host_create` was asked for, after the socket is set up.
+#[derive(Debug, Clone, Copy)]
+pub struct HostSettings {
+    /// The bound address (or the requested one if it could not be read).
+    pub address: ENetAddress,
+    pub socket: ENetSocket,
+    pub peer_count: usize,
+    /// 0 means the maximum, 255.
+    pub channel_limit: usize,
+    pub incoming_bandwidth: u32,
+    pub outgoing_bandwidth: u32,
+    /// Seeds `randomSeed`, from which connect ids are drawn.
+    pub random_seed: u32,
+    /// The engine clock at creation.
+    pub now: u32,
+}
+
+/// A host. `public` must stay the first field: C code holds a pointer to
+/// it, and the driver turns that pointer back into the whole `Host`.
+#[repr(C)]
+pub struct Host {
+    pub public: ENetHost,
+    pub(crate) engine: Engine,
+}
+
+/// The engine's private state.
+pub(crate) struct Engine {
+    /// The peer array C code sees as `host->peers`.
+    pub(crate) peers: CSlice<ENetPeer>,
+    /// Private state of each peer, by slot.
+    pub(crate) slots: Vec<PeerSlot>,
+    /// Peers with an event to report, in order (stock's `dispatchQueue`).
+    pub(crate) dispatch_queue: VecDeque<usize>,
+    pub(crate) schedule: Schedule,
+    /// The datagram being packed.
+    pub(crate) builder: DatagramBuilder,
+    /// The finished datagram being sent.
+    pub(crate) datagram: Vec<u8>,
+    /// Peers visited by the current send pass.
+    pub(crate) due: Vec<usize>,
+    /// Peers currently connected, by slot, for the bandwidth throttle.
+    pub(crate) connected: Vec<bool>,
+}
+
+/// Points an `ENetList` at itself: a valid empty list.
+pub(crate) fn clear_list(list: &mut ENetList) {
+    let sentinel: *mut ENetListNode = &mut list.sentinel;
+    list.sentinel.next = sentinel;
+    list.sentinel.previous = sentinel;
+}
+
+const EMPTY_LIST: ENetList = ENetList {
+    sentinel: ENetListNode::NULL,
+};
+
+fn blank_peer() -> ENetPeer {
+    ENetPeer {
+        dispatchList: ENetListNode::NULL,
+        host: core::ptr::null_mut(),
+        outgoingPeerID: 0,
+        incomingPeerID: 0,
+        connectID: 0,
+        outgoingSessionID: 0,
+        incomingSessionID: 0,
+        address: ENetAddress::default(),
+        data: core::ptr::null_mut(),
+        state: ENetPeerState::ENET_PEER_STATE_DISCONNECTED,
+        channels: core::ptr::null_mut(),
+        channelCount: 0,
+        incomingBandwidth: 0,
+        outgoingBandwidth: 0,
+        incomingBandwidthThrottleEpoch: 0,
+        outgoingBandwidthThrottleEpoch: 0,
+        incomingDataTotal: 0,
+        outgoingDataTotal: 0,
+        lastSendTime: 0,
+        lastReceiveTime: 0,
+        nextTimeout: 0,
+        earliestTimeout: 0,
+        packetLossEpoch: 0,
+        packetsSent: 0,
+        packetsLost: 0,
+        packetLoss: 0,
+        packetLossVariance: 0,
+        packetThrottle: 0,
+        packetThrottleLimit: 0,
+        packetThrottleCounter: 0,
+        packetThrottleEpoch: 0,
+        packetThrottleAcceleration: 0,
+        packetThrottleDeceleration: 0,
+        packetThrottleInterval: 0,
+        pingInterval: 0,
+        timeoutLimit: 0,
+        timeoutMinimum: 0,
+        timeoutMaximum: 0,
+        lastRoundTripTime: 0,
+        lowestRoundTripTime: 0,
+        lastRoundTripTimeVariance: 0,
+        highestRoundTripTimeVariance: 0,
+        roundTripTime: 0,
+        roundTripTimeVariance: 0,
+        mtu: 0,
+        windowSize: 0,
+        reliableDataInTransit: 0,
+        outgoingReliableSequenceNumber: 0,
+        acknowledgements: EMPTY_LIST,
+        sentReliableCommands: EMPTY_LIST,
+        sentUnreliableCommands: EMPTY_LIST,
+        outgoingCommands: EMPTY_LIST,
+        dispatchedCommands: EMPTY_LIST,
+        flags: 0,
+        reserved: 0,
+        incomingUnsequencedGroup: 0,
+        outgoingUnsequencedGroup: 0,
+        unsequencedWindow: [0; (ENET_PEER_UNSEQUENCED_WINDOW_SIZE / 32) as usize],
+        eventData: 0,
+        totalWaitingData: 0,
+    }
+}
+
+fn blank_host(settings: &HostSettings) -> ENetHost {
+    let channel_limit = match settings.channel_limit {
+        0 => ENET_PROTOCOL_MAXIMUM_CHANNEL_COUNT as usize,
+        limit => limit.clamp(
+            ENET_PROTOCOL_MINIMUM_CHANNEL_COUNT as usize,
+            ENET_PROTOCOL_MAXIMUM_CHANNEL_COUNT as usize,
+        ),
+    };
+    let seed = settings.random_seed;
+    ENetHost {
+        socket: settings.socket,
+        address: settings.address,
+        incomingBandwidth: settings.incoming_bandwidth,
+        outgoingBandwidth: settings.outgoing_bandwidth,
+        bandwidthThrottleEpoch: 0,
+        mtu: ENET_HOST_DEFAULT_MTU,
+        randomSeed: seed.rotate_left(16),
+        recalculateBandwidthLimits: 0,
+        peers: core::ptr::null_mut(),
+        peerCount: settings.peer_count,
+        channelLimit: channel_limit,
+        serviceTime: 0,
+        dispatchQueue: EMPTY_LIST,
+        continueSending: 0,
+        packetSize: 0,
+        headerFlags: 0,
+        commands: [ENetProtocol::ZERO; ENET_PROTOCOL_MAXIMUM_PACKET_COMMANDS as usize],
+        commandCount: 0,
+        buffers: [ENetBuffer {
+            data: core::ptr::null_mut(),
+            dataLength: 0,
+        }; ENET_BUFFER_MAXIMUM as usize],
+        bufferCount: 0,
+        checksum: None,
+        compressor: ENetCompressor {
+            context: core::ptr::null_mut(),
+            compress: None,
+            decompress: None,
+            destroy: None,
+        },
+        packetData: [[0; ENET_PROTOCOL_MAXIMUM_MTU as usize]; 2],
+        receivedAddress: ENetAddress::default(),
+        receivedData: core::ptr::null_mut(),
+        receivedDataLength: 0,
+        totalSentData: 0,
+        totalSentPackets: 0,
+        totalReceivedData: 0,
+        totalReceivedPackets: 0,
+        intercept: None,
+        connectedPeers: 0,
+        bandwidthLimitedPeers: 0,
+        duplicatePeers: ENET_PROTOCOL_MAXIMUM_PEER_ID as usize,
+        maximumPacketSize: ENET_HOST_DEFAULT_MAXIMUM_PACKET_SIZE as usize,
+        maximumWaitingData: ENET_HOST_DEFAULT_MAXIMUM_WAITING_DATA as usize,
+    }
+}
+
+impl Host {
+    /// Creates a host with `peer_count` peer slots, every one reset.
+    /// `None` for more than 4095 peers or when allocation fails.
+    pub fn create(settings: HostSettings) -> Option<CBox<Host>> {
+        if settings.peer_count > ENET_PROTOCOL_MAXIMUM_PEER_ID as usize {
+            return None;
+        }
+        let peers = CSlice::new_with(settings.peer_count, |_| blank_peer())?;
+        let mut host = CBox::new(Host {
+            public: blank_host(&settings),
+            engine: Engine {
+                peers,
+                slots: (0..settings.peer_count)
+                    .map(|_| PeerSlot::default())
+                    .collect(),
+                dispatch_queue: VecDeque::new(),
+                schedule: Schedule::new(settings.peer_count, settings.now),
+                builder: DatagramBuilder::new(ENET_HOST_DEFAULT_MTU),
+                datagram: Vec::with_capacity(ENET_PROTOCOL_MAXIMUM_MTU as usize),
+                due: Vec::new(),
+                connected: vec![false; settings.peer_count],
+            },
+        })?;
+        let host_pointer: *mut ENetHost = &mut host.public;
+        host.public.peers = host.engine.peers.as_mut_ptr();
+        clear_list(&mut host.public.dispatchQueue);
+        for (index, peer) in host.engine.peers.iter_mut().enumerate() {
+            peer.host = host_pointer;
+            peer.incomingPeerID = index as u16;
+            peer.outgoingSessionID = 0xFF;
+            peer.incomingSessionID = 0xFF;
+            clear_list(&mut peer.acknowledgements);
+            clear_list(&mut peer.sentReliableCommands);
+            clear_list(&mut peer.sentUnreliableCommands);
+            clear_list(&mut peer.outgoingCommands);
+            clear_list(&mut peer.dispatchedCommands);
+        }
+        for index in 0..settings.peer_count {
+            host.reset_peer(index);
+        }
+        Some(host)
+    }
+
+    /// Resets every peer (releasing every queued packet); the host itself
+    /// is freed when its box is dropped.
+    pub fn shut_down(&mut self) {
+        for index in 0..self.engine.peers.len() {
+            self.reset_peer(index);
+        }
+    }
+
+    pub fn peer_count(&self) -> usize {
+        self.engine.peers.len()
+    }
+
+    pub fn peer(&self, index: usize) -> &ENetPeer {
+        &self.engine.peers[index]
+    }
+
+    pub fn peer_mut(&mut self, index: usize) -> &mut ENetPeer {
+        &mut self.engine.peers[index]
+    }
+
+    /// The slot of the peer at `pointer`, if it is one of this host's.
+    pub fn peer_index(&self, pointer: *const ENetPeer) -> Option<usize> {
+        let base = self.engine.peers.as_ptr() as usize;
+        let offset = (pointer as usize).checked_sub(base)?;
+        let size = core::mem::size_of::<ENetPeer>();
+        let index = offset / size;
+        (offset % size == 0 && index < self.engine.peers.len()).then_some(index)
+    }
+
+    /// Pointer to the peer in slot `index`, as C code sees it.
+    pub fn peer_pointer(&mut self, index: usize) -> *mut ENetPeer {
+        &mut self.engine.peers[index]
+    }
+
+    /// Milliseconds from `now` until the engine next needs to run (a
+    /// retransmission, a ping), 0 if it has work now, `None` if idle.
+    pub fn next_deadline(&mut self, now: u32) -> Option<u32> {
+        if !self.engine.dispatch_queue.is_empty() {
+            return Some(0);
+        }
+        self.engine.schedule.time_until_next(now)
+    }
+
+    /// `enet_host_channel_limit`.
+    pub fn set_channel_limit(&mut self, channel_limit: usize) {
+        self.public.channelLimit = match channel_limit {
+            0 => ENET_PROTOCOL_MAXIMUM_CHANNEL_COUNT as usize,
+            limit => limit.clamp(
+                ENET_PROTOCOL_MINIMUM_CHANNEL_COUNT as usize,
+                ENET_PROTOCOL_MAXIMUM_CHANNEL_COUNT as usize,
+            ),
+        };
+    }
+
+    /// `enet_host_bandwidth_limit`.
+    pub fn set_bandwidth_limit(&mut self, incoming: u32, outgoing: u32) {
+        self.public.incomingBandwidth = incoming;
+        self.public.outgoingBandwidth = outgoing;
+        self.public.recalculateBandwidthLimits = 1;
+    }
+}
+
+impl Drop for Host {
+    fn drop(&mut self) {
+        self.shut_down();
+    }
+}

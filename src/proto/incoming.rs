@@ -1,0 +1,486 @@
+//! Receiving a datagram (stock `enet_protocol_handle_incoming_commands` and
+//! the command handlers that do not set up or tear down connections).
+
+use super::channel::{in_receive_window, FragmentInfo, Queued, Sequencing};
+use super::codec::Codec;
+use super::command::number;
+use super::event::EventSlot;
+use super::host::Host;
+use super::peer::window_size_for;
+use crate::abi::*;
+use crate::time::{time_difference, time_less};
+use crate::wire::checksum;
+use crate::wire::command::{Command, CommandFlags, CommandHeader, ConnectId, Fragment};
+use crate::wire::header::{DatagramHeader, NO_PEER_ID};
+use crate::wire::{Commands, DropReason};
+
+use ENetPeerState::*;
+
+/// The largest datagram ENet handles (`ENET_PROTOCOL_MAXIMUM_MTU`); the
+/// decompressed form must fit it too.
+const MAXIMUM_DATAGRAM: usize = ENET_PROTOCOL_MAXIMUM_MTU as usize;
+
+fn is_connected(state: ENetPeerState) -> bool {
+    state == ENET_PEER_STATE_CONNECTED || state == ENET_PEER_STATE_DISCONNECT_LATER
+}
+
+impl Host {
+    /// Handles one received datagram from `from` at time `now`. Events that
+    /// complete "now" go into `events`. An `Err` names why the datagram (or
+    /// the rest of it) was dropped; that is no failure of the host.
+    pub fn receive_datagram(
+        &mut self,
+        now: u32,
+        from: ENetAddress,
+        datagram: &[u8],
+        codec: &mut dyn Codec,
+        events: &mut EventSlot,
+    ) -> Result<(), DropReason> {
+        self.public.serviceTime = now;
+        let (header, header_len) = DatagramHeader::parse(datagram, codec.has_checksum())?;
+        let peer_index = self.datagram_peer(&header, from)?;
+
+        let mut decompressed = Vec::new();
+        let body = match datagram.get(header_len..) {
+            Some(body) if header.compressed => {
+                if !codec.has_compressor() {
+                    return Err(DropReason::NoDecompressor);
+                }
+                let limit = MAXIMUM_DATAGRAM - header_len;
+                decompressed.resize(limit, 0);
+                let length = codec.decompress(body, &mut decompressed);
+                if length == 0 || length > limit {
+                    return Err(DropReason::DecompressionFailed);
+                }
+                decompressed.truncate(length);
+                &decompressed[..]
+            }
+            Some(body) => body,
+            None => return Err(DropReason::Truncated),
+        };
+
+        if header.checksum.is_some() {
+            let connect_id = peer_index.map_or(0, |index| self.engine.peers[index].connectID);
+            checksum::verify(&header, body, ConnectId::from_native(connect_id), |parts| {
+                codec.checksum(parts)
+            })?;
+        }
+
+        if let Some(index) = peer_index {
+            let peer = &mut self.engine.peers[index];
+            peer.address = from;
+            peer.incomingDataTotal = peer
+                .incomingDataTotal
+                .wrapping_add((header_len + body.len()) as u32);
+        }
+
+        let mut peer_index = peer_index;
+        let mut commands = Commands::new(body);
+        for parsed in &mut commands {
+            let (command_header, command) = parsed?;
+            let Some(index) = peer_index.or_else(|| {
+                // Only CONNECT may come before the sender has a peer here.
+                match command {
+                    Command::Connect { fields, data } => self.handle_connect(from, &fields, data),
+                    _ => None,
+                }
+            }) else {
+                return Err(DropReason::NoPeerForCommand);
+            };
+            if peer_index.is_none() {
+                peer_index = Some(index);
+            } else {
+                self.handle_command(index, &command_header, &command, events)
+                    .map_err(|()| DropReason::CommandRejected)?;
+            }
+            if command_header.flags.contains(CommandFlags::ACKNOWLEDGE) {
+                let Some(sent_time) = header.sent_time else {
+                    return Err(DropReason::MissingSentTime);
+                };
+                self.acknowledge_received(index, &command_header, command.number(), sent_time);
+            }
+        }
+        Ok(())
+    }
+
+    /// The peer a datagram is addressed to, if it may be processed.
+    fn datagram_peer(
+        &self,
+        header: &DatagramHeader,
+        from: ENetAddress,
+    ) -> Result<Option<usize>, DropReason> {
+        if header.peer_id == NO_PEER_ID {
+            return Ok(None);
+        }
+        let index = usize::from(header.peer_id);
+        let peer = self.engine.peers.get(index).ok_or(DropReason::BadPeerId)?;
+        if peer.state == ENET_PEER_STATE_DISCONNECTED || peer.state == ENET_PEER_STATE_ZOMBIE {
+            return Err(DropReason::PeerNotConnected);
+        }
+        if (from.host != peer.address.host || from.port != peer.address.port)
+            && peer.address.host != ENET_HOST_BROADCAST
+        {
+            return Err(DropReason::AddressMismatch);
+        }
+        if peer.outgoingPeerID < NO_PEER_ID && header.session_id != peer.incomingSessionID {
+            return Err(DropReason::SessionMismatch);
+        }
+        Ok(Some(index))
+    }
+
+    /// Queues the acknowledgement a reliable command earns, by peer state.
+    fn acknowledge_received(
+        &mut self,
+        index: usize,
+        header: &CommandHeader,
+        command_number: u8,
+        sent_time: u16,
+    ) {
+        match self.engine.peers[index].state {
+            ENET_PEER_STATE_DISCONNECTING
+            | ENET_PEER_STATE_ACKNOWLEDGING_CONNECT
+            | ENET_PEER_STATE_DISCONNECTED
+            | ENET_PEER_STATE_ZOMBIE => {}
+            ENET_PEER_STATE_ACKNOWLEDGING_DISCONNECT => {
+                if command_number == number::DISCONNECT {
+                    self.queue_acknowledgement(
+                        index,
+                        header.channel_id,
+                        header.reliable_sequence_number,
+                        command_number,
+                        sent_time,
+                    );
+                }
+            }
+            _ => self.queue_acknowledgement(
+                index,
+                header.channel_id,
+                header.reliable_sequence_number,
+                command_number,
+                sent_time,
+            ),
+        }
+    }
+
+    fn handle_command(
+        &mut self,
+        index: usize,
+        header: &CommandHeader,
+        command: &Command<'_>,
+        events: &mut EventSlot,
+    ) -> Result<(), ()> {
+        let state = self.engine.peers[index].state;
+        match *command {
+            Command::Acknowledge {
+                received_reliable_sequence_number,
+                received_sent_time,
+            } => self.handle_acknowledge(
+                index,
+                header.channel_id,
+                received_reliable_sequence_number,
+                received_sent_time,
+                events,
+            ),
+            Command::Connect { .. } => Err(()),
+            Command::VerifyConnect(fields) => self.handle_verify_connect(index, &fields, events),
+            Command::Disconnect { data } => {
+                self.handle_disconnect(index, header.flags, data);
+                Ok(())
+            }
+            Command::Ping => is_connected(state).then_some(()).ok_or(()),
+            Command::SendReliable { data } => self.handle_payload(
+                index,
+                header,
+                Sequencing::Reliable {
+                    sequence: header.reliable_sequence_number,
+                },
+                data,
+            ),
+            Command::SendUnreliable {
+                unreliable_sequence_number,
+                data,
+            } => self.handle_payload(
+                index,
+                header,
+                Sequencing::Unreliable {
+                    sequence: header.reliable_sequence_number,
+                    unreliable: unreliable_sequence_number,
+                },
+                data,
+            ),
+            Command::SendUnsequenced {
+                unsequenced_group,
+                data,
+            } => self.handle_unsequenced(index, header, unsequenced_group, data),
+            Command::SendFragment(fragment) => self.handle_fragment(index, header, &fragment, true),
+            Command::SendUnreliableFragment(fragment) => {
+                self.handle_fragment(index, header, &fragment, false)
+            }
+            Command::BandwidthLimit {
+                incoming_bandwidth,
+                outgoing_bandwidth,
+            } => self.handle_bandwidth_limit(index, incoming_bandwidth, outgoing_bandwidth),
+            Command::ThrottleConfigure {
+                packet_throttle_interval,
+                packet_throttle_acceleration,
+                packet_throttle_deceleration,
+            } => {
+                if !is_connected(state) {
+                    return Err(());
+                }
+                let peer = &mut self.engine.peers[index];
+                peer.packetThrottleInterval = packet_throttle_interval;
+                peer.packetThrottleAcceleration = packet_throttle_acceleration;
+                peer.packetThrottleDeceleration = packet_throttle_deceleration;
+                Ok(())
+            }
+        }
+    }
+
+    /// Checks common to every payload command: a channel that exists, a
+    /// connected peer, a payload within the host's packet size limit.
+    fn payload_allowed(&self, index: usize, header: &CommandHeader, length: usize) -> bool {
+        let peer = &self.engine.peers[index];
+        usize::from(header.channel_id) < peer.channelCount
+            && is_connected(peer.state)
+            && length <= self.public.maximumPacketSize
+    }
+
+    fn handle_payload(
+        &mut self,
+        index: usize,
+        header: &CommandHeader,
+        sequencing: Sequencing,
+        data: &[u8],
+    ) -> Result<(), ()> {
+        if !self.payload_allowed(index, header, data.len()) {
+            return Err(());
+        }
+        match self.queue_incoming(index, header.channel_id, sequencing, data) {
+            Queued::Error => Err(()),
+            Queued::Accepted | Queued::Discarded => Ok(()),
+        }
+    }
+
+    fn handle_unsequenced(
+        &mut self,
+        index: usize,
+        header: &CommandHeader,
+        group: u16,
+        data: &[u8],
+    ) -> Result<(), ()> {
+        if !self.payload_allowed(index, header, data.len()) {
+            return Err(());
+        }
+        let window_size = ENET_PEER_UNSEQUENCED_WINDOW_SIZE;
+        let peer = &mut self.engine.peers[index];
+        let base = u32::from(peer.incomingUnsequencedGroup);
+        let bit = u32::from(group) % window_size;
+        let mut group = u32::from(group);
+        if group < base {
+            group += 0x10000;
+        }
+        if group >= base + ENET_PEER_FREE_UNSEQUENCED_WINDOWS * window_size {
+            return Ok(());
+        }
+        let group = group & 0xFFFF;
+        let (word, mask) = ((bit / 32) as usize, 1u32 << (bit % 32));
+        if group - bit != base {
+            peer.incomingUnsequencedGroup = (group - bit) as u16;
+            peer.unsequencedWindow = [0; (ENET_PEER_UNSEQUENCED_WINDOW_SIZE / 32) as usize];
+        } else if peer.unsequencedWindow[word] & mask != 0 {
+            return Ok(());
+        }
+        match self.queue_incoming(index, header.channel_id, Sequencing::Unsequenced, data) {
+            Queued::Error => return Err(()),
+            Queued::Discarded => return Ok(()),
+            Queued::Accepted => {}
+        }
+        self.engine.peers[index].unsequencedWindow[word] |= mask;
+        Ok(())
+    }
+
+    fn handle_fragment(
+        &mut self,
+        index: usize,
+        header: &CommandHeader,
+        fragment: &Fragment<'_>,
+        reliable: bool,
+    ) -> Result<(), ()> {
+        let length = fragment.data.len();
+        if !self.payload_allowed(index, header, length) {
+            return Err(());
+        }
+        let Some(channel) = self.channel_mut(index, header.channel_id) else {
+            return Err(());
+        };
+        let current = channel.incomingReliableSequenceNumber;
+        let window_sequence = if reliable {
+            fragment.start_sequence_number
+        } else {
+            header.reliable_sequence_number
+        };
+        if !in_receive_window(window_sequence, current) {
+            return Ok(());
+        }
+        if !reliable
+            && header.reliable_sequence_number == current
+            && fragment.start_sequence_number <= channel.incomingUnreliableSequenceNumber
+        {
+            return Ok(());
+        }
+        let total = fragment.total_length;
+        let count = fragment.fragment_count;
+        let valid = count <= ENET_PROTOCOL_MAXIMUM_FRAGMENT_COUNT
+            && fragment.fragment_number < count
+            && (total as usize) <= self.public.maximumPacketSize
+            && fragment.fragment_offset < total
+            && length as u32 <= total - fragment.fragment_offset
+            // Adopted from later ENet: no empty fragments, no more
+            // fragments than bytes.
+            && length > 0
+            && total >= count;
+        if !valid {
+            return Err(());
+        }
+        let info = FragmentInfo {
+            start: fragment.start_sequence_number,
+            count,
+            number: fragment.fragment_number,
+            total,
+            offset: fragment.fragment_offset,
+        };
+        let queued = if reliable {
+            self.queue_reliable_fragment(index, header.channel_id, info, fragment.data)
+        } else {
+            self.queue_unreliable_fragment(
+                index,
+                header.channel_id,
+                header.reliable_sequence_number,
+                info,
+                fragment.data,
+            )
+        };
+        match queued {
+            Queued::Error => Err(()),
+            Queued::Accepted | Queued::Discarded => Ok(()),
+        }
+    }
+
+    fn handle_bandwidth_limit(
+        &mut self,
+        index: usize,
+        incoming: u32,
+        outgoing: u32,
+    ) -> Result<(), ()> {
+        if !is_connected(self.engine.peers[index].state) {
+            return Err(());
+        }
+        if self.engine.peers[index].incomingBandwidth != 0 {
+            self.public.bandwidthLimitedPeers = self.public.bandwidthLimitedPeers.saturating_sub(1);
+        }
+        let host_outgoing = self.public.outgoingBandwidth;
+        let peer = &mut self.engine.peers[index];
+        peer.incomingBandwidth = incoming;
+        peer.outgoingBandwidth = outgoing;
+        if incoming != 0 {
+            self.public.bandwidthLimitedPeers += 1;
+        }
+        peer.windowSize = match (incoming, host_outgoing) {
+            (0, 0) => ENET_PROTOCOL_MAXIMUM_WINDOW_SIZE,
+            (0, bandwidth) | (bandwidth, 0) => window_size_for(bandwidth),
+            (theirs, ours) => window_size_for(theirs.min(ours)),
+        };
+        Ok(())
+    }
+
+    /// An ACKNOWLEDGE: a round-trip sample, then the acknowledged command
+    /// leaves the sent queue, which may complete a connect or disconnect.
+    fn handle_acknowledge(
+        &mut self,
+        index: usize,
+        channel_id: u8,
+        received_sequence: u16,
+        received_sent_time: u16,
+        events: &mut EventSlot,
+    ) -> Result<(), ()> {
+        let state = self.engine.peers[index].state;
+        if state == ENET_PEER_STATE_DISCONNECTED || state == ENET_PEER_STATE_ZOMBIE {
+            return Ok(());
+        }
+        let now = self.public.serviceTime;
+        // Widen the 16-bit echo of our send time with our clock's high bits.
+        let mut sent_time = u32::from(received_sent_time) | (now & 0xFFFF_0000);
+        if (sent_time & 0x8000) > (now & 0x8000) {
+            sent_time = sent_time.wrapping_sub(0x10000);
+        }
+        if time_less(now, sent_time) {
+            return Ok(());
+        }
+        let round_trip_time = time_difference(now, sent_time).max(1);
+        self.update_round_trip_time(index, round_trip_time, now);
+
+        let command_number = self.remove_sent_reliable(index, received_sequence, channel_id);
+        match self.engine.peers[index].state {
+            ENET_PEER_STATE_ACKNOWLEDGING_CONNECT => {
+                if command_number != Some(number::VERIFY_CONNECT) {
+                    return Err(());
+                }
+                self.notify_connect(index, events);
+            }
+            ENET_PEER_STATE_DISCONNECTING => {
+                if command_number != Some(number::DISCONNECT) {
+                    return Err(());
+                }
+                self.notify_disconnect(index, events);
+            }
+            ENET_PEER_STATE_DISCONNECT_LATER => {
+                let slot = &self.engine.slots[index];
+                if slot.outgoing.is_empty() && slot.sent_reliable.is_empty() {
+                    let data = self.engine.peers[index].eventData;
+                    let _ = self.disconnect(index, data);
+                }
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+
+    /// Folds a round-trip sample into the peer's estimate and throttle.
+    fn update_round_trip_time(&mut self, index: usize, round_trip_time: u32, now: u32) {
+        if self.engine.peers[index].lastReceiveTime > 0 {
+            self.throttle(index, round_trip_time);
+            let peer = &mut self.engine.peers[index];
+            peer.roundTripTimeVariance -= peer.roundTripTimeVariance / 4;
+            if round_trip_time >= peer.roundTripTime {
+                let difference = round_trip_time - peer.roundTripTime;
+                peer.roundTripTimeVariance += difference / 4;
+                peer.roundTripTime += difference / 8;
+            } else {
+                let difference = peer.roundTripTime - round_trip_time;
+                peer.roundTripTimeVariance += difference / 4;
+                peer.roundTripTime -= difference / 8;
+            }
+        } else {
+            let peer = &mut self.engine.peers[index];
+            peer.roundTripTime = round_trip_time;
+            peer.roundTripTimeVariance = round_trip_time.div_ceil(2);
+        }
+        let peer = &mut self.engine.peers[index];
+        peer.lowestRoundTripTime = peer.lowestRoundTripTime.min(peer.roundTripTime);
+        peer.highestRoundTripTimeVariance = peer
+            .highestRoundTripTimeVariance
+            .max(peer.roundTripTimeVariance);
+        if peer.packetThrottleEpoch == 0
+            || time_difference(now, peer.packetThrottleEpoch) >= peer.packetThrottleInterval
+        {
+            peer.lastRoundTripTime = peer.lowestRoundTripTime;
+            peer.lastRoundTripTimeVariance = peer.highestRoundTripTimeVariance.max(1);
+            peer.lowestRoundTripTime = peer.roundTripTime;
+            peer.highestRoundTripTimeVariance = peer.roundTripTimeVariance;
+            peer.packetThrottleEpoch = now;
+        }
+        peer.lastReceiveTime = now.max(1);
+        peer.earliestTimeout = 0;
+    }
+}

@@ -1,0 +1,501 @@
+//! Sending (stock `enet_protocol_send_outgoing_commands` and helpers):
+//! acknowledgements first, then retransmission timeouts, then queued
+//! commands within the reliable windows and the in-flight limit, then a
+//! ping if the link has been quiet; each datagram goes out with the host's
+//! checksum and compressor applied.
+
+use std::cell::RefCell;
+
+use super::codec::Codec;
+use super::command::number;
+use super::event::EventSlot;
+use super::host::Host;
+use crate::abi::*;
+use crate::time::{time_difference, time_greater_equal, time_less};
+use crate::wire::builder::Envelope;
+use crate::wire::command::{CommandFlags, ConnectId};
+
+use ENetPeerState::*;
+
+const WINDOW_SIZE: u16 = ENET_PEER_RELIABLE_WINDOW_SIZE as u16;
+const WINDOWS: u16 = ENET_PEER_RELIABLE_WINDOWS as u16;
+/// Windows that must be free ahead of a new one before the sender starts it.
+const FREE_WINDOWS_AHEAD: u32 = ENET_PEER_FREE_RELIABLE_WINDOWS + 2;
+const ACKNOWLEDGE_LEN: usize = 8;
+const PING_LEN: usize = 4;
+
+/// Sends a datagram to an address; the bytes sent, or a negative error.
+pub type Transmit<'a> = dyn FnMut(&ENetAddress, &[u8]) -> isize + 'a;
+
+/// The socket refused a datagram (`enet_host_service` then returns -1).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SendFailed;
+
+impl Host {
+    /// One send pass over every peer that needs it. `check_timeouts` is
+    /// false for `enet_host_flush`. Stops early, leaving the rest for the
+    /// next pass, when a timeout produces an event in `events`.
+    pub fn send_outgoing(
+        &mut self,
+        now: u32,
+        check_timeouts: bool,
+        codec: &mut dyn Codec,
+        transmit: &mut Transmit<'_>,
+        events: &mut EventSlot,
+    ) -> Result<(), SendFailed> {
+        self.public.serviceTime = now;
+        let mut due = std::mem::take(&mut self.engine.due);
+        self.engine.schedule.take_due(now, &mut due);
+        let mut result = Ok(());
+        for (position, &index) in due.iter().enumerate() {
+            let outcome = self.send_peer(index, now, check_timeouts, codec, transmit, events);
+            self.reschedule(index, now);
+            let stop = match outcome {
+                Err(failed) => {
+                    result = Err(failed);
+                    true
+                }
+                Ok(()) => events.has_event(),
+            };
+            if stop {
+                for &later in &due[position + 1..] {
+                    self.engine.schedule.mark_ready(later);
+                }
+                break;
+            }
+        }
+        self.engine.due = due;
+        result
+    }
+
+    /// Sets the peer's next visit: at once if it has queued work, else at
+    /// its retransmission timeout or its next ping.
+    fn reschedule(&mut self, index: usize, now: u32) {
+        let peer = &self.engine.peers[index];
+        let slot = &self.engine.slots[index];
+        if peer.state == ENET_PEER_STATE_DISCONNECTED || peer.state == ENET_PEER_STATE_ZOMBIE {
+            self.engine.schedule.cancel_timer(index);
+            return;
+        }
+        if !slot.acknowledgements.is_empty() || !slot.outgoing.is_empty() {
+            self.engine.schedule.mark_ready(index);
+        }
+        let deadline = if !slot.sent_reliable.is_empty() {
+            Some(peer.nextTimeout)
+        } else if peer.state == ENET_PEER_STATE_CONNECTED {
+            Some(peer.lastReceiveTime.wrapping_add(peer.pingInterval))
+        } else {
+            None
+        };
+        match deadline {
+            // A deadline already passed (and not served this pass) would
+            // spin; look again a millisecond later.
+            Some(deadline) if time_less(deadline, now.wrapping_add(1)) => self
+                .engine
+                .schedule
+                .set_timer(index, now, now.wrapping_add(1)),
+            Some(deadline) => self.engine.schedule.set_timer(index, now, deadline),
+            None => self.engine.schedule.cancel_timer(index),
+        }
+    }
+
+    /// Sends the peer everything it may be sent now, a datagram at a time.
+    fn send_peer(
+        &mut self,
+        index: usize,
+        now: u32,
+        check_timeouts: bool,
+        codec: &mut dyn Codec,
+        transmit: &mut Transmit<'_>,
+        events: &mut EventSlot,
+    ) -> Result<(), SendFailed> {
+        loop {
+            let state = self.engine.peers[index].state;
+            if state == ENET_PEER_STATE_DISCONNECTED || state == ENET_PEER_STATE_ZOMBIE {
+                return Ok(());
+            }
+            let mtu = self.engine.peers[index].mtu;
+            self.engine.builder.restart(mtu);
+            let mut continue_sending = false;
+
+            if !self.engine.slots[index].acknowledgements.is_empty() {
+                continue_sending |= self.pack_acknowledgements(index);
+            }
+            if check_timeouts
+                && !self.engine.slots[index].sent_reliable.is_empty()
+                && time_greater_equal(now, self.engine.peers[index].nextTimeout)
+                && self.check_timeouts(index, now, events)
+            {
+                return Ok(());
+            }
+            let can_ping = if self.engine.slots[index].outgoing.is_empty() {
+                true
+            } else {
+                let (can_ping, full) = self.pack_outgoing(index, now);
+                continue_sending |= full;
+                can_ping
+            };
+            let peer = &self.engine.peers[index];
+            if can_ping
+                && self.engine.slots[index].sent_reliable.is_empty()
+                && time_difference(now, peer.lastReceiveTime) >= peer.pingInterval
+                && self.engine.builder.remaining() >= PING_LEN
+            {
+                self.ping(index);
+                let (_, full) = self.pack_outgoing(index, now);
+                continue_sending |= full;
+            }
+            if self.engine.builder.is_empty() {
+                return Ok(());
+            }
+            self.update_packet_loss(index, now);
+            let sent = self.transmit_datagram(index, now, codec, transmit);
+            self.complete_sent_unreliable(index);
+            let sent = sent?;
+            self.public.totalSentData = self.public.totalSentData.wrapping_add(sent as u32);
+            self.public.totalSentPackets = self.public.totalSentPackets.wrapping_add(1);
+            if !continue_sending {
+                return Ok(());
+            }
+        }
+    }
+
+    /// Packs owed acknowledgements; true if some had to wait for the next
+    /// datagram.
+    fn pack_acknowledgements(&mut self, index: usize) -> bool {
+        while let Some(acknowledgement) = self.engine.slots[index].acknowledgements.front().copied()
+        {
+            if !self.engine.builder.fits(ACKNOWLEDGE_LEN) {
+                return true;
+            }
+            let (header, command) = acknowledgement.wire();
+            if self.engine.builder.push(&header, &command).is_err() {
+                return true;
+            }
+            self.engine.slots[index].acknowledgements.pop_front();
+            if acknowledgement.command_number == number::DISCONNECT {
+                self.dispatch_state(index, ENET_PEER_STATE_ZOMBIE);
+            }
+        }
+        false
+    }
+
+    /// Moves timed-out reliable commands back to the front of the queue
+    /// with a doubled timeout, or gives up on the peer. True if the peer
+    /// was disconnected.
+    fn check_timeouts(&mut self, index: usize, now: u32, events: &mut EventSlot) -> bool {
+        let sent: Vec<_> = std::mem::take(&mut self.engine.slots[index].sent_reliable).into();
+        let mut kept = std::collections::VecDeque::with_capacity(sent.len());
+        let mut resend = Vec::new();
+        let mut commands = sent.into_iter();
+        while let Some(mut command) = commands.next() {
+            if time_difference(now, command.sent_time) < command.round_trip_timeout {
+                kept.push_back(command);
+                continue;
+            }
+            let peer = &mut self.engine.peers[index];
+            if peer.earliestTimeout == 0 || time_less(command.sent_time, peer.earliestTimeout) {
+                peer.earliestTimeout = command.sent_time;
+            }
+            let waited = time_difference(now, peer.earliestTimeout);
+            if peer.earliestTimeout != 0
+                && (waited >= peer.timeoutMaximum
+                    || (command.round_trip_timeout >= command.round_trip_timeout_limit
+                        && waited >= peer.timeoutMinimum))
+            {
+                // Put everything back as it was, then give up on the peer.
+                kept.push_back(command);
+                kept.extend(commands);
+                let slot = &mut self.engine.slots[index];
+                slot.sent_reliable = kept;
+                for command in resend.into_iter().rev() {
+                    slot.outgoing.push_front(command);
+                }
+                self.notify_disconnect(index, events);
+                return true;
+            }
+            if command.packet.is_some() {
+                peer.reliableDataInTransit = peer
+                    .reliableDataInTransit
+                    .saturating_sub(u32::from(command.fragment_length));
+            }
+            peer.packetsLost = peer.packetsLost.wrapping_add(1);
+            command.round_trip_timeout = command.round_trip_timeout.wrapping_mul(2);
+            resend.push(command);
+            if kept.is_empty() {
+                if let Some(next) = commands.as_slice().first() {
+                    peer.nextTimeout = next.sent_time.wrapping_add(next.round_trip_timeout);
+                }
+            }
+        }
+        let slot = &mut self.engine.slots[index];
+        slot.sent_reliable = kept;
+        for command in resend.into_iter().rev() {
+            slot.outgoing.push_front(command);
+        }
+        false
+    }
+
+    /// Packs queued commands in order while they fit. Returns whether a
+    /// ping may follow (no reliable command was sent or held back) and
+    /// whether the datagram filled up with commands left over.
+    fn pack_outgoing(&mut self, index: usize, now: u32) -> (bool, bool) {
+        let mut window_exceeded = false;
+        let mut window_wrap = false;
+        let mut can_ping = true;
+        let mut full = false;
+        let mut position = 0;
+        while position < self.engine.slots[index].outgoing.len() {
+            let command = &self.engine.slots[index].outgoing[position];
+            let reliable = command.is_reliable();
+            let reliable_window = command.reliable_sequence_number / WINDOW_SIZE;
+            let channel_id = command.channel_id;
+            let has_packet = command.packet.is_some();
+            let fragment_length = u32::from(command.fragment_length);
+            let first_send = command.send_attempts < 1;
+            let starts_window = command.reliable_sequence_number % WINDOW_SIZE == 0;
+            let wire_len = command.fixed_len() + usize::from(command.fragment_length);
+            if reliable {
+                let channel_state = self
+                    .channel_mut(index, channel_id)
+                    .map(|channel| (channel.reliableWindows, channel.usedReliableWindows));
+                if let Some((windows, used)) = channel_state {
+                    if !window_wrap && first_send && starts_window {
+                        let previous =
+                            windows[usize::from((reliable_window + WINDOWS - 1) % WINDOWS)];
+                        let ahead = (1u32 << FREE_WINDOWS_AHEAD) - 1;
+                        let ahead_mask =
+                            (ahead << reliable_window) | (ahead >> (WINDOWS - reliable_window));
+                        if previous >= WINDOW_SIZE || u32::from(used) & ahead_mask != 0 {
+                            window_wrap = true;
+                        }
+                    }
+                    if window_wrap {
+                        position += 1;
+                        continue;
+                    }
+                }
+                if has_packet {
+                    let peer = &self.engine.peers[index];
+                    if !window_exceeded {
+                        let window = peer.packetThrottle.wrapping_mul(peer.windowSize)
+                            / ENET_PEER_PACKET_THROTTLE_SCALE;
+                        if peer.reliableDataInTransit + fragment_length > window.max(peer.mtu) {
+                            window_exceeded = true;
+                        }
+                    }
+                    if window_exceeded {
+                        position += 1;
+                        continue;
+                    }
+                }
+                can_ping = false;
+            }
+            if !self.engine.builder.fits(wire_len) {
+                full = true;
+                break;
+            }
+            let Some(mut command) = self.engine.slots[index].outgoing.remove(position) else {
+                break;
+            };
+            if reliable {
+                if first_send {
+                    if let Some(channel) = self.channel_mut(index, channel_id) {
+                        channel.usedReliableWindows |= 1 << reliable_window;
+                        channel.reliableWindows[usize::from(reliable_window)] += 1;
+                    }
+                }
+                command.send_attempts = command.send_attempts.wrapping_add(1);
+                let peer = &mut self.engine.peers[index];
+                if command.round_trip_timeout == 0 {
+                    command.round_trip_timeout =
+                        peer.roundTripTime + 4 * peer.roundTripTimeVariance;
+                    command.round_trip_timeout_limit =
+                        peer.timeoutLimit.wrapping_mul(command.round_trip_timeout);
+                }
+                if self.engine.slots[index].sent_reliable.is_empty() {
+                    peer.nextTimeout = now.wrapping_add(command.round_trip_timeout);
+                }
+                command.sent_time = now;
+                peer.reliableDataInTransit += fragment_length;
+                let _ = self.engine.builder.push(&command.header(), &command.wire());
+                self.engine.slots[index].sent_reliable.push_back(command);
+            } else {
+                if has_packet && command.fragment_offset == 0 {
+                    let peer = &mut self.engine.peers[index];
+                    peer.packetThrottleCounter = (peer.packetThrottleCounter
+                        + ENET_PEER_PACKET_THROTTLE_COUNTER)
+                        % ENET_PEER_PACKET_THROTTLE_SCALE;
+                    if peer.packetThrottleCounter > peer.packetThrottle {
+                        // Throttled: drop this packet, all its fragments.
+                        let (reliable_sequence, unreliable_sequence) = (
+                            command.reliable_sequence_number,
+                            command.unreliable_sequence_number,
+                        );
+                        command.discard();
+                        let outgoing = &mut self.engine.slots[index].outgoing;
+                        while outgoing.get(position).is_some_and(|next| {
+                            next.reliable_sequence_number == reliable_sequence
+                                && next.unreliable_sequence_number == unreliable_sequence
+                        }) {
+                            if let Some(fragment) = outgoing.remove(position) {
+                                fragment.discard();
+                            }
+                        }
+                        continue;
+                    }
+                }
+                let _ = self.engine.builder.push(&command.header(), &command.wire());
+                if has_packet {
+                    self.engine.slots[index].sent_unreliable.push(command);
+                }
+            }
+            let peer = &mut self.engine.peers[index];
+            peer.packetsSent = peer.packetsSent.wrapping_add(1);
+        }
+        let peer = &self.engine.peers[index];
+        let slot = &self.engine.slots[index];
+        if peer.state == ENET_PEER_STATE_DISCONNECT_LATER
+            && slot.outgoing.is_empty()
+            && slot.sent_reliable.is_empty()
+            && slot.sent_unreliable.is_empty()
+        {
+            let data = peer.eventData;
+            let _ = self.disconnect(index, data);
+        }
+        (can_ping, full)
+    }
+
+    /// Every 10 s of sending, folds the loss ratio into `packetLoss`.
+    fn update_packet_loss(&mut self, index: usize, now: u32) {
+        let peer = &mut self.engine.peers[index];
+        if peer.packetLossEpoch == 0 {
+            peer.packetLossEpoch = now;
+        } else if time_difference(now, peer.packetLossEpoch) >= ENET_PEER_PACKET_LOSS_INTERVAL
+            && peer.packetsSent > 0
+        {
+            let packet_loss = (u64::from(peer.packetsLost) * u64::from(ENET_PEER_PACKET_LOSS_SCALE)
+                / u64::from(peer.packetsSent)) as u32;
+            peer.packetLossVariance =
+                (peer.packetLossVariance * 3 + packet_loss.abs_diff(peer.packetLoss)) / 4;
+            peer.packetLoss = (peer.packetLoss * 7 + packet_loss) / 8;
+            peer.packetLossEpoch = now;
+            peer.packetsSent = 0;
+            peer.packetsLost = 0;
+        }
+    }
+
+    /// Finishes the packed datagram (header, compression, checksum) and
+    /// hands it to `transmit`.
+    fn transmit_datagram(
+        &mut self,
+        index: usize,
+        now: u32,
+        codec: &mut dyn Codec,
+        transmit: &mut Transmit<'_>,
+    ) -> Result<usize, SendFailed> {
+        let peer = &mut self.engine.peers[index];
+        peer.lastSendTime = now;
+        let address = peer.address;
+        let has_checksum = codec.has_checksum();
+        let has_compressor = codec.has_compressor();
+        let codec = RefCell::new(codec);
+        let mut checksum = |parts: &[&[u8]]| codec.borrow_mut().checksum(parts);
+        let mut compress = |input: &[u8], out: &mut [u8]| codec.borrow_mut().compress(input, out);
+        let envelope = Envelope {
+            peer_id: peer.outgoingPeerID,
+            session_id: peer.outgoingSessionID,
+            sent_time: (now & 0xFFFF) as u16,
+            connect_id: ConnectId::from_native(peer.connectID),
+            checksum: if has_checksum {
+                Some(&mut checksum)
+            } else {
+                None
+            },
+            compressor: if has_compressor {
+                Some(&mut compress)
+            } else {
+                None
+            },
+        };
+        self.engine
+            .builder
+            .finish_into(envelope, &mut self.engine.datagram);
+        let sent = transmit(&address, &self.engine.datagram);
+        usize::try_from(sent).map_err(|_| SendFailed)
+    }
+
+    /// Unreliable commands are done once sent: release their packets.
+    fn complete_sent_unreliable(&mut self, index: usize) {
+        let slot = &mut self.engine.slots[index];
+        if slot.sent_unreliable.is_empty() {
+            return;
+        }
+        for command in slot.sent_unreliable.drain(..) {
+            command.complete();
+        }
+        let peer = &self.engine.peers[index];
+        if peer.state == ENET_PEER_STATE_DISCONNECT_LATER
+            && slot.outgoing.is_empty()
+            && slot.sent_reliable.is_empty()
+        {
+            let data = peer.eventData;
+            let _ = self.disconnect(index, data);
+        }
+    }
+
+    /// Takes the acknowledged reliable command out of the sent queue (or,
+    /// if the acknowledgement beat our own bookkeeping, out of the send
+    /// queue); returns its command number.
+    pub(crate) fn remove_sent_reliable(
+        &mut self,
+        index: usize,
+        sequence: u16,
+        channel_id: u8,
+    ) -> Option<u8> {
+        let slot = &mut self.engine.slots[index];
+        let matches = |command: &super::command::OutgoingCommand| {
+            command.reliable_sequence_number == sequence && command.channel_id == channel_id
+        };
+        let (command, was_sent) =
+            if let Some(position) = slot.sent_reliable.iter().position(matches) {
+                (slot.sent_reliable.remove(position)?, true)
+            } else {
+                let mut found = None;
+                for (position, command) in slot.outgoing.iter().enumerate() {
+                    if !command.flags.contains(CommandFlags::ACKNOWLEDGE) {
+                        continue;
+                    }
+                    if command.send_attempts < 1 {
+                        return None;
+                    }
+                    if matches(command) {
+                        found = Some(position);
+                        break;
+                    }
+                }
+                (slot.outgoing.remove(found?)?, false)
+            };
+        let reliable_window = usize::from(sequence / WINDOW_SIZE);
+        if let Some(channel) = self.channel_mut(index, channel_id) {
+            if channel.reliableWindows[reliable_window] > 0 {
+                channel.reliableWindows[reliable_window] -= 1;
+                if channel.reliableWindows[reliable_window] == 0 {
+                    channel.usedReliableWindows &= !(1 << reliable_window);
+                }
+            }
+        }
+        let command_number = command.number();
+        let peer = &mut self.engine.peers[index];
+        if command.packet.is_some() && was_sent {
+            peer.reliableDataInTransit = peer
+                .reliableDataInTransit
+                .saturating_sub(u32::from(command.fragment_length));
+        }
+        command.complete();
+        if let Some(front) = self.engine.slots[index].sent_reliable.front() {
+            peer.nextTimeout = front.sent_time.wrapping_add(front.round_trip_timeout);
+        }
+        Some(command_number)
+    }
+}

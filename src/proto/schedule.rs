@@ -1,0 +1,181 @@
+//! Which peers the send pass must visit.
+//!
+//! Stock ENet walks every peer slot on every service call. We visit only
+//! peers that are *ready* (they have acknowledgements or commands queued)
+//! or whose *timer* is due (a retransmission timeout or the next ping), so
+//! a host with thousands of idle peers does work proportional to the few
+//! that need it.
+
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+
+/// Extends the engine's wrapping `u32` millisecond clock to a monotonic
+/// `u64`, so deadlines order correctly across the 49-day wrap.
+#[derive(Debug, Clone, Copy)]
+struct Clock {
+    last: u32,
+    extended: u64,
+}
+
+impl Clock {
+    fn advance(&mut self, now: u32) -> u64 {
+        let forward = now.wrapping_sub(self.last);
+        // Less than half the range ahead: time moved forward. Anything else
+        // is a step back (e.g. `enet_time_set`), which we do not follow.
+        if forward < 1 << 31 {
+            self.extended += u64::from(forward);
+            self.last = now;
+        }
+        self.extended
+    }
+
+    /// The extended form of `deadline`, read relative to `now`.
+    fn extend(&self, now_extended: u64, now: u32, deadline: u32) -> u64 {
+        let delta = deadline.wrapping_sub(now) as i32;
+        now_extended.saturating_add_signed(i64::from(delta))
+    }
+}
+
+#[derive(Debug)]
+pub struct Schedule {
+    ready: Vec<usize>,
+    is_ready: Vec<bool>,
+    timers: BinaryHeap<Reverse<(u64, usize)>>,
+    /// The live timer of each peer; heap entries that disagree are stale.
+    timer_at: Vec<Option<u64>>,
+    clock: Clock,
+}
+
+impl Schedule {
+    pub fn new(peer_count: usize, now: u32) -> Self {
+        Schedule {
+            ready: Vec::new(),
+            is_ready: vec![false; peer_count],
+            timers: BinaryHeap::new(),
+            timer_at: vec![None; peer_count],
+            clock: Clock {
+                last: now,
+                extended: 1 << 32,
+            },
+        }
+    }
+
+    /// The peer has something to send: visit it on the next send pass.
+    pub fn mark_ready(&mut self, peer: usize) {
+        if let Some(flag) = self.is_ready.get_mut(peer) {
+            if !*flag {
+                *flag = true;
+                self.ready.push(peer);
+            }
+        }
+    }
+
+    /// Visit the peer once `deadline` (engine time) has come.
+    pub fn set_timer(&mut self, peer: usize, now: u32, deadline: u32) {
+        let now_extended = self.clock.advance(now);
+        let at = self.clock.extend(now_extended, now, deadline);
+        if let Some(slot) = self.timer_at.get_mut(peer) {
+            if *slot != Some(at) {
+                *slot = Some(at);
+                self.timers.push(Reverse((at, peer)));
+            }
+        }
+    }
+
+    pub fn cancel_timer(&mut self, peer: usize) {
+        if let Some(slot) = self.timer_at.get_mut(peer) {
+            *slot = None;
+        }
+    }
+
+    /// Moves every ready peer and every peer whose timer is due at `now`
+    /// into `out`, in slot order (stock visits slots in order).
+    pub fn take_due(&mut self, now: u32, out: &mut Vec<usize>) {
+        let now_extended = self.clock.advance(now);
+        out.clear();
+        for peer in self.ready.drain(..) {
+            self.is_ready[peer] = false;
+            out.push(peer);
+        }
+        while let Some(Reverse((at, peer))) = self.timers.peek().copied() {
+            if at > now_extended {
+                break;
+            }
+            self.timers.pop();
+            if self.timer_at[peer] == Some(at) {
+                self.timer_at[peer] = None;
+                out.push(peer);
+            }
+        }
+        out.sort_unstable();
+        out.dedup();
+    }
+
+    /// Milliseconds from `now` until the earliest timer; 0 if a peer is
+    /// ready; `None` if nothing is scheduled.
+    pub fn time_until_next(&mut self, now: u32) -> Option<u32> {
+        if !self.ready.is_empty() {
+            return Some(0);
+        }
+        let now_extended = self.clock.advance(now);
+        while let Some(Reverse((at, peer))) = self.timers.peek().copied() {
+            if self.timer_at[peer] == Some(at) {
+                return Some(at.saturating_sub(now_extended).min(u64::from(u32::MAX)) as u32);
+            }
+            self.timers.pop();
+        }
+        None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ready_and_due_peers_come_out_in_slot_order() {
+        let mut schedule = Schedule::new(8, 1000);
+        schedule.mark_ready(5);
+        schedule.mark_ready(2);
+        schedule.mark_ready(5);
+        schedule.set_timer(7, 1000, 1100);
+        schedule.set_timer(1, 1000, 1050);
+        let mut due = Vec::new();
+        schedule.take_due(1000, &mut due);
+        assert_eq!(due, [2, 5]);
+        assert_eq!(schedule.time_until_next(1000), Some(50));
+        schedule.take_due(1060, &mut due);
+        assert_eq!(due, [1]);
+        schedule.take_due(1200, &mut due);
+        assert_eq!(due, [7]);
+        assert_eq!(schedule.time_until_next(1200), None);
+    }
+
+    #[test]
+    fn timers_order_across_the_u32_wrap() {
+        let start = u32::MAX - 100;
+        let mut schedule = Schedule::new(4, start);
+        schedule.set_timer(0, start, start.wrapping_add(300)); // after the wrap
+        schedule.set_timer(1, start, start + 50); // before it
+        let mut due = Vec::new();
+        schedule.take_due(start + 60, &mut due);
+        assert_eq!(due, [1]);
+        schedule.take_due(start.wrapping_add(200), &mut due);
+        assert!(due.is_empty());
+        schedule.take_due(start.wrapping_add(301), &mut due);
+        assert_eq!(due, [0]);
+    }
+
+    #[test]
+    fn a_replaced_timer_fires_once_at_its_new_time() {
+        let mut schedule = Schedule::new(2, 0);
+        schedule.set_timer(0, 0, 100);
+        schedule.set_timer(0, 0, 40);
+        schedule.cancel_timer(1);
+        let mut due = Vec::new();
+        schedule.take_due(50, &mut due);
+        assert_eq!(due, [0]);
+        schedule.take_due(150, &mut due);
+        assert!(due.is_empty());
+    }
+}

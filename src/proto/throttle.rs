@@ -1,0 +1,178 @@
+//! The packet throttle (stock `enet_peer_throttle`) and the host bandwidth
+//! throttle (`enet_host_bandwidth_throttle`), which shares the host's
+//! outgoing bandwidth among connected peers once a second.
+
+use super::command::OutgoingBody;
+use super::host::Host;
+use crate::abi::*;
+use crate::wire::command::CommandFlags;
+
+use ENetPeerState::*;
+
+fn is_connected(state: ENetPeerState) -> bool {
+    state == ENET_PEER_STATE_CONNECTED || state == ENET_PEER_STATE_DISCONNECT_LATER
+}
+
+impl Host {
+    /// Adapts the packet throttle to a round-trip sample: faster than the
+    /// last interval's best opens it, much slower closes it. Returns 1, -1
+    /// or 0 as it opened, closed or stayed.
+    pub fn throttle(&mut self, index: usize, round_trip_time: u32) -> i32 {
+        let peer = &mut self.engine.peers[index];
+        if peer.lastRoundTripTime <= peer.lastRoundTripTimeVariance {
+            peer.packetThrottle = peer.packetThrottleLimit;
+        } else if round_trip_time <= peer.lastRoundTripTime {
+            peer.packetThrottle = (peer.packetThrottle + peer.packetThrottleAcceleration)
+                .min(peer.packetThrottleLimit);
+            return 1;
+        } else if round_trip_time > peer.lastRoundTripTime + 2 * peer.lastRoundTripTimeVariance {
+            peer.packetThrottle = peer
+                .packetThrottle
+                .saturating_sub(peer.packetThrottleDeceleration);
+            return -1;
+        }
+        0
+    }
+
+    /// Connected peers, by slot.
+    fn connected_indices(&self) -> Vec<usize> {
+        self.engine
+            .connected
+            .iter()
+            .enumerate()
+            .filter(|&(index, &connected)| {
+                connected && is_connected(self.engine.peers[index].state)
+            })
+            .map(|(index, _)| index)
+            .collect()
+    }
+
+    /// Once per `ENET_HOST_BANDWIDTH_THROTTLE_INTERVAL`: sets each connected
+    /// peer's throttle limit from the host's outgoing bandwidth, and when
+    /// limits changed tells every peer its share of our incoming bandwidth.
+    pub fn bandwidth_throttle(&mut self, now: u32) {
+        let elapsed = now.wrapping_sub(self.public.bandwidthThrottleEpoch);
+        if elapsed < ENET_HOST_BANDWIDTH_THROTTLE_INTERVAL {
+            return;
+        }
+        self.public.bandwidthThrottleEpoch = now;
+        let mut peers_remaining = self.public.connectedPeers as u32;
+        if peers_remaining == 0 {
+            return;
+        }
+        let connected = self.connected_indices();
+        let mut data_total: u32 = !0;
+        let mut bandwidth: u32 = !0;
+        let mut needs_adjustment = self.public.bandwidthLimitedPeers > 0;
+
+        if self.public.outgoingBandwidth != 0 {
+            data_total = 0;
+            bandwidth =
+                (u64::from(self.public.outgoingBandwidth) * u64::from(elapsed) / 1000) as u32;
+            for &index in &connected {
+                data_total = data_total.wrapping_add(self.engine.peers[index].outgoingDataTotal);
+            }
+        }
+
+        let throttle_for = |bandwidth: u32, data_total: u32| {
+            if data_total <= bandwidth {
+                ENET_PEER_PACKET_THROTTLE_SCALE
+            } else {
+                (u64::from(bandwidth) * u64::from(ENET_PEER_PACKET_THROTTLE_SCALE)
+                    / u64::from(data_total)) as u32
+            }
+        };
+
+        while peers_remaining > 0 && needs_adjustment {
+            needs_adjustment = false;
+            let throttle = throttle_for(bandwidth, data_total);
+            for &index in &connected {
+                let peer = &mut self.engine.peers[index];
+                if peer.incomingBandwidth == 0 || peer.outgoingBandwidthThrottleEpoch == now {
+                    continue;
+                }
+                let peer_bandwidth =
+                    (u64::from(peer.incomingBandwidth) * u64::from(elapsed) / 1000) as u32;
+                if (u64::from(throttle) * u64::from(peer.outgoingDataTotal)
+                    / u64::from(ENET_PEER_PACKET_THROTTLE_SCALE))
+                    <= u64::from(peer_bandwidth)
+                {
+                    continue;
+                }
+                peer.packetThrottleLimit = if peer.outgoingDataTotal == 0 {
+                    ENET_PEER_PACKET_THROTTLE_SCALE
+                } else {
+                    (u64::from(peer_bandwidth) * u64::from(ENET_PEER_PACKET_THROTTLE_SCALE)
+                        / u64::from(peer.outgoingDataTotal)) as u32
+                }
+                .max(1);
+                peer.packetThrottle = peer.packetThrottle.min(peer.packetThrottleLimit);
+                peer.outgoingBandwidthThrottleEpoch = now;
+                peer.incomingDataTotal = 0;
+                peer.outgoingDataTotal = 0;
+                needs_adjustment = true;
+                peers_remaining = peers_remaining.saturating_sub(1);
+                bandwidth = bandwidth.wrapping_sub(peer_bandwidth);
+                data_total = data_total.wrapping_sub(peer_bandwidth);
+            }
+        }
+
+        if peers_remaining > 0 {
+            let throttle = throttle_for(bandwidth, data_total);
+            for &index in &connected {
+                let peer = &mut self.engine.peers[index];
+                if peer.outgoingBandwidthThrottleEpoch == now {
+                    continue;
+                }
+                peer.packetThrottleLimit = throttle;
+                peer.packetThrottle = peer.packetThrottle.min(peer.packetThrottleLimit);
+                peer.incomingDataTotal = 0;
+                peer.outgoingDataTotal = 0;
+            }
+        }
+
+        if self.public.recalculateBandwidthLimits != 0 {
+            self.public.recalculateBandwidthLimits = 0;
+            let mut peers_remaining = self.public.connectedPeers as u32;
+            let mut bandwidth = self.public.incomingBandwidth;
+            let mut bandwidth_limit = 0;
+            let mut needs_adjustment = true;
+            if bandwidth != 0 {
+                while peers_remaining > 0 && needs_adjustment {
+                    needs_adjustment = false;
+                    bandwidth_limit = bandwidth / peers_remaining;
+                    for &index in &connected {
+                        let peer = &mut self.engine.peers[index];
+                        if peer.incomingBandwidthThrottleEpoch == now {
+                            continue;
+                        }
+                        if peer.outgoingBandwidth > 0 && peer.outgoingBandwidth >= bandwidth_limit {
+                            continue;
+                        }
+                        peer.incomingBandwidthThrottleEpoch = now;
+                        needs_adjustment = true;
+                        peers_remaining = peers_remaining.saturating_sub(1);
+                        bandwidth = bandwidth.wrapping_sub(peer.outgoingBandwidth);
+                    }
+                }
+            }
+            let host_outgoing = self.public.outgoingBandwidth;
+            for &index in &connected {
+                let peer = &self.engine.peers[index];
+                let incoming = if peer.incomingBandwidthThrottleEpoch == now {
+                    peer.outgoingBandwidth
+                } else {
+                    bandwidth_limit
+                };
+                self.queue_control(
+                    index,
+                    CommandFlags::ACKNOWLEDGE,
+                    OutgoingBody::BandwidthLimit {
+                        incoming,
+                        outgoing: host_outgoing,
+                    },
+                );
+            }
+        }
+    }
+}

@@ -1,0 +1,378 @@
+//! A deterministic simulated network for the sans-IO engine: hosts on
+//! virtual addresses, virtual milliseconds, and seeded loss, duplication,
+//! reordering and latency. Nothing here touches a socket or a clock.
+#![allow(dead_code)]
+
+use enet::abi::{ENetAddress, ENetPeerState};
+use enet::mem::CBox;
+use enet::proto::{Codec, Event, EventKind, EventSlot, Host, HostSettings, NoCodec};
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
+
+/// What a host reported, with received payloads copied out.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Seen {
+    Connect {
+        peer: usize,
+        data: u32,
+    },
+    Disconnect {
+        peer: usize,
+        data: u32,
+    },
+    Receive {
+        peer: usize,
+        channel: u8,
+        flags: u32,
+        data: Vec<u8>,
+    },
+}
+
+pub struct SimHost {
+    pub host: CBox<Host>,
+    pub address: ENetAddress,
+    pub codec: Box<dyn Codec>,
+    pub seen: Vec<Seen>,
+}
+
+struct InFlight {
+    deliver_at: u64,
+    order: u64,
+    from: ENetAddress,
+    to: ENetAddress,
+    bytes: Vec<u8>,
+}
+
+/// Link behaviour; probabilities in [0, 1].
+#[derive(Debug, Clone, Copy)]
+pub struct Link {
+    pub latency: u32,
+    pub jitter: u32,
+    pub loss: f64,
+    pub duplicate: f64,
+}
+
+impl Default for Link {
+    fn default() -> Self {
+        Link {
+            latency: 5,
+            jitter: 0,
+            loss: 0.0,
+            duplicate: 0.0,
+        }
+    }
+}
+
+pub struct Sim {
+    pub now: u32,
+    ticks: u64,
+    pub hosts: Vec<SimHost>,
+    in_flight: Vec<InFlight>,
+    order: u64,
+    rng: StdRng,
+    pub link: Link,
+    /// Hosts whose traffic is cut (a "killed" process).
+    pub down: Vec<bool>,
+    pub datagrams_sent: u64,
+}
+
+pub fn address_of(host: usize) -> ENetAddress {
+    ENetAddress {
+        host: u32::from_be_bytes([10, 0, 0, host as u8 + 1]).to_be(),
+        port: 7000 + host as u16,
+    }
+}
+
+impl Sim {
+    pub fn new(seed: u64, start_time: u32) -> Self {
+        Sim {
+            now: start_time,
+            ticks: 0,
+            hosts: Vec::new(),
+            in_flight: Vec::new(),
+            order: 0,
+            rng: StdRng::seed_from_u64(seed),
+            link: Link::default(),
+            down: Vec::new(),
+            datagrams_sent: 0,
+        }
+    }
+
+    /// Adds a host with `peers` slots; returns its index.
+    pub fn add_host(&mut self, peers: usize, channel_limit: usize) -> usize {
+        self.add_host_with(peers, channel_limit, 0, 0, Box::new(NoCodec))
+    }
+
+    pub fn add_host_with(
+        &mut self,
+        peers: usize,
+        channel_limit: usize,
+        incoming_bandwidth: u32,
+        outgoing_bandwidth: u32,
+        codec: Box<dyn Codec>,
+    ) -> usize {
+        let index = self.hosts.len();
+        let address = address_of(index);
+        let host = Host::create(HostSettings {
+            address,
+            socket: -1,
+            peer_count: peers,
+            channel_limit,
+            incoming_bandwidth,
+            outgoing_bandwidth,
+            random_seed: 0x1234_5678 + index as u32,
+            now: self.now,
+        })
+        .expect("host");
+        self.hosts.push(SimHost {
+            host,
+            address,
+            codec,
+            seen: Vec::new(),
+        });
+        self.down.push(false);
+        index
+    }
+
+    pub fn host(&mut self, index: usize) -> &mut Host {
+        &mut self.hosts[index].host
+    }
+
+    fn record(host: &mut SimHost, event: Event) {
+        let seen = match event.kind {
+            EventKind::Connect => Seen::Connect {
+                peer: event.peer,
+                data: event.data,
+            },
+            EventKind::Disconnect => Seen::Disconnect {
+                peer: event.peer,
+                data: event.data,
+            },
+            EventKind::Receive => {
+                let packet = event.packet.expect("receive event carries a packet");
+                let seen = Seen::Receive {
+                    peer: event.peer,
+                    channel: event.channel_id,
+                    flags: packet.flags(),
+                    data: packet.data().to_vec(),
+                };
+                packet.release();
+                seen
+            }
+        };
+        host.seen.push(seen);
+    }
+
+    /// Runs host `index` once, as `enet_host_service(host, &event, 0)` would
+    /// in a loop until it reports nothing more.
+    fn service(&mut self, index: usize) {
+        let now = self.now;
+        let ticks = self.ticks;
+        let link = self.link;
+        let host_down = self.down[index];
+        let mut outbox = Vec::new();
+        {
+            let sim_host = &mut self.hosts[index];
+            sim_host.host.bandwidth_throttle(now);
+            let from = sim_host.address;
+            let mut transmit = |to: &ENetAddress, bytes: &[u8]| {
+                outbox.push((*to, bytes.to_vec()));
+                bytes.len() as isize
+            };
+            loop {
+                let mut events = EventSlot::wanted();
+                sim_host
+                    .host
+                    .send_outgoing(
+                        now,
+                        true,
+                        sim_host.codec.as_mut(),
+                        &mut transmit,
+                        &mut events,
+                    )
+                    .expect("send");
+                match events.event {
+                    Some(event) => Self::record(sim_host, event),
+                    None => break,
+                }
+            }
+            let _ = from;
+        }
+        // Deliver everything due for this host.
+        let address = self.hosts[index].address;
+        let mut due: Vec<InFlight> = Vec::new();
+        let mut waiting = Vec::new();
+        for datagram in self.in_flight.drain(..) {
+            if datagram.to == address && datagram.deliver_at <= ticks {
+                due.push(datagram);
+            } else {
+                waiting.push(datagram);
+            }
+        }
+        self.in_flight = waiting;
+        due.sort_by_key(|d| (d.deliver_at, d.order));
+        {
+            let sim_host = &mut self.hosts[index];
+            for datagram in due {
+                if host_down {
+                    continue;
+                }
+                let mut events = EventSlot::wanted();
+                let _ = sim_host.host.receive_datagram(
+                    now,
+                    datagram.from,
+                    &datagram.bytes,
+                    sim_host.codec.as_mut(),
+                    &mut events,
+                );
+                if let Some(event) = events.event {
+                    Self::record(sim_host, event);
+                }
+            }
+            let mut transmit = |to: &ENetAddress, bytes: &[u8]| {
+                outbox.push((*to, bytes.to_vec()));
+                bytes.len() as isize
+            };
+            loop {
+                let mut events = EventSlot::wanted();
+                sim_host
+                    .host
+                    .send_outgoing(
+                        now,
+                        true,
+                        sim_host.codec.as_mut(),
+                        &mut transmit,
+                        &mut events,
+                    )
+                    .expect("send");
+                match events.event {
+                    Some(event) => Self::record(sim_host, event),
+                    None => break,
+                }
+            }
+            while let Some(event) = sim_host.host.dispatch() {
+                Self::record(sim_host, event);
+            }
+        }
+        let from = self.hosts[index].address;
+        for (to, bytes) in outbox {
+            self.datagrams_sent += 1;
+            if host_down || self.rng.gen_bool(link.loss) {
+                continue;
+            }
+            let copies = if self.rng.gen_bool(link.duplicate) {
+                2
+            } else {
+                1
+            };
+            for _ in 0..copies {
+                let jitter = if link.jitter > 0 {
+                    self.rng.gen_range(0..=link.jitter)
+                } else {
+                    0
+                };
+                self.order += 1;
+                self.in_flight.push(InFlight {
+                    deliver_at: ticks + u64::from(link.latency + jitter),
+                    order: self.order,
+                    from,
+                    to,
+                    bytes: bytes.clone(),
+                });
+            }
+        }
+    }
+
+    /// One virtual millisecond: every host serviced once.
+    pub fn step(&mut self) {
+        for index in 0..self.hosts.len() {
+            self.service(index);
+        }
+        self.ticks += 1;
+        self.now = self.now.wrapping_add(1);
+    }
+
+    /// Steps until `done` holds or `limit_ms` passes; whether it held.
+    pub fn run_until(&mut self, limit_ms: u32, mut done: impl FnMut(&Sim) -> bool) -> bool {
+        for _ in 0..limit_ms {
+            if done(self) {
+                return true;
+            }
+            self.step();
+        }
+        done(self)
+    }
+
+    pub fn run_for(&mut self, ms: u32) {
+        for _ in 0..ms {
+            self.step();
+        }
+    }
+
+    pub fn state(&self, host: usize, peer: usize) -> ENetPeerState {
+        self.hosts[host].host.peer(peer).state
+    }
+
+    pub fn connects(&self, host: usize) -> usize {
+        self.hosts[host]
+            .seen
+            .iter()
+            .filter(|s| matches!(s, Seen::Connect { .. }))
+            .count()
+    }
+
+    pub fn received(&self, host: usize) -> Vec<(u8, Vec<u8>)> {
+        self.hosts[host]
+            .seen
+            .iter()
+            .filter_map(|s| match s {
+                Seen::Receive { channel, data, .. } => Some((*channel, data.clone())),
+                _ => None,
+            })
+            .collect()
+    }
+
+    pub fn disconnects(&self, host: usize) -> Vec<u32> {
+        self.hosts[host]
+            .seen
+            .iter()
+            .filter_map(|s| match s {
+                Seen::Disconnect { data, .. } => Some(*data),
+                _ => None,
+            })
+            .collect()
+    }
+}
+
+/// Connects host `client` to host `server`; returns the client's peer slot
+/// and the server's, once both saw CONNECT.
+pub fn connect(
+    sim: &mut Sim,
+    client: usize,
+    server: usize,
+    channels: usize,
+    data: u32,
+) -> (usize, usize) {
+    let server_address = sim.hosts[server].address;
+    let before_client = sim.connects(client);
+    let before_server = sim.connects(server);
+    let peer = sim
+        .host(client)
+        .connect(server_address, channels, data)
+        .expect("free slot");
+    assert!(
+        sim.run_until(20_000, |s| s.connects(client) > before_client
+            && s.connects(server) > before_server),
+        "connection did not complete"
+    );
+    let server_peer = sim.hosts[server]
+        .seen
+        .iter()
+        .rev()
+        .find_map(|s| match s {
+            Seen::Connect { peer, .. } => Some(*peer),
+            _ => None,
+        })
+        .unwrap();
+    (peer, server_peer)
+}
