@@ -178,6 +178,11 @@ pub const ENET_PEER_RELIABLE_WINDOWS: u32 = 16;
 pub const ENET_PEER_RELIABLE_WINDOW_SIZE: u32 = 0x1000;
 pub const ENET_PEER_FREE_RELIABLE_WINDOWS: u32 = 8;
 
+/// `ENET_PEER_UNSEQUENCED_WINDOW_SIZE / 32`: the 32-bit words of a peer's
+/// unsequenced-window bitmap. Named so the header generator (which reads
+/// array lengths as a literal or a name) can spell the length as stock does.
+const UNSEQUENCED_WINDOW_WORDS: u32 = ENET_PEER_UNSEQUENCED_WINDOW_SIZE / 32;
+
 /// Per-channel sequencing state.
 #[repr(C)]
 pub struct ENetChannel {
@@ -257,7 +262,7 @@ pub struct ENetPeer {
     pub reserved: enet_uint16,
     pub incomingUnsequencedGroup: enet_uint16,
     pub outgoingUnsequencedGroup: enet_uint16,
-    pub unsequencedWindow: [enet_uint32; (ENET_PEER_UNSEQUENCED_WINDOW_SIZE / 32) as usize],
+    pub unsequencedWindow: [enet_uint32; UNSEQUENCED_WINDOW_WORDS as usize],
     pub eventData: enet_uint32,
     pub totalWaitingData: usize,
 }

@@ -105,10 +105,12 @@ pub unsafe extern "C" fn enet_host_bandwidth_limit(
 
 /// # Safety
 /// `host` must be NULL or a live host.
+/// cbindgen:prefix=extern
 #[no_mangle]
 pub unsafe extern "C" fn enet_host_bandwidth_throttle(_host: *mut ENetHost) {}
 
 /// A seed for a new host's `randomSeed`.
+/// cbindgen:prefix=extern
 #[no_mangle]
 pub extern "C" fn enet_host_random_seed() -> u32 {
     0

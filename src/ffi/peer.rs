@@ -84,6 +84,7 @@ pub unsafe extern "C" fn enet_peer_throttle_configure(
 
 /// # Safety
 /// `peer` must be NULL or valid.
+/// cbindgen:prefix=extern
 #[no_mangle]
 pub unsafe extern "C" fn enet_peer_throttle(_peer: *mut ENetPeer, _rtt: u32) -> c_int {
     0
@@ -91,11 +92,13 @@ pub unsafe extern "C" fn enet_peer_throttle(_peer: *mut ENetPeer, _rtt: u32) -> 
 
 /// # Safety
 /// `peer` must be NULL or valid.
+/// cbindgen:prefix=extern
 #[no_mangle]
 pub unsafe extern "C" fn enet_peer_reset_queues(_peer: *mut ENetPeer) {}
 
 /// # Safety
 /// Pointers must be NULL or valid.
+/// cbindgen:prefix=extern
 #[no_mangle]
 pub unsafe extern "C" fn enet_peer_setup_outgoing_command(
     _peer: *mut ENetPeer,
@@ -105,6 +108,7 @@ pub unsafe extern "C" fn enet_peer_setup_outgoing_command(
 
 /// # Safety
 /// Pointers must be NULL or valid.
+/// cbindgen:prefix=extern
 #[no_mangle]
 pub unsafe extern "C" fn enet_peer_queue_outgoing_command(
     _peer: *mut ENetPeer,
@@ -118,6 +122,7 @@ pub unsafe extern "C" fn enet_peer_queue_outgoing_command(
 
 /// # Safety
 /// Pointers must be NULL or valid.
+/// cbindgen:prefix=extern
 #[no_mangle]
 pub unsafe extern "C" fn enet_peer_queue_incoming_command(
     _peer: *mut ENetPeer,
@@ -132,6 +137,7 @@ pub unsafe extern "C" fn enet_peer_queue_incoming_command(
 
 /// # Safety
 /// Pointers must be NULL or valid.
+/// cbindgen:prefix=extern
 #[no_mangle]
 pub unsafe extern "C" fn enet_peer_queue_acknowledgement(
     _peer: *mut ENetPeer,
@@ -143,6 +149,7 @@ pub unsafe extern "C" fn enet_peer_queue_acknowledgement(
 
 /// # Safety
 /// Pointers must be NULL or valid.
+/// cbindgen:prefix=extern
 #[no_mangle]
 pub unsafe extern "C" fn enet_peer_dispatch_incoming_unreliable_commands(
     _peer: *mut ENetPeer,
@@ -153,6 +160,7 @@ pub unsafe extern "C" fn enet_peer_dispatch_incoming_unreliable_commands(
 
 /// # Safety
 /// Pointers must be NULL or valid.
+/// cbindgen:prefix=extern
 #[no_mangle]
 pub unsafe extern "C" fn enet_peer_dispatch_incoming_reliable_commands(
     _peer: *mut ENetPeer,
@@ -163,10 +171,12 @@ pub unsafe extern "C" fn enet_peer_dispatch_incoming_reliable_commands(
 
 /// # Safety
 /// `peer` must be NULL or valid.
+/// cbindgen:prefix=extern
 #[no_mangle]
 pub unsafe extern "C" fn enet_peer_on_connect(_peer: *mut ENetPeer) {}
 
 /// # Safety
 /// `peer` must be NULL or valid.
+/// cbindgen:prefix=extern
 #[no_mangle]
 pub unsafe extern "C" fn enet_peer_on_disconnect(_peer: *mut ENetPeer) {}

@@ -1,0 +1,154 @@
+//! Generates ENet's public C headers, `include/enet/*.h`, from the Rust
+//! sources with a pinned cbindgen, as `cbindgen.toml` describes.
+//!
+//! Each header is one cbindgen run over the Rust files that define its
+//! contents (`src/abi/<header>.rs`, plus the `src/ffi/*.rs` files whose
+//! functions it declares). Its model is then shaped ([`shape`]) and written,
+//! and two fixes cbindgen has no setting for are made to the text ([`text`]).
+
+mod shape;
+mod spec;
+mod text;
+
+use std::collections::HashSet;
+use std::path::{Path, PathBuf};
+
+use cbindgen::bindgen::ir::ItemContainer;
+use cbindgen::Builder;
+
+/// The configuration file, relative to the repository root.
+pub const CONFIG_FILE: &str = "cbindgen.toml";
+/// Where the headers live, relative to the repository root.
+pub const HEADER_DIR: &str = "include/enet";
+
+/// One generated header.
+pub struct Header {
+    /// File name inside [`HEADER_DIR`].
+    pub file: String,
+    pub text: String,
+}
+
+/// The repository root (two levels above this crate).
+pub fn repository_root() -> PathBuf {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    root.canonicalize().unwrap_or(root)
+}
+
+/// Generates every header described by `root/cbindgen.toml`.
+pub fn generate(root: &Path) -> Result<Vec<Header>, String> {
+    spec::load(&root.join(CONFIG_FILE))?
+        .into_iter()
+        .map(|spec| {
+            let file = spec.file.clone();
+            generate_one(root, spec).map_err(|error| format!("{file}: {error}"))
+        })
+        .collect()
+}
+
+fn generate_one(root: &Path, spec: spec::HeaderSpec) -> Result<Header, String> {
+    let tagged = spec.config.style.generate_tag();
+    let packed = spec.config.layout.packed.clone();
+    let mut builder = Builder::new().with_config(spec.config);
+    for source in &spec.sources {
+        let path = root.join(source);
+        if !path.is_file() {
+            return Err(format!("source {} not found", source.display()));
+        }
+        builder = builder.with_src(path);
+    }
+    let mut bindings = builder
+        .generate()
+        .map_err(|error| format!("cbindgen: {error}"))?;
+    shape::shape(&mut bindings, spec.integers)?;
+
+    let own_tags: HashSet<String> = if tagged {
+        bindings
+            .items
+            .iter()
+            .filter(|item| {
+                matches!(
+                    item,
+                    ItemContainer::Struct(_) | ItemContainer::Union(_) | ItemContainer::Enum(_)
+                )
+            })
+            .map(|item| item.deref().export_name().to_owned())
+            .collect()
+    } else {
+        HashSet::new()
+    };
+
+    let mut written = Vec::new();
+    bindings.write(&mut written);
+    let text = String::from_utf8(written).map_err(|_| "cbindgen wrote non-UTF-8".to_owned())?;
+    let text = text::underscore_tags(&text, &own_tags, packed.as_deref())?;
+    let text = text::drop_final_enum_commas(&text);
+    Ok(Header {
+        file: spec.file,
+        text,
+    })
+}
+
+/// Writes `headers` into `dir`, creating it if needed.
+pub fn write(dir: &Path, headers: &[Header]) -> Result<(), String> {
+    std::fs::create_dir_all(dir)
+        .map_err(|error| format!("cannot create {}: {error}", dir.display()))?;
+    for header in headers {
+        let path = dir.join(&header.file);
+        std::fs::write(&path, &header.text)
+            .map_err(|error| format!("cannot write {}: {error}", path.display()))?;
+    }
+    Ok(())
+}
+
+/// How a file in `dir` differs from its freshly generated text, one report
+/// per differing header (empty when all match).
+pub fn drift(dir: &Path, headers: &[Header]) -> Vec<String> {
+    headers
+        .iter()
+        .filter_map(|header| {
+            let path = dir.join(&header.file);
+            match std::fs::read_to_string(&path) {
+                Ok(on_disk) if on_disk == header.text => None,
+                Ok(on_disk) => Some(describe_difference(&header.file, &on_disk, &header.text)),
+                Err(error) => Some(format!("{}: cannot read: {error}", path.display())),
+            }
+        })
+        .collect()
+}
+
+/// A short line diff: the lines between the common beginning and the
+/// common end of the two texts, as `-` (checked in) and `+` (fresh).
+fn describe_difference(file: &str, on_disk: &str, fresh: &str) -> String {
+    const SHOWN: usize = 12;
+    let old: Vec<&str> = on_disk.lines().collect();
+    let new: Vec<&str> = fresh.lines().collect();
+    let prefix = old.iter().zip(&new).take_while(|(a, b)| a == b).count();
+    let suffix = old[prefix..]
+        .iter()
+        .rev()
+        .zip(new[prefix..].iter().rev())
+        .take_while(|(a, b)| a == b)
+        .count();
+    let removed = &old[prefix..old.len() - suffix];
+    let added = &new[prefix..new.len() - suffix];
+
+    let mut report = format!(
+        "{file} differs from a fresh generation, from line {}:\n",
+        prefix + 1
+    );
+    for (sign, lines) in [('-', removed), ('+', added)] {
+        for line in lines.iter().take(SHOWN) {
+            report.push_str(&format!("  {sign} {line}\n"));
+        }
+        if lines.len() > SHOWN {
+            report.push_str(&format!(
+                "  {sign} ... ({} more lines)\n",
+                lines.len() - SHOWN
+            ));
+        }
+    }
+    if removed.is_empty() && added.is_empty() {
+        report.push_str("  (line endings or the final newline differ)\n");
+    }
+    report
+}

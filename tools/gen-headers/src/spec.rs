@@ -1,0 +1,159 @@
+//! Reading `cbindgen.toml`: shared cbindgen settings plus one entry per header.
+
+use std::path::{Path, PathBuf};
+
+use cbindgen::Config;
+use toml::{Table, Value};
+
+/// How Rust's unsigned fixed-width integers are spelled in a header.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Integers {
+    /// `enet_uint8`, `enet_uint16`, `enet_uint32`: what every ENet prototype uses.
+    Enet,
+    /// `unsigned char`, `unsigned short`, `unsigned int`: what `types.h`
+    /// defines the `enet_uint*` names as.
+    C,
+}
+
+/// One header of `include/enet/` and how to generate it.
+pub struct HeaderSpec {
+    /// File name inside `include/enet/`.
+    pub file: String,
+    /// Rust files cbindgen parses, relative to the repository root.
+    pub sources: Vec<PathBuf>,
+    pub integers: Integers,
+    /// `[defaults]` with the header's own `[header.cbindgen]` merged over it.
+    pub config: Config,
+}
+
+/// Reads the generator's configuration from `path`.
+pub fn load(path: &Path) -> Result<Vec<HeaderSpec>, String> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|error| format!("cannot read {}: {error}", path.display()))?;
+    parse(&text).map_err(|error| format!("{}: {error}", path.display()))
+}
+
+fn parse(text: &str) -> Result<Vec<HeaderSpec>, String> {
+    let mut document: Table = text.parse().map_err(|error| format!("{error}"))?;
+    let defaults = match document.remove("defaults") {
+        Some(Value::Table(defaults)) => defaults,
+        Some(_) => return Err("`defaults` must be a table".into()),
+        None => Table::new(),
+    };
+    let headers = match document.remove("header") {
+        Some(Value::Array(headers)) => headers,
+        _ => return Err("expected at least one [[header]]".into()),
+    };
+    if let Some(key) = document.keys().next() {
+        return Err(format!("unknown top-level key `{key}`"));
+    }
+    headers
+        .into_iter()
+        .map(|header| match header {
+            Value::Table(header) => header_spec(&defaults, header),
+            _ => Err("each [[header]] must be a table".into()),
+        })
+        .collect()
+}
+
+fn header_spec(defaults: &Table, mut header: Table) -> Result<HeaderSpec, String> {
+    let file = match header.remove("file") {
+        Some(Value::String(file)) => file,
+        _ => return Err("a [[header]] lacks `file`".into()),
+    };
+    let context = |error: String| format!("header {file}: {error}");
+    let sources = match header.remove("sources") {
+        Some(Value::Array(sources)) => sources
+            .into_iter()
+            .map(|source| match source {
+                Value::String(source) => Ok(PathBuf::from(source)),
+                _ => Err(context("`sources` must hold strings".into())),
+            })
+            .collect::<Result<Vec<_>, _>>()?,
+        _ => return Err(context("lacks `sources`".into())),
+    };
+    let integers = match header.remove("integers") {
+        Some(Value::String(name)) if name == "enet" => Integers::Enet,
+        Some(Value::String(name)) if name == "c" => Integers::C,
+        _ => return Err(context("`integers` must be \"enet\" or \"c\"".into())),
+    };
+    let overrides = match header.remove("cbindgen") {
+        Some(Value::Table(overrides)) => overrides,
+        Some(_) => return Err(context("`cbindgen` must be a table".into())),
+        None => Table::new(),
+    };
+    if let Some(key) = header.keys().next() {
+        return Err(context(format!("unknown key `{key}`")));
+    }
+    let mut settings = defaults.clone();
+    merge(&mut settings, overrides);
+    let config: Config = Value::Table(settings)
+        .try_into()
+        .map_err(|error| context(format!("cbindgen settings: {error}")))?;
+    Ok(HeaderSpec {
+        file,
+        sources,
+        integers,
+        config,
+    })
+}
+
+/// Merges `overrides` into `base`: tables key by key, anything else replaced.
+fn merge(base: &mut Table, overrides: Table) {
+    for (key, value) in overrides {
+        match (base.get_mut(&key), value) {
+            (Some(Value::Table(base_table)), Value::Table(override_table)) => {
+                merge(base_table, override_table)
+            }
+            (_, value) => {
+                base.insert(key, value);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn header_settings_merge_over_defaults() {
+        let specs = parse(
+            r#"
+            [defaults]
+            tab_width = 3
+            [defaults.fn]
+            args = "horizontal"
+            [[header]]
+            file = "a.h"
+            sources = ["src/a.rs"]
+            integers = "c"
+            [header.cbindgen.fn]
+            prefix = "extern"
+            "#,
+        )
+        .unwrap();
+        assert_eq!(specs.len(), 1);
+        assert_eq!(specs[0].file, "a.h");
+        assert_eq!(specs[0].integers, Integers::C);
+        assert_eq!(specs[0].config.tab_width, 3);
+        assert_eq!(specs[0].config.function.prefix.as_deref(), Some("extern"));
+        assert_eq!(specs[0].config.function.args, cbindgen::Layout::Horizontal);
+    }
+
+    #[test]
+    fn unknown_keys_are_refused() {
+        let error = parse(
+            r#"
+            [[header]]
+            file = "a.h"
+            sources = []
+            integers = "enet"
+            typo = 1
+            "#,
+        )
+        .err()
+        .unwrap();
+        assert!(error.contains("typo"), "{error}");
+    }
+}
