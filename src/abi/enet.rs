@@ -362,3 +362,12 @@ pub struct ENetEvent {
     pub data: enet_uint32,
     pub packet: *mut ENetPacket,
 }
+
+/// An `ENetSocketType` as C code passes it. Entry points take the raw
+/// `int` so that an out-of-range value is an error, not undefined
+/// behaviour; the header still spells the parameter `ENetSocketType`.
+pub type ENetSocketTypeValue = c_int;
+/// An `ENetSocketOption` as C code passes it (see [`ENetSocketTypeValue`]).
+pub type ENetSocketOptionValue = c_int;
+/// An `ENetSocketShutdown` as C code passes it (see [`ENetSocketTypeValue`]).
+pub type ENetSocketShutdownValue = c_int;

@@ -14,7 +14,10 @@
 use core::ffi::c_int;
 use std::io::{self, ErrorKind};
 
-use crate::abi::{ENetAddress, ENetBuffer, ENetSocket, ENetSocketSet, ENET_SOCKET_NULL};
+use crate::abi::{
+    ENetAddress, ENetBuffer, ENetSocket, ENetSocketOptionValue, ENetSocketSet,
+    ENetSocketShutdownValue, ENetSocketTypeValue, ENET_SOCKET_NULL,
+};
 use crate::net::socket::{self, Received};
 
 /// ENet's "0 or -1" convention.
@@ -39,7 +42,7 @@ fn transferred(result: io::Result<usize>) -> c_int {
 /// Creates an IPv4 socket: UDP for `ENET_SOCKET_TYPE_DATAGRAM` (2), TCP
 /// for any other value. Returns `ENET_SOCKET_NULL` on failure.
 #[no_mangle]
-pub extern "C" fn enet_socket_create(type_: c_int) -> ENetSocket {
+pub extern "C" fn enet_socket_create(type_: ENetSocketTypeValue) -> ENetSocket {
     guard!(ENET_SOCKET_NULL, {
         socket::create(type_).unwrap_or(ENET_SOCKET_NULL)
     })
@@ -230,7 +233,11 @@ pub unsafe extern "C" fn enet_socket_wait(
 /// Sets an `ENET_SOCKOPT_*` option; -1 on failure or for options stock
 /// 1.3.17 does not set (`ENET_SOCKOPT_ERROR`, unknown values).
 #[no_mangle]
-pub extern "C" fn enet_socket_set_option(socket: ENetSocket, option: c_int, value: c_int) -> c_int {
+pub extern "C" fn enet_socket_set_option(
+    socket: ENetSocket,
+    option: ENetSocketOptionValue,
+    value: c_int,
+) -> c_int {
     guard!(-1, status(socket::set_option(socket, option, value)))
 }
 
@@ -242,7 +249,7 @@ pub extern "C" fn enet_socket_set_option(socket: ENetSocket, option: c_int, valu
 #[no_mangle]
 pub unsafe extern "C" fn enet_socket_get_option(
     socket: ENetSocket,
-    option: c_int,
+    option: ENetSocketOptionValue,
     value: *mut c_int,
 ) -> c_int {
     guard!(-1, {
@@ -262,7 +269,7 @@ pub unsafe extern "C" fn enet_socket_get_option(
 
 /// Shuts down reading (0), writing (1) or both (2); other values fail.
 #[no_mangle]
-pub extern "C" fn enet_socket_shutdown(socket: ENetSocket, how: c_int) -> c_int {
+pub extern "C" fn enet_socket_shutdown(socket: ENetSocket, how: ENetSocketShutdownValue) -> c_int {
     guard!(-1, status(socket::shutdown(socket, how)))
 }
 
