@@ -19,6 +19,7 @@ macro_rules! guard {
 
 pub mod address;
 pub mod callbacks;
+mod codec;
 pub mod crc;
 pub mod host;
 pub mod list;

@@ -133,6 +133,16 @@ impl PacketRef {
         Some(handle)
     }
 
+    /// A view of a packet the program owns, taking no reference: the
+    /// engine retains it (one reference per queued command) as needed.
+    /// Never `release` the view itself; just let it go.
+    ///
+    /// # Safety
+    /// As for [`PacketRef::retain_raw`].
+    pub unsafe fn borrow_raw(packet: *mut ENetPacket) -> Option<PacketRef> {
+        NonNull::new(packet).map(|packet| PacketRef { packet })
+    }
+
     /// Creates a packet holding a copy of `data`, with one reference held
     /// by the returned handle. `None` when allocation fails.
     pub fn new_with_data(data: &[u8], flags: u32) -> Option<PacketRef> {

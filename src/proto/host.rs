@@ -263,6 +263,20 @@ impl Host {
         &mut self.engine.peers[index]
     }
 
+    /// Slots of the peers in state CONNECTED (broadcast targets).
+    pub fn connected_peers(&self) -> Vec<usize> {
+        self.engine
+            .connected
+            .iter()
+            .enumerate()
+            .filter(|&(index, &connected)| {
+                connected
+                    && self.engine.peers[index].state == ENetPeerState::ENET_PEER_STATE_CONNECTED
+            })
+            .map(|(index, _)| index)
+            .collect()
+    }
+
     /// Milliseconds from `now` until the engine next needs to run (a
     /// retransmission, a ping), 0 if it has work now, `None` if idle.
     pub fn next_deadline(&mut self, now: u32) -> Option<u32> {

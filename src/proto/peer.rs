@@ -118,7 +118,7 @@ impl Host {
     }
 
     /// `enet_peer_on_connect`: counts the peer as connected.
-    pub(crate) fn on_connect(&mut self, index: usize) {
+    pub fn on_connect(&mut self, index: usize) {
         let peer = &self.engine.peers[index];
         if peer.state != ENET_PEER_STATE_CONNECTED && peer.state != ENET_PEER_STATE_DISCONNECT_LATER
         {
@@ -131,7 +131,7 @@ impl Host {
     }
 
     /// `enet_peer_on_disconnect`: stops counting the peer as connected.
-    pub(crate) fn on_disconnect(&mut self, index: usize) {
+    pub fn on_disconnect(&mut self, index: usize) {
         let peer = &self.engine.peers[index];
         if peer.state == ENET_PEER_STATE_CONNECTED || peer.state == ENET_PEER_STATE_DISCONNECT_LATER
         {

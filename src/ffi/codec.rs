@@ -1,0 +1,86 @@
+//! The host's checksum and compressor callbacks (`host->checksum`,
+//! `host->compressor`) seen by the engine through [`Codec`].
+
+use crate::abi::{ENetBuffer, ENetChecksumCallback, ENetCompressor};
+use crate::proto::Codec;
+
+/// The C callbacks installed on one host, copied at the start of a call.
+pub struct CallbackCodec {
+    checksum: ENetChecksumCallback,
+    compressor: ENetCompressor,
+}
+
+impl CallbackCodec {
+    pub fn new(checksum: ENetChecksumCallback, compressor: ENetCompressor) -> Self {
+        CallbackCodec {
+            checksum,
+            compressor,
+        }
+    }
+}
+
+impl Codec for CallbackCodec {
+    fn has_checksum(&self) -> bool {
+        self.checksum.is_some()
+    }
+
+    fn checksum(&mut self, parts: &[&[u8]]) -> [u8; 4] {
+        let Some(checksum) = self.checksum else {
+            return [0; 4];
+        };
+        let buffers: Vec<ENetBuffer> = parts
+            .iter()
+            .map(|part| ENetBuffer {
+                data: part.as_ptr().cast_mut().cast(),
+                dataLength: part.len(),
+            })
+            .collect();
+        // SAFETY: the program installed this checksum; each buffer points at
+        // `dataLength` readable bytes, which the callback only reads.
+        let value = unsafe { checksum(buffers.as_ptr(), buffers.len()) };
+        value.to_ne_bytes()
+    }
+
+    fn has_compressor(&self) -> bool {
+        !self.compressor.context.is_null()
+    }
+
+    fn compress(&mut self, input: &[u8], out: &mut [u8]) -> usize {
+        let Some(compress) = self.compressor.compress else {
+            return 0;
+        };
+        let buffer = ENetBuffer {
+            data: input.as_ptr().cast_mut().cast(),
+            dataLength: input.len(),
+        };
+        // SAFETY: the program's compressor reads `input` through one buffer
+        // and writes at most `out.len()` bytes into `out`.
+        unsafe {
+            compress(
+                self.compressor.context,
+                &buffer,
+                1,
+                input.len(),
+                out.as_mut_ptr(),
+                out.len(),
+            )
+        }
+    }
+
+    fn decompress(&mut self, input: &[u8], out: &mut [u8]) -> usize {
+        let Some(decompress) = self.compressor.decompress else {
+            return 0;
+        };
+        // SAFETY: the program's decompressor reads `input` and writes at
+        // most `out.len()` bytes into `out`.
+        unsafe {
+            decompress(
+                self.compressor.context,
+                input.as_ptr(),
+                input.len(),
+                out.as_mut_ptr(),
+                out.len(),
+            )
+        }
+    }
+}
