@@ -120,8 +120,9 @@ int main(void)
     for (n = 0; n < BIG; ++n)
         packet->data[n] = (enet_uint8) (n * 7);
     printf("send big=%d\n", enet_peer_send(to_server[0], 1, packet));
-    printf("send on channel 3 (beyond the server's limit)=%d\n",
-           enet_peer_send(to_server[0], 3, enet_packet_create("x", 1, 0)));
+    packet = enet_packet_create("x", 1, 0);
+    printf("send on channel 3 (beyond the server's limit)=%d\n", enet_peer_send(to_server[0], 3, packet));
+    enet_packet_destroy(packet); /* refused, so still ours */
     for (i = 0; i < 3000 && !(big_ok && received_reliable[0] + received_reliable[1] + received_reliable[2] == 60); ++i)
         pump(1);
     printf("reliable per channel: %u %u %u; big intact=%u\n", received_reliable[0], received_reliable[1],
