@@ -6,7 +6,10 @@ use core::ptr;
 
 use super::host::{flush, peer_host};
 use crate::abi::*;
-use crate::mem::PacketRef;
+use crate::mem::{CBox, PacketRef};
+use crate::proto::{Queued, Sequenced};
+use crate::wire::command::{number, Command, CommandFlags, CommandHeader};
+use crate::wire::command_size;
 
 /// Queues `packet` to `peer` on `channelID`; 0, or -1 if the peer is not
 /// connected, the channel does not exist or the packet is too large.
@@ -225,67 +228,285 @@ pub unsafe extern "C" fn enet_peer_reset_queues(peer: *mut ENetPeer) {
     unsafe { with_peer(peer, |host, index| host.reset_queues(index)) }
 }
 
-/// Internal in stock; the engine keeps its own command queues, so there is
-/// no `ENetOutgoingCommand` to set up. Does nothing.
+/// A command as the wire layer reads it, from the `ENetProtocol` a program
+/// built: body fields in network order as stock expects; the payload
+/// length fields are ignored (the payload comes from the packet).
+fn with_parsed<R>(
+    command: &ENetProtocol,
+    use_it: impl FnOnce(&CommandHeader, &Command<'_>) -> R,
+) -> Option<R> {
+    // SAFETY: `ENetProtocol` is 48 packed bytes with no padding; any bit
+    // pattern is a valid byte array.
+    let mut bytes: [u8; 48] = unsafe { core::mem::transmute(*command) };
+    let payload_length = match bytes[0] & number::MASK {
+        number::SEND_RELIABLE => Some(4..6),
+        number::SEND_UNRELIABLE
+        | number::SEND_UNSEQUENCED
+        | number::SEND_FRAGMENT
+        | number::SEND_UNRELIABLE_FRAGMENT => Some(6..8),
+        _ => None,
+    };
+    if let Some(field) = payload_length {
+        bytes[field].fill(0);
+    }
+    let size = command_size(bytes[0]);
+    let (header, parsed, _) = Command::parse(&bytes[..size]).ok()?;
+    Some(use_it(&header, &parsed))
+}
+
+/// `command`'s header sequence number as stock's internals hold it: host
+/// byte order (the receive path converts it in place before handlers run).
+fn host_order_sequence(command: &ENetProtocol) -> u16 {
+    // SAFETY: every member of the packed union starts with the 4-byte
+    // command header; reading it is reading plain bytes.
+    unsafe { command.header.reliableSequenceNumber }
+}
+
+/// Internal in stock: queues a command the caller allocated (with
+/// `enet_malloc`), taking ownership of it and of one reference to its
+/// packet. The command is converted into the engine's queue; the object
+/// stays valid, with its sequence numbers filled in, until the next such
+/// call on the peer or the peer's reset.
 ///
 /// # Safety
-/// Any pointers.
+/// `peer` must be NULL or a peer of a live host; `outgoingCommand` NULL or
+/// a command from `enet_malloc` whose `packet` (if any) is live and
+/// already counts this command's reference.
 /// cbindgen:prefix=extern
 #[no_mangle]
 pub unsafe extern "C" fn enet_peer_setup_outgoing_command(
-    _peer: *mut ENetPeer,
-    _outgoingCommand: *mut ENetOutgoingCommand,
+    peer: *mut ENetPeer,
+    outgoingCommand: *mut ENetOutgoingCommand,
 ) {
+    guard!((), {
+        // SAFETY: caller contract.
+        let (Some((host, index)), Some(owned)) = (unsafe { peer_host(peer) }, unsafe {
+            CBox::from_raw(outgoingCommand)
+        }) else {
+            return;
+        };
+        let mut owned = owned;
+        // SAFETY: the command's packet reference is handed to us.
+        let packet = unsafe { PacketRef::borrow_raw(owned.packet) };
+        let (offset, length) = (owned.fragmentOffset, owned.fragmentLength);
+        let mut packet = packet;
+        let sequenced = with_parsed(&owned.command, |header, command| {
+            host.queue_command(index, header, command, packet.take(), offset, length)
+        });
+        if let Some(unused) = packet {
+            unused.release(); // not a command we could queue
+        }
+        if let Some(sequenced) = sequenced.flatten() {
+            fill_outgoing_receipt(&mut owned, sequenced);
+        }
+        host.receipts_mut(index).outgoing = Some(owned);
+    })
 }
 
-/// Internal in stock; not available (NULL): the engine keeps its own queues.
+fn fill_outgoing_receipt(receipt: &mut ENetOutgoingCommand, sequenced: Sequenced) {
+    receipt.outgoingCommandList = ENetListNode::NULL;
+    receipt.reliableSequenceNumber = sequenced.reliable_sequence_number;
+    receipt.unreliableSequenceNumber = sequenced.unreliable_sequence_number;
+    receipt.sentTime = 0;
+    receipt.roundTripTimeout = 0;
+    receipt.roundTripTimeoutLimit = 0;
+    receipt.sendAttempts = 0;
+    // SAFETY: writing plain fields of the packed command header and body;
+    // the bytes are network order as on the wire.
+    unsafe {
+        receipt.command.header.reliableSequenceNumber = sequenced.reliable_sequence_number.to_be();
+        match receipt.command.header.command & number::MASK {
+            number::SEND_UNRELIABLE => {
+                receipt.command.sendUnreliable.unreliableSequenceNumber =
+                    sequenced.unreliable_sequence_number.to_be()
+            }
+            number::SEND_UNSEQUENCED => {
+                receipt.command.sendUnsequenced.unsequencedGroup =
+                    sequenced.unsequenced_group.to_be()
+            }
+            _ => {}
+        }
+    }
+}
+
+/// Internal in stock: queues `command` (with `length` bytes of `packet`
+/// from `offset` as payload) to be sent. Returns the queued command, valid
+/// until the next such call on the peer or its reset; NULL if it cannot be
+/// queued.
 ///
 /// # Safety
-/// Any pointers.
+/// `peer` must be NULL or a peer of a live host; `command` NULL or valid;
+/// `packet` NULL or live.
 /// cbindgen:prefix=extern
 #[no_mangle]
 pub unsafe extern "C" fn enet_peer_queue_outgoing_command(
-    _peer: *mut ENetPeer,
-    _command: *const ENetProtocol,
-    _packet: *mut ENetPacket,
-    _offset: u32,
-    _length: u16,
+    peer: *mut ENetPeer,
+    command: *const ENetProtocol,
+    packet: *mut ENetPacket,
+    offset: u32,
+    length: u16,
 ) -> *mut ENetOutgoingCommand {
-    ptr::null_mut()
+    guard!(ptr::null_mut(), {
+        // SAFETY: caller contract.
+        let (Some((host, index)), Some(command)) =
+            (unsafe { peer_host(peer) }, unsafe { command.as_ref() })
+        else {
+            return ptr::null_mut();
+        };
+        let sequenced = with_parsed(command, |header, parsed| {
+            // SAFETY: a live packet of the program's; the command takes its own reference.
+            let reference = unsafe { PacketRef::retain_raw(packet) };
+            host.queue_command(index, header, parsed, reference, offset, length)
+        });
+        let Some(sequenced) = sequenced.flatten() else {
+            return ptr::null_mut();
+        };
+        let Some(mut receipt) = CBox::new(ENetOutgoingCommand {
+            outgoingCommandList: ENetListNode::NULL,
+            reliableSequenceNumber: 0,
+            unreliableSequenceNumber: 0,
+            sentTime: 0,
+            roundTripTimeout: 0,
+            roundTripTimeoutLimit: 0,
+            fragmentOffset: offset,
+            fragmentLength: length,
+            sendAttempts: 0,
+            command: *command,
+            packet,
+        }) else {
+            return ptr::null_mut();
+        };
+        fill_outgoing_receipt(&mut receipt, sequenced);
+        let pointer = receipt.as_ptr();
+        host.receipts_mut(index).outgoing = Some(receipt);
+        pointer
+    })
 }
 
-/// Internal in stock; not available (NULL): the engine keeps its own queues.
+/// Internal in stock: takes a received SEND_RELIABLE, SEND_UNRELIABLE or
+/// SEND_UNSEQUENCED (header sequence number in host order, as stock's
+/// receive path passes it) as if it had arrived. Returns an object
+/// describing it (also for a duplicate, which stock answers with a dummy),
+/// valid until the next such call on the peer or its reset; NULL on error
+/// and for fragment starts, which the engine builds from fragments itself.
 ///
 /// # Safety
-/// Any pointers.
+/// `peer` must be NULL or a peer of a live host; `command` NULL or valid;
+/// `data` NULL or readable for `dataLength` bytes.
 /// cbindgen:prefix=extern
 #[no_mangle]
 pub unsafe extern "C" fn enet_peer_queue_incoming_command(
-    _peer: *mut ENetPeer,
-    _command: *const ENetProtocol,
-    _data: *const c_void,
-    _dataLength: usize,
+    peer: *mut ENetPeer,
+    command: *const ENetProtocol,
+    data: *const c_void,
+    dataLength: usize,
     _flags: u32,
-    _fragmentCount: u32,
+    fragmentCount: u32,
 ) -> *mut ENetIncomingCommand {
-    ptr::null_mut()
+    guard!(ptr::null_mut(), {
+        // SAFETY: caller contract.
+        let (Some((host, index)), Some(command)) =
+            (unsafe { peer_host(peer) }, unsafe { command.as_ref() })
+        else {
+            return ptr::null_mut();
+        };
+        if fragmentCount > 0 {
+            return ptr::null_mut();
+        }
+        let zeroes;
+        let payload: &[u8] = if data.is_null() {
+            zeroes = vec![0u8; dataLength];
+            &zeroes
+        } else {
+            // SAFETY: caller contract: `dataLength` readable bytes.
+            unsafe { core::slice::from_raw_parts(data.cast::<u8>(), dataLength) }
+        };
+        // SAFETY: plain bytes of the packed union's common header and body.
+        let (command_byte, channel_id, unreliable) = unsafe {
+            (
+                command.header.command,
+                command.header.channelID,
+                u16::from_be(command.sendUnreliable.unreliableSequenceNumber),
+            )
+        };
+        let sequence = host_order_sequence(command);
+        let outcome = host.inject_incoming(
+            index,
+            command_byte & number::MASK,
+            channel_id,
+            sequence,
+            unreliable,
+            payload,
+        );
+        if outcome == Queued::Error {
+            return ptr::null_mut();
+        }
+        let Some(receipt) = CBox::new(ENetIncomingCommand {
+            incomingCommandList: ENetListNode::NULL,
+            reliableSequenceNumber: sequence,
+            unreliableSequenceNumber: unreliable,
+            command: *command,
+            fragmentCount: 0,
+            fragmentsRemaining: 0,
+            fragments: ptr::null_mut(),
+            packet: ptr::null_mut(),
+        }) else {
+            return ptr::null_mut();
+        };
+        let pointer = receipt.as_ptr();
+        host.receipts_mut(index).incoming = Some(receipt);
+        pointer
+    })
 }
 
-/// Internal in stock; not available (NULL): the engine keeps its own queues.
+/// Internal in stock: owes the peer an acknowledgement of `command`
+/// (header sequence number in host order). Returns the acknowledgement,
+/// valid until the next such call on the peer or its reset; NULL where
+/// stock's window rule withholds it.
 ///
 /// # Safety
-/// Any pointers.
+/// `peer` must be NULL or a peer of a live host; `command` NULL or valid.
 /// cbindgen:prefix=extern
 #[no_mangle]
 pub unsafe extern "C" fn enet_peer_queue_acknowledgement(
-    _peer: *mut ENetPeer,
-    _command: *const ENetProtocol,
-    _sentTime: u16,
+    peer: *mut ENetPeer,
+    command: *const ENetProtocol,
+    sentTime: u16,
 ) -> *mut ENetAcknowledgement {
-    ptr::null_mut()
+    guard!(ptr::null_mut(), {
+        // SAFETY: caller contract.
+        let (Some((host, index)), Some(command)) =
+            (unsafe { peer_host(peer) }, unsafe { command.as_ref() })
+        else {
+            return ptr::null_mut();
+        };
+        // SAFETY: plain bytes of the packed union's common header.
+        let (command_byte, channel_id) =
+            unsafe { (command.header.command, command.header.channelID) };
+        let header = CommandHeader {
+            flags: CommandFlags::from_bits(command_byte),
+            channel_id,
+            reliable_sequence_number: host_order_sequence(command),
+        };
+        if !host.acknowledge(index, &header, command_byte & number::MASK, sentTime) {
+            return ptr::null_mut();
+        }
+        let Some(receipt) = CBox::new(ENetAcknowledgement {
+            acknowledgementList: ENetListNode::NULL,
+            sentTime: u32::from(sentTime),
+            command: *command,
+        }) else {
+            return ptr::null_mut();
+        };
+        let pointer = receipt.as_ptr();
+        host.receipts_mut(index).acknowledgement = Some(receipt);
+        pointer
+    })
 }
 
-/// Internal in stock; the engine dispatches as commands arrive. Does nothing.
+/// Internal in stock: moves completed unreliable commands to the peer's
+/// dispatch queue. The engine does that as each command arrives, so there
+/// is never anything left to move here.
 ///
 /// # Safety
 /// Any pointers.
@@ -298,7 +519,9 @@ pub unsafe extern "C" fn enet_peer_dispatch_incoming_unreliable_commands(
 ) {
 }
 
-/// Internal in stock; the engine dispatches as commands arrive. Does nothing.
+/// Internal in stock: moves in-sequence reliable commands to the peer's
+/// dispatch queue. The engine does that as each command arrives, so there
+/// is never anything left to move here.
 ///
 /// # Safety
 /// Any pointers.

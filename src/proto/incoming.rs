@@ -143,7 +143,7 @@ impl Host {
             | ENET_PEER_STATE_ZOMBIE => {}
             ENET_PEER_STATE_ACKNOWLEDGING_DISCONNECT => {
                 if command_number == number::DISCONNECT {
-                    self.queue_acknowledgement(
+                    let _ = self.queue_acknowledgement(
                         index,
                         header.channel_id,
                         header.reliable_sequence_number,
@@ -152,13 +152,15 @@ impl Host {
                     );
                 }
             }
-            _ => self.queue_acknowledgement(
-                index,
-                header.channel_id,
-                header.reliable_sequence_number,
-                command_number,
-                sent_time,
-            ),
+            _ => {
+                let _ = self.queue_acknowledgement(
+                    index,
+                    header.channel_id,
+                    header.reliable_sequence_number,
+                    command_number,
+                    sent_time,
+                );
+            }
         }
     }
 

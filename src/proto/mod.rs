@@ -20,12 +20,15 @@ mod dispatch;
 pub mod event;
 pub mod host;
 mod incoming;
+mod internal;
 mod outgoing;
 mod peer;
 mod schedule;
 mod throttle;
 
+pub use channel::Queued;
 pub use codec::{Codec, NoCodec};
 pub use event::{Event, EventKind, EventSlot};
 pub use host::{Host, HostSettings};
+pub use internal::Sequenced;
 pub use peer::SendError;

@@ -10,7 +10,7 @@ use super::command::{
 };
 use super::host::{clear_list, Host};
 use crate::abi::*;
-use crate::mem::{CSlice, PacketRef};
+use crate::mem::{CBox, CSlice, PacketRef};
 use crate::wire::command::CommandFlags;
 
 use ENetPeerState::*;
@@ -50,6 +50,18 @@ pub struct PeerSlot {
     pub acknowledgements: VecDeque<Acknowledgement>,
     /// Received packets ready for the program.
     pub dispatched: VecDeque<Delivery>,
+    /// The objects the internal `enet_peer_queue_*` exports last returned.
+    pub receipts: Receipts,
+}
+
+/// The last command object each internal queue export handed to the
+/// program, kept valid until the next call or the peer's reset (stock's
+/// pointer is valid until the command is sent or delivered).
+#[derive(Default)]
+pub struct Receipts {
+    pub outgoing: Option<CBox<ENetOutgoingCommand>>,
+    pub incoming: Option<CBox<ENetIncomingCommand>>,
+    pub acknowledgement: Option<CBox<ENetAcknowledgement>>,
 }
 
 /// Why `enet_peer_send` refused a packet.
@@ -226,6 +238,7 @@ impl Host {
             dropped_waiting += channel.clear();
         }
         slot.channels = None;
+        slot.receipts = Receipts::default();
         let peer = &mut self.engine.peers[index];
         peer.totalWaitingData = peer.totalWaitingData.saturating_sub(dropped_waiting);
         peer.channels = core::ptr::null_mut();
@@ -535,7 +548,7 @@ impl Host {
         reliable_sequence_number: u16,
         command_number: u8,
         sent_time: u16,
-    ) {
+    ) -> bool {
         if let Some(channel) = self.channel_mut(index, channel_id) {
             let window_size = ENET_PEER_RELIABLE_WINDOW_SIZE as u16;
             let mut reliable_window = reliable_sequence_number / window_size;
@@ -547,7 +560,7 @@ impl Host {
             if reliable_window >= current_window + free - 1
                 && reliable_window <= current_window + free
             {
-                return;
+                return false;
             }
         }
         let peer = &mut self.engine.peers[index];
@@ -561,6 +574,12 @@ impl Host {
                 command_number,
             });
         self.engine.schedule.mark_ready(index);
+        true
+    }
+
+    /// Where the internal queue exports keep the objects they return.
+    pub fn receipts_mut(&mut self, index: usize) -> &mut Receipts {
+        &mut self.engine.slots[index].receipts
     }
 
     /// Whether the peer still has commands queued or unacknowledged
