@@ -74,6 +74,45 @@ pub struct Sim {
     /// Hosts whose traffic is cut (a "killed" process).
     pub down: Vec<bool>,
     pub datagrams_sent: u64,
+    /// Every datagram sent, when tracing is on.
+    pub trace: Option<Vec<Vec<u8>>>,
+}
+
+/// The stock options in Rust: ENet's CRC-32 checksum and range coder.
+pub struct WireCodec {
+    pub checksum: bool,
+    pub coder: Option<enet::wire::range_coder::RangeCoder>,
+}
+
+impl WireCodec {
+    pub fn new(checksum: bool, compress: bool) -> Self {
+        WireCodec {
+            checksum,
+            coder: compress.then(enet::wire::range_coder::RangeCoder::new),
+        }
+    }
+}
+
+impl Codec for WireCodec {
+    fn has_checksum(&self) -> bool {
+        self.checksum
+    }
+    fn checksum(&mut self, parts: &[&[u8]]) -> [u8; 4] {
+        enet::wire::checksum::enet_crc32(parts)
+    }
+    fn has_compressor(&self) -> bool {
+        self.coder.is_some()
+    }
+    fn compress(&mut self, input: &[u8], out: &mut [u8]) -> usize {
+        self.coder
+            .as_mut()
+            .map_or(0, |coder| coder.compress(&[input], out))
+    }
+    fn decompress(&mut self, input: &[u8], out: &mut [u8]) -> usize {
+        self.coder
+            .as_mut()
+            .map_or(0, |coder| coder.decompress(input, out))
+    }
 }
 
 pub fn address_of(host: usize) -> ENetAddress {
@@ -95,6 +134,7 @@ impl Sim {
             link: Link::default(),
             down: Vec::new(),
             datagrams_sent: 0,
+            trace: None,
         }
     }
 
@@ -257,6 +297,9 @@ impl Sim {
         let from = self.hosts[index].address;
         for (to, bytes) in outbox {
             self.datagrams_sent += 1;
+            if let Some(trace) = self.trace.as_mut() {
+                trace.push(bytes.clone());
+            }
             if host_down || self.rng.gen_bool(link.loss) {
                 continue;
             }
