@@ -24,14 +24,7 @@ fn exchange_with(checksum: bool, compress: bool) -> Sim {
     let (client_peer, server_peer) = connect(&mut sim, client, server, 2, 0);
     let text = b"position update: x=10 y=20 z=30; position update: x=11 y=20 z=30".to_vec();
     for i in 0..50u8 {
-        send(
-            &mut sim,
-            client,
-            client_peer,
-            (i % 2) as u8,
-            &text,
-            RELIABLE,
-        );
+        send(&mut sim, client, client_peer, i % 2, &text, RELIABLE);
         send(&mut sim, server, server_peer, 0, &[i; 100], RELIABLE);
     }
     let big: Vec<u8> = (0..200_000u32).map(|i| (i / 100) as u8).collect();
