@@ -203,6 +203,32 @@ impl Sim {
         host.seen.push(seen);
     }
 
+    /// Send passes until one reports no event, as the service loop does;
+    /// datagrams go to `outbox`.
+    fn send_all(sim_host: &mut SimHost, now: u32, outbox: &mut Vec<(ENetAddress, Vec<u8>)>) {
+        let mut transmit = |to: &ENetAddress, bytes: &[u8]| {
+            outbox.push((*to, bytes.to_vec()));
+            bytes.len() as isize
+        };
+        loop {
+            let mut events = EventSlot::wanted();
+            sim_host
+                .host
+                .send_outgoing(
+                    now,
+                    true,
+                    sim_host.codec.as_mut(),
+                    &mut transmit,
+                    &mut events,
+                )
+                .expect("send");
+            match events.event {
+                Some(event) => Self::record(sim_host, event),
+                None => break,
+            }
+        }
+    }
+
     /// Runs host `index` once, as `enet_host_service(host, &event, 0)` would
     /// in a loop until it reports nothing more.
     fn service(&mut self, index: usize) {
@@ -214,29 +240,7 @@ impl Sim {
         {
             let sim_host = &mut self.hosts[index];
             sim_host.host.bandwidth_throttle(now);
-            let from = sim_host.address;
-            let mut transmit = |to: &ENetAddress, bytes: &[u8]| {
-                outbox.push((*to, bytes.to_vec()));
-                bytes.len() as isize
-            };
-            loop {
-                let mut events = EventSlot::wanted();
-                sim_host
-                    .host
-                    .send_outgoing(
-                        now,
-                        true,
-                        sim_host.codec.as_mut(),
-                        &mut transmit,
-                        &mut events,
-                    )
-                    .expect("send");
-                match events.event {
-                    Some(event) => Self::record(sim_host, event),
-                    None => break,
-                }
-            }
-            let _ = from;
+            Self::send_all(sim_host, now, &mut outbox);
         }
         // Deliver everything due for this host.
         let address = self.hosts[index].address;
@@ -269,27 +273,7 @@ impl Sim {
                     Self::record(sim_host, event);
                 }
             }
-            let mut transmit = |to: &ENetAddress, bytes: &[u8]| {
-                outbox.push((*to, bytes.to_vec()));
-                bytes.len() as isize
-            };
-            loop {
-                let mut events = EventSlot::wanted();
-                sim_host
-                    .host
-                    .send_outgoing(
-                        now,
-                        true,
-                        sim_host.codec.as_mut(),
-                        &mut transmit,
-                        &mut events,
-                    )
-                    .expect("send");
-                match events.event {
-                    Some(event) => Self::record(sim_host, event),
-                    None => break,
-                }
-            }
+            Self::send_all(sim_host, now, &mut outbox);
             while let Some(event) = sim_host.host.dispatch() {
                 Self::record(sim_host, event);
             }
