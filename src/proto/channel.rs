@@ -248,6 +248,23 @@ impl Host {
         Some(packet)
     }
 
+    /// The held command a fragmented packet is reassembled in: a zeroed
+    /// packet of the announced length, within the waiting-data budget.
+    fn start_reassembly(
+        &mut self,
+        index: usize,
+        command_number: u8,
+        fragment: &FragmentInfo,
+        flags: u32,
+    ) -> Option<Incoming> {
+        let packet = self.new_incoming_packet(index, None, fragment.total as usize, flags)?;
+        Some(Incoming {
+            command_number,
+            packet,
+            fragments: Some(Reassembly::new(fragment.count)),
+        })
+    }
+
     /// Queues a received SEND_RELIABLE, SEND_UNRELIABLE or SEND_UNSEQUENCED.
     pub(crate) fn queue_incoming(
         &mut self,
@@ -364,21 +381,14 @@ impl Host {
             {
                 return Queued::Error;
             }
-            let Some(packet) =
-                self.new_incoming_packet(index, None, fragment.total as usize, FLAG_RELIABLE)
+            let Some(start) =
+                self.start_reassembly(index, number::SEND_FRAGMENT, &fragment, FLAG_RELIABLE)
             else {
                 return Queued::Error;
             };
             self.engine.slots[index].incoming[channel_index]
                 .reliable
-                .insert(
-                    fragment.start,
-                    Incoming {
-                        command_number: number::SEND_FRAGMENT,
-                        packet,
-                        fragments: Some(Reassembly::new(fragment.count)),
-                    },
-                );
+                .insert(fragment.start, start);
         }
         let Some(start) = self.engine.slots[index].incoming[channel_index]
             .reliable
@@ -424,10 +434,10 @@ impl Host {
             if self.engine.peers[index].state == ENetPeerState::ENET_PEER_STATE_DISCONNECT_LATER {
                 return Queued::Error;
             }
-            let Some(packet) = self.new_incoming_packet(
+            let Some(start) = self.start_reassembly(
                 index,
-                None,
-                fragment.total as usize,
+                number::SEND_UNRELIABLE_FRAGMENT,
+                &fragment,
                 FLAG_UNRELIABLE_FRAGMENT,
             ) else {
                 return Queued::Error;
@@ -436,14 +446,7 @@ impl Host {
                 .unreliable
                 .entry(sequence)
                 .or_default()
-                .insert(
-                    fragment.start,
-                    Incoming {
-                        command_number: number::SEND_UNRELIABLE_FRAGMENT,
-                        packet,
-                        fragments: Some(Reassembly::new(fragment.count)),
-                    },
-                );
+                .insert(fragment.start, start);
         }
         let Some(start) = self.engine.slots[index].incoming[channel_index]
             .unreliable
