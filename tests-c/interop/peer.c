@@ -232,6 +232,7 @@ enum kind {
     K_ACKFIN,        /* "I have received everything" */
     K_GOT,           /* a batch was received */
     K_BCAST,         /* broadcast by the server */
+    K_PAUSE,         /* broadcast client host 0 stops servicing now */
     K_HEARTBEAT      /* unreliable keep-alive for the timeout scenario */
 };
 
@@ -399,6 +400,10 @@ static ENetHost *make_host(const struct options *o, int bind_server, size_t peer
                             o->bandwidth);
     if (host == NULL)
         fail("enet_host_create failed");
+    /* Room for a 1 MiB burst of unreliable fragments (the kernel caps this
+     * at net.core.rmem_max); stock's 256 KiB default loses it on loopback. */
+    if (enet_socket_set_option(host->socket, ENET_SOCKOPT_RCVBUF, 4 * 1024 * 1024) != 0)
+        fail("enet_socket_set_option(RCVBUF) failed");
     if (o->checksum)
         host->checksum = enet_crc32;
     if (o->compress && enet_host_compress_with_range_coder(host) != 0)
@@ -765,8 +770,9 @@ static void scenario_basic(const struct options *o)
 /* Scenario "broadcast": one server, one client process with --clients */
 /* hosts (one peer each, its own socket). Each client host sends 10     */
 /* reliable packets; the server broadcasts 50 small + 1 fragmented      */
-/* reliable packet with a freeCallback. Client host 0 stops servicing   */
-/* for 2.5 s once all are connected, so the server can check that no    */
+/* reliable packet with a freeCallback. Once all are connected, client  */
+/* host 0 sends PAUSE, flushes, and stops servicing for 2.5 s; the      */
+/* server broadcasts only after PAUSE arrived, so it can check that no  */
 /* broadcast packet is freed while one peer has not acknowledged it.    */
 /* Each client host reports GOT after the last broadcast packet; the    */
 /* server then waits for every freeCallback (exactly once each) and     */
@@ -837,12 +843,18 @@ static void broadcast_server(const struct options *o)
     ENetPeer *peers[MAX_CLIENTS] = {0};
     enet_uint32 up_next[MAX_CLIENTS] = {0};
     int connected = 0, gots = 0, disconnected = 0, broadcast_done = 0, checked_early = 0;
+    int pause_seen = 0;
     int got[MAX_CLIENTS] = {0};
     int i, n = o->clients;
     ENetEvent ev;
 
     while (disconnected < n) {
-        check_deadline(connected < n ? "CONNECTs" : gots < n ? "GOTs" : "DISCONNECTs");
+        check_deadline(connected < n ? "CONNECTs" : !broadcast_done ? "PAUSE from client 0"
+                       : gots < n ? "GOTs" : "DISCONNECTs");
+        if (!broadcast_done && connected == n && pause_seen) {
+            broadcast_all(host);
+            broadcast_done = 1;
+        }
         if (gots == n && broadcast_done == 1) {
             if (bcast_freed_total < (int) BCAST_TOTAL) {
                 if (service(host, &ev, 1) > 0)
@@ -867,12 +879,9 @@ static void broadcast_server(const struct options *o)
             if (index >= (enet_uint32) n || peers[index] != NULL)
                 fail("CONNECT with unexpected data 0x%08x", ev.data);
             peers[index] = ev.peer;
-            if (++connected == n) {
+            if (++connected == n)
                 say("%d clients connected with data 0x%08x + index, connectedPeers=%u", n,
                     BCAST_CONNECT_DATA, (unsigned) host->connectedPeers);
-                broadcast_all(host);
-                broadcast_done = 1;
-            }
             break;
         }
         case ENET_EVENT_TYPE_RECEIVE: {
@@ -890,7 +899,11 @@ static void broadcast_server(const struct options *o)
                 ++up_next[index];
                 break;
             }
-            if (m.kind != K_GOT || got[index])
+            if (m.kind == K_PAUSE && index == 0 && !pause_seen) {
+                pause_seen = 1;
+                break;
+            }
+            if (m.kind != K_GOT || got[index] || !broadcast_done)
                 fail("client %d: unexpected kind %u after its 10 packets", index, m.kind);
             got[index] = 1;
             ++gots;
@@ -959,9 +972,13 @@ static void broadcast_client(const struct options *o)
                         send_message(peers[i], 0, K_REL, client_tag(i), seq, small_len(seq),
                                      ENET_PACKET_FLAG_RELIABLE);
                     if (++connected == n) {
+                        send_message(peers[0], 0, K_PAUSE, client_tag(0), BCAST_UP, 32,
+                                     ENET_PACKET_FLAG_RELIABLE);
+                        enet_host_flush(hosts[0]);
                         paused_until = now_ms() + BCAST_PAUSE_MS;
-                        say("%d hosts connected; host 0 stops servicing for %d ms", n,
-                            BCAST_PAUSE_MS);
+                        say("%d hosts connected; host 0 sends PAUSE, flushes, stops servicing "
+                            "for %d ms",
+                            n, BCAST_PAUSE_MS);
                     }
                 } else if (ev.type == ENET_EVENT_TYPE_RECEIVE) {
                     struct msg m;
@@ -972,7 +989,7 @@ static void broadcast_client(const struct options *o)
                         fail("host %d: kind %u seq %u, expected broadcast seq %u", i, m.kind,
                              m.seq, next[i]);
                     if (++next[i] == BCAST_TOTAL)
-                        send_message(peers[i], 0, K_GOT, client_tag(i), BCAST_UP, 32,
+                        send_message(peers[i], 0, K_GOT, client_tag(i), BCAST_UP + 1u, 32,
                                      ENET_PACKET_FLAG_RELIABLE);
                 } else if (ev.type == ENET_EVENT_TYPE_DISCONNECT) {
                     if (next[i] != BCAST_TOTAL)

@@ -3,7 +3,7 @@
 # each side on the library a pairing names (stock = Debian's libenet.so.7,
 # ours = DIR/libenet.so.7 through LD_LIBRARY_PATH).
 #
-# usage: run_matrix.sh (--ours DIR | --stock-only) [--self-check]
+# usage: run_matrix.sh (--ours DIR | --stock-only) [--self-check] [--ours-ours]
 #                      [--build-dir DIR] [--only SUBSTRING] [--keep]
 #                      [--write-expected]
 #   --ours DIR        directory holding our libenet.so.7; pairings are
@@ -12,6 +12,7 @@
 #   --stock-only      run stock-server+stock-client only (validates the
 #                     harness while our library is not ready).
 #   --self-check      with --ours, also run stock-server+stock-client.
+#   --ours-ours       with --ours, also run ours-server+ours-client.
 #   --build-dir DIR   where peer is built (default: <repo>/target/interop).
 #   --only SUBSTRING  run only cases whose name contains SUBSTRING.
 #   --keep            keep the per-case output directory.
@@ -35,6 +36,7 @@ stock_lib=/usr/lib/x86_64-linux-gnu/libenet.so.7
 ours=""
 mode=""
 self_check=0
+ours_ours=0
 only=""
 keep=0
 write_expected=0
@@ -46,11 +48,12 @@ while [ $# -gt 0 ]; do
         --ours) [ $# -ge 2 ] || die "--ours needs a directory (or \"\")"; ours=$2; mode=ours; shift ;;
         --stock-only) mode=stock ;;
         --self-check) self_check=1 ;;
+        --ours-ours) ours_ours=1 ;;
         --build-dir) [ $# -ge 2 ] || die "--build-dir needs a directory"; build_dir=$2; shift ;;
         --only) [ $# -ge 2 ] || die "--only needs a pattern"; only=$2; shift ;;
         --keep) keep=1 ;;
         --write-expected) write_expected=1 ;;
-        -h|--help) sed -n '2,27p' "$0"; exit 0 ;;
+        -h|--help) sed -n '2,29p' "$0"; exit 0 ;;
         *) die "unknown argument $1 (see --help)" ;;
     esac
     shift
@@ -63,6 +66,10 @@ if [ "$mode" = ours ]; then
     [ -e "$ours/libenet.so.7" ] || die "--ours: $ours/libenet.so.7 missing"
     pairings=("stock:ours" "ours:stock")
     [ $self_check -eq 1 ] && pairings+=("stock:stock")
+    [ $ours_ours -eq 1 ] && pairings+=("ours:ours")
+    if [ "$(realpath "$ours/libenet.so.7")" = "$(realpath "$stock_lib")" ]; then
+        echo "warning: $ours/libenet.so.7 is the stock library" >&2
+    fi
 else
     pairings=("stock:stock")
 fi
