@@ -1,0 +1,345 @@
+#!/usr/bin/env bash
+# Two-process interop matrix: peer.c as server and client over 127.0.0.1,
+# each side on the library a pairing names (stock = Debian's libenet.so.7,
+# ours = DIR/libenet.so.7 through LD_LIBRARY_PATH).
+#
+# usage: run_matrix.sh (--ours DIR | --stock-only) [--self-check] [--ours-ours]
+#                      [--build-dir DIR] [--only SUBSTRING] [--keep]
+#                      [--write-expected]
+#   --ours DIR        directory holding our libenet.so.7; pairings are
+#                     stock-server+ours-client and ours-server+stock-client.
+#                     --ours "" is the same as --stock-only.
+#   --stock-only      run stock-server+stock-client only (validates the
+#                     harness while our library is not ready).
+#   --self-check      with --ours, also run stock-server+stock-client.
+#   --ours-ours       with --ours, also run ours-server+ours-client.
+#   --build-dir DIR   where peer is built (default: <repo>/target/interop).
+#   --only SUBSTRING  run only cases whose name contains SUBSTRING.
+#   --keep            keep the per-case output directory.
+#   --write-expected  (re)write expected/*.out from this run; refused unless
+#                     every side runs stock (reference output comes from
+#                     stock ENet only).
+#
+# Each case prints "PASS name (seconds)" or "FAIL name" followed by the
+# failing side's output; the last line is "N passed, M failed"; the exit
+# status is non-zero if any case failed. A case passes when both sides exit 0
+# and each side's stdout (minus the PORT line) equals expected/<case>.<role>.out.
+# Processes are stopped by PID only; every wait is bounded.
+# Environment: PEER_CFLAGS = extra compiler flags for peer.c (sanitizers).
+set -u
+
+here=$(cd "$(dirname "$0")" && pwd)
+repo=$(cd "$here/../.." && pwd)
+expected_dir="$here/expected"
+build_dir="$repo/target/interop"
+stock_lib=/usr/lib/x86_64-linux-gnu/libenet.so.7
+ours=""
+mode=""
+self_check=0
+ours_ours=0
+only=""
+keep=0
+write_expected=0
+
+die() { echo "run_matrix.sh: $*" >&2; exit 2; }
+
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --ours) [ $# -ge 2 ] || die "--ours needs a directory (or \"\")"; ours=$2; mode=ours; shift ;;
+        --stock-only) mode=stock ;;
+        --self-check) self_check=1 ;;
+        --ours-ours) ours_ours=1 ;;
+        --build-dir) [ $# -ge 2 ] || die "--build-dir needs a directory"; build_dir=$2; shift ;;
+        --only) [ $# -ge 2 ] || die "--only needs a pattern"; only=$2; shift ;;
+        --keep) keep=1 ;;
+        --write-expected) write_expected=1 ;;
+        -h|--help) sed -n '2,29p' "$0"; exit 0 ;;
+        *) die "unknown argument $1 (see --help)" ;;
+    esac
+    shift
+done
+[ -n "$mode" ] || die "give --ours DIR or --stock-only"
+[ "$mode" = ours ] && [ -z "$ours" ] && mode=stock
+[ -e "$stock_lib" ] || die "stock $stock_lib missing (apt-get install libenet7 libenet-dev)"
+if [ "$mode" = ours ]; then
+    ours=$(cd "$ours" 2>/dev/null && pwd) || die "--ours: no such directory"
+    [ -e "$ours/libenet.so.7" ] || die "--ours: $ours/libenet.so.7 missing"
+    pairings=("stock:ours" "ours:stock")
+    [ $self_check -eq 1 ] && pairings+=("stock:stock")
+    [ $ours_ours -eq 1 ] && pairings+=("ours:ours")
+    if [ "$(realpath "$ours/libenet.so.7")" = "$(realpath "$stock_lib")" ]; then
+        echo "warning: $ours/libenet.so.7 is the stock library" >&2
+    fi
+else
+    pairings=("stock:stock")
+fi
+if [ $write_expected -eq 1 ] && [ "$mode" != stock ]; then
+    die "--write-expected needs --stock-only: expected output must come from stock ENet"
+fi
+
+mkdir -p "$build_dir" || die "cannot create $build_dir"
+peer="$build_dir/peer"
+# PEER_CFLAGS adds compiler flags, e.g. PEER_CFLAGS="-fsanitize=address,undefined".
+# shellcheck disable=SC2086
+gcc -std=c99 -Wall -Wextra -Wpedantic -Werror -O2 ${PEER_CFLAGS:-} "$here/peer.c" -lenet -o "$peer" \
+    || die "building peer.c failed"
+
+work=$(mktemp -d /tmp/enet-interop.XXXXXX)
+started=()
+cleanup() {
+    local pid
+    for pid in "${started[@]}"; do
+        kill -0 "$pid" 2>/dev/null && kill -KILL "$pid" 2>/dev/null
+    done
+    if [ $keep -eq 1 ]; then echo "outputs kept in $work"; else rm -rf "$work"; fi
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+passed=0
+failed=0
+
+# --- process helpers (globals, so background jobs stay children of this shell)
+
+# start_side LIB ROLE DIR ARGS...: starts peer in the background; sets PID.
+start_side() {
+    local lib=$1 role=$2 dir=$3
+    shift 3
+    if [ "$lib" = ours ]; then
+        env LD_LIBRARY_PATH="$ours" "$peer" --role "$role" --expect-lib "$ours/libenet.so.7" "$@" \
+            >"$dir/$role.out" 2>"$dir/$role.err" &
+    else
+        env -u LD_LIBRARY_PATH "$peer" --role "$role" --expect-lib "$stock_lib" "$@" \
+            >"$dir/$role.out" 2>"$dir/$role.err" &
+    fi
+    PID=$!
+    started+=("$PID")
+}
+
+# wait_line FILE REGEX PID SECONDS: until FILE has a line matching REGEX.
+wait_line() {
+    local file=$1 regex=$2 pid=$3 limit=$4 t=0
+    while ! grep -qE "$regex" "$file" 2>/dev/null; do
+        kill -0 "$pid" 2>/dev/null || { grep -qE "$regex" "$file" 2>/dev/null; return; }
+        [ "$t" -ge $((limit * 20)) ] && return 1
+        sleep 0.05
+        t=$((t + 1))
+    done
+}
+
+# wait_exit PID SECONDS: sets RC to the exit status, or 124 after killing it
+# (SIGKILL, by PID) when it outlives the bound.
+wait_exit() {
+    local pid=$1 limit=$2 t=0
+    while kill -0 "$pid" 2>/dev/null; do
+        if [ "$t" -ge $((limit * 20)) ]; then
+            { kill -KILL "$pid"; wait "$pid"; } 2>/dev/null
+            RC=124
+            return
+        fi
+        sleep 0.05
+        t=$((t + 1))
+    done
+    wait "$pid" 2>/dev/null
+    RC=$?
+}
+
+now() { date +%s.%N; }
+
+# --- reporting
+
+show_side() {
+    local dir=$1 role=$2 why=$3
+    echo "  --- $role ($why) stdout:"
+    sed 's/^/    /' "$dir/$role.out" 2>/dev/null
+    echo "  --- $role stderr:"
+    sed 's/^/    /' "$dir/$role.err" 2>/dev/null
+}
+
+# compare_side DIR ROLE KEY: stdout minus PORT against expected/KEY.ROLE.out.
+# Sets MISMATCH to a short reason, or empty.
+compare_side() {
+    local dir=$1 role=$2 key=$3
+    local want="$expected_dir/$key.$role.out"
+    grep -v '^PORT ' "$dir/$role.out" >"$dir/$role.cmp" 2>/dev/null
+    MISMATCH=""
+    if [ $write_expected -eq 1 ]; then
+        mkdir -p "$expected_dir"
+        cp "$dir/$role.cmp" "$want"
+    elif [ ! -f "$want" ]; then
+        MISMATCH="no expected output $want"
+    elif ! diff -u "$want" "$dir/$role.cmp" >"$dir/$role.diff"; then
+        MISMATCH="stdout differs from $(basename "$want")"
+    fi
+}
+
+finish_case() {
+    local name=$1 start=$2 status=$3
+    if [ "$status" -eq 0 ]; then
+        passed=$((passed + 1))
+        printf 'PASS %s (%.1f s)%s\n' "$name" "$(echo "$(now) - $start" | bc)" "${EXTRA:-}"
+    else
+        failed=$((failed + 1))
+        echo "FAIL $name"
+        cat "$REPORT"
+    fi
+    EXTRA=""
+}
+
+case_dir() {
+    CASE_NO=$(( ${CASE_NO:-0} + 1 ))
+    DIR="$work/$CASE_NO"
+    mkdir -p "$DIR"
+    REPORT="$DIR/report"
+    : >"$REPORT"
+}
+
+wanted() { [ -z "$only" ] || [[ "$1" == *"$only"* ]]; }
+
+pair_name() {
+    local s=${1%%:*} c=${1##*:}
+    echo "$s-server+$c-client"
+}
+
+# run_pair NAME KEY PAIRING LIMIT -- SERVER_ARGS -- CLIENT_ARGS
+run_pair() {
+    local name=$1 key=$2 pairing=$3 limit=$4
+    shift 4
+    local sargs=() cargs=() side=s
+    for a in "$@"; do
+        if [ "$a" = "--" ]; then [ ${#sargs[@]} -eq 0 ] && [ "$side" = s ] && continue; side=c; continue; fi
+        if [ "$side" = s ]; then sargs+=("$a"); else cargs+=("$a"); fi
+    done
+    wanted "$name" || return 0
+    case_dir
+    local start status=0 spid cpid port src crc
+    start=$(now)
+    start_side "${pairing%%:*}" server "$DIR" "${sargs[@]}"
+    spid=$PID
+    if ! wait_line "$DIR/server.out" '^PORT [0-9]+$' "$spid" 5; then
+        wait_exit "$spid" 1
+        show_side "$DIR" server "no PORT line" >>"$REPORT"
+        finish_case "$name" "$start" 1
+        return
+    fi
+    port=$(awk '/^PORT /{print $2; exit}' "$DIR/server.out")
+    start_side "${pairing##*:}" client "$DIR" --port "$port" "${cargs[@]}"
+    cpid=$PID
+    wait_exit "$cpid" "$limit"
+    crc=$RC
+    wait_exit "$spid" 10
+    src=$RC
+    for role in server client; do
+        local rc why=""
+        [ $role = server ] && rc=$src || rc=$crc
+        if [ "$rc" -ne 0 ]; then
+            why="exit status $rc"
+            [ "$rc" -eq 124 ] && why="killed by the driver after its time bound"
+        else
+            compare_side "$DIR" $role "$key"
+            if [ -n "$MISMATCH" ]; then
+                why=$MISMATCH
+                cat "$DIR/$role.diff" >>"$REPORT" 2>/dev/null
+            fi
+        fi
+        if [ -n "$why" ]; then
+            status=1
+            show_side "$DIR" $role "$why" >>"$REPORT"
+        fi
+    done
+    finish_case "$name" "$start" $status
+}
+
+# run_timeout NAME KEY PAIRING VICTIM: the driver SIGKILLs the victim (by
+# PID) once it prints READY; the survivor must report the timeout.
+run_timeout() {
+    local name=$1 key=$2 pairing=$3 victim=$4
+    wanted "$name" || return 0
+    case_dir
+    local start status=0 spid cpid port vpid surv_pid survivor vrc
+    start=$(now)
+    start_side "${pairing%%:*}" server "$DIR" --scenario timeout --victim "$victim" \
+        --deadline-ms 60000
+    spid=$PID
+    if ! wait_line "$DIR/server.out" '^PORT [0-9]+$' "$spid" 5; then
+        wait_exit "$spid" 1
+        show_side "$DIR" server "no PORT line" >>"$REPORT"
+        finish_case "$name" "$start" 1
+        return
+    fi
+    port=$(awk '/^PORT /{print $2; exit}' "$DIR/server.out")
+    start_side "${pairing##*:}" client "$DIR" --port "$port" --scenario timeout \
+        --victim "$victim" --deadline-ms 60000
+    cpid=$PID
+    if [ "$victim" = server ]; then vpid=$spid surv_pid=$cpid survivor=client
+    else vpid=$cpid surv_pid=$spid survivor=server; fi
+    if ! wait_line "$DIR/$victim.out" ': READY$' "$vpid" 10; then
+        status=1
+        show_side "$DIR" "$victim" "never printed READY" >>"$REPORT"
+    fi
+    # (stderr hidden: bash would report the SIGKILLed job as "Killed")
+    { kill -KILL "$vpid"; wait_exit "$vpid" 5; } 2>/dev/null
+    vrc=$RC
+    wait_exit "$surv_pid" 65
+    if [ "$RC" -ne 0 ]; then
+        status=1
+        show_side "$DIR" "$survivor" "exit status $RC" >>"$REPORT"
+    else
+        compare_side "$DIR" "$survivor" "$key"
+        if [ -n "$MISMATCH" ]; then
+            status=1
+            cat "$DIR/$survivor.diff" >>"$REPORT" 2>/dev/null
+            show_side "$DIR" "$survivor" "$MISMATCH" >>"$REPORT"
+        fi
+        EXTRA=" [DISCONNECT $(awk '/^timeout-ms /{printf "%.1f", $2 / 1000}' "$DIR/$survivor.err") s after the $victim went silent]"
+    fi
+    if [ $status -eq 0 ] && [ "$vrc" -ne 137 ]; then
+        status=1
+        show_side "$DIR" "$victim" "exit status $vrc, expected death by SIGKILL" >>"$REPORT"
+    fi
+    finish_case "$name" "$start" $status
+}
+
+echo "peer built: $peer"
+echo "stock: $stock_lib"
+[ "$mode" = ours ] && echo "ours:  $ours/libenet.so.7"
+suite_start=$(now)
+
+# basic over the option matrix. A limited bandwidth also paces the small
+# packets over ~2 s so ENet's 1 s bandwidth throttle runs (and drops some
+# unreliable packets, as stock does at 64000 B/s); unlimited runs burst.
+for pairing in "${pairings[@]}"; do
+    for checksum in off on; do
+        for compress in off on; do
+            for bandwidth in unlimited 64000; do
+                args=(--scenario basic)
+                [ $checksum = on ] && args+=(--checksum)
+                [ $compress = on ] && args+=(--compress)
+                if [ $bandwidth = unlimited ]; then args+=(--batch-ms 5)
+                else args+=(--bandwidth "$bandwidth" --batch-ms 100); fi
+                run_pair "basic/checksum=$checksum,compress=$compress,bandwidth=$bandwidth/$(pair_name "$pairing")" \
+                    basic "$pairing" 35 -- "${args[@]}" -- "${args[@]}"
+            done
+        done
+    done
+done
+
+for pairing in "${pairings[@]}"; do
+    pn=$(pair_name "$pairing")
+    run_pair "broadcast/5-clients/$pn" broadcast "$pairing" 35 \
+        -- --scenario broadcast --clients 5 -- --scenario broadcast --clients 5
+    for scenario in disconnect_now disconnect_later; do
+        for initiator in client server; do
+            run_pair "$scenario/initiator=$initiator/$pn" "$scenario-initiator-$initiator" "$pairing" 35 \
+                -- --scenario $scenario --initiator $initiator \
+                -- --scenario $scenario --initiator $initiator
+        done
+    done
+    for victim in client server; do
+        run_timeout "timeout/victim=$victim/$pn" "timeout-victim-$victim" "$pairing" "$victim"
+    done
+done
+
+printf 'matrix took %.0f s\n' "$(echo "$(now) - $suite_start" | bc)"
+echo "$passed passed, $failed failed"
+[ $failed -eq 0 ]
