@@ -23,3 +23,9 @@ step "C suite via CMake/CTest (differential vs stock, hardening, compile checks,
 cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 cmake --build build -j2
 ctest --test-dir build --output-on-failure -j2
+
+step "two-process interop with stock ENet (stock server + our client, our server + stock client; checksum x compression x bandwidth)"
+tests-c/interop/run_matrix.sh --ours build/lib
+
+step "pyenet (Debian's python3-enet, built against stock) on our library"
+tests-py/run.sh build/lib
