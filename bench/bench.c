@@ -35,6 +35,10 @@
 #define MAX_QUEUED 4096u
 #define MAX_HOSTS 64
 
+/* Incoming and outgoing bandwidth of every host (0 = unlimited); with a
+ * limit, ENet's bandwidth throttle and window sizing are in play. */
+static enet_uint32 bandwidth;
+
 static double now_s(void)
 {
     struct timespec ts;
@@ -80,7 +84,7 @@ static ENetHost *bind_loopback(size_t peers, size_t channels)
     if (enet_address_set_host_ip(&address, "127.0.0.1") != 0)
         die("enet_address_set_host_ip failed");
     address.port = 0;
-    host = enet_host_create(&address, peers, channels, 0, 0);
+    host = enet_host_create(&address, peers, channels, bandwidth, bandwidth);
     if (host == NULL)
         die("enet_host_create (server) failed");
     return host;
@@ -115,7 +119,7 @@ static enet_uint32 get32(const unsigned char *p)
 static int throughput(double seconds)
 {
     ENetHost *server = bind_loopback(1, 1);
-    ENetHost *client = enet_host_create(NULL, 1, 1, 0, 0);
+    ENetHost *client = enet_host_create(NULL, 1, 1, bandwidth, bandwidth);
     ENetAddress address = loopback_port(server->address.port);
     ENetPeer *peer;
     ENetEvent ev;
@@ -236,7 +240,7 @@ static int idle_clients(enet_uint16 port, int peers, int hosts)
     double deadline = now_s() + 120.0, next_batch = 0;
 
     for (h = 0; h < hosts; ++h) {
-        host[h] = enet_host_create(NULL, (size_t) per_host, 1, 0, 0);
+        host[h] = enet_host_create(NULL, (size_t) per_host, 1, bandwidth, bandwidth);
         if (host[h] == NULL)
             die("enet_host_create (client) failed");
     }
@@ -296,6 +300,8 @@ int main(int argc, char **argv)
             hosts = atoi(argv[i + 1]);
         else if (strcmp(argv[i], "--port") == 0)
             port = atoi(argv[i + 1]);
+        else if (strcmp(argv[i], "--bandwidth") == 0)
+            bandwidth = (enet_uint32) strtoul(argv[i + 1], NULL, 10);
         else
             usage();
     }

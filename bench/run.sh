@@ -8,6 +8,9 @@
 #   --build-dir DIR  where bench is built (default: <repo>/target/interop).
 #   --seconds S      measuring time per metric (default 3).
 #   --peers N        idle peers on the server for metric (b) (default 1000).
+#   --bandwidth B    give every host B bytes/s in and out (default 0 =
+#                    unlimited), so the bandwidth throttle and window
+#                    sizing run ("throttling on").
 #
 # Each column uses one library for every process of that metric (chosen by
 # LD_LIBRARY_PATH per process); bench prints which library it mapped and the
@@ -26,6 +29,7 @@ stock_lib=/usr/lib/x86_64-linux-gnu/libenet.so.7
 ours=""
 seconds=3
 peers=1000
+bandwidth=0
 
 die() { echo "bench/run.sh: $*" >&2; exit 2; }
 while [ $# -gt 0 ]; do
@@ -34,6 +38,7 @@ while [ $# -gt 0 ]; do
         --build-dir) [ $# -ge 2 ] || die "--build-dir needs a directory"; build_dir=$2; shift ;;
         --seconds) [ $# -ge 2 ] || die "--seconds needs a value"; seconds=$2; shift ;;
         --peers) [ $# -ge 2 ] || die "--peers needs a value"; peers=$2; shift ;;
+        --bandwidth) [ $# -ge 2 ] || die "--bandwidth needs a value"; bandwidth=$2; shift ;;
         -h|--help) sed -n '2,21p' "$0"; exit 0 ;;
         *) die "unknown argument $1" ;;
     esac
@@ -95,14 +100,14 @@ for column in stock ours; do
     d="$work/$column"
     mkdir -p "$d"
     # (a)
-    run_with $column throughput --seconds "$seconds" >"$d/tp.out" 2>"$d/tp.err" &
+    run_with $column throughput --seconds "$seconds" --bandwidth "$bandwidth" >"$d/tp.out" 2>"$d/tp.err" &
     pid=$!; started+=("$pid")
     bounded_wait "$pid" $((seconds * 2 + 20))
     [ "$RC" -eq 0 ] || { cat "$d/tp.err" >&2; die "$column throughput failed ($RC)"; }
     result[$column,a]=$(value msgs_per_s "$d/tp.out")
     lib[$column]=$(mapped "$d/tp.err")
     # (b)
-    run_with $column idle-server --peers "$peers" --seconds "$seconds" >"$d/srv.out" 2>"$d/srv.err" &
+    run_with $column idle-server --peers "$peers" --seconds "$seconds" --bandwidth "$bandwidth" >"$d/srv.out" 2>"$d/srv.err" &
     spid=$!; started+=("$spid")
     t=0
     until grep -q '^PORT ' "$d/srv.out" 2>/dev/null; do
@@ -111,7 +116,7 @@ for column in stock ours; do
         sleep 0.1; t=$((t + 1))
     done
     port=$(value PORT "$d/srv.out")
-    run_with $column idle-clients --port "$port" --peers "$peers" --hosts 4 \
+    run_with $column idle-clients --port "$port" --peers "$peers" --hosts 4 --bandwidth "$bandwidth" \
         >"$d/cli.out" 2>"$d/cli.err" &
     cpid=$!; started+=("$cpid")
     bounded_wait "$spid" $((seconds + 100))
@@ -125,6 +130,7 @@ done
 
 ours_label="ours"
 [ -z "$ours" ] && ours_label="ours(=stock)"
+[ "$bandwidth" != 0 ] && echo "every host limited to $bandwidth bytes/s in and out (throttling on)"
 printf '%-62s | %-12s | %-12s\n' "metric" "stock" "$ours_label"
 printf '%-62s | %-12s | %-12s\n' "reliable 64-byte msgs/s (1 process, 2 hosts, ${seconds} s)" \
     "${result[stock,a]}" "${result[ours,a]}"
