@@ -3,12 +3,13 @@
 //! ([`crate::proto::Host`]) on the other.
 
 use core::ffi::c_int;
+use core::ops::{Deref, DerefMut};
 use core::ptr;
-use std::io::IoSliceMut;
 
 use super::codec::CallbackCodec;
 use crate::abi::*;
 use crate::mem::{packet, CBox, PacketRef};
+use crate::net::batch::{Datagram, ReceiveBatch, SendBatch};
 use crate::net::{clock, socket};
 use crate::proto::{Event, EventKind, EventSlot, Host, HostSettings};
 use crate::time::{time_difference, time_greater_equal};
@@ -16,26 +17,52 @@ use crate::wire::DropReason;
 
 const WAIT_RECEIVE: u32 = ENetSocketWait::ENET_SOCKET_WAIT_RECEIVE as u32;
 const WAIT_INTERRUPT: u32 = ENetSocketWait::ENET_SOCKET_WAIT_INTERRUPT as u32;
-/// Datagrams read per receive phase, as stock.
+/// Datagrams handled per receive phase, as stock.
 const RECEIVES_PER_CALL: usize = 256;
-const DATAGRAM_BUFFER: usize = ENET_PROTOCOL_MAXIMUM_MTU as usize;
+
+/// A host as `enet_host_create` makes it: the engine's host first, so the
+/// `ENetHost *` C code holds (the engine host's first field) points at the
+/// whole of this; then the socket batches the driver keeps between calls.
+#[repr(C)]
+pub(crate) struct DriverHost {
+    host: Host,
+    /// Datagrams read by one `recvmmsg` and not handled yet (an event can
+    /// end a service call halfway through a batch).
+    received: ReceiveBatch,
+    /// Datagrams of the current send phase, sent with `sendmmsg`.
+    outgoing: SendBatch,
+}
+
+impl Deref for DriverHost {
+    type Target = Host;
+    fn deref(&self) -> &Host {
+        &self.host
+    }
+}
+
+impl DerefMut for DriverHost {
+    fn deref_mut(&mut self) -> &mut Host {
+        &mut self.host
+    }
+}
 
 /// The whole host behind an `ENetHost *` from C.
 ///
 /// # Safety
 /// `host` must be NULL or a pointer returned by `enet_host_create` that has
 /// not been destroyed, and no other reference to that host may be live.
-pub(crate) unsafe fn host_mut<'a>(host: *mut ENetHost) -> Option<&'a mut Host> {
-    // SAFETY: every `ENetHost *` we hand out points at the `public` field,
-    // the first field of a `#[repr(C)] Host`, so it is the `Host` pointer.
-    unsafe { host.cast::<Host>().as_mut() }
+pub(crate) unsafe fn host_mut<'a>(host: *mut ENetHost) -> Option<&'a mut DriverHost> {
+    // SAFETY: every `ENetHost *` we hand out points at `Host::public`, the
+    // first field of the `#[repr(C)] Host` that is the first field of a
+    // `#[repr(C)] DriverHost`, so it is the `DriverHost` pointer.
+    unsafe { host.cast::<DriverHost>().as_mut() }
 }
 
 /// The host owning `peer` and the peer's slot in it.
 ///
 /// # Safety
 /// `peer` must be NULL or point into the peer array of a live host.
-pub(crate) unsafe fn peer_host<'a>(peer: *mut ENetPeer) -> Option<(&'a mut Host, usize)> {
+pub(crate) unsafe fn peer_host<'a>(peer: *mut ENetPeer) -> Option<(&'a mut DriverHost, usize)> {
     // SAFETY: a non-null peer of a live host can be read.
     let host_pointer = unsafe { peer.as_ref() }?.host;
     // SAFETY: `peer->host` of a live peer is its live host.
@@ -78,20 +105,17 @@ enum Phase {
 
 /// Sends what the engine has for every peer that needs it.
 fn send_phase(
-    host: &mut Host,
+    driver: &mut DriverHost,
     now: u32,
     check_timeouts: bool,
     event: Option<&mut ENetEvent>,
 ) -> Phase {
+    let DriverHost { host, outgoing, .. } = driver;
     let socket = host.public.socket;
     let mut codec = codec_of(host);
     let mut transmit = |to: &ENetAddress, bytes: &[u8]| -> isize {
-        match socket::send_slices(socket, Some(to), &[std::io::IoSlice::new(bytes)]) {
-            Ok(sent) => sent as isize,
-            // A full send buffer drops the datagram, as stock's 0 return.
-            Err(error) if error.kind() == std::io::ErrorKind::WouldBlock => 0,
-            Err(_) => -1,
-        }
+        outgoing.push(to, bytes);
+        bytes.len() as isize
     };
     let mut slot = if event.is_some() {
         EventSlot::wanted()
@@ -99,7 +123,7 @@ fn send_phase(
         EventSlot::unwanted()
     };
     let sent = host.send_outgoing(now, check_timeouts, &mut codec, &mut transmit, &mut slot);
-    if sent.is_err() {
+    if outgoing.flush(socket).is_err() || sent.is_err() {
         return Phase::Failed;
     }
     match (slot.event, event) {
@@ -111,31 +135,32 @@ fn send_phase(
     }
 }
 
-/// Reads and handles up to 256 datagrams.
-fn receive_phase(host: &mut Host, now: u32, mut event: Option<&mut ENetEvent>) -> Phase {
+/// Reads and handles up to 256 datagrams, a `recvmmsg` batch at a time.
+fn receive_phase(driver: &mut DriverHost, now: u32, mut event: Option<&mut ENetEvent>) -> Phase {
+    let DriverHost { host, received, .. } = driver;
     let socket = host.public.socket;
-    let mut buffer = [0u8; DATAGRAM_BUFFER];
     for _ in 0..RECEIVES_PER_CALL {
-        let received = socket::receive_slices(socket, true, &mut [IoSliceMut::new(&mut buffer)]);
-        let (length, from) = match received {
-            Ok(socket::Received::Data { length, from }) => (length, from.unwrap_or_default()),
-            // Oversized datagrams are skipped (stock 1.3.17 fails the call).
-            Ok(socket::Received::Truncated) => continue,
-            Err(error) if error.kind() == std::io::ErrorKind::WouldBlock => return Phase::Continue,
-            Err(error) if error.kind() == std::io::ErrorKind::Interrupted => {
-                return Phase::Continue
+        if !received.has_pending() {
+            match received.fill(socket) {
+                Ok(0) => return Phase::Continue,
+                Ok(_) => {}
+                Err(_) => return Phase::Failed,
             }
-            Err(_) => return Phase::Failed,
+        }
+        // Oversized datagrams are skipped (stock 1.3.17 fails the call).
+        let Some(Datagram::Received { from, bytes }) = received.pop() else {
+            continue;
         };
-        let datagram = &buffer[..length];
+        let length = bytes.len();
         host.public.receivedAddress = from;
         host.public.receivedDataLength = length;
         host.public.totalReceivedData = host.public.totalReceivedData.wrapping_add(length as u32);
         host.public.totalReceivedPackets = host.public.totalReceivedPackets.wrapping_add(1);
-        host.public.packetData[0][..length].copy_from_slice(datagram);
         host.public.receivedData = host.public.packetData[0].as_mut_ptr();
 
         if let Some(intercept) = host.public.intercept {
+            // The callback reads the datagram where stock keeps it.
+            host.public.packetData[0][..length].copy_from_slice(bytes);
             let host_pointer: *mut ENetHost = &mut host.public;
             let event_pointer = event
                 .as_deref_mut()
@@ -166,7 +191,7 @@ fn receive_phase(host: &mut Host, now: u32, mut event: Option<&mut ENetEvent>) -
             EventSlot::unwanted()
         };
         let result: Result<(), DropReason> =
-            host.receive_datagram(now, from, datagram, &mut codec, &mut slot);
+            host.receive_datagram(now, from, bytes, &mut codec, &mut slot);
         let _ = result; // a dropped datagram is no failure of the host
         if let (Some(happened), Some(out)) = (slot.event, event.as_deref_mut()) {
             fill_event(host, happened, out);
@@ -189,7 +214,7 @@ fn dispatch_phase(host: &mut Host, event: &mut ENetEvent) -> bool {
 /// `enet_host_service`: dispatch, send, receive, send, dispatch, then wait
 /// on the socket until something arrives, the engine's next deadline, or
 /// `timeout` ms have passed.
-fn service(host: &mut Host, mut event: Option<&mut ENetEvent>, timeout: u32) -> c_int {
+fn service(host: &mut DriverHost, mut event: Option<&mut ENetEvent>, timeout: u32) -> c_int {
     if let Some(out) = event.as_deref_mut() {
         clear_event(out);
         if dispatch_phase(host, out) {
@@ -303,8 +328,18 @@ pub unsafe extern "C" fn enet_host_create(
             random_seed: random_seed(),
             now: clock::now(),
         };
-        match Host::create(settings) {
-            Some(host) => host.into_raw().cast::<ENetHost>(),
+        let driver = Host::new(settings).and_then(|host| {
+            CBox::new(DriverHost {
+                host,
+                received: ReceiveBatch::default(),
+                outgoing: SendBatch::default(),
+            })
+        });
+        match driver {
+            Some(mut driver) => {
+                driver.host.attach();
+                driver.into_raw().cast::<ENetHost>()
+            }
             None => {
                 socket::destroy(sock);
                 ptr::null_mut()
@@ -334,7 +369,7 @@ pub unsafe extern "C" fn enet_host_destroy(host: *mut ENetHost) {
         }
         // SAFETY: a live host was created by `CBox::into_raw` in
         // `enet_host_create`; we take back its ownership once.
-        let Some(mut host) = (unsafe { CBox::from_raw(host.cast::<Host>()) }) else {
+        let Some(mut host) = (unsafe { CBox::from_raw(host.cast::<DriverHost>()) }) else {
             return;
         };
         socket::destroy(host.public.socket);
@@ -416,7 +451,7 @@ pub unsafe extern "C" fn enet_host_service(
 }
 
 /// Sends everything queued now, without waiting or receiving.
-pub(crate) fn flush(host: &mut Host) {
+pub(crate) fn flush(host: &mut DriverHost) {
     let now = clock::now();
     host.public.serviceTime = now;
     let _ = send_phase(host, now, false, None);

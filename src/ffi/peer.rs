@@ -4,7 +4,7 @@
 use core::ffi::{c_int, c_void};
 use core::ptr;
 
-use super::host::{flush, peer_host};
+use super::host::{flush, peer_host, DriverHost};
 use crate::abi::*;
 use crate::mem::{CBox, PacketRef};
 use crate::proto::{Queued, Sequenced};
@@ -66,7 +66,7 @@ pub unsafe extern "C" fn enet_peer_receive(
 ///
 /// # Safety
 /// `peer` must be NULL or a peer of a live host.
-unsafe fn with_peer(peer: *mut ENetPeer, action: impl FnOnce(&mut crate::proto::Host, usize)) {
+unsafe fn with_peer(peer: *mut ENetPeer, action: impl FnOnce(&mut DriverHost, usize)) {
     guard!((), {
         // SAFETY: caller contract.
         if let Some((host, index)) = unsafe { peer_host(peer) } {

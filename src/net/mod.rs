@@ -2,5 +2,6 @@
 //! address text and lookup. `unsafe` is allowed here (and in `ffi`) only.
 
 pub mod address;
+pub mod batch;
 pub mod clock;
 pub mod socket;

@@ -187,14 +187,16 @@ fn blank_host(settings: &HostSettings) -> ENetHost {
 }
 
 impl Host {
-    /// Creates a host with `peer_count` peer slots, every one reset.
-    /// `None` for more than 4095 peers or when allocation fails.
-    pub fn create(settings: HostSettings) -> Option<CBox<Host>> {
+    /// A host with `peer_count` peer slots, not yet usable: it must first
+    /// be put where it will stay and [`Host::attach`]ed, since its peers
+    /// point back at it. `None` for more than 4095 peers or when
+    /// allocation fails.
+    pub fn new(settings: HostSettings) -> Option<Host> {
         if settings.peer_count > ENET_PROTOCOL_MAXIMUM_PEER_ID as usize {
             return None;
         }
         let peers = CSlice::new_with(settings.peer_count, |_| blank_peer())?;
-        let mut host = CBox::new(Host {
+        Some(Host {
             public: blank_host(&settings),
             engine: Engine {
                 peers,
@@ -208,11 +210,17 @@ impl Host {
                 due: Vec::new(),
                 connected: vec![false; settings.peer_count],
             },
-        })?;
-        let host_pointer: *mut ENetHost = &mut host.public;
-        host.public.peers = host.engine.peers.as_mut_ptr();
-        clear_list(&mut host.public.dispatchQueue);
-        for (index, peer) in host.engine.peers.iter_mut().enumerate() {
+        })
+    }
+
+    /// Points the host's public fields and its peers at their final
+    /// places and resets every peer. Call once, after the host was moved
+    /// to the memory it will live in.
+    pub fn attach(&mut self) {
+        let host_pointer: *mut ENetHost = &mut self.public;
+        self.public.peers = self.engine.peers.as_mut_ptr();
+        clear_list(&mut self.public.dispatchQueue);
+        for (index, peer) in self.engine.peers.iter_mut().enumerate() {
             peer.host = host_pointer;
             peer.incomingPeerID = index as u16;
             peer.outgoingSessionID = 0xFF;
@@ -223,9 +231,15 @@ impl Host {
             clear_list(&mut peer.outgoingCommands);
             clear_list(&mut peer.dispatchedCommands);
         }
-        for index in 0..settings.peer_count {
-            host.reset_peer(index);
+        for index in 0..self.engine.peers.len() {
+            self.reset_peer(index);
         }
+    }
+
+    /// [`Host::new`] in hook-allocated memory, attached.
+    pub fn create(settings: HostSettings) -> Option<CBox<Host>> {
+        let mut host = CBox::new(Host::new(settings)?)?;
+        host.attach();
         Some(host)
     }
 
