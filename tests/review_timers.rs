@@ -125,3 +125,27 @@ fn review_f1_ping_follows_the_acknowledgement_that_emptied_the_sent_queue() {
         "no ping at lastReceiveTime + pingInterval ({ping_due}); last send at {last_send}"
     );
 }
+
+// F7: `enet_time_set` to an earlier time (programs call enet_time_set(0)
+// after enet_host_create). The schedule's extended clock ignores the step
+// back (schedule.rs:20-30) and freezes until the clock passes its old
+// reading again, so no timer fires in between: no retransmission, no ping,
+// no timeout. Stock compares 32-bit times on every call and times the dead
+// peer out as usual (stock run: tests-c/diff_review_time_set_back.c).
+#[test]
+fn review_f7_timers_keep_running_after_the_clock_is_set_back() {
+    let mut sim = Sim::new(103, 100_000_000);
+    let server = sim.add_host(1, 1);
+    let client = sim.add_host(1, 1);
+    let (client_peer, _) = connect(&mut sim, client, server, 1, 0);
+    sim.run_for(2000);
+    sim.now = 1000; // enet_time_set(1000)
+    sim.down[server] = true;
+    sim.host(client).set_timeout(client_peer, 0, 1000, 2000);
+    send(&mut sim, client, client_peer, b"anyone?");
+    let before = sim.disconnects(client).len();
+    assert!(
+        sim.run_until(10_000, |s| s.disconnects(client).len() > before),
+        "the dead server was never timed out"
+    );
+}
