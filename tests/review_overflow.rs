@@ -57,7 +57,9 @@ fn review_f3_remote_throttle_configure_with_huge_acceleration() {
         sim.run_for(500);
     }
     assert_eq!(
-        sim.host(server).peer(server_peer).packetThrottleAcceleration,
+        sim.host(server)
+            .peer(server_peer)
+            .packetThrottleAcceleration,
         u32::MAX
     );
     assert_eq!(sim.state(server, server_peer), ENET_PEER_STATE_CONNECTED);
@@ -108,7 +110,10 @@ fn review_f4_fragment_count_multiple_of_65536() {
             .receive_datagram(now, from, &datagram, &mut NoCodec, &mut events)
             .expect("accepted");
     }
-    let event = sim.host(server).dispatch().expect("the packet is delivered");
+    let event = sim
+        .host(server)
+        .dispatch()
+        .expect("the packet is delivered");
     assert_eq!(event.kind, EventKind::Receive);
     assert_eq!(event.peer, server_peer);
     let packet = event.packet.expect("packet");

@@ -113,7 +113,11 @@ fn review_f1_ping_follows_the_acknowledgement_that_emptied_the_sent_queue() {
     sim.down[server] = false;
     let before = sim.hosts[client].host.peer(client_peer).lastReceiveTime;
     assert!(
-        sim.run_until(1000, |s| s.hosts[client].host.peer(client_peer).lastReceiveTime != before),
+        sim.run_until(1000, |s| s.hosts[client]
+            .host
+            .peer(client_peer)
+            .lastReceiveTime
+            != before),
         "A was never acknowledged"
     );
     let acknowledged = sim.hosts[client].host.peer(client_peer).lastReceiveTime;
@@ -147,5 +151,116 @@ fn review_f7_timers_keep_running_after_the_clock_is_set_back() {
     assert!(
         sim.run_until(10_000, |s| s.disconnects(client).len() > before),
         "the dead server was never timed out"
+    );
+}
+
+/// A bare two-host network that drives the engine as a program does with
+/// `enet_host_service(host, NULL, 0)` followed by
+/// `while (enet_host_check_events(host, &event) > 0)`: receive and send
+/// passes get no event, so connects and disconnects go through the
+/// dispatch queue.
+struct NullEventNet {
+    sim: Sim,
+    in_flight: Vec<(u64, usize, Vec<u8>)>,
+    ticks: u64,
+    down: [bool; 2],
+    events: [Vec<enet::proto::EventKind>; 2],
+}
+
+impl NullEventNet {
+    const LATENCY: u64 = 5;
+
+    fn step(&mut self) {
+        use enet::proto::{EventSlot, NoCodec};
+        let now = self.sim.now;
+        for index in 0..2 {
+            if self.down[index] {
+                self.in_flight.retain(|(_, to, _)| *to != index);
+                continue;
+            }
+            let mut outbox: Vec<Vec<u8>> = Vec::new();
+            let mut transmit = |_: &enet::abi::ENetAddress, bytes: &[u8]| {
+                outbox.push(bytes.to_vec());
+                bytes.len() as isize
+            };
+            let host = &mut self.sim.hosts[index].host;
+            host.bandwidth_throttle(now);
+            let mut none = EventSlot::unwanted();
+            let _ = host.send_outgoing(now, true, &mut NoCodec, &mut transmit, &mut none);
+            let from = self.sim.hosts[1 - index].address;
+            let (due, rest): (Vec<_>, Vec<_>) = std::mem::take(&mut self.in_flight)
+                .into_iter()
+                .partition(|(at, to, _)| *to == index && *at <= self.ticks);
+            self.in_flight = rest;
+            let host = &mut self.sim.hosts[index].host;
+            for (_, _, bytes) in due {
+                let mut none = EventSlot::unwanted();
+                let _ = host.receive_datagram(now, from, &bytes, &mut NoCodec, &mut none);
+            }
+            let mut none = EventSlot::unwanted();
+            let _ = host.send_outgoing(now, true, &mut NoCodec, &mut transmit, &mut none);
+            while let Some(event) = host.dispatch() {
+                if let Some(packet) = event.packet {
+                    packet.release();
+                }
+                self.events[index].push(event.kind);
+            }
+            for bytes in outbox {
+                self.in_flight
+                    .push((self.ticks + Self::LATENCY, 1 - index, bytes));
+            }
+        }
+        self.ticks += 1;
+        self.sim.now = self.sim.now.wrapping_add(1);
+    }
+}
+
+// F1 (state change in dispatch): with NULL events the connect completes
+// in the dispatch queue (CONNECTION_SUCCEEDED); the send pass that
+// acknowledges the VERIFY_CONNECT finds the peer not yet CONNECTED, so it
+// sets no ping timer, and enet_host_check_events then makes it CONNECTED
+// without a reschedule. Stock pings a CONNECTED peer whose lastReceiveTime
+// is 0 (no ACK received yet) on the very next service call
+// (protocol.c@v1.3.17:1607-1615). Ours sends nothing until something else
+// wakes the peer (here the BANDWIDTH_LIMIT of the next throttle epoch, up
+// to a second later), and a peer that dies right after the handshake is
+// timed out that much later.
+#[test]
+fn review_f1_peer_connected_through_check_events_pings_at_once() {
+    use enet::proto::EventKind;
+    let mut sim = Sim::new(104, 50_000);
+    let server = sim.add_host(1, 1);
+    let client = sim.add_host(1, 1);
+    let server_address = sim.hosts[server].address;
+    let client_peer = sim
+        .host(client)
+        .connect(server_address, 1, 0)
+        .expect("free slot");
+    let mut net = NullEventNet {
+        sim,
+        in_flight: Vec::new(),
+        ticks: 0,
+        down: [false; 2],
+        events: [Vec::new(), Vec::new()],
+    };
+    for _ in 0..2000 {
+        if net.events[client].contains(&EventKind::Connect) {
+            break;
+        }
+        net.step();
+    }
+    assert!(
+        net.events[client].contains(&EventKind::Connect),
+        "no connect"
+    );
+    // The step that dispatched the client's CONNECT ran at now - 1.
+    let connected_at = net.sim.now.wrapping_sub(1);
+    net.step();
+    let peer = net.sim.hosts[client].host.peer(client_peer);
+    assert_eq!(peer.lastReceiveTime, 0);
+    assert_eq!(
+        peer.lastSendTime,
+        connected_at.wrapping_add(1),
+        "no PING on the service call after the connect (connected at {connected_at})"
     );
 }
