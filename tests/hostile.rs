@@ -234,3 +234,40 @@ fn random_and_mutated_datagrams_never_break_the_host() {
     assert!(waiting <= sim.host(server).public.maximumWaitingData + 65536);
     still_works(&mut sim, server, client, client_peer);
 }
+
+#[test]
+fn empty_commands_held_out_of_order_are_bounded() {
+    // Zero-length unreliable packets for a reliable number not reached yet
+    // are held until it arrives; stock counts only their bytes (none), so
+    // they could pin memory without limit. Each costs here.
+    let (mut sim, server, victim, _, _) = setup(36);
+    let forger = Forger::for_connection(&mut sim, victim, 0);
+    let victim_address = sim.hosts[victim].address;
+    let slot = (0..2)
+        .find(|&i| sim.host(server).peer(i).address == victim_address)
+        .unwrap();
+    sim.host(server).public.maximumWaitingData = 96 * 100;
+    let mut accepted = 0;
+    for unreliable in 1..=1000u16 {
+        let datagram = forger.datagram(&[(
+            CommandHeader {
+                flags: CommandFlags::NONE,
+                channel_id: 0,
+                reliable_sequence_number: 5, // ahead: held
+            },
+            Command::SendUnreliable {
+                unreliable_sequence_number: unreliable,
+                data: &[],
+            },
+        )]);
+        if forger.inject(&mut sim, server, &datagram).is_ok() {
+            accepted += 1;
+        }
+    }
+    assert!(
+        (90..=110).contains(&accepted),
+        "held {accepted} empty commands"
+    );
+    // The public counter still counts bytes only, as stock's.
+    assert_eq!(sim.host(server).peer(slot).totalWaitingData, 0);
+}

@@ -75,19 +75,28 @@ fn codec_of(host: &Host) -> CallbackCodec {
     CallbackCodec::new(host.public.checksum, host.public.compressor)
 }
 
-/// Writes an engine event into the program's `ENetEvent`.
+/// Writes an engine event into the program's `ENetEvent`. As stock, each
+/// kind writes only its own fields: a receive leaves `data` as it was,
+/// a connect or disconnect leaves `channelID`.
 fn fill_event(host: &mut Host, event: Event, out: &mut ENetEvent) {
-    out.r#type = match event.kind {
-        EventKind::Connect => ENetEventType::ENET_EVENT_TYPE_CONNECT,
-        EventKind::Disconnect => ENetEventType::ENET_EVENT_TYPE_DISCONNECT,
-        EventKind::Receive => ENetEventType::ENET_EVENT_TYPE_RECEIVE,
-    };
     out.peer = host.peer_pointer(event.peer);
-    out.channelID = event.channel_id;
-    out.data = event.data;
-    out.packet = event
-        .packet
-        .map_or(ptr::null_mut(), PacketRef::hand_to_program);
+    match event.kind {
+        EventKind::Connect | EventKind::Disconnect => {
+            out.r#type = if event.kind == EventKind::Connect {
+                ENetEventType::ENET_EVENT_TYPE_CONNECT
+            } else {
+                ENetEventType::ENET_EVENT_TYPE_DISCONNECT
+            };
+            out.data = event.data;
+        }
+        EventKind::Receive => {
+            out.r#type = ENetEventType::ENET_EVENT_TYPE_RECEIVE;
+            out.channelID = event.channel_id;
+            out.packet = event
+                .packet
+                .map_or(ptr::null_mut(), PacketRef::hand_to_program);
+        }
+    }
 }
 
 fn clear_event(event: &mut ENetEvent) {
@@ -190,15 +199,38 @@ fn receive_phase(driver: &mut DriverHost, now: u32, mut event: Option<&mut ENetE
         } else {
             EventSlot::unwanted()
         };
-        let result: Result<(), DropReason> =
-            host.receive_datagram(now, from, bytes, &mut codec, &mut slot);
-        let _ = result; // a dropped datagram is no failure of the host
-        if let (Some(happened), Some(out)) = (slot.event, event.as_deref_mut()) {
-            fill_event(host, happened, out);
-            return Phase::Event;
+        let result = host.receive_datagram(now, from, bytes, &mut codec, &mut slot);
+        // A dropped datagram is no failure of the host.
+        if let Some(out) = event.as_deref_mut() {
+            if let Some(happened) = slot.event {
+                fill_event(host, happened, out);
+                return Phase::Event;
+            }
+            // Stock reports an event the intercept left in place once the
+            // datagram got as far as its commands.
+            if out.r#type != ENetEventType::ENET_EVENT_TYPE_NONE && reached_commands(&result) {
+                return Phase::Event;
+            }
         }
     }
     Phase::Continue
+}
+
+/// Whether a datagram passed the header, peer and checksum checks.
+fn reached_commands(result: &Result<(), DropReason>) -> bool {
+    match result {
+        Ok(()) => true,
+        Err(reason) => matches!(
+            reason,
+            DropReason::TruncatedCommand
+                | DropReason::UnknownCommand
+                | DropReason::PayloadOutOfBounds
+                | DropReason::PayloadTooLarge
+                | DropReason::NoPeerForCommand
+                | DropReason::MissingSentTime
+                | DropReason::CommandRejected
+        ),
+    }
 }
 
 fn dispatch_phase(host: &mut Host, event: &mut ENetEvent) -> bool {

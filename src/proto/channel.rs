@@ -202,7 +202,28 @@ pub struct FragmentInfo {
     pub offset: u32,
 }
 
+/// What a held (received, not yet deliverable) command costs against the
+/// peer's waiting-data budget besides its bytes: about what stock's
+/// `ENetIncomingCommand` takes.
+const HELD_COMMAND_COST: usize = core::mem::size_of::<ENetIncomingCommand>();
+
 impl Host {
+    /// Commands the peer's channels hold out of order or half reassembled.
+    fn held_commands(&self, index: usize) -> usize {
+        self.engine.slots[index]
+            .incoming
+            .iter()
+            .map(|channel| {
+                channel.reliable.len()
+                    + channel
+                        .unreliable
+                        .values()
+                        .map(BTreeMap::len)
+                        .sum::<usize>()
+            })
+            .sum()
+    }
+
     /// Queues the peer for event dispatch (stock's NEEDS_DISPATCH flag).
     pub(crate) fn mark_dispatch(&mut self, index: usize) {
         let peer = &mut self.engine.peers[index];
@@ -236,7 +257,11 @@ impl Host {
         flags: u32,
     ) -> Option<PacketRef> {
         let peer = &self.engine.peers[index];
-        if peer.totalWaitingData >= self.public.maximumWaitingData {
+        // Stock counts only packet bytes, so a peer could pin memory with
+        // many empty commands held out of order; each held command also
+        // costs a fixed overhead here (not shown in totalWaitingData).
+        let held = self.held_commands(index).saturating_mul(HELD_COMMAND_COST);
+        if peer.totalWaitingData.saturating_add(held) >= self.public.maximumWaitingData {
             return None;
         }
         let packet = match data {
@@ -487,7 +512,7 @@ impl Host {
             let span = incoming.sequence_span();
             skipped_sequences |= span > 1;
             if let Some(channel) = self.channel_mut(index, channel_id) {
-                channel.incomingReliableSequenceNumber = next.wrapping_add(span - 1);
+                channel.incomingReliableSequenceNumber = next.wrapping_add(span.wrapping_sub(1));
             }
             self.deliver(index, channel_id, incoming.packet);
             advanced = true;

@@ -15,6 +15,8 @@ impl Host {
             match self.engine.peers[index].state {
                 ENET_PEER_STATE_CONNECTION_PENDING | ENET_PEER_STATE_CONNECTION_SUCCEEDED => {
                     self.change_state(index, ENET_PEER_STATE_CONNECTED);
+                    // Connected now: its ping timer starts with the next pass.
+                    self.engine.schedule.mark_ready(index);
                     return Some(Event {
                         kind: EventKind::Connect,
                         peer: index,

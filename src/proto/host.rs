@@ -292,11 +292,9 @@ impl Host {
     }
 
     /// Milliseconds from `now` until the engine next needs to run (a
-    /// retransmission, a ping), 0 if it has work now, `None` if idle.
+    /// retransmission, a ping), `None` if no timer is set. Queued events
+    /// do not count: a caller that wants them dispatches before waiting.
     pub fn next_deadline(&mut self, now: u32) -> Option<u32> {
-        if !self.engine.dispatch_queue.is_empty() {
-            return Some(0);
-        }
         self.engine.schedule.time_until_next(now)
     }
 

@@ -37,8 +37,28 @@ impl Host {
         events: &mut EventSlot,
     ) -> Result<(), DropReason> {
         self.public.serviceTime = now;
+        let mut peer = None;
+        let result = self.handle_datagram(from, datagram, codec, events, &mut peer);
+        // Acknowledgements move the peer's retransmission and ping
+        // deadlines; its timer must follow at once, not at its next send.
+        if let Some(index) = peer {
+            self.reschedule(index, now);
+        }
+        result
+    }
+
+    /// [`Host::receive_datagram`]; `peer` learns which peer it concerned.
+    fn handle_datagram(
+        &mut self,
+        from: ENetAddress,
+        datagram: &[u8],
+        codec: &mut dyn Codec,
+        events: &mut EventSlot,
+        peer: &mut Option<usize>,
+    ) -> Result<(), DropReason> {
         let (header, header_len) = DatagramHeader::parse(datagram, codec.has_checksum())?;
         let peer_index = self.datagram_peer(&header, from)?;
+        *peer = peer_index;
 
         let mut decompressed = Vec::new();
         let body = match datagram.get(header_len..) {
@@ -89,6 +109,7 @@ impl Host {
             };
             if peer_index.is_none() {
                 peer_index = Some(index);
+                *peer = peer_index;
             } else {
                 self.handle_command(index, &command_header, &command, events)
                     .map_err(|()| DropReason::CommandRejected)?;
@@ -293,10 +314,10 @@ impl Host {
         } else if peer.unsequencedWindow[word] & mask != 0 {
             return Ok(());
         }
-        match self.queue_incoming(index, header.channel_id, Sequencing::Unsequenced, data) {
-            Queued::Error => return Err(()),
-            Queued::Discarded => return Ok(()),
-            Queued::Accepted => {}
+        if self.queue_incoming(index, header.channel_id, Sequencing::Unsequenced, data)
+            == Queued::Error
+        {
+            return Err(());
         }
         self.engine.peers[index].unsequencedWindow[word] |= mask;
         Ok(())

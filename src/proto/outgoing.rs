@@ -11,7 +11,7 @@ use super::command::number;
 use super::event::EventSlot;
 use super::host::Host;
 use crate::abi::*;
-use crate::time::{time_difference, time_greater_equal, time_less};
+use crate::time::{time_difference, time_greater_equal, time_less, TIME_OVERFLOW};
 use crate::wire::builder::Envelope;
 use crate::wire::command::{CommandFlags, ConnectId};
 
@@ -46,23 +46,40 @@ impl Host {
         self.public.serviceTime = now;
         let mut due = std::mem::take(&mut self.engine.due);
         self.engine.schedule.take_due(now, &mut due);
+        // Rounds of one datagram per peer, as stock's passes over its peers:
+        // a peer with more to send goes round again.
+        let mut round = due.clone();
+        let mut again = Vec::new();
         let mut result = Ok(());
-        for (position, &index) in due.iter().enumerate() {
-            let outcome = self.send_peer(index, now, check_timeouts, codec, transmit, events);
-            self.reschedule(index, now);
-            let stop = match outcome {
-                Err(failed) => {
-                    result = Err(failed);
-                    true
+        'rounds: while !round.is_empty() {
+            for (position, &index) in round.iter().enumerate() {
+                let outcome =
+                    self.send_datagram(index, now, check_timeouts, codec, transmit, events);
+                let stop = match outcome {
+                    Err(failed) => {
+                        result = Err(failed);
+                        true
+                    }
+                    Ok(more) => {
+                        if more {
+                            again.push(index);
+                        }
+                        events.has_event()
+                    }
+                };
+                if stop {
+                    // The rest waits for the next pass.
+                    for &later in round[position + 1..].iter().chain(&again) {
+                        self.engine.schedule.mark_ready(later);
+                    }
+                    break 'rounds;
                 }
-                Ok(()) => events.has_event(),
-            };
-            if stop {
-                for &later in &due[position + 1..] {
-                    self.engine.schedule.mark_ready(later);
-                }
-                break;
             }
+            round.clear();
+            std::mem::swap(&mut round, &mut again);
+        }
+        for &index in &due {
+            self.reschedule(index, now);
         }
         self.engine.due = due;
         result
@@ -70,7 +87,7 @@ impl Host {
 
     /// Sets the peer's next visit: at once if it has queued work, else at
     /// its retransmission timeout or its next ping.
-    fn reschedule(&mut self, index: usize, now: u32) {
+    pub(crate) fn reschedule(&mut self, index: usize, now: u32) {
         let peer = &self.engine.peers[index];
         let slot = &self.engine.slots[index];
         if peer.state == ENET_PEER_STATE_DISCONNECTED || peer.state == ENET_PEER_STATE_ZOMBIE {
@@ -83,7 +100,17 @@ impl Host {
         let deadline = if !slot.sent_reliable.is_empty() {
             Some(peer.nextTimeout)
         } else if peer.state == ENET_PEER_STATE_CONNECTED {
-            Some(peer.lastReceiveTime.wrapping_add(peer.pingInterval))
+            // Stock pings once the distance to the last acknowledgement
+            // (either way round, so a clock set back pings at once) reaches
+            // the interval; an interval of a day or more never does.
+            let since = time_difference(now, peer.lastReceiveTime);
+            if peer.pingInterval >= TIME_OVERFLOW {
+                None
+            } else if since >= peer.pingInterval {
+                Some(now)
+            } else {
+                Some(now.wrapping_add(peer.pingInterval - since))
+            }
         } else {
             None
         };
@@ -99,8 +126,9 @@ impl Host {
         }
     }
 
-    /// Sends the peer everything it may be sent now, a datagram at a time.
-    fn send_peer(
+    /// Sends the peer one datagram of what it may be sent now; `Ok(true)`
+    /// if more is waiting that did not fit.
+    fn send_datagram(
         &mut self,
         index: usize,
         now: u32,
@@ -108,56 +136,52 @@ impl Host {
         codec: &mut dyn Codec,
         transmit: &mut Transmit<'_>,
         events: &mut EventSlot,
-    ) -> Result<(), SendFailed> {
-        loop {
-            let state = self.engine.peers[index].state;
-            if state == ENET_PEER_STATE_DISCONNECTED || state == ENET_PEER_STATE_ZOMBIE {
-                return Ok(());
-            }
-            let mtu = self.engine.peers[index].mtu;
-            self.engine.builder.restart(mtu);
-            let mut continue_sending = false;
-
-            if !self.engine.slots[index].acknowledgements.is_empty() {
-                continue_sending |= self.pack_acknowledgements(index);
-            }
-            if check_timeouts
-                && !self.engine.slots[index].sent_reliable.is_empty()
-                && time_greater_equal(now, self.engine.peers[index].nextTimeout)
-                && self.check_timeouts(index, now, events)
-            {
-                return Ok(());
-            }
-            let can_ping = if self.engine.slots[index].outgoing.is_empty() {
-                true
-            } else {
-                let (can_ping, full) = self.pack_outgoing(index, now);
-                continue_sending |= full;
-                can_ping
-            };
-            let peer = &self.engine.peers[index];
-            if can_ping
-                && self.engine.slots[index].sent_reliable.is_empty()
-                && time_difference(now, peer.lastReceiveTime) >= peer.pingInterval
-                && self.engine.builder.remaining() >= PING_LEN
-            {
-                self.ping(index);
-                let (_, full) = self.pack_outgoing(index, now);
-                continue_sending |= full;
-            }
-            if self.engine.builder.is_empty() {
-                return Ok(());
-            }
-            self.update_packet_loss(index, now);
-            let sent = self.transmit_datagram(index, now, codec, transmit);
-            self.complete_sent_unreliable(index);
-            let sent = sent?;
-            self.public.totalSentData = self.public.totalSentData.wrapping_add(sent as u32);
-            self.public.totalSentPackets = self.public.totalSentPackets.wrapping_add(1);
-            if !continue_sending {
-                return Ok(());
-            }
+    ) -> Result<bool, SendFailed> {
+        let state = self.engine.peers[index].state;
+        if state == ENET_PEER_STATE_DISCONNECTED || state == ENET_PEER_STATE_ZOMBIE {
+            return Ok(false);
         }
+        let mtu = self.engine.peers[index].mtu;
+        self.engine.builder.restart(mtu);
+        let mut continue_sending = false;
+
+        if !self.engine.slots[index].acknowledgements.is_empty() {
+            continue_sending |= self.pack_acknowledgements(index);
+        }
+        if check_timeouts
+            && !self.engine.slots[index].sent_reliable.is_empty()
+            && time_greater_equal(now, self.engine.peers[index].nextTimeout)
+            && self.check_timeouts(index, now, events)
+        {
+            return Ok(false);
+        }
+        let can_ping = if self.engine.slots[index].outgoing.is_empty() {
+            true
+        } else {
+            let (can_ping, full) = self.pack_outgoing(index, now);
+            continue_sending |= full;
+            can_ping
+        };
+        let peer = &self.engine.peers[index];
+        if can_ping
+            && self.engine.slots[index].sent_reliable.is_empty()
+            && time_difference(now, peer.lastReceiveTime) >= peer.pingInterval
+            && self.engine.builder.remaining() >= PING_LEN
+        {
+            self.ping(index);
+            let (_, full) = self.pack_outgoing(index, now);
+            continue_sending |= full;
+        }
+        if self.engine.builder.is_empty() {
+            return Ok(false);
+        }
+        self.update_packet_loss(index, now);
+        let sent = self.transmit_datagram(index, now, codec, transmit);
+        self.complete_sent_unreliable(index);
+        let sent = sent?;
+        self.public.totalSentData = self.public.totalSentData.wrapping_add(sent as u32);
+        self.public.totalSentPackets = self.public.totalSentPackets.wrapping_add(1);
+        Ok(continue_sending)
     }
 
     /// Packs owed acknowledgements; true if some had to wait for the next

@@ -21,11 +21,13 @@ impl Clock {
     fn advance(&mut self, now: u32) -> u64 {
         let forward = now.wrapping_sub(self.last);
         // Less than half the range ahead: time moved forward. Anything else
-        // is a step back (e.g. `enet_time_set`), which we do not follow.
+        // is a step back (`enet_time_set`): the extended clock stays where
+        // it is, but later readings count from the new value, so timers
+        // keep their remaining delays instead of waiting for the old time.
         if forward < 1 << 31 {
             self.extended += u64::from(forward);
-            self.last = now;
         }
+        self.last = now;
         self.extended
     }
 
@@ -79,6 +81,16 @@ impl Schedule {
                 *slot = Some(at);
                 self.timers.push(Reverse((at, peer)));
             }
+        }
+        // Replaced timers leave stale entries behind; keep them from
+        // outgrowing the live ones.
+        if self.timers.len() > 2 * self.timer_at.len() + 64 {
+            self.timers = self
+                .timer_at
+                .iter()
+                .enumerate()
+                .filter_map(|(peer, at)| at.map(|at| Reverse((at, peer))))
+                .collect();
         }
     }
 
@@ -163,6 +175,34 @@ mod tests {
         schedule.take_due(start.wrapping_add(200), &mut due);
         assert!(due.is_empty());
         schedule.take_due(start.wrapping_add(301), &mut due);
+        assert_eq!(due, [0]);
+    }
+
+    #[test]
+    fn stale_entries_are_compacted() {
+        let mut schedule = Schedule::new(2, 0);
+        for deadline in 1..10_000 {
+            schedule.set_timer(0, 0, deadline);
+        }
+        assert!(schedule.timers.len() <= 2 * 2 + 64 + 1);
+        let mut due = Vec::new();
+        schedule.take_due(9_998, &mut due);
+        assert!(due.is_empty());
+        schedule.take_due(9_999, &mut due);
+        assert_eq!(due, [0]);
+    }
+
+    #[test]
+    fn a_clock_set_back_keeps_timers_running() {
+        let mut schedule = Schedule::new(1, 1_000_000);
+        schedule.set_timer(0, 1_000_000, 1_000_500);
+        // enet_time_set(1000): the timer still fires 500 ms later.
+        let mut due = Vec::new();
+        schedule.take_due(1_000, &mut due);
+        assert!(due.is_empty());
+        schedule.take_due(1_499, &mut due);
+        assert!(due.is_empty());
+        schedule.take_due(1_500, &mut due);
         assert_eq!(due, [0]);
     }
 

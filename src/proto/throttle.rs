@@ -1,6 +1,9 @@
 //! The packet throttle (stock `enet_peer_throttle`) and the host bandwidth
 //! throttle (`enet_host_bandwidth_throttle`), which shares the host's
 //! outgoing bandwidth among connected peers once a second.
+//!
+//! The arithmetic is stock's: `u32` that wraps. Budgets above ~4.29 MB/s
+//! wrap in stock too, and programs see the throttle limits that result.
 
 use super::command::OutgoingBody;
 use super::host::Host;
@@ -22,10 +25,18 @@ impl Host {
         if peer.lastRoundTripTime <= peer.lastRoundTripTimeVariance {
             peer.packetThrottle = peer.packetThrottleLimit;
         } else if round_trip_time <= peer.lastRoundTripTime {
-            peer.packetThrottle = (peer.packetThrottle + peer.packetThrottleAcceleration)
+            // Wrapping u32 arithmetic, as stock: the acceleration comes from
+            // the peer unchecked.
+            peer.packetThrottle = peer
+                .packetThrottle
+                .wrapping_add(peer.packetThrottleAcceleration)
                 .min(peer.packetThrottleLimit);
             return 1;
-        } else if round_trip_time > peer.lastRoundTripTime + 2 * peer.lastRoundTripTimeVariance {
+        } else if round_trip_time
+            > peer
+                .lastRoundTripTime
+                .wrapping_add(peer.lastRoundTripTimeVariance.wrapping_mul(2))
+        {
             peer.packetThrottle = peer
                 .packetThrottle
                 .saturating_sub(peer.packetThrottleDeceleration);
@@ -67,8 +78,7 @@ impl Host {
 
         if self.public.outgoingBandwidth != 0 {
             data_total = 0;
-            bandwidth =
-                (u64::from(self.public.outgoingBandwidth) * u64::from(elapsed) / 1000) as u32;
+            bandwidth = self.public.outgoingBandwidth.wrapping_mul(elapsed) / 1000;
             for &index in &connected {
                 data_total = data_total.wrapping_add(self.engine.peers[index].outgoingDataTotal);
             }
@@ -78,8 +88,7 @@ impl Host {
             if data_total <= bandwidth {
                 ENET_PEER_PACKET_THROTTLE_SCALE
             } else {
-                (u64::from(bandwidth) * u64::from(ENET_PEER_PACKET_THROTTLE_SCALE)
-                    / u64::from(data_total)) as u32
+                bandwidth.wrapping_mul(ENET_PEER_PACKET_THROTTLE_SCALE) / data_total
             }
         };
 
@@ -91,21 +100,19 @@ impl Host {
                 if peer.incomingBandwidth == 0 || peer.outgoingBandwidthThrottleEpoch == now {
                     continue;
                 }
-                let peer_bandwidth =
-                    (u64::from(peer.incomingBandwidth) * u64::from(elapsed) / 1000) as u32;
-                if (u64::from(throttle) * u64::from(peer.outgoingDataTotal)
-                    / u64::from(ENET_PEER_PACKET_THROTTLE_SCALE))
-                    <= u64::from(peer_bandwidth)
+                let peer_bandwidth = peer.incomingBandwidth.wrapping_mul(elapsed) / 1000;
+                if throttle.wrapping_mul(peer.outgoingDataTotal) / ENET_PEER_PACKET_THROTTLE_SCALE
+                    <= peer_bandwidth
                 {
                     continue;
                 }
-                peer.packetThrottleLimit = if peer.outgoingDataTotal == 0 {
-                    ENET_PEER_PACKET_THROTTLE_SCALE
-                } else {
-                    (u64::from(peer_bandwidth) * u64::from(ENET_PEER_PACKET_THROTTLE_SCALE)
-                        / u64::from(peer.outgoingDataTotal)) as u32
-                }
-                .max(1);
+                // outgoingDataTotal is non-zero here: a zero total passed the
+                // test above.
+                peer.packetThrottleLimit = peer_bandwidth
+                    .wrapping_mul(ENET_PEER_PACKET_THROTTLE_SCALE)
+                    .checked_div(peer.outgoingDataTotal)
+                    .unwrap_or(ENET_PEER_PACKET_THROTTLE_SCALE)
+                    .max(1);
                 peer.packetThrottle = peer.packetThrottle.min(peer.packetThrottleLimit);
                 peer.outgoingBandwidthThrottleEpoch = now;
                 peer.incomingDataTotal = 0;
