@@ -1,4 +1,4 @@
-/* Review finding F6 (datagram order across peers): stock
+/* Datagram order across peers: stock
  * enet_protocol_send_outgoing_commands builds one datagram per peer per
  * pass over host->peers and repeats the pass while any peer set
  * continueSending, so two peers with three datagrams each get them

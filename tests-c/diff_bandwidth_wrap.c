@@ -1,4 +1,4 @@
-/* Review finding F5 (bandwidth throttle arithmetic): stock
+/* Bandwidth throttle arithmetic: stock
  * enet_host_bandwidth_throttle computes a second's byte budget as
  * `bandwidth * elapsedTime / 1000` in 32-bit unsigned arithmetic, which
  * wraps for any bandwidth above 4294967 bytes/s (about 34 Mbit/s). With a

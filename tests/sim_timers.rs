@@ -1,8 +1,8 @@
-//! Review finding F1: a peer's send timer is only recomputed after the send
-//! pass visits it, so a received ACKNOWLEDGE that moves the peer's next
-//! deadline *earlier* (a new front of the sent queue with a shorter
-//! retransmission timeout, or an empty sent queue that makes a ping due)
-//! leaves the old, later timer in place.
+//! Peer timers follow every change of their deadlines, not only the send
+//! pass: a received ACKNOWLEDGE that moves the next deadline *earlier* (a
+//! new front of the sent queue with a shorter retransmission timeout, or an
+//! empty sent queue that makes a ping due), a connection completed by
+//! dispatch, and a clock set back with `enet_time_set`.
 //!
 //! Stock 1.3.17 checks every peer on every `enet_host_service` call: it
 //! retransmits when `serviceTime >= peer->nextTimeout`, where an ACK sets
@@ -62,12 +62,12 @@ fn wait_for_sends(sim: &mut Sim, client: usize, client_peer: usize, count: usize
     panic!("the client sent only {seen} datagrams");
 }
 
-// F1 (retransmission): command A has backed off to 8x its timeout; B is
+// retransmission: command A has backed off to 8x its timeout; B is
 // sent after it and lost. When A's ACK arrives, stock's next timeout is B's
 // (sent + its own short timeout) and B is retransmitted then; ours keeps
 // A's backed-off deadline and retransmits B hundreds of ms late.
 #[test]
-fn review_f1_ack_of_a_backed_off_command_brings_the_next_retransmission_forward() {
+fn ack_of_a_backed_off_command_brings_the_next_retransmission_forward() {
     let (mut sim, server, client, _server_peer, client_peer) = quiet_pair(101);
     sim.down[server] = true;
     send(&mut sim, client, client_peer, b"A");
@@ -99,11 +99,11 @@ fn review_f1_ack_of_a_backed_off_command_brings_the_next_retransmission_forward(
     );
 }
 
-// F1 (ping): A has backed off to 32x its timeout when it is finally
+// ping: A has backed off to 32x its timeout when it is finally
 // acknowledged. Stock pings pingInterval (500 ms) after that ACK, since the
 // sent queue is empty; ours waits for A's stale retransmission deadline.
 #[test]
-fn review_f1_ping_follows_the_acknowledgement_that_emptied_the_sent_queue() {
+fn ping_follows_the_acknowledgement_that_emptied_the_sent_queue() {
     let (mut sim, server, client, _server_peer, client_peer) = quiet_pair(102);
     sim.down[server] = true;
     send(&mut sim, client, client_peer, b"A");
@@ -130,14 +130,14 @@ fn review_f1_ping_follows_the_acknowledgement_that_emptied_the_sent_queue() {
     );
 }
 
-// F7: `enet_time_set` to an earlier time (programs call enet_time_set(0)
+// `enet_time_set` to an earlier time (programs call enet_time_set(0)
 // after enet_host_create). The schedule's extended clock ignores the step
 // back (schedule.rs:20-30) and freezes until the clock passes its old
 // reading again, so no timer fires in between: no retransmission, no ping,
 // no timeout. Stock compares 32-bit times on every call and times the dead
-// peer out as usual (stock run: tests-c/diff_review_time_set_back.c).
+// peer out as usual (stock run: tests-c/diff_time_set_back.c).
 #[test]
-fn review_f7_timers_keep_running_after_the_clock_is_set_back() {
+fn timers_keep_running_after_the_clock_is_set_back() {
     let mut sim = Sim::new(103, 100_000_000);
     let server = sim.add_host(1, 1);
     let client = sim.add_host(1, 1);
@@ -215,7 +215,7 @@ impl NullEventNet {
     }
 }
 
-// F1 (state change in dispatch): with NULL events the connect completes
+// state change in dispatch: with NULL events the connect completes
 // in the dispatch queue (CONNECTION_SUCCEEDED); the send pass that
 // acknowledges the VERIFY_CONNECT finds the peer not yet CONNECTED, so it
 // sets no ping timer, and enet_host_check_events then makes it CONNECTED
@@ -226,7 +226,7 @@ impl NullEventNet {
 // to a second later), and a peer that dies right after the handshake is
 // timed out that much later.
 #[test]
-fn review_f1_peer_connected_through_check_events_pings_at_once() {
+fn peer_connected_through_check_events_pings_at_once() {
     use enet::proto::EventKind;
     let mut sim = Sim::new(104, 50_000);
     let server = sim.add_host(1, 1);

@@ -1,4 +1,4 @@
-/* Review finding F7 (enet_time_set backwards): programs call
+/* Enet_time_set backwards: programs call
  * enet_time_set(0) after enet_host_create (several servers in the wild do
  * exactly that). Stock keeps comparing 32-bit times with ENET_TIME_* on
  * every service call, so a peer that stops answering is still timed out.

@@ -1,4 +1,4 @@
-/* Review finding F2 (event fields): stock enet_host_service writes only the
+/* Event fields: stock enet_host_service writes only the
  * fields an event kind owns. A RECEIVE event sets type, peer, channelID and
  * packet but leaves `data` as it was; CONNECT and DISCONNECT events set
  * type, peer and data but leave `channelID` as it was. A program that keeps

@@ -1,9 +1,8 @@
-//! Review findings F3 and F4: arithmetic that stock ENet does in wrapping
-//! 32- or 16-bit C arithmetic and the engine does with plain `+`/`-`, which
-//! panics in debug builds (and `[profile.dev]` has `panic = "abort"`, so a
-//! debug `libenet.so` aborts the program). Both are reachable from a
-//! remote peer. Release builds wrap like stock; these tests run the debug
-//! engine, as `cargo test` does.
+//! Arithmetic that stock ENet does in wrapping 32- or 16-bit C arithmetic
+//! wraps here too, with stock's results, instead of overflowing (which
+//! would panic in debug builds, where `[profile.dev]` has
+//! `panic = "abort"`). Both cases are reachable from a remote peer; these
+//! tests run the debug engine, as `cargo test` does.
 
 mod sim;
 
@@ -22,12 +21,12 @@ fn send(sim: &mut Sim, host: usize, peer: usize, data: &[u8]) {
     let _ = packet.hand_to_program();
 }
 
-// F3: enet_peer_throttle adds packetThrottleAcceleration in enet_uint32
+// enet_peer_throttle adds packetThrottleAcceleration in enet_uint32
 // (peer.c@v1.3.17:71): 32 + 0xFFFFFFFF wraps to 31, which is not above the
 // limit, so stock leaves packetThrottle at 31 and returns 1. Ours computes
 // `packetThrottle + packetThrottleAcceleration` (throttle.rs:206).
 #[test]
-fn review_f3_throttle_acceleration_wraps_like_stock() {
+fn throttle_acceleration_wraps_like_stock() {
     let mut sim = Sim::new(201, 10_000);
     let host = sim.add_host(1, 1);
     let peer = sim.host(host).peer_mut(0);
@@ -40,12 +39,12 @@ fn review_f3_throttle_acceleration_wraps_like_stock() {
     assert_eq!(sim.host(host).peer(0).packetThrottle, 31);
 }
 
-// F3 from the network: the acceleration comes from the remote side's
+// From the network: the acceleration comes from the remote side's
 // THROTTLE_CONFIGURE (or CONNECT), unchecked, as in stock. A peer that
 // announces 0xFFFFFFFF must not bring the host down; stock keeps the
 // connection (its throttle just wraps).
 #[test]
-fn review_f3_remote_throttle_configure_with_huge_acceleration() {
+fn remote_throttle_configure_with_huge_acceleration() {
     let mut sim = Sim::new(202, 10_000);
     let server = sim.add_host(1, 1);
     let client = sim.add_host(1, 1);
@@ -66,14 +65,14 @@ fn review_f3_remote_throttle_configure_with_huge_acceleration() {
     assert_eq!(sim.received(server).len(), 40);
 }
 
-// F4: a reliable packet of 65536 fragments. Stock advances the channel by
+// a reliable packet of 65536 fragments. Stock advances the channel by
 // `fragmentCount - 1` in enet_uint16 arithmetic (peer.c@v1.3.17:800-801),
 // i.e. by 65535, and delivers the packet. Ours takes the count `as u16`
 // (0) and computes `span - 1` (channel.rs:141-145, 490), which underflows.
 // A connected peer needs only 2048 small datagrams (1-byte fragments) to
 // get there: the layout check accepts fragment n at offset n, length 1.
 #[test]
-fn review_f4_fragment_count_multiple_of_65536() {
+fn fragment_count_multiple_of_65536() {
     let mut sim = Sim::new(203, 10_000);
     let server = sim.add_host(1, 1);
     let client = sim.add_host(1, 1);
