@@ -184,6 +184,17 @@ pub enum Queued {
     Error,
 }
 
+impl Queued {
+    /// What the command handler reports: only an error stops the rest of
+    /// the datagram (a discard is silent and still acknowledged).
+    pub fn into_result(self) -> Result<(), ()> {
+        match self {
+            Queued::Error => Err(()),
+            Queued::Accepted | Queued::Discarded => Ok(()),
+        }
+    }
+}
+
 /// The sequencing of a received payload command.
 #[derive(Debug, Clone, Copy)]
 pub enum Sequencing {

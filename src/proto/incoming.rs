@@ -279,10 +279,8 @@ impl Host {
         if !self.payload_allowed(index, header, data.len()) {
             return Err(());
         }
-        match self.queue_incoming(index, header.channel_id, sequencing, data) {
-            Queued::Error => Err(()),
-            Queued::Accepted | Queued::Discarded => Ok(()),
-        }
+        self.queue_incoming(index, header.channel_id, sequencing, data)
+            .into_result()
     }
 
     fn handle_unsequenced(
@@ -384,10 +382,7 @@ impl Host {
                 fragment.data,
             )
         };
-        match queued {
-            Queued::Error => Err(()),
-            Queued::Accepted | Queued::Discarded => Ok(()),
-        }
+        queued.into_result()
     }
 
     fn handle_bandwidth_limit(
