@@ -187,7 +187,7 @@ pub enum Queued {
 impl Queued {
     /// What the command handler reports: only an error stops the rest of
     /// the datagram (a discard is silent and still acknowledged).
-    pub fn into_result(self) -> Result<(), ()> {
+    pub(crate) fn into_result(self) -> Result<(), ()> {
         match self {
             Queued::Error => Err(()),
             Queued::Accepted | Queued::Discarded => Ok(()),
