@@ -14,15 +14,17 @@ use crate::abi::{ENetList, ENetListIterator, ENetListNode};
 /// `list` must be NULL or point to a writable `ENetList`.
 #[no_mangle]
 pub unsafe extern "C" fn enet_list_clear(list: *mut ENetList) {
-    if list.is_null() {
-        return;
-    }
-    // SAFETY: `list` is valid; taking the sentinel's address does not read.
-    unsafe {
-        let sentinel = ptr::addr_of_mut!((*list).sentinel);
-        (*sentinel).next = sentinel;
-        (*sentinel).previous = sentinel;
-    }
+    guard!((), {
+        if list.is_null() {
+            return;
+        }
+        // SAFETY: `list` is valid; taking the sentinel's address does not read.
+        unsafe {
+            let sentinel = ptr::addr_of_mut!((*list).sentinel);
+            (*sentinel).next = sentinel;
+            (*sentinel).previous = sentinel;
+        }
+    })
 }
 
 /// Links node `data` in just before `position`; returns the node.
@@ -35,19 +37,21 @@ pub unsafe extern "C" fn enet_list_insert(
     position: ENetListIterator,
     data: *mut c_void,
 ) -> ENetListIterator {
-    let node = data.cast::<ENetListNode>();
-    if position.is_null() || node.is_null() {
-        return ptr::null_mut();
-    }
-    // SAFETY: both nodes are valid and `position`'s neighbours are valid
-    // nodes of the same list.
-    unsafe {
-        (*node).previous = (*position).previous;
-        (*node).next = position;
-        (*(*node).previous).next = node;
-        (*position).previous = node;
-    }
-    node
+    guard!(ptr::null_mut(), {
+        let node = data.cast::<ENetListNode>();
+        if position.is_null() || node.is_null() {
+            return ptr::null_mut();
+        }
+        // SAFETY: both nodes are valid and `position`'s neighbours are valid
+        // nodes of the same list.
+        unsafe {
+            (*node).previous = (*position).previous;
+            (*node).next = position;
+            (*(*node).previous).next = node;
+            (*position).previous = node;
+        }
+        node
+    })
 }
 
 /// Unlinks `position` from its list and returns it (its own links are left
@@ -57,15 +61,17 @@ pub unsafe extern "C" fn enet_list_insert(
 /// `position` must be NULL or a linked node of a well-formed list.
 #[no_mangle]
 pub unsafe extern "C" fn enet_list_remove(position: ENetListIterator) -> *mut c_void {
-    if position.is_null() {
-        return ptr::null_mut();
-    }
-    // SAFETY: the node and its neighbours are valid nodes of one list.
-    unsafe {
-        (*(*position).previous).next = (*position).next;
-        (*(*position).next).previous = (*position).previous;
-    }
-    position.cast()
+    guard!(ptr::null_mut(), {
+        if position.is_null() {
+            return ptr::null_mut();
+        }
+        // SAFETY: the node and its neighbours are valid nodes of one list.
+        unsafe {
+            (*(*position).previous).next = (*position).next;
+            (*(*position).next).previous = (*position).previous;
+        }
+        position.cast()
+    })
 }
 
 /// Moves the run of nodes `first..=last` to just before `position`;
@@ -80,24 +86,26 @@ pub unsafe extern "C" fn enet_list_move(
     dataFirst: *mut c_void,
     dataLast: *mut c_void,
 ) -> ENetListIterator {
-    let first = dataFirst.cast::<ENetListNode>();
-    let last = dataLast.cast::<ENetListNode>();
-    if position.is_null() || first.is_null() || last.is_null() {
-        return ptr::null_mut();
-    }
-    // SAFETY: all nodes are valid per the caller contract; the run is first
-    // cut out of its list, then spliced in before `position`.
-    unsafe {
-        (*(*first).previous).next = (*last).next;
-        (*(*last).next).previous = (*first).previous;
+    guard!(ptr::null_mut(), {
+        let first = dataFirst.cast::<ENetListNode>();
+        let last = dataLast.cast::<ENetListNode>();
+        if position.is_null() || first.is_null() || last.is_null() {
+            return ptr::null_mut();
+        }
+        // SAFETY: all nodes are valid per the caller contract; the run is first
+        // cut out of its list, then spliced in before `position`.
+        unsafe {
+            (*(*first).previous).next = (*last).next;
+            (*(*last).next).previous = (*first).previous;
 
-        (*first).previous = (*position).previous;
-        (*last).next = position;
+            (*first).previous = (*position).previous;
+            (*last).next = position;
 
-        (*(*first).previous).next = first;
-        (*position).previous = last;
-    }
-    first
+            (*(*first).previous).next = first;
+            (*position).previous = last;
+        }
+        first
+    })
 }
 
 /// Counts the nodes of `list` (0 for NULL).
@@ -106,19 +114,21 @@ pub unsafe extern "C" fn enet_list_move(
 /// `list` must be NULL or a well-formed (cleared or populated) list.
 #[no_mangle]
 pub unsafe extern "C" fn enet_list_size(list: *mut ENetList) -> usize {
-    if list.is_null() {
-        return 0;
-    }
-    // SAFETY: `list` is valid; the walk follows `next` links of a
-    // well-formed circular list back to its sentinel.
-    unsafe {
-        let sentinel = ptr::addr_of_mut!((*list).sentinel);
-        let mut count = 0;
-        let mut node = (*sentinel).next;
-        while node != sentinel && !node.is_null() {
-            count += 1;
-            node = (*node).next;
+    guard!(0, {
+        if list.is_null() {
+            return 0;
         }
-        count
-    }
+        // SAFETY: `list` is valid; the walk follows `next` links of a
+        // well-formed circular list back to its sentinel.
+        unsafe {
+            let sentinel = ptr::addr_of_mut!((*list).sentinel);
+            let mut count = 0;
+            let mut node = (*sentinel).next;
+            while node != sentinel && !node.is_null() {
+                count += 1;
+                node = (*node).next;
+            }
+            count
+        }
+    })
 }

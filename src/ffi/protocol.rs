@@ -7,5 +7,5 @@ use crate::wire::command_size;
 /// cbindgen:prefix=extern
 #[no_mangle]
 pub extern "C" fn enet_protocol_command_size(commandNumber: u8) -> usize {
-    command_size(commandNumber)
+    guard!(0, command_size(commandNumber))
 }
