@@ -122,6 +122,15 @@ enum Failure {
     BrokenModel,
 }
 
+/// Where a new symbol hangs from its parent: the tree of a context's
+/// symbols, or a left or right child in it.
+#[derive(Debug, Clone, Copy)]
+enum Branch {
+    Symbols,
+    Left,
+    Right,
+}
+
 /// The outcome of looking a byte up in a context.
 #[derive(Debug, Clone, Copy)]
 struct Coded {
@@ -367,14 +376,7 @@ impl RangeCoder {
         let mut count = rules.symbol_minimum;
         let tree = self.node(context)?.symbols;
         if tree == 0 {
-            let symbol = self.create_symbol(value, delta)?;
-            self.node_mut(context)?.symbols = forward_offset(context, symbol);
-            return Ok(Coded {
-                symbol,
-                value,
-                under,
-                count,
-            });
+            return self.add_symbol(context, Branch::Symbols, value, delta, under, count);
         }
         let mut at = context + usize::from(tree);
         loop {
@@ -385,14 +387,7 @@ impl RangeCoder {
                     at += usize::from(node.left);
                     continue;
                 }
-                let symbol = self.create_symbol(value, delta)?;
-                self.node_mut(at)?.left = forward_offset(at, symbol);
-                return Ok(Coded {
-                    symbol,
-                    value,
-                    under,
-                    count,
-                });
+                return self.add_symbol(at, Branch::Left, value, delta, under, count);
             }
             if value > node.value {
                 under = under.wrapping_add(node.under);
@@ -400,14 +395,7 @@ impl RangeCoder {
                     at += usize::from(node.right);
                     continue;
                 }
-                let symbol = self.create_symbol(value, delta)?;
-                self.node_mut(at)?.right = forward_offset(at, symbol);
-                return Ok(Coded {
-                    symbol,
-                    value,
-                    under,
-                    count,
-                });
+                return self.add_symbol(at, Branch::Right, value, delta, under, count);
             }
             count = count.wrapping_add(node.count.into());
             under = under.wrapping_add(node.under.wrapping_sub(node.count.into()));
@@ -443,14 +431,7 @@ impl RangeCoder {
             // Stock keeps only the low byte when the code is out of range.
             let value = (code / width) as u8;
             let under = code - code % width;
-            let symbol = self.create_symbol(value, delta)?;
-            self.node_mut(context)?.symbols = forward_offset(context, symbol);
-            return Ok(Coded {
-                symbol,
-                value,
-                under,
-                count,
-            });
+            return self.add_symbol(context, Branch::Symbols, value, delta, under, count);
         }
         let mut at = context + usize::from(tree);
         loop {
@@ -470,14 +451,7 @@ impl RangeCoder {
                 let gap = code - after;
                 let value = node.value.wrapping_add(1).wrapping_add((gap / width) as u8);
                 let under = code.wrapping_sub(gap % width);
-                let symbol = self.create_symbol(value, delta)?;
-                self.node_mut(at)?.right = forward_offset(at, symbol);
-                return Ok(Coded {
-                    symbol,
-                    value,
-                    under,
-                    count,
-                });
+                return self.add_symbol(at, Branch::Right, value, delta, under, count);
             }
             // Signed: with corrupt data `before` can exceed `after`.
             let slot_start = i32::from(after) - i32::from(before);
@@ -492,14 +466,7 @@ impl RangeCoder {
                 let gap = (slot_start - i32::from(code) - 1) as u16;
                 let value = node.value.wrapping_sub(1).wrapping_sub((gap / width) as u8);
                 let under = code.wrapping_sub(gap % width);
-                let symbol = self.create_symbol(value, delta)?;
-                self.node_mut(at)?.left = forward_offset(at, symbol);
-                return Ok(Coded {
-                    symbol,
-                    value,
-                    under,
-                    count,
-                });
+                return self.add_symbol(at, Branch::Left, value, delta, under, count);
             }
             let value = node.value;
             count = count.wrapping_add(node.count.into());
@@ -644,6 +611,34 @@ impl RangeCoder {
 
     /// Takes the next free node for `value`, seen `count` times, with no
     /// children and (as a context) nothing seen yet.
+    /// A new symbol for `value`, hung from `parent` on `branch` (the offset
+    /// always points forward: new nodes come after their parents), and
+    /// reported as the outcome of a lookup.
+    fn add_symbol(
+        &mut self,
+        parent: usize,
+        branch: Branch,
+        value: u8,
+        delta: u8,
+        under: u16,
+        count: u16,
+    ) -> Result<Coded, Failure> {
+        let symbol = self.create_symbol(value, delta)?;
+        let offset = forward_offset(parent, symbol);
+        let parent = self.node_mut(parent)?;
+        match branch {
+            Branch::Symbols => parent.symbols = offset,
+            Branch::Left => parent.left = offset,
+            Branch::Right => parent.right = offset,
+        }
+        Ok(Coded {
+            symbol,
+            value,
+            under,
+            count,
+        })
+    }
+
     fn create_symbol(&mut self, value: u8, count: u8) -> Result<usize, Failure> {
         let index = self.next_free;
         *self.node_mut(index)? = Node {
