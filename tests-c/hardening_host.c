@@ -6,15 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-static int failures;
-
-#define CHECK(condition)                                            \
-    do {                                                            \
-        if (!(condition)) {                                         \
-            printf("FAILED: %s (line %d)\n", #condition, __LINE__); \
-            ++failures;                                             \
-        }                                                           \
-    } while (0)
+#include "hardening.h"
 
 int main(void)
 {

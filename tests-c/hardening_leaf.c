@@ -3,15 +3,7 @@
 #include <enet/enet.h>
 #include <stdio.h>
 
-static int failures;
-
-#define CHECK(condition)                                              \
-    do {                                                              \
-        if (!(condition)) {                                           \
-            printf("FAILED: %s (line %d)\n", #condition, __LINE__);   \
-            ++failures;                                               \
-        }                                                             \
-    } while (0)
+#include "hardening.h"
 
 int main(void)
 {
