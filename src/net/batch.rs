@@ -144,6 +144,11 @@ impl ReceiveBatch {
 pub struct SendBatch {
     bytes: Vec<u8>,
     datagrams: Vec<(ENetAddress, usize, usize)>,
+    /// The `sendmmsg` arguments, kept between flushes so sending costs no
+    /// allocation once they have grown.
+    names: Vec<libc::sockaddr_in>,
+    vectors: Vec<libc::iovec>,
+    headers: Vec<libc::mmsghdr>,
 }
 
 impl SendBatch {
@@ -162,54 +167,62 @@ impl SendBatch {
     /// stock ENet; any other error is returned (the batch is emptied
     /// either way).
     pub fn flush(&mut self, socket: ENetSocket) -> io::Result<()> {
-        let result = self.send_all(socket);
+        let result = if self.datagrams.is_empty() {
+            Ok(())
+        } else {
+            self.send_all(socket)
+        };
         self.bytes.clear();
         self.datagrams.clear();
         result
     }
 
     fn send_all(&mut self, socket: ENetSocket) -> io::Result<()> {
-        for group in self.datagrams.chunks(BATCH) {
-            let mut names: Vec<libc::sockaddr_in> =
-                group.iter().map(|(to, _, _)| sockaddr_in(to)).collect();
-            let mut vectors: Vec<libc::iovec> = group
-                .iter()
-                .map(|&(_, start, length)| libc::iovec {
-                    iov_base: self.bytes[start..start + length].as_ptr().cast_mut().cast(),
-                    iov_len: length,
-                })
-                .collect();
+        // The argument arrays are rebuilt in full before any pointer into
+        // them is taken, so no reallocation can move what a header points at.
+        self.names.clear();
+        self.names
+            .extend(self.datagrams.iter().map(|(to, _, _)| sockaddr_in(to)));
+        self.vectors.clear();
+        for &(_, start, length) in &self.datagrams {
+            self.vectors.push(libc::iovec {
+                iov_base: self.bytes[start..start + length].as_ptr().cast_mut().cast(),
+                iov_len: length,
+            });
+        }
+        self.headers.clear();
+        for index in 0..self.datagrams.len() {
             // SAFETY: mmsghdr is plain old data; zeroes are valid.
-            let mut headers: Vec<libc::mmsghdr> =
-                (0..group.len()).map(|_| unsafe { zeroed() }).collect();
-            for (index, header) in headers.iter_mut().enumerate() {
-                header.msg_hdr.msg_name = (&mut names[index] as *mut libc::sockaddr_in).cast();
-                header.msg_hdr.msg_namelen = size_of::<libc::sockaddr_in>() as libc::socklen_t;
-                header.msg_hdr.msg_iov = &mut vectors[index];
-                header.msg_hdr.msg_iovlen = 1;
-            }
-            let mut sent = 0;
-            while sent < headers.len() {
-                // SAFETY: the headers point at names and iovecs alive for the
-                // call; the iovecs point at `self.bytes`, only read.
-                let result = unsafe {
-                    libc::sendmmsg(
-                        socket,
-                        headers[sent..].as_mut_ptr(),
-                        (headers.len() - sent) as libc::c_uint,
-                        libc::MSG_NOSIGNAL,
-                    )
-                };
-                if result < 0 {
-                    let error = io::Error::last_os_error();
-                    match error.kind() {
-                        ErrorKind::Interrupted => continue,
-                        ErrorKind::WouldBlock => return Ok(()),
-                        _ => return Err(error),
-                    }
+            let mut header: libc::mmsghdr = unsafe { zeroed() };
+            header.msg_hdr.msg_name = (&mut self.names[index] as *mut libc::sockaddr_in).cast();
+            header.msg_hdr.msg_namelen = size_of::<libc::sockaddr_in>() as libc::socklen_t;
+            header.msg_hdr.msg_iov = &mut self.vectors[index];
+            header.msg_hdr.msg_iovlen = 1;
+            self.headers.push(header);
+        }
+        let mut sent = 0;
+        while sent < self.headers.len() {
+            let count = (self.headers.len() - sent).min(BATCH);
+            // SAFETY: the headers point at names and iovecs in this batch's
+            // vectors, unchanged until the next flush; the iovecs point at
+            // `self.bytes`, only read.
+            let result = unsafe {
+                libc::sendmmsg(
+                    socket,
+                    self.headers[sent..].as_mut_ptr(),
+                    count as libc::c_uint,
+                    libc::MSG_NOSIGNAL,
+                )
+            };
+            if result < 0 {
+                let error = io::Error::last_os_error();
+                match error.kind() {
+                    ErrorKind::Interrupted => continue,
+                    ErrorKind::WouldBlock => return Ok(()),
+                    _ => return Err(error),
                 }
-                sent += result as usize;
             }
+            sent += result as usize;
         }
         Ok(())
     }

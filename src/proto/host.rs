@@ -47,8 +47,11 @@ pub(crate) struct Engine {
     pub(crate) builder: DatagramBuilder,
     /// The finished datagram being sent.
     pub(crate) datagram: Vec<u8>,
-    /// Peers visited by the current send pass.
+    /// Peers visited by the current send pass, and its rounds (kept to
+    /// reuse their memory).
     pub(crate) due: Vec<usize>,
+    pub(crate) round: Vec<usize>,
+    pub(crate) again: Vec<usize>,
     /// Peers currently connected, by slot, for the bandwidth throttle.
     pub(crate) connected: Vec<bool>,
 }
@@ -208,6 +211,8 @@ impl Host {
                 builder: DatagramBuilder::new(ENET_HOST_DEFAULT_MTU),
                 datagram: Vec::with_capacity(ENET_PROTOCOL_MAXIMUM_MTU as usize),
                 due: Vec::new(),
+                round: Vec::new(),
+                again: Vec::new(),
                 connected: vec![false; settings.peer_count],
             },
         })

@@ -23,6 +23,7 @@ mod incoming;
 mod internal;
 mod outgoing;
 mod peer;
+mod queue;
 mod schedule;
 mod throttle;
 

@@ -10,6 +10,7 @@ use super::codec::Codec;
 use super::command::number;
 use super::event::EventSlot;
 use super::host::Host;
+use super::queue::is_windowed;
 use crate::abi::*;
 use crate::time::{time_difference, time_greater_equal, time_less, TIME_OVERFLOW};
 use crate::wire::builder::Envelope;
@@ -48,8 +49,11 @@ impl Host {
         self.engine.schedule.take_due(now, &mut due);
         // Rounds of one datagram per peer, as stock's passes over its peers:
         // a peer with more to send goes round again.
-        let mut round = due.clone();
-        let mut again = Vec::new();
+        let mut round = std::mem::take(&mut self.engine.round);
+        let mut again = std::mem::take(&mut self.engine.again);
+        round.clear();
+        round.extend_from_slice(&due);
+        again.clear();
         let mut result = Ok(());
         'rounds: while !round.is_empty() {
             for (position, &index) in round.iter().enumerate() {
@@ -82,6 +86,8 @@ impl Host {
             self.reschedule(index, now);
         }
         self.engine.due = due;
+        self.engine.round = round;
+        self.engine.again = again;
         result
     }
 
@@ -269,8 +275,17 @@ impl Host {
         let mut can_ping = true;
         let mut full = false;
         let mut position = 0;
+        // Commands ahead that the in-flight window cannot hold back: once
+        // the window is full and none remain, the rest would all be skipped.
+        let mut unwindowed_ahead = self.engine.slots[index].outgoing.unwindowed();
         while position < self.engine.slots[index].outgoing.len() {
+            if window_exceeded && unwindowed_ahead == 0 {
+                break;
+            }
             let command = &self.engine.slots[index].outgoing[position];
+            if !is_windowed(command) {
+                unwindowed_ahead -= 1;
+            }
             let reliable = command.is_reliable();
             let reliable_window = command.reliable_sequence_number / WINDOW_SIZE;
             let channel_id = command.channel_id;

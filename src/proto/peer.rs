@@ -9,6 +9,7 @@ use super::command::{
     Acknowledgement, FragmentFields, OutgoingBody, OutgoingCommand, CONNECTION_CHANNEL,
 };
 use super::host::{clear_list, Host};
+use super::queue::OutgoingQueue;
 use crate::abi::*;
 use crate::mem::{CBox, CSlice, PacketRef};
 use crate::wire::command::CommandFlags;
@@ -41,7 +42,7 @@ pub struct PeerSlot {
     /// Ordering and reassembly state of each channel.
     pub incoming: Vec<IncomingChannel>,
     /// Commands waiting to be sent, in order.
-    pub outgoing: VecDeque<OutgoingCommand>,
+    pub outgoing: OutgoingQueue,
     /// Reliable commands sent and waiting for their acknowledgement, in
     /// the order they were (re)sent.
     pub sent_reliable: VecDeque<OutgoingCommand>,
@@ -225,7 +226,7 @@ impl Host {
             .sent_reliable
             .drain(..)
             .chain(slot.sent_unreliable.drain(..))
-            .chain(slot.outgoing.drain(..))
+            .chain(slot.outgoing.take_all())
         {
             command.discard();
         }
