@@ -76,3 +76,50 @@ impl core::ops::Index<usize> for OutgoingQueue {
         &self.commands[position]
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::mem::PacketRef;
+    use crate::proto::command::OutgoingBody;
+    use crate::wire::command::CommandFlags;
+
+    fn command(reliable: bool, payload: bool) -> OutgoingCommand {
+        let flags = if reliable {
+            CommandFlags::ACKNOWLEDGE
+        } else {
+            CommandFlags::NONE
+        };
+        let body = if reliable {
+            OutgoingBody::SendReliable
+        } else {
+            OutgoingBody::SendUnreliable
+        };
+        let command = OutgoingCommand::new(flags, 0, body);
+        if payload {
+            command.with_payload(PacketRef::new_with_data(b"x", 0).unwrap(), 0, 1)
+        } else {
+            command
+        }
+    }
+
+    #[test]
+    fn counts_what_the_window_cannot_hold_back() {
+        let mut queue = OutgoingQueue::default();
+        queue.push_back(command(true, true));
+        queue.push_back(command(false, true));
+        queue.push_front(command(true, false));
+        assert_eq!(queue.unwindowed(), 2);
+        let removed = queue.remove(1).unwrap();
+        assert!(is_windowed(&removed));
+        removed.discard();
+        assert_eq!(queue.unwindowed(), 2);
+        queue.remove(0).unwrap().discard();
+        assert_eq!(queue.unwindowed(), 1);
+        for left in queue.take_all() {
+            left.discard();
+        }
+        assert_eq!(queue.unwindowed(), 0);
+        assert!(queue.is_empty());
+    }
+}
