@@ -392,7 +392,9 @@ impl Host {
         Queued::Accepted
     }
 
-    /// Handles a reliable fragment whose fields were checked for bounds.
+    /// Handles a reliable fragment whose fields were checked for bounds and
+    /// whose first sequence number the caller found inside the window (it
+    /// must decide that before validating fields, as stock does).
     pub(crate) fn queue_reliable_fragment(
         &mut self,
         index: usize,
@@ -404,9 +406,6 @@ impl Host {
             return Queued::Error;
         };
         let current = channel.incomingReliableSequenceNumber;
-        if !in_receive_window(fragment.start, current) {
-            return Queued::Discarded;
-        }
         let channel_index = usize::from(channel_id);
         let held = self.engine.slots[index].incoming[channel_index]
             .reliable
@@ -442,7 +441,9 @@ impl Host {
         }
     }
 
-    /// Handles an unreliable fragment whose fields were checked for bounds.
+    /// Handles an unreliable fragment whose fields were checked for bounds
+    /// and which the caller found neither outside the window nor older than
+    /// what was delivered (decided before validating fields, as stock does).
     pub(crate) fn queue_unreliable_fragment(
         &mut self,
         index: usize,
@@ -455,12 +456,6 @@ impl Host {
             return Queued::Error;
         };
         let current = channel.incomingReliableSequenceNumber;
-        let current_unreliable = channel.incomingUnreliableSequenceNumber;
-        if !in_receive_window(sequence, current)
-            || (sequence == current && fragment.start <= current_unreliable)
-        {
-            return Queued::Discarded;
-        }
         let channel_index = usize::from(channel_id);
         let held = self.engine.slots[index].incoming[channel_index]
             .unreliable
