@@ -82,6 +82,7 @@ else
     die "--ours: no libenet.so.7 or libenet.so in $ours"
 fi
 if [ ! -x "$flood" ]; then
+    [ "$flood" = "$repo/target/release/enet-flood" ] || die "--flood: $flood is not an executable"
     (cd "$repo" && cargo build -q --release --locked -p enet-flood) || die "building enet-flood failed"
 fi
 program="$work/flood"
