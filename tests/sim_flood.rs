@@ -405,3 +405,29 @@ fn duplicate_peer_limits_and_retransmitted_connects_still_apply_when_full() {
     assert!(addresses.iter().zip(&after).all(|(a, b)| same(*a, *b)));
     assert!(sim.hosts[server].seen.is_empty());
 }
+
+#[test]
+fn a_handshake_slower_than_the_flood_is_evicted_and_the_client_times_out() {
+    // 64 slots, 5 CONNECTs per ms: a half-open peer lasts ~13 ms, less
+    // than this link's 200 ms round trip.
+    let mut sim = Sim::new(46, 0);
+    sim.link.latency = 100;
+    let server = sim.add_host(64, 2);
+    let client = sim.add_host(1, 2);
+    let server_address = sim.hosts[server].address;
+    let mut flood = Flood::new(200, 5, 12);
+    flood.run_for(&mut sim, server, 200);
+    let peer = sim.host(client).connect(server_address, 2, 0).unwrap();
+    // The client gets VERIFY_CONNECT and reports CONNECT; its acknowledgement
+    // finds its slot taken by a newer CONNECT and is dropped.
+    assert!(flood.run_until(&mut sim, server, 1_000, |s| s.connects(client) == 1));
+    flood.run_for(&mut sim, server, 500);
+    assert_eq!(sim.connects(server), 0);
+    assert!(
+        flood.run_until(&mut sim, server, 40_000, |s| disconnect_events(s, client)
+            == 1)
+    );
+    assert_eq!(sim.state(client, peer), ENET_PEER_STATE_DISCONNECTED);
+    assert!(sim.hosts[server].seen.is_empty());
+    assert_connected_count_consistent(&mut sim, server);
+}
