@@ -24,6 +24,10 @@ cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 cmake --build build -j2
 ctest --test-dir build --output-on-failure -j2
 
+step "connect-flood smoke (our server under a 5000/s spoofed CONNECT flood from 200 addresses; a stock client must connect at least 4 times of 5)"
+cargo build -q --locked -p enet-flood
+bench/flood.sh --ours build/lib --flood target/debug/enet-flood --rates 5000 --tries 5 --only-ours --min-ok 4
+
 step "two-process interop with stock ENet (stock server + our client, our server + stock client; checksum x compression x bandwidth)"
 tests-c/interop/run_matrix.sh --ours build/lib
 

@@ -143,8 +143,9 @@ impl Host {
         Some(index)
     }
 
-    /// A CONNECT from `from`: takes a free slot and answers VERIFY_CONNECT.
-    /// `None` refuses it (which stops the datagram, as stock).
+    /// A CONNECT from `from`: takes a free slot (or, when none is free, the
+    /// oldest half-open peer's) and answers VERIFY_CONNECT. `None` refuses
+    /// it (which stops the datagram, as stock).
     pub(crate) fn handle_connect(
         &mut self,
         from: ENetAddress,
@@ -171,10 +172,13 @@ impl Host {
                 duplicates += 1;
             }
         }
-        let index = free?;
         if duplicates >= self.public.duplicatePeers {
             return None;
         }
+        let index = match free {
+            Some(index) => index,
+            None => self.evict_oldest_half_open()?,
+        };
         let channel_count = requested_channels.min(self.public.channelLimit);
         if !self.allocate_channels(index, channel_count) {
             return None;
@@ -235,6 +239,24 @@ impl Host {
             CommandFlags::ACKNOWLEDGE,
             OutgoingBody::VerifyConnect(verify),
         );
+        let peers = &self.engine.peers;
+        self.engine.half_open.admit(index, |slot| {
+            peers[slot].state == ENET_PEER_STATE_ACKNOWLEDGING_CONNECT
+        });
+        Some(index)
+    }
+
+    /// Every slot is taken: resets the oldest half-open peer (one an
+    /// incoming CONNECT created and whose handshake has not completed, so
+    /// the program never saw it) without an event, and returns its slot.
+    /// `None` if there is none; the CONNECT is then ignored, as stock does.
+    fn evict_oldest_half_open(&mut self) -> Option<usize> {
+        let peers = &self.engine.peers;
+        let index = self
+            .engine
+            .half_open
+            .oldest(|slot| peers[slot].state == ENET_PEER_STATE_ACKNOWLEDGING_CONNECT)?;
+        self.reset_peer(index);
         Some(index)
     }
 

@@ -3,6 +3,7 @@
 
 use std::collections::VecDeque;
 
+use super::half_open::HalfOpen;
 use super::peer::PeerSlot;
 use super::schedule::Schedule;
 use crate::abi::*;
@@ -54,6 +55,9 @@ pub(crate) struct Engine {
     pub(crate) again: Vec<usize>,
     /// Peers currently connected, by slot, for the bandwidth throttle.
     pub(crate) connected: Vec<bool>,
+    /// Half-open peers (incoming CONNECTs not yet acknowledged), oldest
+    /// first: a CONNECT finding no free slot evicts the oldest.
+    pub(crate) half_open: HalfOpen,
 }
 
 /// Points an `ENetList` at itself: a valid empty list.
@@ -214,6 +218,7 @@ impl Host {
                 round: Vec::new(),
                 again: Vec::new(),
                 connected: vec![false; settings.peer_count],
+                half_open: HalfOpen::new(settings.peer_count),
             },
         })
     }

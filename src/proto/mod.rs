@@ -18,6 +18,7 @@ pub mod command;
 mod connection;
 mod dispatch;
 pub mod event;
+mod half_open;
 pub mod host;
 mod incoming;
 mod internal;

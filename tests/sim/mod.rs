@@ -403,3 +403,32 @@ pub fn connect(
         .unwrap();
     (peer, server_peer)
 }
+
+/// Traffic of addresses that belong to no host of the simulation (spoofed
+/// sources): datagrams injected from them, and the replies sent to them.
+impl Sim {
+    /// Sends `bytes` from `from` to host `to` now; it arrives after the
+    /// link latency like any datagram (loss and duplication do not apply).
+    pub fn inject(&mut self, from: ENetAddress, to: usize, bytes: Vec<u8>) {
+        self.order += 1;
+        self.in_flight.push(InFlight {
+            deliver_at: self.ticks + u64::from(self.link.latency),
+            order: self.order,
+            from,
+            to: self.hosts[to].address,
+            bytes,
+        });
+    }
+
+    /// Takes the datagrams in flight to addresses no host has and returns
+    /// them as (destination, bytes).
+    pub fn take_unrouted(&mut self) -> Vec<(ENetAddress, Vec<u8>)> {
+        let hosts: Vec<ENetAddress> = self.hosts.iter().map(|h| h.address).collect();
+        let routed =
+            |to: &ENetAddress| hosts.iter().any(|h| h.host == to.host && h.port == to.port);
+        let (kept, unrouted): (Vec<_>, Vec<_>) =
+            self.in_flight.drain(..).partition(|d| routed(&d.to));
+        self.in_flight = kept;
+        unrouted.into_iter().map(|d| (d.to, d.bytes)).collect()
+    }
+}

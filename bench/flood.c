@@ -1,0 +1,211 @@
+/*
+ * Connect-flood benchmark programs (not a test by itself): the server and
+ * the legit client of bench/flood.sh and of the CI smoke. Compiled against
+ * the stock header; which libenet.so.7 runs is chosen by LD_LIBRARY_PATH.
+ *
+ *   flood server [--peers N] [--seconds S]
+ *       A host on 127.0.0.1:0 with N peer slots (default 1024), 2 channels;
+ *       prints "PORT <n>", then services with a 1 ms timeout for S seconds
+ *       (default 60). Connected peers are left to the client to
+ *       disconnect. Prints "server_connects <n>" at exit.
+ *   flood client --port P [--tries N] [--interval-ms I] [--timeout-ms T]
+ *       The legit client: starts a connect to 127.0.0.1:P every I ms
+ *       (default 500), N times (default 18), and gives each T ms (default
+ *       3000) to produce its CONNECT event; a connected peer is
+ *       disconnected 200 ms later (so it frees its slot), one that timed
+ *       out is reset. Prints "try <i> ok <ms>" or "try <i> fail", then
+ *       "ok <k>/<N>" and "mean_ms <x>" (mean over the successful tries; "-"
+ *       if none).
+ *
+ * Diagnostics (and the mapped libenet path) go to stderr. Exit 0 unless
+ * something failed to set up.
+ */
+#define _XOPEN_SOURCE 700
+
+#include <enet/enet.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define MAX_TRIES 64
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double) ts.tv_sec + (double) ts.tv_nsec / 1e9;
+}
+
+static void die(const char *what)
+{
+    fprintf(stderr, "flood: %s\n", what);
+    exit(1);
+}
+
+static void print_mapped_library(void)
+{
+    char line[4096];
+    FILE *maps = fopen("/proc/self/maps", "r");
+    if (maps == NULL)
+        return;
+    while (fgets(line, sizeof line, maps) != NULL) {
+        char *path = strchr(line, '/');
+        if (path != NULL && strstr(path, "libenet") != NULL) {
+            fprintf(stderr, "libenet mapped from %s", path);
+            break;
+        }
+    }
+    fclose(maps);
+}
+
+static long option(int argc, char **argv, const char *name, long fallback)
+{
+    for (int i = 2; i + 1 < argc; i += 2)
+        if (strcmp(argv[i], name) == 0)
+            return strtol(argv[i + 1], NULL, 10);
+    return fallback;
+}
+
+static int run_server(long peers, long seconds)
+{
+    ENetAddress address;
+    memset(&address, 0, sizeof address);
+    if (enet_address_set_host_ip(&address, "127.0.0.1") != 0)
+        die("address");
+    address.port = 0;
+    ENetHost *host = enet_host_create(&address, (size_t) peers, 2, 0, 0);
+    if (host == NULL)
+        die("enet_host_create failed");
+    ENetAddress bound;
+    if (enet_socket_get_address(host->socket, &bound) != 0)
+        die("enet_socket_get_address failed");
+    printf("PORT %u\n", (unsigned) bound.port);
+    fflush(stdout);
+
+    long connects = 0;
+    double end = now_s() + (double) seconds;
+    while (now_s() < end) {
+        ENetEvent event;
+        int got = enet_host_service(host, &event, 1);
+        if (got < 0)
+            die("enet_host_service failed");
+        if (got > 0) {
+            if (event.type == ENET_EVENT_TYPE_CONNECT)
+                connects++;
+            else if (event.type == ENET_EVENT_TYPE_RECEIVE)
+                enet_packet_destroy(event.packet);
+        }
+    }
+    printf("server_connects %ld\n", connects);
+    fflush(stdout);
+    enet_host_destroy(host);
+    return 0;
+}
+
+static int run_client(long port, long tries, long interval_ms, long timeout_ms)
+{
+    if (tries < 1 || tries > MAX_TRIES || port <= 0 || port > 65535)
+        die("bad client arguments");
+    ENetHost *host = enet_host_create(NULL, (size_t) tries, 2, 0, 0);
+    if (host == NULL)
+        die("enet_host_create failed");
+    ENetAddress server;
+    memset(&server, 0, sizeof server);
+    if (enet_address_set_host_ip(&server, "127.0.0.1") != 0)
+        die("address");
+    server.port = (enet_uint16) port;
+
+    ENetPeer *peer[MAX_TRIES] = {0};
+    double started[MAX_TRIES] = {0};
+    double took_ms[MAX_TRIES] = {0};
+    int state[MAX_TRIES] = {0}; /* 0 not started, 1 waiting, 2 ok, 3 failed, 4 ok and disconnected */
+    long next = 0, finished = 0;
+    double start = now_s();
+
+    while (finished < tries) {
+        double now = now_s();
+        if (next < tries && now >= start + (double) (next * interval_ms) / 1000.0) {
+            peer[next] = enet_host_connect(host, &server, 2, (enet_uint32) next);
+            if (peer[next] == NULL)
+                die("enet_host_connect failed");
+            peer[next]->data = (void *) (size_t) (next + 1);
+            started[next] = now;
+            state[next] = 1;
+            next++;
+        }
+        for (long i = 0; i < next; i++) {
+            /* Disconnect 200 ms after connecting, once the acknowledgement
+             * of VERIFY_CONNECT has gone out (disconnecting at once would
+             * drop it, and the server would never see the connection). */
+            if (state[i] == 2 && (now - started[i]) * 1000.0 >= took_ms[i] + 200.0) {
+                enet_peer_disconnect(peer[i], 0);
+                state[i] = 4;
+                finished++;
+            }
+            if (state[i] == 1 && (now - started[i]) * 1000.0 >= (double) timeout_ms) {
+                enet_peer_reset(peer[i]);
+                state[i] = 3;
+                finished++;
+                printf("try %ld fail\n", i);
+            }
+        }
+        ENetEvent event;
+        int got = enet_host_service(host, &event, 1);
+        if (got < 0)
+            die("enet_host_service failed");
+        if (got > 0 && event.type == ENET_EVENT_TYPE_CONNECT) {
+            long i = (long) (size_t) event.peer->data - 1;
+            if (i >= 0 && i < next && state[i] == 1) {
+                took_ms[i] = (now_s() - started[i]) * 1000.0;
+                state[i] = 2;
+                printf("try %ld ok %.2f\n", i, took_ms[i]);
+            }
+        } else if (got > 0 && event.type == ENET_EVENT_TYPE_RECEIVE) {
+            enet_packet_destroy(event.packet);
+        }
+    }
+    /* Let the disconnects go out. */
+    double drain_end = now_s() + 0.5;
+    while (now_s() < drain_end) {
+        ENetEvent event;
+        if (enet_host_service(host, &event, 5) > 0 && event.type == ENET_EVENT_TYPE_RECEIVE)
+            enet_packet_destroy(event.packet);
+    }
+    long ok = 0;
+    double total = 0;
+    for (long i = 0; i < tries; i++)
+        if (state[i] == 4) {
+            ok++;
+            total += took_ms[i];
+        }
+    printf("ok %ld/%ld\n", ok, tries);
+    if (ok > 0)
+        printf("mean_ms %.2f\n", total / (double) ok);
+    else
+        printf("mean_ms -\n");
+    fflush(stdout);
+    enet_host_destroy(host);
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2)
+        die("usage: flood server|client [options]");
+    if (enet_initialize() != 0)
+        die("enet_initialize failed");
+    print_mapped_library();
+    int rc;
+    if (strcmp(argv[1], "server") == 0)
+        rc = run_server(option(argc, argv, "--peers", 1024), option(argc, argv, "--seconds", 60));
+    else if (strcmp(argv[1], "client") == 0)
+        rc = run_client(option(argc, argv, "--port", 0), option(argc, argv, "--tries", 18),
+                        option(argc, argv, "--interval-ms", 500),
+                        option(argc, argv, "--timeout-ms", 3000));
+    else
+        die("unknown mode");
+    enet_deinitialize();
+    return rc;
+}

@@ -1,0 +1,197 @@
+#!/usr/bin/env bash
+# Connect-flood benchmark: legit connects through a spoofed CONNECT flood,
+# our server and stock's side by side in one run, and a table.
+#
+# usage: bench/flood.sh --ours DIR [--flood BIN] [--rates "300 1000 5000"]
+#                       [--tries N] [--peers N] [--sources N] [--warmup S]
+#   --ours DIR     directory holding our libenet.so.7 (or libenet.so, e.g.
+#                  target/release), required.
+#   --flood BIN    the enet-flood binary (default: <repo>/target/release/
+#                  enet-flood, built if missing).
+#   --rates LIST   spoofed CONNECTs per second, one run per rate and column
+#                  (default "300 1000 5000").
+#   --tries N      legit connects per run (default 18), one every 500 ms,
+#                  each given 3 s.
+#   --peers N      server peer slots (default 1024).
+#   --sources N    flood source addresses, 127.64.x.y (default 200).
+#   --warmup S     seconds of flood before the first legit connect
+#                  (default 1).
+#   --min-ok K     exit 1 unless our server let at least K legit connects
+#                  through at every rate (default 0: no check; the CI
+#                  smoke uses it).
+#   --only-ours    skip the stock column (the CI smoke).
+#
+# Per rate and column: the server (bench/flood.c, built against the stock
+# header) runs on that column's library; enet-flood floods it; the legit
+# client always runs on STOCK ENet (so every "ours" figure is also a stock
+# client connecting to our server). Server CPU is utime+stime from
+# /proc/PID/stat over the client's run, as a percentage of one core.
+# Not a test: figures vary with machine load; compare columns of one run.
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+repo=$(cd "$here/.." && pwd)
+ours=""
+flood="$repo/target/release/enet-flood"
+rates="300 1000 5000"
+tries=18
+peers=1024
+sources=200
+warmup=1
+min_ok=0
+columns="ours stock"
+
+die() { echo "bench/flood.sh: $*" >&2; exit 2; }
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --ours) [ $# -ge 2 ] || die "--ours needs a directory"; ours=$2; shift ;;
+        --flood) [ $# -ge 2 ] || die "--flood needs a path"; flood=$2; shift ;;
+        --rates) [ $# -ge 2 ] || die "--rates needs a list"; rates=$2; shift ;;
+        --tries) [ $# -ge 2 ] || die "--tries needs a value"; tries=$2; shift ;;
+        --peers) [ $# -ge 2 ] || die "--peers needs a value"; peers=$2; shift ;;
+        --sources) [ $# -ge 2 ] || die "--sources needs a value"; sources=$2; shift ;;
+        --warmup) [ $# -ge 2 ] || die "--warmup needs a value"; warmup=$2; shift ;;
+        --min-ok) [ $# -ge 2 ] || die "--min-ok needs a value"; min_ok=$2; shift ;;
+        --only-ours) columns="ours" ;;
+        -h|--help) sed -n '2,30p' "$0"; exit 0 ;;
+        *) die "unknown argument $1" ;;
+    esac
+    shift
+done
+[ -n "$ours" ] || die "--ours DIR is required"
+ours=$(cd "$ours" 2>/dev/null && pwd) || die "--ours: no such directory"
+
+work=$(mktemp -d /tmp/enet-flood-bench.XXXXXX)
+started=()
+cleanup() {
+    local pid
+    for pid in "${started[@]}"; do
+        kill -0 "$pid" 2>/dev/null && kill -KILL "$pid" 2>/dev/null
+    done
+    rm -rf "$work"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+# Our library as libenet.so.7 in a directory of its own.
+if [ -e "$ours/libenet.so.7" ]; then
+    ours_dir=$ours
+elif [ -e "$ours/libenet.so" ]; then
+    ours_dir="$work/ours"
+    mkdir -p "$ours_dir" && ln -s "$ours/libenet.so" "$ours_dir/libenet.so.7"
+else
+    die "--ours: no libenet.so.7 or libenet.so in $ours"
+fi
+if [ ! -x "$flood" ]; then
+    [ "$flood" = "$repo/target/release/enet-flood" ] || die "--flood: $flood is not an executable"
+    (cd "$repo" && cargo build -q --release --locked -p enet-flood) || die "building enet-flood failed"
+fi
+program="$work/flood"
+gcc -std=c99 -Wall -Wextra -Wpedantic -Werror -O2 "$here/flood.c" -lenet -o "$program" \
+    || die "building bench/flood.c failed"
+
+clock_ticks=$(getconf CLK_TCK)
+# cpu_ticks PID: utime + stime of PID so far, in clock ticks.
+cpu_ticks() { awk '{ sub(/^.*\) /, ""); print $12 + $13 }' "/proc/$1/stat" 2>/dev/null || echo 0; }
+now_ns() { date +%s%N; }
+
+# bounded_wait PID SECONDS: sets RC; SIGKILLs the PID if it outlives SECONDS.
+bounded_wait() {
+    local pid=$1 limit=$2 t=0
+    while kill -0 "$pid" 2>/dev/null; do
+        if [ "$t" -ge $((limit * 10)) ]; then
+            { kill -KILL "$pid"; wait "$pid"; } 2>/dev/null
+            RC=124
+            return
+        fi
+        sleep 0.1
+        t=$((t + 1))
+    done
+    wait "$pid" 2>/dev/null
+    RC=$?
+}
+
+value() { awk -v k="$1" '$1 == k { print $2; exit }' "$2"; }
+
+# Legit client run: one connect per 500 ms, the last one given 3 s.
+client_secs=$(( (tries * 500 + 3000) / 1000 + 1 ))
+flood_secs=$(( warmup + client_secs + 2 ))
+server_secs=$(( flood_secs + 3 ))
+
+declare -A ok mean cpu seen
+for rate in $rates; do
+    for column in $columns; do
+        d="$work/$column-$rate"
+        mkdir -p "$d"
+        if [ "$column" = ours ]; then
+            env LD_LIBRARY_PATH="$ours_dir" "$program" server --peers "$peers" --seconds "$server_secs" \
+                >"$d/server.out" 2>"$d/server.err" &
+        else
+            env -u LD_LIBRARY_PATH "$program" server --peers "$peers" --seconds "$server_secs" \
+                >"$d/server.out" 2>"$d/server.err" &
+        fi
+        spid=$!; started+=("$spid")
+        t=0
+        until grep -q '^PORT ' "$d/server.out" 2>/dev/null; do
+            kill -0 "$spid" 2>/dev/null || { cat "$d/server.err" >&2; die "$column server died"; }
+            [ $t -ge 50 ] && die "$column server printed no PORT"
+            sleep 0.1; t=$((t + 1))
+        done
+        port=$(value PORT "$d/server.out")
+        "$flood" --target "127.0.0.1:$port" --rate "$rate" --duration "$flood_secs" \
+            --sources "$sources" --seed "$rate" >"$d/flood.out" 2>"$d/flood.err" &
+        fpid=$!; started+=("$fpid")
+        sleep "$warmup"
+        kill -0 "$fpid" 2>/dev/null || { cat "$d/flood.err" >&2; die "enet-flood died"; }
+        cpu_start=$(cpu_ticks "$spid"); t_start=$(now_ns)
+        env -u LD_LIBRARY_PATH "$program" client --port "$port" --tries "$tries" \
+            >"$d/client.out" 2>"$d/client.err" &
+        cpid=$!; started+=("$cpid")
+        bounded_wait "$cpid" $((client_secs + 20))
+        crc=$RC
+        cpu_end=$(cpu_ticks "$spid"); t_end=$(now_ns)
+        bounded_wait "$fpid" $((flood_secs + 10))
+        bounded_wait "$spid" $((server_secs + 10))
+        [ "$crc" -eq 0 ] || { cat "$d/client.err" >&2; die "$column client failed ($crc)"; }
+        grep -q "^libenet mapped from /usr/lib" "$d/client.err" || die "the client did not run on stock ENet"
+        if [ "$column" = ours ]; then
+            grep -q "^libenet mapped from $ours" "$d/server.err" \
+                || grep -q "^libenet mapped from $ours_dir" "$d/server.err" \
+                || die "our server did not run on $ours: $(cat "$d/server.err")"
+        fi
+        ok[$column,$rate]=$(value ok "$d/client.out")
+        mean[$column,$rate]=$(value mean_ms "$d/client.out")
+        seen[$column,$rate]=$(value server_connects "$d/server.out")
+        cpu[$column,$rate]=$(awk -v c=$((cpu_end - cpu_start)) -v hz="$clock_ticks" \
+            -v ns=$((t_end - t_start)) 'BEGIN { printf "%.0f", 100 * c / hz / (ns / 1e9) }')
+        echo "$column @ $rate/s: client ${ok[$column,$rate]} (mean ${mean[$column,$rate]} ms)," \
+            "server saw ${seen[$column,$rate]} connects, server CPU ${cpu[$column,$rate]} %;" \
+            "$(cat "$d/flood.out")" >&2
+    done
+done
+
+echo "server: $peers slots; flood: $sources sources (127.64.x.y), never answering; legit client"
+echo "(stock ENet 1.3.17): $tries connects, one every 500 ms, 3 s each; server CPU = utime+stime"
+echo "over the client's run, % of one core"
+if [ "$columns" = ours ]; then
+    printf '%-8s | %-8s %-9s %-6s\n' "rate/s" "ours ok" "mean ms" "CPU %"
+    for rate in $rates; do
+        printf '%-8s | %-8s %-9s %-6s\n' "$rate" "${ok[ours,$rate]}" "${mean[ours,$rate]}" "${cpu[ours,$rate]}"
+    done
+else
+    printf '%-8s | %-8s %-9s %-6s | %-8s %-9s %-6s\n' "rate/s" "ours ok" "mean ms" "CPU %" \
+        "stock ok" "mean ms" "CPU %"
+    for rate in $rates; do
+        printf '%-8s | %-8s %-9s %-6s | %-8s %-9s %-6s\n' "$rate" \
+            "${ok[ours,$rate]}" "${mean[ours,$rate]}" "${cpu[ours,$rate]}" \
+            "${ok[stock,$rate]}" "${mean[stock,$rate]}" "${cpu[stock,$rate]}"
+    done
+fi
+status=0
+for rate in $rates; do
+    got=${ok[ours,$rate]%%/*}
+    if [ "${got:-0}" -lt "$min_ok" ]; then
+        echo "FAIL: our server let only ${ok[ours,$rate]} legit connects through at $rate/s (need $min_ok)" >&2
+        status=1
+    fi
+done
+exit $status

@@ -1,0 +1,121 @@
+//! Half-open connections in arrival order, so that a CONNECT finding every
+//! peer slot taken can take the slot of the oldest one.
+//!
+//! A half-open peer is one an incoming CONNECT created and that still waits
+//! for the acknowledgement of our VERIFY_CONNECT (state
+//! ACKNOWLEDGING_CONNECT): the program has never seen it. Spoofed CONNECTs
+//! never complete, and stock ENet keeps each for about 30 s, so a flood
+//! holds every slot and legit clients are refused. Evicting the oldest
+//! half-open peer instead bounds that: a legit handshake only has to finish
+//! before `peerCount` newer CONNECTs arrive.
+//!
+//! The order is a FIFO of (slot, ticket). A slot's current ticket is the
+//! one it got when its latest CONNECT was admitted; an entry whose ticket is
+//! no longer current, or whose peer has left ACKNOWLEDGING_CONNECT (it
+//! connected, timed out, was reset by the program), is stale and skipped
+//! when it reaches the front. Stale entries are compacted away once they
+//! outnumber the slots, so each CONNECT costs O(1) amortised.
+
+use std::collections::VecDeque;
+
+#[derive(Debug)]
+pub(crate) struct HalfOpen {
+    /// (slot, ticket), oldest first.
+    queue: VecDeque<(usize, u64)>,
+    /// Each slot's current ticket; 0 = none.
+    ticket: Vec<u64>,
+    last_ticket: u64,
+}
+
+impl HalfOpen {
+    pub(crate) fn new(peer_count: usize) -> Self {
+        HalfOpen {
+            queue: VecDeque::new(),
+            ticket: vec![0; peer_count],
+            last_ticket: 0,
+        }
+    }
+
+    /// Records that `slot` just became half-open. `is_half_open` tells
+    /// which slots still are (used to drop stale entries).
+    pub(crate) fn admit(&mut self, slot: usize, is_half_open: impl Fn(usize) -> bool) {
+        let Some(current) = self.ticket.get_mut(slot) else {
+            return;
+        };
+        self.last_ticket += 1;
+        *current = self.last_ticket;
+        self.queue.push_back((slot, self.last_ticket));
+        if self.queue.len() > 2 * self.ticket.len() + 64 {
+            let ticket = &self.ticket;
+            self.queue
+                .retain(|&(slot, serial)| ticket[slot] == serial && is_half_open(slot));
+        }
+    }
+
+    /// The slot of the oldest peer that is still half-open, dropping the
+    /// stale entries in front of it. The caller resets that peer.
+    pub(crate) fn oldest(&mut self, is_half_open: impl Fn(usize) -> bool) -> Option<usize> {
+        while let Some(&(slot, serial)) = self.queue.front() {
+            if self.ticket[slot] == serial && is_half_open(slot) {
+                self.ticket[slot] = 0;
+                self.queue.pop_front();
+                return Some(slot);
+            }
+            self.queue.pop_front();
+        }
+        None
+    }
+
+    #[cfg(test)]
+    fn len(&self) -> usize {
+        self.queue.len()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_oldest_live_entry_comes_first() {
+        let mut half_open = HalfOpen::new(4);
+        let open = [true, true, false, true];
+        for slot in [3, 1, 2, 0] {
+            half_open.admit(slot, |_| true);
+        }
+        // Slot 2 connected meanwhile: skipped.
+        assert_eq!(half_open.oldest(|slot| open[slot]), Some(3));
+        assert_eq!(half_open.oldest(|slot| open[slot]), Some(1));
+        assert_eq!(half_open.oldest(|slot| open[slot]), Some(0));
+        assert_eq!(half_open.oldest(|slot| open[slot]), None);
+    }
+
+    #[test]
+    fn a_reused_slot_counts_from_its_latest_admission() {
+        let mut half_open = HalfOpen::new(2);
+        half_open.admit(0, |_| true);
+        half_open.admit(1, |_| true);
+        half_open.admit(0, |_| true); // slot 0 was freed and taken again
+        assert_eq!(half_open.oldest(|_| true), Some(1));
+        assert_eq!(half_open.oldest(|_| true), Some(0));
+        assert_eq!(half_open.oldest(|_| true), None);
+    }
+
+    #[test]
+    fn stale_entries_do_not_pile_up() {
+        let mut half_open = HalfOpen::new(8);
+        // Every handshake completes: nothing is ever evicted.
+        for round in 0..10_000 {
+            half_open.admit(round % 8, |_| false);
+        }
+        assert!(half_open.len() <= 2 * 8 + 64 + 1, "{}", half_open.len());
+        assert_eq!(half_open.oldest(|_| false), None);
+    }
+
+    #[test]
+    fn out_of_range_slots_are_ignored() {
+        let mut half_open = HalfOpen::new(1);
+        half_open.admit(5, |_| true);
+        assert_eq!(half_open.oldest(|_| true), None);
+    }
+}
