@@ -1,9 +1,13 @@
 /*
  * Cross test of two range-coder implementations loaded side by side:
- *   cross_range_coder /path/to/stock/libenet.so.7 /path/to/our/libenet.so
+ *   cross_range_coder STOCK_LIBRARY OUR_LIBRARY [SWEEP_CASES [SEED]]
  * For thousands of seeded inputs: both compress to the same bytes, each
  * decompresses the other's output back to the input, and both refuse an
- * output one byte short. Corrupt input must decode identically too.
+ * output one byte short. Corrupt input must decode identically too. Then a
+ * sweep of SWEEP_CASES inputs (default 1000000; lengths 1..1400 and their
+ * edges, nine data shapes, 1-3 buffers with empty ones among them, output
+ * limits around the compressed size) must compress to identical bytes and
+ * return values in both.
  * Prints "cross: N passed, M failed"; exits non-zero on any failure.
  *
  * Build: gcc -std=c99 -Wall -Wextra -Wpedantic -Werror cross_range_coder.c -ldl
@@ -14,6 +18,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* ENetBuffer on Unix, declared here so no ENet header picks a side. */
@@ -39,10 +44,17 @@ typedef struct {
 
 #define CASES 3000
 #define GARBAGE_CASES 40000
+#define DEFAULT_SWEEP_CASES 1000000
 #define MAX_INPUT 1400
 #define MAX_OUTPUT 4096
+#define MAX_BUFFERS 4
 
+/* One spare byte past the longest input: an empty buffer at the end points
+ * there, and stock codes the byte it points at. */
 static unsigned char input[MAX_INPUT + 1];
+/* The bytes stock's compressor reads from the current buffers, in order. */
+static unsigned char expected[MAX_INPUT + MAX_BUFFERS];
+static size_t expected_length;
 static unsigned char packed[2][MAX_OUTPUT];
 static unsigned char unpacked[2][MAX_OUTPUT];
 /* Cases (one input each) that passed every check, or failed one. */
@@ -108,11 +120,11 @@ static void end_case(void)
 }
 
 /* Inputs of several shapes: noise, small alphabets, game-like records,
- * text, runs. */
+ * text, runs, sparse (mostly zero). */
 static void generate(size_t length)
 {
     static const char text[] = "the player joined the game; red team wins; gg ";
-    unsigned shape = (unsigned) random_below(5), alphabet = 1 + (unsigned) random_below(256);
+    unsigned shape = (unsigned) random_below(6), alphabet = 1 + (unsigned) random_below(256);
     unsigned entity = (unsigned) next_random();
     size_t i;
     for (i = 0; i < length; ++i) {
@@ -131,22 +143,44 @@ static void generate(size_t length)
         case 3:
             input[i] = (unsigned char) text[(i + entity) % (sizeof text - 1)];
             break;
-        default:
+        case 4:
             input[i] = (unsigned char) (random_below(16) == 0 ? next_random() : (i / 32));
+            break;
+        default:
+            input[i] = (unsigned char) (random_below(10) == 0 ? next_random() : 0);
             break;
         }
     }
 }
 
-/* Splits input[0..length) into 1-4 buffers, none empty (stock reads past
- * an empty buffer that follows another). */
-static size_t split(Buffer *buffers, size_t length)
+/* Splits input[0..length) into 1-4 buffers at random points; a buffer may
+ * be empty (its pointer stays inside input[], as a real caller's would).
+ * Records in expected[] what stock's compressor reads from them: an empty
+ * buffer after the first still gives the byte at its pointer. */
+static size_t split(Buffer *buffers, size_t length, int allow_empty)
 {
-    size_t parts = 1 + random_below(4), count = 0, start = 0, i;
-    for (i = 0; i < parts && start < length; ++i) {
-        size_t piece = i + 1 == parts ? length - start : 1 + random_below(length - start);
+    size_t parts = 1 + random_below(MAX_BUFFERS), count = 0, start = 0, i;
+    expected_length = 0;
+    for (i = 0; i < parts; ++i) {
+        size_t left = length - start, piece;
+        if (i + 1 == parts)
+            piece = left;
+        else if (allow_empty)
+            piece = random_below(left + 1);
+        else if (left <= 1)
+            piece = left;
+        else
+            piece = 1 + random_below(left - 1);
+        if (!allow_empty && piece == 0)
+            continue;
         buffers[count].data = input + start;
         buffers[count].dataLength = piece;
+        if (piece > 0) {
+            memcpy(expected + expected_length, input + start, piece);
+            expected_length += piece;
+        } else if (count > 0) {
+            expected[expected_length++] = input[start];
+        }
         ++count;
         start += piece;
     }
@@ -157,12 +191,13 @@ static void round_trips(Coder coders[2])
 {
     unsigned long c;
     for (c = 0; c < CASES; ++c) {
-        size_t n = 1 + random_below(MAX_INPUT), m[2], back[2];
-        Buffer buffers[4];
+        size_t n = 1 + random_below(MAX_INPUT), m[2], back[2], e;
+        Buffer buffers[MAX_BUFFERS];
         size_t count;
         int i;
         generate(n);
-        count = split(buffers, n);
+        count = split(buffers, n, (int) random_below(2));
+        e = expected_length;
         for (i = 0; i < 2; ++i)
             m[i] = coders[i].compress(coders[i].context, buffers, count, n, packed[i], MAX_OUTPUT);
         check(m[0] > 0 && m[0] == m[1] && memcmp(packed[0], packed[1], m[0]) == 0,
@@ -170,15 +205,60 @@ static void round_trips(Coder coders[2])
         /* Each decodes the other's stream. */
         for (i = 0; i < 2; ++i)
             back[i] = coders[i].decompress(coders[i].context, packed[1 - i], m[1 - i], unpacked[i], MAX_OUTPUT);
-        check(back[0] == n && memcmp(unpacked[0], input, n) == 0, "ours -> stock round trip", c);
-        check(back[1] == n && memcmp(unpacked[1], input, n) == 0, "stock -> ours round trip", c);
+        check(back[0] == e && memcmp(unpacked[0], expected, e) == 0, "ours -> stock round trip", c);
+        check(back[1] == e && memcmp(unpacked[1], expected, e) == 0, "stock -> ours round trip", c);
         /* One byte short: both refuse, compressing and decompressing. */
         for (i = 0; i < 2; ++i) {
             check(coders[i].compress(coders[i].context, buffers, count, n, packed[i], m[0] - 1) == 0,
                   i == 0 ? "stock refuses outLimit m-1" : "ours refuses outLimit m-1", c);
-            check(coders[i].decompress(coders[i].context, packed[0], m[0], unpacked[i], n - 1) == 0,
+            check(coders[i].decompress(coders[i].context, packed[0], m[0], unpacked[i], e - 1) == 0,
                   i == 0 ? "stock refuses outLimit n-1" : "ours refuses outLimit n-1", c);
         }
+        end_case();
+    }
+}
+
+static void dump(const char *who, const unsigned char *bytes, size_t length)
+{
+    size_t k;
+    printf("  %s (%zu bytes):", who, length);
+    for (k = 0; k < length; ++k)
+        printf("%s%02x", k % 32 == 0 ? "\n    " : "", bytes[k]);
+    printf("\n");
+}
+
+/* Compressed bytes and return values must be identical for every input:
+ * generous limits, and limits at, just under and just over stock's size. */
+static void identical_sweep(Coder coders[2], unsigned long cases)
+{
+    static const size_t edges[] = { 1, 2, 3, 4, 1399, 1400 };
+    unsigned long c;
+    for (c = 0; c < cases; ++c) {
+        size_t n = c % 8 == 0 ? edges[(c / 8) % 6] : 1 + random_below(MAX_INPUT);
+        size_t count, limit, m[2];
+        Buffer buffers[MAX_BUFFERS];
+        int i, same;
+        generate(n);
+        count = split(buffers, n, 1);
+        for (i = 0; i < 2; ++i)
+            m[i] = coders[i].compress(coders[i].context, buffers, count, n, packed[i], MAX_OUTPUT);
+        same = m[0] == m[1] && memcmp(packed[0], packed[1], m[0]) == 0;
+        if (same && c % 4 == 0) {
+            limit = m[0] + random_below(3) - 1;
+            if (n % 2 == 0)
+                limit = n; /* what a host offers: no larger than the input */
+            for (i = 0; i < 2; ++i)
+                m[i] = coders[i].compress(coders[i].context, buffers, count, n, packed[i], limit);
+            same = m[0] == m[1] && memcmp(packed[0], packed[1], m[0]) == 0;
+        }
+        if (!same && failed < 3) {
+            printf("sweep case %lu: input of %zu bytes in %zu buffers, stock %zu, ours %zu\n", c, n,
+                   count, m[0], m[1]);
+            dump("input as stock reads it", expected, expected_length);
+            dump("stock", packed[0], m[0]);
+            dump("ours", packed[1], m[1]);
+        }
+        check(same, "sweep: identical compressed bytes and length", c);
         end_case();
     }
 }
@@ -247,40 +327,44 @@ static void garbage(Coder coders[2])
 }
 
 /* Stock's compressor reads the byte at an empty second buffer's data
- * pointer and encodes it; our decoder must return that extra byte as
- * stock's does. (Ours skips empty buffers; that is checked separately.) */
-static void stock_empty_buffer_stream(Coder coders[2])
+ * pointer and codes it; ours must code it too, and both decoders return
+ * that extra byte. */
+static void empty_buffer_stream(Coder coders[2])
 {
     static const unsigned char tail[1] = { 0x5A };
     Buffer buffers[2];
-    size_t n = 23, m, back[2];
+    size_t n = 23, m[2], back[2];
     int i;
     memcpy(input, "hello hello hello hello", n);
     buffers[0].data = input;
     buffers[0].dataLength = n;
     buffers[1].data = (void *) tail;
     buffers[1].dataLength = 0;
-    m = coders[0].compress(coders[0].context, buffers, 2, n, packed[0], MAX_OUTPUT);
     for (i = 0; i < 2; ++i)
-        back[i] = coders[i].decompress(coders[i].context, packed[0], m, unpacked[i], MAX_OUTPUT);
+        m[i] = coders[i].compress(coders[i].context, buffers, 2, n, packed[i], MAX_OUTPUT);
+    check(m[0] > 0 && m[0] == m[1] && memcmp(packed[0], packed[1], m[0]) == 0,
+          "an empty second buffer codes its pointed-at byte in both", 0);
+    for (i = 0; i < 2; ++i)
+        back[i] = coders[i].decompress(coders[i].context, packed[0], m[0], unpacked[i], MAX_OUTPUT);
     check(back[0] == n + 1 && back[1] == n + 1 && memcmp(unpacked[0], unpacked[1], n + 1) == 0 &&
               unpacked[1][n] == 0x5A,
-          "stock's over-read byte decodes the same in both", 0);
-    end_case();
-    m = coders[1].compress(coders[1].context, buffers, 2, n, packed[1], MAX_OUTPUT);
-    back[1] = coders[0].decompress(coders[0].context, packed[1], m, unpacked[0], MAX_OUTPUT);
-    check(back[1] == n && memcmp(unpacked[0], input, n) == 0, "ours skips an empty buffer", 0);
+          "the pointed-at byte decodes the same in both", 0);
     end_case();
 }
 
 int main(int argc, char **argv)
 {
     Coder coders[2];
+    unsigned long sweep_cases = DEFAULT_SWEEP_CASES;
     int i;
-    if (argc != 3) {
-        fprintf(stderr, "usage: %s STOCK_LIBRARY OUR_LIBRARY\n", argv[0]);
+    if (argc < 3 || argc > 5) {
+        fprintf(stderr, "usage: %s STOCK_LIBRARY OUR_LIBRARY [SWEEP_CASES [SEED]]\n", argv[0]);
         return 2;
     }
+    if (argc > 3)
+        sweep_cases = strtoul(argv[3], NULL, 10);
+    if (argc > 4)
+        prng_state = strtoull(argv[4], NULL, 0);
     memset(coders, 0, sizeof coders);
     if (load(&coders[0], argv[1]) != 0 || load(&coders[1], argv[2]) != 0)
         return 2;
@@ -293,7 +377,9 @@ int main(int argc, char **argv)
     printf("loaded two distinct libraries\n");
     round_trips(coders);
     garbage(coders);
-    stock_empty_buffer_stream(coders);
+    empty_buffer_stream(coders);
+    identical_sweep(coders, sweep_cases);
+    printf("sweep: %lu inputs compared\n", sweep_cases);
     for (i = 0; i < 2; ++i) {
         coders[i].destroy(coders[i].context);
         dlclose(coders[i].library);

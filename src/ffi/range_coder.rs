@@ -38,15 +38,20 @@ pub unsafe extern "C" fn enet_range_coder_destroy(context: *mut c_void) {
 /// Compresses the buffers into `outData`; returns the compressed length, or
 /// 0 if it would exceed `outLimit`, the input is empty, or an argument is
 /// NULL. As in stock, `inLimit` only has to be non-zero: the buffers'
-/// own lengths say how much is read. Unlike stock, an empty buffer after
-/// the first is skipped rather than read past (stock reads one byte from
-/// it, which crashes on a NULL data pointer).
+/// own lengths say how much is read.
+///
+/// An empty buffer after the first is read as stock 1.3.17 reads it: its
+/// input loop moves to the next buffer and takes one byte before checking
+/// that buffer's length, so the byte at that buffer's `data` is coded too.
+/// We do the same so the output is byte-identical; where stock would crash
+/// (a NULL `data`) we return 0 instead.
 ///
 /// # Safety
 /// `context` must come from `enet_range_coder_create`; `inBuffers` must be
 /// NULL or point to `inBufferCount` buffers whose data is readable for
-/// `dataLength` bytes; `outData` must be NULL or writable for `outLimit`
-/// bytes, not overlapping the input.
+/// `dataLength` bytes (for an empty buffer after the first: NULL, or
+/// readable for one byte, as stock requires); `outData` must be NULL or
+/// writable for `outLimit` bytes, not overlapping the input.
 #[no_mangle]
 pub unsafe extern "C" fn enet_range_coder_compress(
     context: *mut c_void,
@@ -65,19 +70,27 @@ pub unsafe extern "C" fn enet_range_coder_compress(
         }
         // SAFETY: the caller passes `inBufferCount` valid buffers.
         let buffers = unsafe { core::slice::from_raw_parts(inBuffers, inBufferCount) };
+        // The bytes stock reads from each buffer: an empty buffer after the
+        // first still gives the one byte at its `data`.
+        let read_length = |index: usize, buffer: &ENetBuffer| match buffer.dataLength {
+            0 if index == 0 => 0,
+            0 => 1,
+            length => length,
+        };
         if buffers
             .iter()
-            .any(|buffer| buffer.data.is_null() && buffer.dataLength != 0)
+            .enumerate()
+            .any(|(index, buffer)| buffer.data.is_null() && read_length(index, buffer) != 0)
         {
             return 0;
         }
-        let parts = buffers.iter().map(|buffer| {
-            if buffer.dataLength == 0 {
-                &[][..]
-            } else {
-                // SAFETY: non-NULL (checked above) and readable for its
-                // length, as the caller promises.
-                unsafe { core::slice::from_raw_parts(buffer.data.cast::<u8>(), buffer.dataLength) }
+        let parts = buffers.iter().enumerate().map(|(index, buffer)| {
+            match read_length(index, buffer) {
+                0 => &[][..],
+                // SAFETY: non-NULL (checked above), and the caller makes it
+                // readable for `dataLength` bytes, or for the one byte stock
+                // reads from an empty buffer after the first.
+                length => unsafe { core::slice::from_raw_parts(buffer.data.cast::<u8>(), length) },
             }
         });
         // SAFETY: `context` came from `enet_range_coder_create` and C does
