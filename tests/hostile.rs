@@ -5,73 +5,12 @@ mod sim;
 
 use enet::abi::ENetAddress;
 use enet::mem::PacketRef;
-use enet::proto::{EventSlot, NoCodec};
-use enet::wire::command::{Command, CommandFlags, CommandHeader, Fragment};
-use enet::wire::{DatagramBuilder, DropReason, Envelope};
+use enet::wire::command::{Command, CommandFlags, CommandHeader};
+use enet::wire::DropReason;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
+use sim::forge::{fragment, Forger};
 use sim::{connect, Sim};
-
-struct Forger {
-    from: ENetAddress,
-    peer_id: u16,
-    session: u8,
-}
-
-impl Forger {
-    /// The identity of `client`'s connection to the server, as an attacker
-    /// who sniffed it would forge it.
-    fn for_connection(sim: &mut Sim, client: usize, client_peer: usize) -> Forger {
-        let from = sim.hosts[client].address;
-        let peer = sim.host(client).peer(client_peer);
-        Forger {
-            from,
-            peer_id: peer.outgoingPeerID,
-            session: peer.outgoingSessionID,
-        }
-    }
-
-    fn datagram(&self, commands: &[(CommandHeader, Command<'_>)]) -> Vec<u8> {
-        let mut builder = DatagramBuilder::new(4096);
-        for (header, command) in commands {
-            builder.push(header, command).expect("fits");
-        }
-        builder.finish(Envelope::plain(self.peer_id, self.session, 0))
-    }
-
-    fn inject(&self, sim: &mut Sim, server: usize, bytes: &[u8]) -> Result<(), DropReason> {
-        let now = sim.now;
-        let mut events = EventSlot::wanted();
-        sim.host(server)
-            .receive_datagram(now, self.from, bytes, &mut NoCodec, &mut events)
-    }
-}
-
-fn fragment(
-    start: u16,
-    sequence: u16,
-    count: u32,
-    number: u32,
-    total: u32,
-    offset: u32,
-    data: &[u8],
-) -> (CommandHeader, Command<'_>) {
-    (
-        CommandHeader {
-            flags: CommandFlags::ACKNOWLEDGE,
-            channel_id: 0,
-            reliable_sequence_number: sequence,
-        },
-        Command::SendFragment(Fragment {
-            start_sequence_number: start,
-            fragment_count: count,
-            fragment_number: number,
-            total_length: total,
-            fragment_offset: offset,
-            data,
-        }),
-    )
-}
 
 /// A server with two clients: the attacker forges datagrams as the first
 /// (an attacker who sniffed that connection can speak for it), the second

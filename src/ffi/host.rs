@@ -369,6 +369,9 @@ pub unsafe extern "C" fn enet_host_create(
         });
         match driver {
             Some(mut driver) => {
+                driver
+                    .host
+                    .set_reassembly_budget(reassembly_budget_from_env());
                 driver.host.attach();
                 driver.into_raw().cast::<ENetHost>()
             }
@@ -378,6 +381,17 @@ pub unsafe extern "C" fn enet_host_create(
             }
         }
     })
+}
+
+/// `ENET_RS_REASSEMBLY_BUDGET`: a fixed host-wide limit, in bytes, on
+/// what incomplete fragment reassemblies may hold. Unset or unreadable
+/// leaves the default.
+fn reassembly_budget_from_env() -> Option<usize> {
+    std::env::var("ENET_RS_REASSEMBLY_BUDGET")
+        .ok()?
+        .trim()
+        .parse()
+        .ok()
 }
 
 /// A seed for connect ids: the time mixed with per-process entropy.

@@ -10,8 +10,10 @@
 use std::collections::{BTreeMap, HashMap};
 
 use super::command::number;
+use super::event::EventSlot;
 use super::host::Host;
 use super::peer::{Delivery, NEEDS_DISPATCH};
+use super::reassembly::{Budget, HeldKey, Locator, Reassembly};
 use crate::abi::*;
 use crate::mem::PacketRef;
 
@@ -36,112 +38,57 @@ pub(crate) fn in_receive_window(sequence: u16, current: u16) -> bool {
     window >= current_window && window < current_window + FREE_WINDOWS - 1
 }
 
-/// Reassembly of one fragmented packet.
-///
-/// Stock ENet counts fragments and delivers when the count is reached,
-/// whatever bytes the fragments covered, so zero-length or short fragments
-/// let it deliver bytes nobody sent. Here every fragment must sit where
-/// ENet's sender puts it (fragment `n` at `n * L`, all of length `L` but
-/// the last), so a complete set covers every byte exactly once.
-#[derive(Debug)]
-pub struct Reassembly {
-    count: u32,
-    remaining: u32,
-    received: Vec<u32>,
-    /// The common fragment length `L`, once a fragment has shown it.
-    fragment_length: Option<u32>,
-}
-
-/// Why a fragment was refused.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum FragmentError {
-    /// Fields contradict each other or the packet's layout.
-    Malformed,
-}
-
-impl Reassembly {
-    pub fn new(count: u32) -> Self {
-        Reassembly {
-            count,
-            remaining: count,
-            received: vec![0; count.div_ceil(32) as usize],
-            fragment_length: None,
-        }
-    }
-
-    pub fn is_complete(&self) -> bool {
-        self.remaining == 0
-    }
-
-    /// The fragment length this fragment implies for the whole packet.
-    fn implied_length(&self, number: u32, offset: u32, length: u32) -> Option<u32> {
-        if self.count == 1 {
-            return (offset == 0).then_some(length);
-        }
-        if number + 1 < self.count {
-            return (u64::from(offset) == u64::from(number) * u64::from(length)).then_some(length);
-        }
-        let others = self.count - 1;
-        (offset % others == 0).then_some(offset / others)
-    }
-
-    /// Checks fragment `number` against the layout and records it.
-    /// `Ok(true)` if it is new (copy its bytes), `Ok(false)` if a duplicate.
-    pub fn accept(
-        &mut self,
-        number: u32,
-        offset: u32,
-        length: u32,
-        total: u32,
-    ) -> Result<bool, FragmentError> {
-        let implied = self
-            .implied_length(number, offset, length)
-            .ok_or(FragmentError::Malformed)?;
-        let full = u64::from(implied);
-        let last_start = u64::from(self.count - 1) * full;
-        let last_length = u64::from(total)
-            .checked_sub(last_start)
-            .ok_or(FragmentError::Malformed)?;
-        let layout_ok = implied > 0
-            && last_length > 0
-            && last_length <= full
-            && (number + 1 < self.count || u64::from(length) == last_length)
-            && self.fragment_length.is_none_or(|known| known == implied);
-        if !layout_ok {
-            return Err(FragmentError::Malformed);
-        }
-        self.fragment_length = Some(implied);
-        let (word, bit) = ((number / 32) as usize, number % 32);
-        let Some(bits) = self.received.get_mut(word) else {
-            return Err(FragmentError::Malformed);
-        };
-        if *bits & (1 << bit) != 0 {
-            return Ok(false);
-        }
-        *bits |= 1 << bit;
-        self.remaining -= 1;
-        Ok(true)
-    }
-}
-
 /// A received command held until it can be delivered.
 #[derive(Debug)]
 pub struct Incoming {
     pub command_number: u8,
-    pub packet: PacketRef,
-    pub fragments: Option<Reassembly>,
+    /// Reliable sequence numbers it occupies (a fragmented packet takes
+    /// one per fragment).
+    span: u16,
+    held: Held,
+}
+
+/// What a held command holds.
+#[derive(Debug)]
+enum Held {
+    /// A whole packet, ready once its turn comes.
+    Packet(PacketRef),
+    /// A fragmented packet still missing fragments.
+    Fragments(Reassembly),
 }
 
 impl Incoming {
-    fn is_complete(&self) -> bool {
-        self.fragments.as_ref().is_none_or(Reassembly::is_complete)
+    fn whole(command_number: u8, packet: PacketRef) -> Self {
+        Incoming {
+            command_number,
+            span: 1,
+            held: Held::Packet(packet),
+        }
     }
 
-    /// Reliable sequence numbers this command occupies (fragments take one each).
+    fn is_complete(&self) -> bool {
+        matches!(self.held, Held::Packet(_))
+    }
+
     fn sequence_span(&self) -> u16 {
-        self.fragments
-            .as_ref()
-            .map_or(1, |fragments| fragments.count as u16)
+        self.span
+    }
+
+    /// What it counts in the peer's `totalWaitingData`: the packet's bytes,
+    /// or for a reassembly the length it claims (as stock, which allocates
+    /// that much at the first fragment).
+    fn waiting_len(&self) -> usize {
+        match &self.held {
+            Held::Packet(packet) => packet.len(),
+            Held::Fragments(reassembly) => reassembly.total() as usize,
+        }
+    }
+
+    /// Gives up what it holds.
+    fn release(self) {
+        if let Held::Packet(packet) = self.held {
+            packet.release();
+        }
     }
 }
 
@@ -167,8 +114,8 @@ impl IncomingChannel {
                 .flat_map(BTreeMap::into_values),
         );
         for incoming in held {
-            waiting += incoming.packet.len();
-            incoming.packet.release();
+            waiting += incoming.waiting_len();
+            incoming.release();
         }
         waiting
     }
@@ -254,51 +201,227 @@ impl Host {
     /// Releases a held packet that will never be delivered.
     fn drop_held(&mut self, index: usize, incoming: Incoming) {
         let peer = &mut self.engine.peers[index];
-        peer.totalWaitingData = peer.totalWaitingData.saturating_sub(incoming.packet.len());
-        incoming.packet.release();
+        peer.totalWaitingData = peer.totalWaitingData.saturating_sub(incoming.waiting_len());
+        incoming.release();
     }
 
-    /// Creates the packet for a received command, within the peer's
-    /// waiting-data budget.
-    fn new_incoming_packet(
-        &mut self,
-        index: usize,
-        data: Option<&[u8]>,
-        length: usize,
-        flags: u32,
-    ) -> Option<PacketRef> {
+    /// Whether the peer's waiting-data budget admits `length` more bytes.
+    fn waiting_room(&self, index: usize) -> bool {
         let peer = &self.engine.peers[index];
         // Stock counts only packet bytes, so a peer could pin memory with
         // many empty commands held out of order; each held command also
         // costs a fixed overhead here (not shown in totalWaitingData).
         let held = self.held_commands(index).saturating_mul(HELD_COMMAND_COST);
-        if peer.totalWaitingData.saturating_add(held) >= self.public.maximumWaitingData {
+        peer.totalWaitingData.saturating_add(held) < self.public.maximumWaitingData
+    }
+
+    /// Creates the packet for a received command, within the peer's
+    /// waiting-data budget.
+    fn new_incoming_packet(&mut self, index: usize, data: &[u8], flags: u32) -> Option<PacketRef> {
+        if !self.waiting_room(index) {
             return None;
         }
-        let packet = match data {
-            Some(bytes) => PacketRef::new_with_data(bytes, flags)?,
-            None => PacketRef::new_zeroed(length, flags)?,
-        };
-        let peer = &mut self.engine.peers[index];
-        peer.totalWaitingData += packet.len();
+        let packet = PacketRef::new_with_data(data, flags)?;
+        self.engine.peers[index].totalWaitingData += packet.len();
         Some(packet)
     }
 
-    /// The held command a fragmented packet is reassembled in: a zeroed
-    /// packet of the announced length, within the waiting-data budget.
+    /// The held command a fragmented packet is reassembled in, within the
+    /// peer's waiting-data budget (charged the claimed length, as stock)
+    /// and the host's reassembly budget (charged what is really held,
+    /// after evicting staler reassemblies if need be). `None` refuses the
+    /// fragment.
     fn start_reassembly(
         &mut self,
-        index: usize,
+        locator: Locator,
         command_number: u8,
         fragment: &FragmentInfo,
-        flags: u32,
+        first_length: usize,
     ) -> Option<Incoming> {
-        let packet = self.new_incoming_packet(index, None, fragment.total as usize, flags)?;
+        let index = locator.peer;
+        if !self.waiting_room(index)
+            || !self.make_reassembly_room(Budget::first_fragment_cost(first_length), locator)
+            || !self.still_receiving(index, locator.channel)
+        {
+            return None;
+        }
+        self.engine.peers[index].totalWaitingData += fragment.total as usize;
+        let reassembly = Reassembly::new(
+            &self.engine.reassembly,
+            locator,
+            fragment.count,
+            fragment.total,
+        );
         Some(Incoming {
             command_number,
-            packet,
-            fragments: Some(Reassembly::new(fragment.count)),
+            span: fragment.count as u16,
+            held: Held::Fragments(reassembly),
         })
+    }
+
+    /// Whether the peer can still take commands on the channel after an
+    /// eviction (which may have reset it).
+    fn still_receiving(&mut self, index: usize, channel_id: u8) -> bool {
+        let state = self.engine.peers[index].state;
+        state != ENetPeerState::ENET_PEER_STATE_DISCONNECTED
+            && state != ENetPeerState::ENET_PEER_STATE_ZOMBIE
+            && self.channel_mut(index, channel_id).is_some()
+    }
+
+    /// Evicts the stalest reassemblies other than `current` until `cost`
+    /// more bytes fit in the host's reassembly budget. `false` if they
+    /// cannot.
+    fn make_reassembly_room(&mut self, cost: usize, current: Locator) -> bool {
+        let limit = self.engine.reassembly.limit(self.public.maximumPacketSize);
+        while !self.engine.reassembly.fits(cost, limit) {
+            let Some(stalest) = self.engine.reassembly.stalest_except(current) else {
+                return false;
+            };
+            if !self.evict_reassembly(stalest) {
+                return false;
+            }
+        }
+        true
+    }
+
+    /// Drops the reassembly at `locator`. Its fragments were acknowledged,
+    /// so a reliable sender will never send them again and that channel
+    /// could never move on: the peer is disconnected as on a timeout (a
+    /// DISCONNECT event if the program saw it connect, else a silent
+    /// reset). An unreliable reassembly is only dropped.
+    fn evict_reassembly(&mut self, locator: Locator) -> bool {
+        let Some(incoming) = self.take_held(locator) else {
+            return false;
+        };
+        self.drop_held(locator.peer, incoming);
+        if matches!(locator.key, HeldKey::Reliable { .. }) {
+            self.notify_disconnect(locator.peer, &mut EventSlot::unwanted());
+        }
+        true
+    }
+
+    /// Removes the held command at `locator` from its channel.
+    fn take_held(&mut self, locator: Locator) -> Option<Incoming> {
+        let channel = self
+            .engine
+            .slots
+            .get_mut(locator.peer)?
+            .incoming
+            .get_mut(usize::from(locator.channel))?;
+        match locator.key {
+            HeldKey::Reliable { start } => channel.reliable.remove(&start),
+            HeldKey::Unreliable { sequence, start } => {
+                let held = channel.unreliable.get_mut(&sequence)?;
+                let incoming = held.remove(&start);
+                if held.is_empty() {
+                    channel.unreliable.remove(&sequence);
+                }
+                incoming
+            }
+        }
+    }
+
+    /// The held command at `locator`.
+    fn held_mut(&mut self, locator: Locator) -> Option<&mut Incoming> {
+        let channel = self
+            .engine
+            .slots
+            .get_mut(locator.peer)?
+            .incoming
+            .get_mut(usize::from(locator.channel))?;
+        match locator.key {
+            HeldKey::Reliable { start } => channel.reliable.get_mut(&start),
+            HeldKey::Unreliable { sequence, start } => {
+                channel.unreliable.get_mut(&sequence)?.get_mut(&start)
+            }
+        }
+    }
+
+    /// Records one fragment of the packet held at `locator`, making room
+    /// for its bytes in the host's budget first. `Ok(true)` when the packet
+    /// just became complete (it is then a whole packet with `flags`);
+    /// `Err` when the fragment contradicts the packet or cannot be held.
+    fn add_fragment(
+        &mut self,
+        locator: Locator,
+        command_number: u8,
+        flags: u32,
+        fragment: FragmentInfo,
+        data: &[u8],
+    ) -> Result<bool, ()> {
+        let length = u32::try_from(data.len()).map_err(|_| ())?;
+        let incoming = self.held_mut(locator).ok_or(())?;
+        if incoming.command_number != command_number
+            || incoming.waiting_len() != fragment.total as usize
+            || incoming.span != fragment.count as u16
+        {
+            return Err(());
+        }
+        match &incoming.held {
+            // Complete already: a late duplicate.
+            Held::Packet(_) => return Ok(false),
+            Held::Fragments(reassembly) => {
+                if reassembly.count() != fragment.count {
+                    return Err(());
+                }
+                reassembly
+                    .check(fragment.number, fragment.offset, length)
+                    .map_err(|_| ())?;
+                if reassembly.has(fragment.number) {
+                    return Ok(false);
+                }
+            }
+        }
+        if !self.make_reassembly_room(Reassembly::fragment_cost(data.len()), locator)
+            || !self.still_receiving(locator.peer, locator.channel)
+        {
+            return Err(());
+        }
+        let incoming = self.held_mut(locator).ok_or(())?;
+        let Held::Fragments(reassembly) = &mut incoming.held else {
+            return Err(());
+        };
+        reassembly
+            .accept(fragment.number, fragment.offset, data)
+            .map_err(|_| ())?;
+        if !reassembly.is_complete() {
+            return Ok(false);
+        }
+        let incoming = self.take_held(locator).ok_or(())?;
+        let Incoming {
+            command_number,
+            span,
+            held: Held::Fragments(reassembly),
+        } = incoming
+        else {
+            return Err(());
+        };
+        let Some(packet) = reassembly.assemble(flags) else {
+            let peer = &mut self.engine.peers[locator.peer];
+            peer.totalWaitingData = peer
+                .totalWaitingData
+                .saturating_sub(fragment.total as usize);
+            return Err(());
+        };
+        let whole = Incoming {
+            command_number,
+            span,
+            held: Held::Packet(packet),
+        };
+        let channel = &mut self.engine.slots[locator.peer].incoming[usize::from(locator.channel)];
+        match locator.key {
+            HeldKey::Reliable { start } => {
+                channel.reliable.insert(start, whole);
+            }
+            HeldKey::Unreliable { sequence, start } => {
+                channel
+                    .unreliable
+                    .entry(sequence)
+                    .or_default()
+                    .insert(start, whole);
+            }
+        }
+        Ok(true)
     }
 
     /// Queues a received SEND_RELIABLE, SEND_UNRELIABLE or SEND_UNSEQUENCED.
@@ -326,21 +449,12 @@ impl Host {
                 {
                     return Queued::Discarded;
                 }
-                let Some(packet) =
-                    self.new_incoming_packet(index, Some(data), data.len(), FLAG_RELIABLE)
-                else {
+                let Some(packet) = self.new_incoming_packet(index, data, FLAG_RELIABLE) else {
                     return Queued::Error;
                 };
                 self.engine.slots[index].incoming[usize::from(channel_id)]
                     .reliable
-                    .insert(
-                        sequence,
-                        Incoming {
-                            command_number: number::SEND_RELIABLE,
-                            packet,
-                            fragments: None,
-                        },
-                    );
+                    .insert(sequence, Incoming::whole(number::SEND_RELIABLE, packet));
                 self.dispatch_reliable(index, channel_id);
             }
             Sequencing::Unreliable {
@@ -356,8 +470,7 @@ impl Host {
                 {
                     return Queued::Discarded;
                 }
-                let Some(packet) = self.new_incoming_packet(index, Some(data), data.len(), 0)
-                else {
+                let Some(packet) = self.new_incoming_packet(index, data, 0) else {
                     return Queued::Error;
                 };
                 if sequence == current {
@@ -370,20 +483,11 @@ impl Host {
                         .unreliable
                         .entry(sequence)
                         .or_default()
-                        .insert(
-                            unreliable,
-                            Incoming {
-                                command_number: number::SEND_UNRELIABLE,
-                                packet,
-                                fragments: None,
-                            },
-                        );
+                        .insert(unreliable, Incoming::whole(number::SEND_UNRELIABLE, packet));
                 }
             }
             Sequencing::Unsequenced => {
-                let Some(packet) =
-                    self.new_incoming_packet(index, Some(data), data.len(), FLAG_UNSEQUENCED)
-                else {
+                let Some(packet) = self.new_incoming_packet(index, data, FLAG_UNSEQUENCED) else {
                     return Queued::Error;
                 };
                 self.deliver(index, channel_id, packet);
@@ -407,6 +511,13 @@ impl Host {
         };
         let current = channel.incomingReliableSequenceNumber;
         let channel_index = usize::from(channel_id);
+        let locator = Locator {
+            peer: index,
+            channel: channel_id,
+            key: HeldKey::Reliable {
+                start: fragment.start,
+            },
+        };
         let held = self.engine.slots[index].incoming[channel_index]
             .reliable
             .contains_key(&fragment.start);
@@ -417,7 +528,7 @@ impl Host {
                 return Queued::Error;
             }
             let Some(start) =
-                self.start_reassembly(index, number::SEND_FRAGMENT, &fragment, FLAG_RELIABLE)
+                self.start_reassembly(locator, number::SEND_FRAGMENT, &fragment, data.len())
             else {
                 return Queued::Error;
             };
@@ -425,13 +536,13 @@ impl Host {
                 .reliable
                 .insert(fragment.start, start);
         }
-        let Some(start) = self.engine.slots[index].incoming[channel_index]
-            .reliable
-            .get_mut(&fragment.start)
-        else {
-            return Queued::Error;
-        };
-        match fill_fragment(start, number::SEND_FRAGMENT, fragment, data) {
+        match self.add_fragment(
+            locator,
+            number::SEND_FRAGMENT,
+            FLAG_RELIABLE,
+            fragment,
+            data,
+        ) {
             Err(()) => Queued::Error,
             Ok(false) => Queued::Accepted,
             Ok(true) => {
@@ -457,6 +568,14 @@ impl Host {
         };
         let current = channel.incomingReliableSequenceNumber;
         let channel_index = usize::from(channel_id);
+        let locator = Locator {
+            peer: index,
+            channel: channel_id,
+            key: HeldKey::Unreliable {
+                sequence,
+                start: fragment.start,
+            },
+        };
         let held = self.engine.slots[index].incoming[channel_index]
             .unreliable
             .get(&sequence)
@@ -466,10 +585,10 @@ impl Host {
                 return Queued::Error;
             }
             let Some(start) = self.start_reassembly(
-                index,
+                locator,
                 number::SEND_UNRELIABLE_FRAGMENT,
                 &fragment,
-                FLAG_UNRELIABLE_FRAGMENT,
+                data.len(),
             ) else {
                 return Queued::Error;
             };
@@ -479,14 +598,14 @@ impl Host {
                 .or_default()
                 .insert(fragment.start, start);
         }
-        let Some(start) = self.engine.slots[index].incoming[channel_index]
-            .unreliable
-            .get_mut(&sequence)
-            .and_then(|held| held.get_mut(&fragment.start))
-        else {
-            return Queued::Error;
-        };
-        match fill_fragment(start, number::SEND_UNRELIABLE_FRAGMENT, fragment, data) {
+        let added = self.add_fragment(
+            locator,
+            number::SEND_UNRELIABLE_FRAGMENT,
+            FLAG_UNRELIABLE_FRAGMENT,
+            fragment,
+            data,
+        );
+        match added {
             Err(()) => Queued::Error,
             Ok(false) => Queued::Accepted,
             Ok(true) => {
@@ -520,7 +639,9 @@ impl Host {
             if let Some(channel) = self.channel_mut(index, channel_id) {
                 channel.incomingReliableSequenceNumber = next.wrapping_add(span.wrapping_sub(1));
             }
-            self.deliver(index, channel_id, incoming.packet);
+            if let Held::Packet(packet) = incoming.held {
+                self.deliver(index, channel_id, packet);
+            }
             advanced = true;
         }
         if !advanced {
@@ -601,7 +722,9 @@ impl Host {
                 kept.insert(unreliable, incoming);
             } else if unreliable > last_delivered {
                 last_delivered = unreliable;
-                self.deliver(index, channel_id, incoming.packet);
+                if let Held::Packet(packet) = incoming.held {
+                    self.deliver(index, channel_id, packet);
+                }
             } else {
                 self.drop_held(index, incoming);
             }
@@ -625,42 +748,6 @@ impl Host {
     }
 }
 
-/// Records one fragment in its packet. `Ok(true)` when the packet just
-/// became complete; `Err` when the fragment contradicts the packet.
-fn fill_fragment(
-    start: &mut Incoming,
-    command_number: u8,
-    fragment: FragmentInfo,
-    data: &[u8],
-) -> Result<bool, ()> {
-    if start.command_number != command_number || start.packet.len() != fragment.total as usize {
-        return Err(());
-    }
-    let Some(reassembly) = start.fragments.as_mut() else {
-        return Err(());
-    };
-    if reassembly.count != fragment.count {
-        return Err(());
-    }
-    match reassembly.accept(
-        fragment.number,
-        fragment.offset,
-        data.len() as u32,
-        fragment.total,
-    ) {
-        Err(_) => Err(()),
-        Ok(false) => Ok(false),
-        Ok(true) => {
-            let offset = fragment.offset as usize;
-            let Some(target) = start.packet.data_mut().get_mut(offset..offset + data.len()) else {
-                return Err(());
-            };
-            target.copy_from_slice(data);
-            Ok(reassembly.is_complete())
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -673,28 +760,5 @@ mod tests {
         assert!(!in_receive_window(65535, 3)); // behind
         assert!(in_receive_window(3, 65530)); // ahead across the wrap
         assert!(in_receive_window(10, 10)); // equal is in window (duplicates are checked apart)
-    }
-
-    #[test]
-    fn reassembly_accepts_stock_layout_only() {
-        // 3000 bytes in fragments of 1372: 1372, 1372, 256.
-        let mut r = Reassembly::new(3);
-        assert_eq!(r.accept(2, 2744, 256, 3000), Ok(true));
-        assert_eq!(r.accept(2, 2744, 256, 3000), Ok(false));
-        assert_eq!(r.accept(0, 0, 1372, 3000), Ok(true));
-        assert!(r.accept(1, 1372, 1000, 3000).is_err()); // short middle fragment
-        assert_eq!(r.accept(1, 1372, 1372, 3000), Ok(true));
-        assert!(r.is_complete());
-    }
-
-    #[test]
-    fn reassembly_rejects_zero_length_and_overlap() {
-        let mut zero = Reassembly::new(2);
-        assert!(zero.accept(0, 0, 0, 100).is_err());
-        let mut overlap = Reassembly::new(2);
-        assert_eq!(overlap.accept(0, 0, 60, 100), Ok(true));
-        assert!(overlap.accept(1, 50, 50, 100).is_err());
-        let mut too_short = Reassembly::new(4);
-        assert!(too_short.accept(0, 0, 10, 20).is_err()); // 4 fragments of 10 cannot make 20
     }
 }

@@ -5,6 +5,7 @@ use std::collections::VecDeque;
 
 use super::half_open::HalfOpen;
 use super::peer::PeerSlot;
+use super::reassembly::Budget;
 use super::schedule::Schedule;
 use crate::abi::*;
 use crate::mem::{CBox, CSlice};
@@ -58,6 +59,8 @@ pub(crate) struct Engine {
     /// Half-open peers (incoming CONNECTs not yet acknowledged), oldest
     /// first: a CONNECT finding no free slot evicts the oldest.
     pub(crate) half_open: HalfOpen,
+    /// What all incomplete fragment reassemblies hold, host-wide.
+    pub(crate) reassembly: Budget,
 }
 
 /// Points an `ENetList` at itself: a valid empty list.
@@ -219,6 +222,7 @@ impl Host {
                 again: Vec::new(),
                 connected: vec![false; settings.peer_count],
                 half_open: HalfOpen::new(settings.peer_count),
+                reassembly: Budget::default(),
             },
         })
     }
@@ -299,6 +303,27 @@ impl Host {
             })
             .map(|(index, _)| index)
             .collect()
+    }
+
+    /// Bytes all incomplete fragment reassemblies of all peers hold.
+    pub fn reassembly_held(&self) -> usize {
+        self.engine.reassembly.held()
+    }
+
+    /// Incomplete fragment reassemblies, all peers together.
+    pub fn reassemblies(&self) -> usize {
+        self.engine.reassembly.reassemblies()
+    }
+
+    /// The host-wide limit on [`Host::reassembly_held`] now.
+    pub fn reassembly_limit(&self) -> usize {
+        self.engine.reassembly.limit(self.public.maximumPacketSize)
+    }
+
+    /// Fixes the reassembly limit in bytes, or with `None` returns to the
+    /// default: the larger of 64 MiB and twice `maximumPacketSize`.
+    pub fn set_reassembly_budget(&mut self, limit: Option<usize>) {
+        self.engine.reassembly.set_fixed_limit(limit);
     }
 
     /// Milliseconds from `now` until the engine next needs to run (a

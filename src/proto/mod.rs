@@ -25,6 +25,7 @@ mod internal;
 mod outgoing;
 mod peer;
 mod queue;
+pub mod reassembly;
 mod schedule;
 mod throttle;
 

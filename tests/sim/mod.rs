@@ -3,6 +3,8 @@
 //! reordering and latency. Nothing here touches a socket or a clock.
 #![allow(dead_code)]
 
+pub mod forge;
+
 use enet::abi::{ENetAddress, ENetPeerState};
 use enet::mem::CBox;
 use enet::proto::{Codec, Event, EventKind, EventSlot, Host, HostSettings, NoCodec};
