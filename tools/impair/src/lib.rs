@@ -1,0 +1,16 @@
+//! A seeded impairing UDP proxy for soak tests and benchmarks.
+//!
+//! The proxy listens on a loopback port and forwards to one server. Each
+//! client source address gets its own upstream socket (as a NAT would), so
+//! several clients work and the server's replies find their way back. In
+//! each direction, every datagram meets the same [`Profile`]: it may be
+//! lost, corrupted (one random bit flipped), duplicated, held back for a
+//! reordering delay, delayed by a fixed latency plus jitter, and queued
+//! behind a bandwidth cap. Given the seed and the order datagrams arrive
+//! in, every decision is the same from run to run.
+
+pub mod impairment;
+pub mod proxy;
+
+pub use impairment::{Decision, Impairer, Profile, Random};
+pub use proxy::{Counters, Proxy};
