@@ -31,6 +31,9 @@ bench/flood.sh --ours build/lib --flood target/debug/enet-flood --rates 5000 --t
 step "fragment-memory smoke (16 peers x 3 channels send fragments of 32 MiB claims for 3 s; our server's RSS must stay within a 16 MiB reassembly budget + overhead)"
 ENET_RS_REASSEMBLY_BUDGET=16777216 bench/frag_memory.sh --ours build/lib --peers 16 --seconds 3 --only-ours --max-growth-mb 30
 
+step "soak smoke (1000 reliable + 1000 unreliable messages through enet-impair: 10 % loss, 5 % duplication, 10 % reordering, 1 % corruption; every client-server pairing of ours and stock; no reliable message lost, duplicated, reordered or corrupted)"
+scripts/soak.sh --ours build/lib --runs 1 --messages 1000 --check
+
 step "two-process interop with stock ENet (stock server + our client, our server + stock client; checksum x compression x bandwidth)"
 tests-c/interop/run_matrix.sh --ours build/lib
 

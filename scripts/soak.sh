@@ -1,0 +1,184 @@
+#!/usr/bin/env bash
+# Soak runner: reliable and unreliable traffic through the impairing proxy,
+# stock ENet and ours in every pairing, aggregated over runs.
+#
+# usage: scripts/soak.sh --ours DIR [--runs N] [--messages N] [--rate R]
+#                        [--seed X] [--pairings "ours-ours ours-stock stock-ours stock-stock"]
+#                        [--loss P] [--duplicate P] [--reorder P] [--corrupt P]
+#                        [--delay-ms MS] [--jitter-ms MS] [--bandwidth B]
+#                        [--check]
+#   --ours DIR     directory holding our libenet.so.7 (or libenet.so).
+#   --runs N       soaks per pairing (default 5).
+#   --messages N   reliable messages per soak (default 10000), each with an
+#                  unreliable one; --rate R of each per second (default 2000).
+#   --pairings     CLIENT-SERVER library pairs (default: all four).
+#   impairment     default 10 % loss, 5 % duplication, 10 % reordering (held
+#                  back 20 ms more), 1 % corruption, 2 ms delay, 1 ms jitter,
+#                  no bandwidth cap; applied to both directions.
+#   --check        exit 1 if any pairing delivered a reliable message
+#                  duplicated, out of order or corrupted, or lost one in a
+#                  soak whose connection held (connection drops only count).
+#
+# Each soak: tests-c/soak/soak_peer.c (built against the stock header) as
+# server and client, enet-impair between them, all on 127.0.0.1 with
+# free ports, every process stopped by PID. The server's ENet checksum
+# (CRC32) is on, so a corrupted datagram is dropped, not delivered.
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+repo=$(cd "$here/.." && pwd)
+ours=""
+runs=5
+messages=10000
+rate=2000
+seed=1
+pairings="ours-ours ours-stock stock-ours stock-stock"
+loss=0.10 duplicate=0.05 reorder=0.10 corrupt=0.01 delay=2 jitter=1 bandwidth=0
+check=0
+
+die() { echo "scripts/soak.sh: $*" >&2; exit 2; }
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --ours) ours=$2; shift ;;
+        --runs) runs=$2; shift ;;
+        --messages) messages=$2; shift ;;
+        --rate) rate=$2; shift ;;
+        --seed) seed=$2; shift ;;
+        --pairings) pairings=$2; shift ;;
+        --loss) loss=$2; shift ;;
+        --duplicate) duplicate=$2; shift ;;
+        --reorder) reorder=$2; shift ;;
+        --corrupt) corrupt=$2; shift ;;
+        --delay-ms) delay=$2; shift ;;
+        --jitter-ms) jitter=$2; shift ;;
+        --bandwidth) bandwidth=$2; shift ;;
+        --check) check=1 ;;
+        -h|--help) sed -n '2,26p' "$0"; exit 0 ;;
+        *) die "unknown argument $1" ;;
+    esac
+    [ $# -gt 0 ] && shift
+done
+[ -n "$ours" ] || die "--ours DIR is required"
+ours=$(cd "$ours" 2>/dev/null && pwd) || die "--ours: no such directory"
+
+work=$(mktemp -d /tmp/enet-soak.XXXXXX)
+started=()
+cleanup() {
+    local pid
+    for pid in "${started[@]}"; do
+        kill -0 "$pid" 2>/dev/null && kill -KILL "$pid" 2>/dev/null
+    done
+    rm -rf "$work"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+if [ -e "$ours/libenet.so.7" ]; then
+    ours_dir=$ours
+elif [ -e "$ours/libenet.so" ]; then
+    ours_dir="$work/ours"
+    mkdir -p "$ours_dir" && ln -s "$ours/libenet.so" "$ours_dir/libenet.so.7"
+else
+    die "--ours: no libenet.so.7 or libenet.so in $ours"
+fi
+(cd "$repo" && cargo build -q --release --locked -p enet-impair) || die "building enet-impair failed"
+impair="$repo/target/release/enet-impair"
+peer="$work/soak_peer"
+gcc -std=c99 -Wall -Wextra -Wpedantic -Werror -O2 "$repo/tests-c/soak/soak_peer.c" -lenet -o "$peer" \
+    || die "building soak_peer failed"
+
+# on LIB CMD...: runs CMD on "ours" or "stock".
+on() {
+    local lib=$1; shift
+    if [ "$lib" = ours ]; then env LD_LIBRARY_PATH="$ours_dir" "$@"; else env -u LD_LIBRARY_PATH "$@"; fi
+}
+# bounded_wait PID SECONDS: sets RC; SIGKILLs the PID if it outlives SECONDS.
+bounded_wait() {
+    local pid=$1 limit=$2 t=0
+    while kill -0 "$pid" 2>/dev/null; do
+        if [ "$t" -ge $((limit * 10)) ]; then
+            { kill -KILL "$pid"; wait "$pid"; } 2>/dev/null
+            RC=124
+            return
+        fi
+        sleep 0.1
+        t=$((t + 1))
+    done
+    wait "$pid" 2>/dev/null
+    RC=$?
+}
+# wait_port FILE PID WHAT: the port a process printed as "PORT n".
+wait_port() {
+    local t=0
+    until grep -q '^PORT ' "$1" 2>/dev/null; do
+        kill -0 "$2" 2>/dev/null || die "$3 died before listening"
+        [ $t -ge 100 ] && die "$3 printed no PORT"
+        sleep 0.1; t=$((t + 1))
+    done
+    awk '$1 == "PORT" { print $2; exit }' "$1"
+}
+
+limit=$((60 + messages * 4 / rate + 30))
+: >"$work/results"
+for pairing in $pairings; do
+    client_lib=${pairing%-*}
+    server_lib=${pairing#*-}
+    for run in $(seq 1 "$runs"); do
+        d="$work/$pairing-$run"
+        mkdir -p "$d"
+        run_seed=$((seed * 1000 + run))
+        on "$server_lib" "$peer" server --seconds "$limit" >"$d/server.out" 2>"$d/server.err" &
+        spid=$!; started+=("$spid")
+        sport=$(wait_port "$d/server.out" "$spid" "$server_lib server")
+        "$impair" --server "127.0.0.1:$sport" --seed "$run_seed" --loss "$loss" \
+            --duplicate "$duplicate" --reorder "$reorder" --corrupt "$corrupt" \
+            --delay-ms "$delay" --jitter-ms "$jitter" --bandwidth "$bandwidth" \
+            --duration $((limit + 10)) >"$d/proxy.out" 2>"$d/proxy.err" &
+        ppid_=$!; started+=("$ppid_")
+        pport=$(wait_port "$d/proxy.out" "$ppid_" "enet-impair")
+        on "$client_lib" "$peer" client --port "$pport" --messages "$messages" --rate "$rate" \
+            --seed "$run_seed" >"$d/client.out" 2>"$d/client.err" &
+        cpid=$!; started+=("$cpid")
+        bounded_wait "$cpid" $((limit + 10))
+        bounded_wait "$spid" $((limit + 10))
+        kill -TERM "$ppid_" 2>/dev/null
+        bounded_wait "$ppid_" 10
+        line=$(grep '^soak ' "$d/server.out")
+        [ -n "$line" ] || line="soak dropped=1 connected=0 done=0 no_summary=1"
+        echo "$pairing $line" >>"$work/results"
+        echo "$pairing run $run: ${line#soak }" >&2
+    done
+done
+
+echo "profile: loss $loss, duplication $duplicate, reordering $reorder (+20 ms), corruption $corrupt,"
+echo "delay ${delay} ms + jitter ${jitter} ms, bandwidth ${bandwidth:-0} B/s (0 = none), both directions;"
+echo "$messages reliable messages (16-3000 B, channels 0-2) + as many unreliable (channel 3) per soak"
+awk -v check="$check" '
+function field(name,   i, kv) {
+    for (i = 2; i <= NF; ++i) { split($i, kv, "="); if (kv[1] == name) return kv[2] + 0 }
+    return 0
+}
+{
+    p = $1; runs[p]++; order[p] = order[p] ? order[p] : ++n; names[order[p]] = p
+    drops[p] += field("dropped")
+    dup[p] += field("reliable_duplicated"); ooo[p] += field("reliable_out_of_order")
+    bad[p] += field("reliable_corrupted")
+    if (!field("dropped")) lost[p] += field("reliable_lost")
+    us[p] += field("unreliable_sent"); ud[p] += field("unreliable_delivered")
+    ubad[p] += field("unreliable_corrupted") + field("unreliable_duplicated") + field("unreliable_out_of_order")
+    t[p, runs[p]] = field("elapsed_ms")
+}
+END {
+    printf "%-12s %5s %6s %9s %9s %9s %9s %11s %12s %10s\n", "client-server", "runs", "drops",
+        "rel.lost", "rel.dup", "rel.order", "rel.bad", "unrel.got%", "unrel.dup/ord/bad", "median s"
+    status = 0
+    for (i = 1; i <= n; ++i) {
+        p = names[i]; m = runs[p]
+        for (a = 1; a <= m; ++a) v[a] = t[p, a]
+        for (a = 1; a <= m; ++a) for (b = a + 1; b <= m; ++b) if (v[b] < v[a]) { x = v[a]; v[a] = v[b]; v[b] = x }
+        median = m % 2 ? v[(m + 1) / 2] : (v[m / 2] + v[m / 2 + 1]) / 2
+        printf "%-12s %5d %6d %9d %9d %9d %9d %10.1f%% %12d %10.1f\n", p, m, drops[p], lost[p], dup[p],
+            ooo[p], bad[p], us[p] ? 100 * ud[p] / us[p] : 0, ubad[p], median / 1000
+        if (lost[p] + dup[p] + ooo[p] + bad[p] + ubad[p] > 0) status = 1
+    }
+    exit check ? status : 0
+}' "$work/results"
