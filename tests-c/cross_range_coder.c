@@ -4,12 +4,13 @@
  * For thousands of seeded inputs: both compress to the same bytes, each
  * decompresses the other's output back to the input, and both refuse an
  * output one byte short. Corrupt input must decode identically too. Then a
- * sweep of SWEEP_CASES inputs (default 300000, ~25 s; lengths 1..1400 and their
- * edges, nine data shapes, 1-3 buffers with empty ones among them, output
- * limits around the compressed size) must compress to identical bytes and
- * return values in both; the tally line tells mismatches on splits with an
- * empty buffer after the first (stock reads a byte there) from all others.
- * ctest runs 250,000 sweep inputs; a larger run is one command, e.g.
+ * sweep of SWEEP_CASES inputs (default 300000, what ctest runs, ~25 s;
+ * lengths 1..1400 and their edges, six data shapes, 1-4 buffers with empty
+ * ones among them, output limits around the compressed size) must compress
+ * to identical bytes and return values in both; the tally line tells
+ * mismatches on splits with an empty buffer after the first (stock reads a
+ * byte there) from all others.
+ * A larger run is one command, e.g.
  *   build/tests-c/cross_range_coder /usr/lib/x86_64-linux-gnu/libenet.so.7 \
  *     build/lib/libenet.so.7 5000000 0x5eed
  * Prints "cross: N passed, M failed"; exits non-zero on any failure.
