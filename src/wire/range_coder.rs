@@ -16,9 +16,12 @@
 //!   arithmetic on them wraps.
 //! - There is no length field. After the last byte the encoder writes out
 //!   just enough of the interval to pin it down; a decoder fed zeros past
-//!   the input then decodes an escape in the root, which ends the data.
-//!   (Occasionally that point lies one decoded byte later than the input
-//!   ended; stock returns that byte too, and so do we.)
+//!   the input then reads a code at the very bottom of the interval, which
+//!   is an escape in every context that codes one (escape slots come
+//!   first), down to the root, which ends the data: a stream always decodes
+//!   to exactly the bytes coded. (A stream of stock's can hold one byte
+//!   more than its caller meant: the byte stock's compressor reads at an
+//!   empty buffer after the first, which `ffi::range_coder` codes too.)
 //! - All nodes come from one fixed table. When it is nearly full the model
 //!   starts over, on both sides at the same byte.
 //!
