@@ -58,29 +58,9 @@ while [ $# -gt 0 ]; do
     shift
 done
 [ -n "$ours" ] || die "--ours DIR is required"
-ours=$(cd "$ours" 2>/dev/null && pwd) || die "--ours: no such directory"
-
-work=$(mktemp -d /tmp/enet-flood-bench.XXXXXX)
-started=()
-cleanup() {
-    local pid
-    for pid in "${started[@]}"; do
-        kill -0 "$pid" 2>/dev/null && kill -KILL "$pid" 2>/dev/null
-    done
-    rm -rf "$work"
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
-
-# Our library as libenet.so.7 in a directory of its own.
-if [ -e "$ours/libenet.so.7" ]; then
-    ours_dir=$ours
-elif [ -e "$ours/libenet.so" ]; then
-    ours_dir="$work/ours"
-    mkdir -p "$ours_dir" && ln -s "$ours/libenet.so" "$ours_dir/libenet.so.7"
-else
-    die "--ours: no libenet.so.7 or libenet.so in $ours"
-fi
+. "$here/../scripts/lib/procs.sh"
+procs_init enet-flood-bench
+ours_library "$ours"
 if [ ! -x "$flood" ]; then
     [ "$flood" = "$repo/target/release/enet-flood" ] || die "--flood: $flood is not an executable"
     (cd "$repo" && cargo build -q --release --locked -p enet-flood) || die "building enet-flood failed"
@@ -94,21 +74,6 @@ clock_ticks=$(getconf CLK_TCK)
 cpu_ticks() { awk '{ sub(/^.*\) /, ""); print $12 + $13 }' "/proc/$1/stat" 2>/dev/null || echo 0; }
 now_ns() { date +%s%N; }
 
-# bounded_wait PID SECONDS: sets RC; SIGKILLs the PID if it outlives SECONDS.
-bounded_wait() {
-    local pid=$1 limit=$2 t=0
-    while kill -0 "$pid" 2>/dev/null; do
-        if [ "$t" -ge $((limit * 10)) ]; then
-            { kill -KILL "$pid"; wait "$pid"; } 2>/dev/null
-            RC=124
-            return
-        fi
-        sleep 0.1
-        t=$((t + 1))
-    done
-    wait "$pid" 2>/dev/null
-    RC=$?
-}
 
 value() { awk -v k="$1" '$1 == k { print $2; exit }' "$2"; }
 
@@ -130,13 +95,7 @@ for rate in $rates; do
                 >"$d/server.out" 2>"$d/server.err" &
         fi
         spid=$!; started+=("$spid")
-        t=0
-        until grep -q '^PORT ' "$d/server.out" 2>/dev/null; do
-            kill -0 "$spid" 2>/dev/null || { cat "$d/server.err" >&2; die "$column server died"; }
-            [ $t -ge 50 ] && die "$column server printed no PORT"
-            sleep 0.1; t=$((t + 1))
-        done
-        port=$(value PORT "$d/server.out")
+        port=$(wait_port "$d/server.out" "$spid" "$column server")
         "$flood" --target "127.0.0.1:$port" --rate "$rate" --duration "$flood_secs" \
             --sources "$sources" --seed "$rate" >"$d/flood.out" 2>"$d/flood.err" &
         fpid=$!; started+=("$fpid")

@@ -51,48 +51,14 @@ while [ $# -gt 0 ]; do
     shift
 done
 [ -n "$ours" ] || die "--ours DIR is required"
-ours=$(cd "$ours" 2>/dev/null && pwd) || die "--ours: no such directory"
-
-work=$(mktemp -d /tmp/enet-frag-bench.XXXXXX)
-started=()
-cleanup() {
-    local pid
-    for pid in "${started[@]}"; do
-        kill -0 "$pid" 2>/dev/null && kill -KILL "$pid" 2>/dev/null
-    done
-    rm -rf "$work"
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
-
-if [ -e "$ours/libenet.so.7" ]; then
-    ours_dir=$ours
-elif [ -e "$ours/libenet.so" ]; then
-    ours_dir="$work/ours"
-    mkdir -p "$ours_dir" && ln -s "$ours/libenet.so" "$ours_dir/libenet.so.7"
-else
-    die "--ours: no libenet.so.7 or libenet.so in $ours"
-fi
+. "$here/../scripts/lib/procs.sh"
+procs_init enet-frag-bench
+ours_library "$ours"
 for program in flood frag_attack; do
     gcc -std=c99 -Wall -Wextra -Wpedantic -Werror -O2 "$here/$program.c" -lenet -o "$work/$program" \
         || die "building bench/$program.c failed"
 done
 
-# bounded_wait PID SECONDS: sets RC; SIGKILLs the PID if it outlives SECONDS.
-bounded_wait() {
-    local pid=$1 limit=$2 t=0
-    while kill -0 "$pid" 2>/dev/null; do
-        if [ "$t" -ge $((limit * 10)) ]; then
-            { kill -KILL "$pid"; wait "$pid"; } 2>/dev/null
-            RC=124
-            return
-        fi
-        sleep 0.1
-        t=$((t + 1))
-    done
-    wait "$pid" 2>/dev/null
-    RC=$?
-}
 value() { awk -v k="$1" '$1 == k { print $2; exit }' "$2"; }
 # status_kb PID FIELD: a /proc/PID/status figure in kB.
 status_kb() { awk -v f="$2:" '$1 == f { print $2 }' "/proc/$1/status" 2>/dev/null; }
@@ -111,13 +77,7 @@ for n in $peer_counts; do
                 >"$d/server.out" 2>"$d/server.err" &
         fi
         spid=$!; started+=("$spid")
-        t=0
-        until grep -q '^PORT ' "$d/server.out" 2>/dev/null; do
-            kill -0 "$spid" 2>/dev/null || { cat "$d/server.err" >&2; die "$column server died"; }
-            [ $t -ge 50 ] && die "$column server printed no PORT"
-            sleep 0.1; t=$((t + 1))
-        done
-        port=$(value PORT "$d/server.out")
+        port=$(wait_port "$d/server.out" "$spid" "$column server")
         env -u LD_LIBRARY_PATH "$work/frag_attack" --port "$port" --peers "$n" --channels "$channels" \
             --rate "$rate" --seconds "$seconds" >"$d/attack.out" 2>"$d/attack.err" &
         apid=$!; started+=("$apid")

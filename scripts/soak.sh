@@ -58,28 +58,9 @@ while [ $# -gt 0 ]; do
     [ $# -gt 0 ] && shift
 done
 [ -n "$ours" ] || die "--ours DIR is required"
-ours=$(cd "$ours" 2>/dev/null && pwd) || die "--ours: no such directory"
-
-work=$(mktemp -d /tmp/enet-soak.XXXXXX)
-started=()
-cleanup() {
-    local pid
-    for pid in "${started[@]}"; do
-        kill -0 "$pid" 2>/dev/null && kill -KILL "$pid" 2>/dev/null
-    done
-    rm -rf "$work"
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
-
-if [ -e "$ours/libenet.so.7" ]; then
-    ours_dir=$ours
-elif [ -e "$ours/libenet.so" ]; then
-    ours_dir="$work/ours"
-    mkdir -p "$ours_dir" && ln -s "$ours/libenet.so" "$ours_dir/libenet.so.7"
-else
-    die "--ours: no libenet.so.7 or libenet.so in $ours"
-fi
+. "$here/lib/procs.sh"
+procs_init enet-soak
+ours_library "$ours"
 (cd "$repo" && cargo build -q --release --locked -p enet-impair) || die "building enet-impair failed"
 impair="$repo/target/release/enet-impair"
 peer="$work/soak_peer"
@@ -90,31 +71,6 @@ gcc -std=c99 -Wall -Wextra -Wpedantic -Werror -O2 "$repo/tests-c/soak/soak_peer.
 on() {
     local lib=$1; shift
     if [ "$lib" = ours ]; then env LD_LIBRARY_PATH="$ours_dir" "$@"; else env -u LD_LIBRARY_PATH "$@"; fi
-}
-# bounded_wait PID SECONDS: sets RC; SIGKILLs the PID if it outlives SECONDS.
-bounded_wait() {
-    local pid=$1 limit=$2 t=0
-    while kill -0 "$pid" 2>/dev/null; do
-        if [ "$t" -ge $((limit * 10)) ]; then
-            { kill -KILL "$pid"; wait "$pid"; } 2>/dev/null
-            RC=124
-            return
-        fi
-        sleep 0.1
-        t=$((t + 1))
-    done
-    wait "$pid" 2>/dev/null
-    RC=$?
-}
-# wait_port FILE PID WHAT: the port a process printed as "PORT n".
-wait_port() {
-    local t=0
-    until grep -q '^PORT ' "$1" 2>/dev/null; do
-        kill -0 "$2" 2>/dev/null || die "$3 died before listening"
-        [ $t -ge 100 ] && die "$3 printed no PORT"
-        sleep 0.1; t=$((t + 1))
-    done
-    awk '$1 == "PORT" { print $2; exit }' "$1"
 }
 
 limit=$((60 + messages * 4 / rate + 30))

@@ -1,0 +1,67 @@
+# Shared by the benchmark and soak scripts (source it): a scratch
+# directory, child processes stopped by PID on exit, bounded waits, and
+# our library as a libenet.so.7 of its own.
+#
+#   procs_init NAME       make $work (/tmp/NAME.XXXXXX) and the exit trap
+#   track PID             stop PID (SIGKILL) on exit if still running
+#   bounded_wait PID S    wait for PID at most S seconds; sets RC (124 if killed)
+#   wait_port FILE PID W  the port PID printed as "PORT n" to FILE (W names it)
+#   ours_library DIR      sets ours_dir: DIR with libenet.so.7, or one made for
+#                         DIR's libenet.so
+# Each script defines die() before using these.
+
+procs_init() {
+    work=$(mktemp -d "/tmp/$1.XXXXXX")
+    started=()
+    trap procs_cleanup EXIT
+    trap 'exit 130' INT TERM
+}
+
+procs_cleanup() {
+    local pid
+    for pid in "${started[@]}"; do
+        kill -0 "$pid" 2>/dev/null && kill -KILL "$pid" 2>/dev/null
+    done
+    rm -rf "$work"
+}
+
+track() { started+=("$1"); }
+
+bounded_wait() {
+    local pid=$1 limit=$2 t=0
+    while kill -0 "$pid" 2>/dev/null; do
+        if [ "$t" -ge $((limit * 10)) ]; then
+            { kill -KILL "$pid"; wait "$pid"; } 2>/dev/null
+            RC=124
+            return
+        fi
+        sleep 0.1
+        t=$((t + 1))
+    done
+    wait "$pid" 2>/dev/null
+    RC=$?
+}
+
+wait_port() {
+    local t=0
+    until grep -q '^PORT ' "$1" 2>/dev/null; do
+        kill -0 "$2" 2>/dev/null || die "$3 died before listening: $(cat "${1%.out}.err" 2>/dev/null)"
+        [ $t -ge 100 ] && die "$3 printed no PORT"
+        sleep 0.1; t=$((t + 1))
+    done
+    awk '$1 == "PORT" { print $2; exit }' "$1"
+}
+
+ours_library() {
+    local dir
+    dir=$(cd "$1" 2>/dev/null && pwd) || die "--ours: no such directory"
+    ours=$dir
+    if [ -e "$dir/libenet.so.7" ]; then
+        ours_dir=$dir
+    elif [ -e "$dir/libenet.so" ]; then
+        ours_dir="$work/ours"
+        mkdir -p "$ours_dir" && ln -s "$dir/libenet.so" "$ours_dir/libenet.so.7"
+    else
+        die "--ours: no libenet.so.7 or libenet.so in $dir"
+    fi
+}
