@@ -227,7 +227,11 @@ fn consistent(sent: &[Sent], channel: u8, packet: &[u8]) -> bool {
     groups.iter().any(|&(unreliable, start, count)| {
         let mut covered = vec![false; total];
         for number in 0..count {
-            let fits = sent.iter().find(|s| {
+            // Every received fragment with this number whose bytes sit at
+            // its offset in the packet; at least one must, and together
+            // with the others they must cover the packet.
+            let mut any = false;
+            for s in sent.iter().filter(|s| {
                 s.unreliable == unreliable
                     && s.channel == channel
                     && s.start == start
@@ -238,12 +242,14 @@ fn consistent(sent: &[Sent], channel: u8, packet: &[u8]) -> bool {
                         .checked_add(s.data.len())
                         .is_some_and(|end| end <= total)
                     && packet[s.offset as usize..s.offset as usize + s.data.len()] == s.data[..]
-            });
-            let Some(s) = fits else {
+            }) {
+                any = true;
+                for flag in &mut covered[s.offset as usize..s.offset as usize + s.data.len()] {
+                    *flag = true;
+                }
+            }
+            if !any {
                 return false;
-            };
-            for flag in &mut covered[s.offset as usize..s.offset as usize + s.data.len()] {
-                *flag = true;
             }
         }
         covered.iter().all(|&c| c)

@@ -57,17 +57,3 @@ fn every_target_has_a_replay_test() {
         ["wire_parse", "engine", "range_coder", "reassembly"]
     );
 }
-
-/// Found by the `reassembly` target and not fixed yet (see
-/// `fuzz/open-crashes/`): one SEND_FRAGMENT with count 1, total length 1
-/// and no data makes the server deliver a 1-byte packet nobody sent.
-/// Ignored until the fragment handling is fixed; then drop the `ignore`
-/// and move the input into `fuzz/corpus/reassembly/`.
-#[test]
-#[ignore = "open fuzz finding: zero-length fragment delivers a packet"]
-fn open_reassembly_zero_length_fragment() {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../../fuzz/open-crashes/reassembly-zero-length-fragment");
-    let data = fs::read(path).expect("crash input");
-    fuzz_logic::reassembly::run(&data);
-}
