@@ -300,14 +300,18 @@ impl Host {
         true
     }
 
-    /// Removes the held command at `locator` from its channel.
-    fn take_held(&mut self, locator: Locator) -> Option<Incoming> {
-        let channel = self
-            .engine
+    /// The ordering state of the channel `locator` points into.
+    fn incoming_channel_mut(&mut self, locator: Locator) -> Option<&mut IncomingChannel> {
+        self.engine
             .slots
             .get_mut(locator.peer)?
             .incoming
-            .get_mut(usize::from(locator.channel))?;
+            .get_mut(usize::from(locator.channel))
+    }
+
+    /// Removes the held command at `locator` from its channel.
+    fn take_held(&mut self, locator: Locator) -> Option<Incoming> {
+        let channel = self.incoming_channel_mut(locator)?;
         match locator.key {
             HeldKey::Reliable { start } => channel.reliable.remove(&start),
             HeldKey::Unreliable { sequence, start } => {
@@ -323,12 +327,7 @@ impl Host {
 
     /// The held command at `locator`.
     fn held_mut(&mut self, locator: Locator) -> Option<&mut Incoming> {
-        let channel = self
-            .engine
-            .slots
-            .get_mut(locator.peer)?
-            .incoming
-            .get_mut(usize::from(locator.channel))?;
+        let channel = self.incoming_channel_mut(locator)?;
         match locator.key {
             HeldKey::Reliable { start } => channel.reliable.get_mut(&start),
             HeldKey::Unreliable { sequence, start } => {
@@ -408,7 +407,7 @@ impl Host {
             span,
             held: Held::Packet(packet),
         };
-        let channel = &mut self.engine.slots[locator.peer].incoming[usize::from(locator.channel)];
+        let channel = self.incoming_channel_mut(locator).ok_or(())?;
         match locator.key {
             HeldKey::Reliable { start } => {
                 channel.reliable.insert(start, whole);
