@@ -17,31 +17,35 @@ const NO_ALLOCATE: u32 = ENetPacketFlag::ENET_PACKET_FLAG_NO_ALLOCATE as u32;
 /// is NULL (then left uninitialised), or borrowing `data` itself when
 /// `NO_ALLOCATE` is set. A zero-length packet has NULL data.
 ///
+/// The packet and its bytes share one allocation (the bytes right after the
+/// header), so a packet costs one `malloc` and one `free` where stock pays
+/// two of each; `resize` may later move the bytes out of line.
+///
 /// # Safety
 /// `data` must be NULL or readable for `data_length` bytes; with
 /// `NO_ALLOCATE` it must stay valid for the packet's life.
 pub unsafe fn create(data: *const c_void, data_length: usize, flags: u32) -> *mut ENetPacket {
-    let packet = hooks::malloc(core::mem::size_of::<ENetPacket>()).cast::<ENetPacket>();
+    let borrowed = flags & NO_ALLOCATE != 0;
+    let inline_length = if borrowed { 0 } else { data_length };
+    let Some(size) = HEADER_SIZE.checked_add(inline_length) else {
+        return ptr::null_mut();
+    };
+    let packet = hooks::malloc(size).cast::<ENetPacket>();
     if packet.is_null() {
         return ptr::null_mut();
     }
-    let packet_data = if flags & NO_ALLOCATE != 0 {
+    let packet_data = if borrowed {
         data.cast_mut().cast::<u8>()
     } else if data_length == 0 {
         ptr::null_mut()
     } else {
-        let copy = hooks::malloc(data_length).cast::<u8>();
-        if copy.is_null() {
-            // SAFETY: `packet` came from `hooks::malloc` just above.
-            unsafe { hooks::free(packet.cast()) };
-            return ptr::null_mut();
-        }
+        let inline = inline_data(packet);
         if !data.is_null() {
             // SAFETY: the caller guarantees `data_length` readable bytes, and
-            // `copy` is a fresh allocation of that size.
-            unsafe { ptr::copy_nonoverlapping(data.cast::<u8>(), copy, data_length) };
+            // the allocation holds that many after the header.
+            unsafe { ptr::copy_nonoverlapping(data.cast::<u8>(), inline, data_length) };
         }
-        copy
+        inline
     };
     // SAFETY: `packet` is a fresh, suitably aligned allocation for one
     // ENetPacket (malloc alignment covers it).
@@ -56,6 +60,20 @@ pub unsafe fn create(data: *const c_void, data_length: usize, flags: u32) -> *mu
         });
     }
     packet
+}
+
+const HEADER_SIZE: usize = core::mem::size_of::<ENetPacket>();
+
+/// Where a packet's bytes sit when they share its allocation.
+fn inline_data(packet: *mut ENetPacket) -> *mut u8 {
+    packet.cast::<u8>().wrapping_add(HEADER_SIZE)
+}
+
+/// Whether the packet owns a separate allocation for its bytes (moved out
+/// of line by `resize`, or replaced by the program): not borrowed, not
+/// NULL, not the bytes after the header.
+fn owns_separate_data(packet: *mut ENetPacket, flags: u32, data: *mut u8) -> bool {
+    flags & NO_ALLOCATE == 0 && !data.is_null() && data != inline_data(packet)
 }
 
 /// Runs the free callback, then frees the data (unless borrowed) and the packet.
@@ -73,8 +91,9 @@ pub unsafe fn destroy(packet: *mut ENetPacket) {
     }
     // SAFETY: the packet is still live; the callback may not free it.
     let (flags, data) = unsafe { ((*packet).flags, (*packet).data) };
-    if flags & NO_ALLOCATE == 0 && !data.is_null() {
-        // SAFETY: owned data came from `hooks::malloc` in `create`/`resize`.
+    if owns_separate_data(packet, flags, data) {
+        // SAFETY: separate owned data came from `hooks::malloc` in `resize`
+        // (or from the program, which must allocate it the same way).
         unsafe { hooks::free(data.cast()) };
     }
     // SAFETY: the packet itself came from `hooks::malloc` in `create`.
@@ -82,7 +101,8 @@ pub unsafe fn destroy(packet: *mut ENetPacket) {
 }
 
 /// Resizes the packet's data. Shrinking (or any size with `NO_ALLOCATE`)
-/// only changes the length; growing copies into a new allocation.
+/// only changes the length; growing copies into a new allocation of its
+/// own (the bytes after the header stay unused until the packet is freed).
 ///
 /// # Safety
 /// `packet` must be a live packet from [`create`].
@@ -99,8 +119,11 @@ pub unsafe fn resize(packet: &mut ENetPacket, data_length: usize) -> c_int {
         // SAFETY: the old data holds `dataLength` bytes, fewer than the new
         // allocation's `data_length`.
         unsafe { ptr::copy_nonoverlapping(packet.data, grown, packet.dataLength) };
-        // SAFETY: owned data came from `hooks::malloc`.
-        unsafe { hooks::free(packet.data.cast()) };
+        let header: *mut ENetPacket = packet;
+        if owns_separate_data(header, packet.flags, packet.data) {
+            // SAFETY: separate owned data came from `hooks::malloc`.
+            unsafe { hooks::free(packet.data.cast()) };
+        }
     }
     packet.data = grown;
     packet.dataLength = data_length;
