@@ -7,7 +7,7 @@
 //! sent after, in order, never older than one already delivered;
 //! unsequenced packets at once, duplicates suppressed by the peer's window.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 
 use super::command::number;
 use super::event::EventSlot;
@@ -93,15 +93,21 @@ impl Incoming {
 }
 
 /// The ordering state of one channel beside its public `ENetChannel`.
+///
+/// In-order traffic never enters these maps: a reliable packet that is
+/// next in sequence while nothing is held, and an unreliable one for the
+/// current reliable number, are delivered at once. The maps hold only what
+/// arrived early or half reassembled, keyed by raw sequence number (exact
+/// look-ups only, so wrap-around needs no ordering), without hashing.
 #[derive(Debug, Default)]
 pub struct IncomingChannel {
     /// Reliable commands ahead of the next expected, by sequence number
     /// (a fragmented packet by its first fragment's).
-    reliable: HashMap<u16, Incoming>,
+    reliable: BTreeMap<u16, Incoming>,
     /// Unreliable commands by the reliable sequence number they follow,
     /// then by unreliable sequence number: partial fragments of the current
     /// one, and anything for reliable numbers not reached yet.
-    unreliable: HashMap<u16, BTreeMap<u16, Incoming>>,
+    unreliable: BTreeMap<u16, BTreeMap<u16, Incoming>>,
 }
 
 impl IncomingChannel {
@@ -448,13 +454,22 @@ impl Host {
                 {
                     return Queued::Discarded;
                 }
+                let in_order =
+                    sequence == current.wrapping_add(1) && slot_channel.reliable.is_empty();
                 let Some(packet) = self.new_incoming_packet(index, data, FLAG_RELIABLE) else {
                     return Queued::Error;
                 };
-                self.engine.slots[index].incoming[usize::from(channel_id)]
-                    .reliable
-                    .insert(sequence, Incoming::whole(number::SEND_RELIABLE, packet));
-                self.dispatch_reliable(index, channel_id);
+                if in_order {
+                    // The common case: next in sequence, nothing held before
+                    // or after it, so it goes straight to the program.
+                    self.deliver(index, channel_id, packet);
+                    self.reliable_advanced(index, channel_id, sequence, false);
+                } else {
+                    self.engine.slots[index].incoming[usize::from(channel_id)]
+                        .reliable
+                        .insert(sequence, Incoming::whole(number::SEND_RELIABLE, packet));
+                    self.dispatch_reliable(index, channel_id);
+                }
             }
             Sequencing::Unreliable {
                 sequence,
@@ -649,12 +664,30 @@ impl Host {
         let Some(channel) = self.channel_mut(index, channel_id) else {
             return;
         };
-        channel.incomingUnreliableSequenceNumber = 0;
         let current = channel.incomingReliableSequenceNumber;
+        self.reliable_advanced(index, channel_id, current, skipped_sequences);
+    }
+
+    /// After reliable delivery moved the channel to `current` (stored
+    /// here): the unreliable sequence starts over, and what was held under
+    /// numbers now passed is dropped. `skipped_sequences` says a fragmented
+    /// packet took several numbers at once, so reliable commands may be
+    /// held under numbers now behind us (only a broken sender puts them
+    /// there).
+    fn reliable_advanced(
+        &mut self,
+        index: usize,
+        channel_id: u8,
+        current: u16,
+        skipped_sequences: bool,
+    ) {
+        let channel_index = usize::from(channel_id);
+        let Some(channel) = self.channel_mut(index, channel_id) else {
+            return;
+        };
+        channel.incomingReliableSequenceNumber = current;
+        channel.incomingUnreliableSequenceNumber = 0;
         if skipped_sequences {
-            // A fragmented packet's numbers were passed over at once: anything
-            // held under them (only a broken sender puts it there) is now
-            // behind us and would never be delivered.
             let stale: Vec<u16> = self.engine.slots[index].incoming[channel_index]
                 .reliable
                 .keys()

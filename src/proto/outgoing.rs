@@ -496,25 +496,28 @@ impl Host {
         let matches = |command: &super::command::OutgoingCommand| {
             command.reliable_sequence_number == sequence && command.channel_id == channel_id
         };
-        let (command, was_sent) =
-            if let Some(position) = slot.sent_reliable.iter().position(matches) {
-                (slot.sent_reliable.remove(position)?, true)
-            } else {
-                let mut found = None;
-                for (position, command) in slot.outgoing.iter().enumerate() {
-                    if !command.flags.contains(CommandFlags::ACKNOWLEDGE) {
-                        continue;
-                    }
-                    if command.send_attempts < 1 {
-                        return None;
-                    }
-                    if matches(command) {
-                        found = Some(position);
-                        break;
-                    }
+        let (command, was_sent) = if slot.sent_reliable.front().is_some_and(matches) {
+            // Acknowledgements mostly come in the order commands went
+            // out, so the oldest in flight is the usual match.
+            (slot.sent_reliable.pop_front()?, true)
+        } else if let Some(position) = slot.sent_reliable.iter().position(matches) {
+            (slot.sent_reliable.remove(position)?, true)
+        } else {
+            let mut found = None;
+            for (position, command) in slot.outgoing.iter().enumerate() {
+                if !command.flags.contains(CommandFlags::ACKNOWLEDGE) {
+                    continue;
                 }
-                (slot.outgoing.remove(found?)?, false)
-            };
+                if command.send_attempts < 1 {
+                    return None;
+                }
+                if matches(command) {
+                    found = Some(position);
+                    break;
+                }
+            }
+            (slot.outgoing.remove(found?)?, false)
+        };
         let reliable_window = usize::from(sequence / WINDOW_SIZE);
         if let Some(channel) = self.channel_mut(index, channel_id) {
             if channel.reliableWindows[reliable_window] > 0 {

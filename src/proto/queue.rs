@@ -33,7 +33,13 @@ impl OutgoingQueue {
     }
 
     pub fn remove(&mut self, position: usize) -> Option<OutgoingCommand> {
-        let command = self.commands.remove(position)?;
+        // Sends take from the front almost always; `pop_front` skips the
+        // general removal's shifting.
+        let command = if position == 0 {
+            self.commands.pop_front()?
+        } else {
+            self.commands.remove(position)?
+        };
         self.unwindowed -= usize::from(!is_windowed(&command));
         Some(command)
     }
