@@ -176,14 +176,39 @@ impl PacketRef {
         Some(handle)
     }
 
-    /// Creates a packet of `len` zeroed bytes (filled in later, e.g. by
-    /// fragment reassembly), with one reference held by the handle.
-    pub fn new_zeroed(len: usize, flags: u32) -> Option<PacketRef> {
-        // SAFETY: NULL data asks `create` for an uninitialised buffer.
+    /// Creates a packet of `len` bytes made of `parts` laid end to end (a
+    /// reassembled packet's fragments), with one reference held by the
+    /// handle. The bytes are written once, never zero-filled first: `None`
+    /// (nothing leaked) unless the parts fill exactly `len` bytes, or when
+    /// allocation fails.
+    pub fn new_from_parts<'a>(
+        len: usize,
+        flags: u32,
+        parts: impl IntoIterator<Item = &'a [u8]>,
+    ) -> Option<PacketRef> {
+        // SAFETY: NULL data asks `create` for an uninitialised buffer, which
+        // is only written through raw pointers below, never read.
         let packet = NonNull::new(unsafe { create(ptr::null(), len, flags) })?;
-        let mut handle = PacketRef { packet };
+        let handle = PacketRef { packet };
         handle.header_mut().referenceCount = 1;
-        handle.data_mut().fill(0);
+        let start = handle.header().data;
+        let mut filled = 0usize;
+        for part in parts {
+            let end = filled.checked_add(part.len()).filter(|&end| end <= len);
+            let Some(end) = end else {
+                handle.release();
+                return None;
+            };
+            // SAFETY: `filled..end` lies inside the packet's `len` bytes
+            // (checked above; `start` is non-NULL whenever `len > 0`, and an
+            // empty part copies nothing), and `part` is a separate slice.
+            unsafe { ptr::copy_nonoverlapping(part.as_ptr(), start.add(filled), part.len()) };
+            filled = end;
+        }
+        if filled != len {
+            handle.release();
+            return None;
+        }
         Some(handle)
     }
 
@@ -307,8 +332,21 @@ mod tests {
     }
 
     #[test]
+    fn a_packet_from_parts_must_be_filled_exactly() {
+        let parts: [&[u8]; 3] = [b"ab", b"", b"cde"];
+        let packet = PacketRef::new_from_parts(5, 0, parts).unwrap();
+        assert_eq!(packet.data(), b"abcde");
+        packet.release();
+        assert!(PacketRef::new_from_parts(6, 0, parts).is_none());
+        assert!(PacketRef::new_from_parts(4, 0, parts).is_none());
+        let empty = PacketRef::new_from_parts(0, 0, []).unwrap();
+        assert!(empty.data().is_empty());
+        empty.release();
+    }
+
+    #[test]
     fn handing_to_the_program_keeps_the_packet() {
-        let packet = PacketRef::new_zeroed(4, 0).unwrap();
+        let packet = PacketRef::new_with_data(&[0, 0, 0, 0], 0).unwrap();
         assert_eq!(packet.data(), &[0, 0, 0, 0]);
         let raw = packet.hand_to_program();
         // SAFETY: the program (this test) now owns the packet.

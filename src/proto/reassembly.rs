@@ -244,24 +244,23 @@ impl Reassembly {
         self.charged += cost;
         let mut ledger = self.ledger.borrow_mut();
         ledger.held += cost;
-        let locator = ledger.by_age.get(&self.tick).copied();
-        if let Some(locator) = locator {
-            self.tick = ledger.retick(Some(self.tick), locator);
+        // Already the newest (one packet arriving at a time, the usual
+        // case): moving it to the end of the age order would change nothing.
+        if self.tick != ledger.last_tick {
+            let locator = ledger.by_age.get(&self.tick).copied();
+            if let Some(locator) = locator {
+                self.tick = ledger.retick(Some(self.tick), locator);
+            }
         }
         Ok(true)
     }
 
     /// The complete packet, built from the fragments (which are freed).
-    /// `None` if memory is short.
+    /// `None` if memory is short (or, never for a complete set, if the
+    /// fragments do not fill `total` bytes exactly).
     pub fn assemble(self, flags: u32) -> Option<PacketRef> {
-        let mut packet = PacketRef::new_zeroed(self.total as usize, flags)?;
-        let data = packet.data_mut();
-        let mut offset = 0;
-        for fragment in self.fragments.values() {
-            data[offset..offset + fragment.len()].copy_from_slice(fragment);
-            offset += fragment.len();
-        }
-        Some(packet)
+        let parts = self.fragments.values().map(|fragment| &fragment[..]);
+        PacketRef::new_from_parts(self.total as usize, flags, parts)
     }
 }
 
