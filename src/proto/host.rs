@@ -47,8 +47,6 @@ pub(crate) struct Engine {
     pub(crate) schedule: Schedule,
     /// The datagram being packed.
     pub(crate) builder: DatagramBuilder,
-    /// The finished datagram being sent.
-    pub(crate) datagram: Vec<u8>,
     /// Peers visited by the current send pass, and its rounds (kept to
     /// reuse their memory).
     pub(crate) due: Vec<usize>,
@@ -216,7 +214,6 @@ impl Host {
                 dispatch_queue: VecDeque::new(),
                 schedule: Schedule::new(settings.peer_count, settings.now),
                 builder: DatagramBuilder::new(ENET_HOST_DEFAULT_MTU),
-                datagram: Vec::with_capacity(ENET_PROTOCOL_MAXIMUM_MTU as usize),
                 due: Vec::new(),
                 round: Vec::new(),
                 again: Vec::new(),

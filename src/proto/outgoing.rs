@@ -457,10 +457,8 @@ impl Host {
                 None
             },
         };
-        self.engine
-            .builder
-            .finish_into(envelope, &mut self.engine.datagram);
-        let sent = transmit(&address, &self.engine.datagram);
+        let datagram = self.engine.builder.finish_in_place(envelope);
+        let sent = transmit(&address, datagram);
         usize::try_from(sent).map_err(|_| SendFailed)
     }
 

@@ -24,7 +24,7 @@
 
 use super::checksum;
 use super::command::{Command, CommandFlags, CommandHeader, ConnectId};
-use super::header::{DatagramHeader, NO_PEER_ID};
+use super::header::{DatagramHeader, MAX_HEADER_LEN, NO_PEER_ID};
 use crate::abi::ENET_PROTOCOL_MAXIMUM_PACKET_COMMANDS;
 
 /// At most this many commands go into one datagram.
@@ -45,9 +45,16 @@ pub struct DatagramBuilder {
     packet_size: usize,
     command_count: usize,
     needs_sent_time: bool,
-    /// The emitted commands, uncompressed.
-    body: Vec<u8>,
+    /// [`HEADROOM`] bytes kept free for the header, then the emitted
+    /// commands, uncompressed: an uncompressed datagram is finished where
+    /// it was built, without copying.
+    buffer: Vec<u8>,
+    /// The finished datagram when it is compressed.
+    compressed: Vec<u8>,
 }
+
+/// Room before the commands for the longest header.
+const HEADROOM: usize = MAX_HEADER_LEN;
 
 /// Checksum callback: the checksum of a datagram given as consecutive parts.
 pub type ChecksumFn<'f> = &'f mut dyn FnMut(&[&[u8]]) -> [u8; 4];
@@ -80,7 +87,8 @@ impl DatagramBuilder {
             packet_size: COUNTED_HEADER_LEN,
             command_count: 0,
             needs_sent_time: false,
-            body: Vec::new(),
+            buffer: vec![0; HEADROOM],
+            compressed: Vec::new(),
         }
     }
 
@@ -104,14 +112,14 @@ impl DatagramBuilder {
         if !self.fits(len) {
             return Err(Full);
         }
-        let start = self.body.len();
-        self.body.resize(start + len, 0);
-        let written = match self.body.get_mut(start..) {
+        let start = self.buffer.len();
+        self.buffer.resize(start + len, 0);
+        let written = match self.buffer.get_mut(start..) {
             Some(out) => command.emit(header, out),
             None => 0,
         };
         if written != len {
-            self.body.truncate(start);
+            self.buffer.truncate(start);
             return Err(Full);
         }
         self.packet_size += len;
@@ -138,7 +146,7 @@ impl DatagramBuilder {
 
     /// The packed commands, uncompressed.
     pub fn body(&self) -> &[u8] {
-        &self.body
+        self.buffer.get(HEADROOM..).unwrap_or(&[])
     }
 
     /// Empties the builder for the next datagram, keeping its buffer.
@@ -152,7 +160,7 @@ impl DatagramBuilder {
         self.packet_size = COUNTED_HEADER_LEN;
         self.command_count = 0;
         self.needs_sent_time = false;
-        self.body.clear();
+        self.buffer.truncate(HEADROOM);
     }
 
     /// The header this datagram gets, before compression is decided and the
@@ -173,11 +181,11 @@ impl DatagramBuilder {
         }
     }
 
-    /// Writes the finished datagram into `out` (cleared first): header,
-    /// then the body, compressed if that makes it strictly smaller, with the
-    /// checksum over the header (COMPRESSED flag included) and the
-    /// uncompressed body. Stock never sends a datagram without commands.
-    pub fn finish_into(&self, envelope: Envelope<'_>, out: &mut Vec<u8>) {
+    /// The datagram's final header, with the body compressed into
+    /// `self.compressed` if that makes it strictly smaller (then the
+    /// header says so) and the checksum over the header (COMPRESSED flag
+    /// included) and the uncompressed body.
+    fn seal(&mut self, envelope: Envelope<'_>) -> DatagramHeader {
         let Envelope {
             peer_id,
             session_id,
@@ -187,37 +195,59 @@ impl DatagramBuilder {
             compressor,
         } = envelope;
         let mut header = self.header(peer_id, session_id, sent_time, checksum_fn.is_some());
-
-        let mut compressed = Vec::new();
+        let body = self.buffer.get(HEADROOM..).unwrap_or(&[]);
+        self.compressed.clear();
         if let Some(compress) = compressor {
-            compressed.resize(self.body.len(), 0);
-            let len = compress(&self.body, &mut compressed);
-            if len > 0 && len < self.body.len() {
-                compressed.truncate(len);
+            self.compressed.resize(body.len(), 0);
+            let len = compress(body, &mut self.compressed);
+            if len > 0 && len < body.len() {
+                self.compressed.truncate(len);
                 header.compressed = true;
             } else {
-                compressed.clear();
+                self.compressed.clear();
             }
         }
-
         if let Some(checksum_fn) = checksum_fn {
             let seed = checksum::seed(peer_id, connect_id);
-            let value = checksum::compute(&header, &self.body, seed, checksum_fn);
+            let value = checksum::compute(&header, body, seed, checksum_fn);
             header.checksum = Some(value);
         }
+        header
+    }
 
+    /// Finishes the datagram where it was built and returns its bytes:
+    /// header, then the body, compressed if that makes it strictly smaller.
+    /// Uncompressed (the usual case), the header is written into the room
+    /// left before the commands, so nothing is copied. Stock never sends a
+    /// datagram without commands.
+    pub fn finish_in_place(&mut self, envelope: Envelope<'_>) -> &[u8] {
+        let header = self.seal(envelope);
+        let header_bytes = header.to_bytes();
+        if header.compressed {
+            let mut datagram = Vec::with_capacity(header_bytes.len() + self.compressed.len());
+            datagram.extend_from_slice(&header_bytes);
+            datagram.extend_from_slice(&self.compressed);
+            self.compressed = datagram;
+            return &self.compressed;
+        }
+        let start = HEADROOM - header_bytes.len();
+        self.buffer[start..HEADROOM].copy_from_slice(&header_bytes);
+        &self.buffer[start..]
+    }
+
+    /// Writes the finished datagram (as [`finish_in_place`]) into `out`,
+    /// cleared first, leaving the builder as it was.
+    ///
+    /// [`finish_in_place`]: Self::finish_in_place
+    pub fn finish_into(&self, envelope: Envelope<'_>, out: &mut Vec<u8>) {
+        let mut copy = self.clone();
         out.clear();
-        out.extend_from_slice(&header.to_bytes());
-        out.extend_from_slice(if header.compressed {
-            &compressed
-        } else {
-            &self.body
-        });
+        out.extend_from_slice(copy.finish_in_place(envelope));
     }
 
     /// [`finish_into`](Self::finish_into) a new vector.
     pub fn finish(&self, envelope: Envelope<'_>) -> Vec<u8> {
-        let mut out = Vec::with_capacity(8 + self.body.len());
+        let mut out = Vec::with_capacity(HEADROOM + self.body().len());
         self.finish_into(envelope, &mut out);
         out
     }
