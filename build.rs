@@ -1,10 +1,19 @@
-//! ELF details of the shared library: the SONAME programs link against.
+//! ELF details of the shared library (the SONAME programs link against),
+//! and the `enet_rs_shipped_library` cfg for the build CMake installs.
 
 fn main() {
     let os = std::env::var("CARGO_CFG_TARGET_OS").unwrap_or_default();
     if os == "linux" {
         // Programs built against stock ENet record `libenet.so.7`.
         println!("cargo:rustc-cdylib-link-arg=-Wl,-soname,libenet.so.7");
+    }
+    // CMake's build of the installed library sets ENET_RS_SHIPPED_LIBRARY,
+    // and src/lib.rs then refuses to compile unless panics abort. Test
+    // builds (which Cargo always compiles to unwind) leave it unset.
+    println!("cargo:rustc-check-cfg=cfg(enet_rs_shipped_library)");
+    println!("cargo:rerun-if-env-changed=ENET_RS_SHIPPED_LIBRARY");
+    if std::env::var_os("ENET_RS_SHIPPED_LIBRARY").is_some() {
+        println!("cargo:rustc-cfg=enet_rs_shipped_library");
     }
     println!("cargo:rerun-if-changed=build.rs");
 }

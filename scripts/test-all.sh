@@ -19,6 +19,14 @@ cargo run -q -p gen-headers --locked -- --check
 step "cargo tests (unit, layout vs stock header, integration)"
 cargo test --workspace --locked
 
+step "panic guard (the installed library's build must refuse panic = unwind)"
+if ENET_RS_SHIPPED_LIBRARY=1 cargo build -q --release --locked -p enet-rs \
+    --config 'profile.release.panic="unwind"' --target-dir target/panic-guard 2>target/panic-guard.log; then
+    echo "the shipped build compiled with panic = unwind" >&2
+    exit 1
+fi
+grep -q 'must be built with panic = "abort"' target/panic-guard.log
+
 step "C suite via CMake/CTest (differential vs stock, hardening, compile checks, exports, install)"
 cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 cmake --build build -j2

@@ -9,6 +9,15 @@
 #![deny(unsafe_op_in_unsafe_fn)]
 #![warn(clippy::undocumented_unsafe_blocks)]
 
+// The library C programs load must abort on a panic: a panic unwinding
+// into C frames is undefined behaviour, and the `ffi` guards' catch only
+// backs that up. Cargo builds tests to unwind, so the check applies to the
+// build CMake installs (build.rs sets the cfg from ENET_RS_SHIPPED_LIBRARY).
+#[cfg(all(enet_rs_shipped_library, not(panic = "abort")))]
+compile_error!(
+    "the shipped libenet must be built with panic = \"abort\" (see Cargo.toml profiles)"
+);
+
 pub mod abi;
 pub mod ffi;
 pub mod mem;

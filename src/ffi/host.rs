@@ -8,7 +8,7 @@ use core::ptr;
 
 use super::codec::CallbackCodec;
 use crate::abi::*;
-use crate::mem::{packet, CBox, PacketRef};
+use crate::mem::{packet, CBox, PacketRef, PacketView};
 use crate::net::batch::{Datagram, ReceiveBatch, SendBatch};
 use crate::net::{clock, socket};
 use crate::proto::{Event, EventKind, EventSlot, Host, HostSettings};
@@ -534,11 +534,11 @@ pub unsafe extern "C" fn enet_host_broadcast(
             return;
         };
         // SAFETY: a live packet of the program's.
-        let Some(view) = (unsafe { PacketRef::borrow_raw(packet) }) else {
+        let Some(view) = (unsafe { PacketView::from_raw(packet) }) else {
             return;
         };
         for index in host.connected_peers() {
-            let _ = host.send(index, channelID, &view);
+            let _ = host.send(index, channelID, view);
         }
         if view.reference_count() == 0 {
             // SAFETY: no peer took the packet; it is the program's to free,

@@ -6,7 +6,7 @@ use core::ptr;
 
 use super::host::{flush, peer_host, DriverHost};
 use crate::abi::*;
-use crate::mem::{CBox, PacketRef};
+use crate::mem::{CBox, PacketRef, PacketView};
 use crate::proto::{Queued, Sequenced};
 use crate::wire::command::{number, Command, CommandFlags, CommandHeader};
 use crate::wire::command_size;
@@ -25,11 +25,11 @@ pub unsafe extern "C" fn enet_peer_send(
     guard!(-1, {
         // SAFETY: caller contract.
         let (Some((host, index)), Some(view)) = (unsafe { peer_host(peer) }, unsafe {
-            PacketRef::borrow_raw(packet)
+            PacketView::from_raw(packet)
         }) else {
             return -1;
         };
-        match host.send(index, channelID, &view) {
+        match host.send(index, channelID, view) {
             Ok(()) => 0,
             Err(_) => -1,
         }
@@ -287,7 +287,7 @@ pub unsafe extern "C" fn enet_peer_setup_outgoing_command(
         };
         let mut owned = owned;
         // SAFETY: the command's packet reference is handed to us.
-        let packet = unsafe { PacketRef::borrow_raw(owned.packet) };
+        let packet = unsafe { PacketRef::adopt_raw(owned.packet) };
         let (offset, length) = (owned.fragmentOffset, owned.fragmentLength);
         let mut packet = packet;
         let sequenced = with_parsed(&owned.command, |header, command| {

@@ -14,4 +14,4 @@ pub mod hooks;
 pub mod packet;
 
 pub use cbox::{CBox, CSlice};
-pub use packet::PacketRef;
+pub use packet::{PacketRef, PacketView};

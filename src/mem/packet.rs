@@ -6,6 +6,8 @@
 //! callback runs just before the memory is released.
 
 use core::ffi::{c_int, c_void};
+use core::marker::PhantomData;
+use core::mem::ManuallyDrop;
 use core::ptr::{self, NonNull};
 
 use super::hooks;
@@ -134,35 +136,126 @@ const SENT: u32 = ENetPacketFlag::ENET_PACKET_FLAG_SENT as u32;
 
 /// One counted reference to a live packet, as the engine holds them in its
 /// queues. Each `PacketRef` stands for one unit of the packet's
-/// `referenceCount`, which is the count C code sees; the last
-/// [`PacketRef::release`] marks the packet sent and destroys it, as stock
-/// ENet does when the last queued command using it is done.
+/// `referenceCount`, which is the count C code sees. Dropping it (or
+/// [`PacketRef::release`]) gives that unit back, and the last one destroys
+/// the packet; [`PacketRef::release_as_sent`] first marks it
+/// `ENET_PACKET_FLAG_SENT`, as stock ENet does when the last queued command
+/// using it is done.
+///
+/// The packet is shared with C code, so the handle never forms a Rust
+/// reference to the whole `ENetPacket`: fields are read and written one
+/// at a time through the raw pointer, and only the bytes are lent out (as
+/// `&[u8]`, which the engine never writes).
 #[derive(Debug)]
 pub struct PacketRef {
     packet: NonNull<ENetPacket>,
+}
+
+/// A packet the program owns, seen without holding a reference (the
+/// packet given to `enet_peer_send` or `enet_host_broadcast`): the engine
+/// [`retain`](PacketView::retain)s it once per command that keeps it.
+/// Dropping a view does nothing.
+#[derive(Debug, Clone, Copy)]
+pub struct PacketView<'a> {
+    packet: NonNull<ENetPacket>,
+    _packet: PhantomData<&'a ENetPacket>,
+}
+
+impl<'a> PacketView<'a> {
+    /// A view of the program's packet, or `None` for NULL.
+    ///
+    /// # Safety
+    /// `packet` must be NULL or a live packet from [`create`] that stays
+    /// alive for `'a` and while any reference taken from the view is held
+    /// (C code must not destroy a packet it has queued, as with stock).
+    pub unsafe fn from_raw(packet: *mut ENetPacket) -> Option<PacketView<'a>> {
+        NonNull::new(packet).map(|packet| PacketView {
+            packet,
+            _packet: PhantomData,
+        })
+    }
+
+    /// A new counted reference to the packet.
+    pub fn retain(self) -> PacketRef {
+        // SAFETY: the view's packet is live (its constructor's contract).
+        unsafe { retain_count(self.packet) };
+        PacketRef {
+            packet: self.packet,
+        }
+    }
+
+    pub fn flags(self) -> u32 {
+        // SAFETY: as in `retain`; a single field is read.
+        unsafe { (*self.packet.as_ptr()).flags }
+    }
+
+    pub fn len(self) -> usize {
+        // SAFETY: as in `retain`; a single field is read.
+        unsafe { (*self.packet.as_ptr()).dataLength }
+    }
+
+    pub fn is_empty(self) -> bool {
+        self.len() == 0
+    }
+
+    pub fn reference_count(self) -> usize {
+        // SAFETY: as in `retain`; a single field is read.
+        unsafe { (*self.packet.as_ptr()).referenceCount }
+    }
+
+    /// The packet's bytes (empty when its data pointer is NULL).
+    pub fn data(self) -> &'a [u8] {
+        // SAFETY: as in `retain`; single fields are read.
+        let (data, len) = unsafe {
+            let packet = self.packet.as_ptr();
+            ((*packet).data, (*packet).dataLength)
+        };
+        if data.is_null() {
+            return &[];
+        }
+        // SAFETY: a live packet's data holds `dataLength` readable bytes,
+        // which nothing in the engine writes while the packet is alive.
+        unsafe { core::slice::from_raw_parts(data, len) }
+    }
+
+    pub fn as_ptr(self) -> *mut ENetPacket {
+        self.packet.as_ptr()
+    }
+}
+
+impl<'a> From<&'a PacketRef> for PacketView<'a> {
+    fn from(packet: &'a PacketRef) -> Self {
+        packet.view()
+    }
+}
+
+/// Adds one to a live packet's `referenceCount`.
+///
+/// # Safety
+/// `packet` must be live.
+unsafe fn retain_count(packet: NonNull<ENetPacket>) {
+    // SAFETY: the caller's contract; one field is written in place, no
+    // reference to the packet is formed.
+    unsafe { (*packet.as_ptr()).referenceCount += 1 };
 }
 
 impl PacketRef {
     /// Takes a new reference to a packet the program handed us.
     ///
     /// # Safety
-    /// `packet` must be NULL or a live packet from [`create`] that stays
-    /// alive while any reference is held (C code must not destroy a packet
-    /// it has queued, as with stock ENet).
+    /// As for [`PacketView::from_raw`].
     pub unsafe fn retain_raw(packet: *mut ENetPacket) -> Option<PacketRef> {
-        let packet = NonNull::new(packet)?;
-        let handle = PacketRef { packet };
-        handle.header_mut().referenceCount += 1;
-        Some(handle)
+        // SAFETY: forwarded contract.
+        unsafe { PacketView::from_raw(packet) }.map(PacketView::retain)
     }
 
-    /// A view of a packet the program owns, taking no reference: the
-    /// engine retains it (one reference per queued command) as needed.
-    /// Never `release` the view itself; just let it go.
+    /// Takes over a reference already counted in the packet (one the
+    /// engine handed out as a raw pointer and now gets back).
     ///
     /// # Safety
-    /// As for [`PacketRef::retain_raw`].
-    pub unsafe fn borrow_raw(packet: *mut ENetPacket) -> Option<PacketRef> {
+    /// `packet` must be NULL or a live packet whose `referenceCount`
+    /// includes one unit that nothing else will give back.
+    pub unsafe fn adopt_raw(packet: *mut ENetPacket) -> Option<PacketRef> {
         NonNull::new(packet).map(|packet| PacketRef { packet })
     }
 
@@ -171,9 +264,9 @@ impl PacketRef {
     pub fn new_with_data(data: &[u8], flags: u32) -> Option<PacketRef> {
         // SAFETY: `data` is readable for its length and is copied.
         let packet = NonNull::new(unsafe { create(data.as_ptr().cast(), data.len(), flags) })?;
-        let handle = PacketRef { packet };
-        handle.header_mut().referenceCount = 1;
-        Some(handle)
+        // SAFETY: the packet was just created.
+        unsafe { retain_count(packet) };
+        Some(PacketRef { packet })
     }
 
     /// Creates a packet of `len` bytes made of `parts` laid end to end (a
@@ -187,17 +280,18 @@ impl PacketRef {
         parts: impl IntoIterator<Item = &'a [u8]>,
     ) -> Option<PacketRef> {
         // SAFETY: NULL data asks `create` for an uninitialised buffer, which
-        // is only written through raw pointers below, never read.
+        // is only written through raw pointers below, never read before.
         let packet = NonNull::new(unsafe { create(ptr::null(), len, flags) })?;
+        // SAFETY: the packet was just created.
+        unsafe { retain_count(packet) };
         let handle = PacketRef { packet };
-        handle.header_mut().referenceCount = 1;
-        let start = handle.header().data;
+        // SAFETY: one field of the live packet is read.
+        let start = unsafe { (*packet.as_ptr()).data };
         let mut filled = 0usize;
         for part in parts {
             let end = filled.checked_add(part.len()).filter(|&end| end <= len);
             let Some(end) = end else {
-                handle.release();
-                return None;
+                return None; // the handle's drop frees the packet
             };
             // SAFETY: `filled..end` lies inside the packet's `len` bytes
             // (checked above; `start` is non-NULL whenever `len > 0`, and an
@@ -205,51 +299,52 @@ impl PacketRef {
             unsafe { ptr::copy_nonoverlapping(part.as_ptr(), start.add(filled), part.len()) };
             filled = end;
         }
-        if filled != len {
-            handle.release();
-            return None;
+        (filled == len).then_some(handle)
+    }
+
+    /// A view of the same packet, for as long as this reference is held.
+    pub fn view(&self) -> PacketView<'_> {
+        PacketView {
+            packet: self.packet,
+            _packet: PhantomData,
         }
-        Some(handle)
     }
 
     /// Another reference to the same packet.
     pub fn retain(&self) -> PacketRef {
-        self.header_mut().referenceCount += 1;
-        PacketRef {
-            packet: self.packet,
-        }
+        self.view().retain()
     }
 
-    /// Drops this reference; the last one frees the packet. For packets
-    /// that were never sent or delivered (reset queues, throttled sends).
+    /// Gives this reference back; the last one frees the packet. For
+    /// packets that were never sent or delivered (reset queues, throttled
+    /// sends). The same as dropping it, said out loud.
     pub fn release(self) {
-        self.release_marking(0);
+        drop(self);
     }
 
-    /// Drops this reference once its command was sent (unreliable) or
+    /// Gives this reference back once its command was sent (unreliable) or
     /// acknowledged (reliable); the last one marks the packet
     /// `ENET_PACKET_FLAG_SENT` before freeing it, as stock ENet does.
     pub fn release_as_sent(self) {
-        self.release_marking(SENT);
-    }
-
-    fn release_marking(self, flags: u32) {
-        let header = self.header_mut();
-        header.referenceCount = header.referenceCount.saturating_sub(1);
-        if header.referenceCount == 0 {
-            header.flags |= flags;
-            // SAFETY: no reference is left; the packet is live until here.
-            unsafe { destroy(self.packet.as_ptr()) };
+        if self.reference_count() == 1 {
+            // SAFETY: the held reference keeps the packet live; one field
+            // is updated in place.
+            unsafe { (*self.packet.as_ptr()).flags |= SENT };
         }
+        drop(self);
     }
 
     /// Gives this reference to the program (a received packet in an event
     /// or from `enet_peer_receive`): the count drops but nothing is freed,
     /// since the program now owns the packet and destroys it.
     pub fn hand_to_program(self) -> *mut ENetPacket {
-        let header = self.header_mut();
-        header.referenceCount = header.referenceCount.saturating_sub(1);
-        self.packet.as_ptr()
+        let packet = ManuallyDrop::new(self).packet;
+        // SAFETY: the reference being given up kept the packet live.
+        unsafe {
+            let count = &raw mut (*packet.as_ptr()).referenceCount;
+            *count = (*count).saturating_sub(1);
+        }
+        packet.as_ptr()
     }
 
     pub fn as_ptr(&self) -> *mut ENetPacket {
@@ -257,11 +352,11 @@ impl PacketRef {
     }
 
     pub fn flags(&self) -> u32 {
-        self.header().flags
+        self.view().flags()
     }
 
     pub fn len(&self) -> usize {
-        self.header().dataLength
+        self.view().len()
     }
 
     pub fn is_empty(&self) -> bool {
@@ -269,40 +364,29 @@ impl PacketRef {
     }
 
     pub fn reference_count(&self) -> usize {
-        self.header().referenceCount
+        self.view().reference_count()
     }
 
     /// The packet's bytes (empty when its data pointer is NULL).
     pub fn data(&self) -> &[u8] {
-        let header = self.header();
-        if header.data.is_null() {
-            return &[];
+        self.view().data()
+    }
+}
+
+impl Drop for PacketRef {
+    fn drop(&mut self) {
+        let packet = self.packet.as_ptr();
+        // SAFETY: this reference kept the packet live until now; single
+        // fields are updated in place.
+        let left = unsafe {
+            (*packet).referenceCount = (*packet).referenceCount.saturating_sub(1);
+            (*packet).referenceCount
+        };
+        if left == 0 {
+            // SAFETY: no reference is left; the packet is live until here
+            // and is not used afterwards.
+            unsafe { destroy(packet) };
         }
-        // SAFETY: a live packet's data holds `dataLength` readable bytes.
-        unsafe { core::slice::from_raw_parts(header.data, header.dataLength) }
-    }
-
-    /// The packet's bytes, writable (for filling in reassembled fragments).
-    pub fn data_mut(&mut self) -> &mut [u8] {
-        let header = self.header();
-        if header.data.is_null() {
-            return &mut [];
-        }
-        // SAFETY: as in `data`; `&mut self` is the engine's only access
-        // while it fills a packet the program has not seen yet.
-        unsafe { core::slice::from_raw_parts_mut(header.data, header.dataLength) }
-    }
-
-    fn header(&self) -> &ENetPacket {
-        // SAFETY: a held reference keeps the packet alive.
-        unsafe { self.packet.as_ref() }
-    }
-
-    #[allow(clippy::mut_from_ref)]
-    fn header_mut(&self) -> &mut ENetPacket {
-        // SAFETY: the packet is live; ENet is single-threaded per host and
-        // no other Rust reference to the header is held across this call.
-        unsafe { &mut *self.packet.as_ptr() }
     }
 }
 

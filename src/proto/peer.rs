@@ -11,7 +11,7 @@ use super::command::{
 use super::host::{clear_list, Host};
 use super::queue::OutgoingQueue;
 use crate::abi::*;
-use crate::mem::{CBox, CSlice, PacketRef};
+use crate::mem::{CBox, CSlice, PacketRef, PacketView};
 use crate::wire::command::CommandFlags;
 
 use ENetPeerState::*;
@@ -303,12 +303,13 @@ impl Host {
 
     /// `enet_peer_send`. On success the queued commands hold references to
     /// `packet`; on failure nothing is kept (the caller still owns it).
-    pub fn send(
+    pub fn send<'p>(
         &mut self,
         index: usize,
         channel_id: u8,
-        packet: &PacketRef,
+        packet: impl Into<PacketView<'p>>,
     ) -> Result<(), SendError> {
+        let packet = packet.into();
         let peer = &self.engine.peers[index];
         if peer.state != ENET_PEER_STATE_CONNECTED {
             return Err(SendError::NotConnected);
