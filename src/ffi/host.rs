@@ -124,6 +124,9 @@ fn send_phase(
     let mut codec = codec_of(host);
     let mut transmit = |to: &ENetAddress, bytes: &[u8]| -> isize {
         outgoing.push(to, bytes);
+        if outgoing.is_full() && outgoing.flush(socket).is_err() {
+            return -1;
+        }
         bytes.len() as isize
     };
     let mut slot = if event.is_some() {

@@ -162,6 +162,13 @@ impl SendBatch {
         self.datagrams.is_empty()
     }
 
+    /// Whether a whole `sendmmsg` call's worth is waiting: flushing then
+    /// keeps the batch (and its memory) bounded however many peers a send
+    /// pass visits.
+    pub fn is_full(&self) -> bool {
+        self.datagrams.len() >= BATCH
+    }
+
     /// Sends everything pushed, [`BATCH`] datagrams per call. A full send
     /// buffer drops the rest, as a would-block send drops a datagram in
     /// stock ENet; any other error is returned (the batch is emptied

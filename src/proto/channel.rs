@@ -12,7 +12,7 @@ use std::collections::BTreeMap;
 use super::command::number;
 use super::event::EventSlot;
 use super::host::Host;
-use super::peer::{Delivery, NEEDS_DISPATCH};
+use super::peer::{push_to_peer_queue, Delivery, NEEDS_DISPATCH};
 use super::reassembly::{Budget, HeldKey, Locator, Reassembly};
 use crate::abi::*;
 use crate::mem::PacketRef;
@@ -198,9 +198,9 @@ impl Host {
     }
 
     fn deliver(&mut self, index: usize, channel_id: u8, packet: PacketRef) {
-        self.engine.slots[index]
-            .dispatched
-            .push_back(Delivery { channel_id, packet });
+        let slot = &mut self.engine.slots[index];
+        slot.last_traffic = self.public.serviceTime;
+        push_to_peer_queue(&mut slot.dispatched, Delivery { channel_id, packet });
         self.mark_dispatch(index);
     }
 

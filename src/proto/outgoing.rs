@@ -10,6 +10,7 @@ use super::codec::Codec;
 use super::command::number;
 use super::event::EventSlot;
 use super::host::Host;
+use super::peer::{push_to_peer_queue, IDLE_RELEASE_MS};
 use super::queue::is_windowed;
 use crate::abi::*;
 use crate::time::{time_difference, time_greater_equal, time_less, TIME_OVERFLOW};
@@ -94,6 +95,10 @@ impl Host {
     /// Sets the peer's next visit: at once if it has queued work, else at
     /// its retransmission timeout or its next ping.
     pub(crate) fn reschedule(&mut self, index: usize, now: u32) {
+        let slot = &mut self.engine.slots[index];
+        if time_difference(now, slot.last_traffic) >= IDLE_RELEASE_MS {
+            slot.release_idle_storage();
+        }
         let peer = &self.engine.peers[index];
         let slot = &self.engine.slots[index];
         if peer.state == ENET_PEER_STATE_DISCONNECTED || peer.state == ENET_PEER_STATE_ZOMBIE {
@@ -358,7 +363,7 @@ impl Host {
                 command.sent_time = now;
                 peer.reliableDataInTransit += fragment_length;
                 let _ = self.engine.builder.push(&command.header(), &command.wire());
-                self.engine.slots[index].sent_reliable.push_back(command);
+                push_to_peer_queue(&mut self.engine.slots[index].sent_reliable, command);
             } else {
                 if has_packet && command.fragment_offset == 0 {
                     let peer = &mut self.engine.peers[index];

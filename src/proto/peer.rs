@@ -53,6 +53,46 @@ pub struct PeerSlot {
     pub dispatched: VecDeque<Delivery>,
     /// The objects the internal `enet_peer_queue_*` exports last returned.
     pub receipts: Receipts,
+    /// When the peer last queued or received a payload (service time, ms).
+    pub last_traffic: u32,
+}
+
+/// How long a peer must go without payloads before its empty queues give
+/// their storage back: long enough that steady traffic never pays for
+/// allocating them again, short enough that thousands of idle peers (which
+/// only ping) hold next to nothing.
+pub(crate) const IDLE_RELEASE_MS: u32 = 1000;
+
+/// Appends to a per-peer queue. An empty queue first gets room for just
+/// one item (not the four a first push would allocate): most peers hold
+/// one command at a time (a handshake, a ping), and thousands of them
+/// would otherwise pin three times the memory they use.
+pub(crate) fn push_to_peer_queue<T>(queue: &mut VecDeque<T>, item: T) {
+    if queue.capacity() == 0 {
+        queue.reserve_exact(1);
+    }
+    queue.push_back(item);
+}
+
+/// Frees an empty deque's storage.
+fn release_if_empty<T>(queue: &mut VecDeque<T>) {
+    if queue.is_empty() && queue.capacity() > 0 {
+        *queue = VecDeque::new();
+    }
+}
+
+impl PeerSlot {
+    /// Gives back the storage of every empty queue; they allocate again
+    /// when used.
+    pub(crate) fn release_idle_storage(&mut self) {
+        self.outgoing.release_storage_if_empty();
+        release_if_empty(&mut self.sent_reliable);
+        release_if_empty(&mut self.acknowledgements);
+        release_if_empty(&mut self.dispatched);
+        if self.sent_unreliable.is_empty() && self.sent_unreliable.capacity() > 0 {
+            self.sent_unreliable = Vec::new();
+        }
+    }
 }
 
 /// The last command object each internal queue export handed to the
@@ -310,6 +350,7 @@ impl Host {
         packet: impl Into<PacketView<'p>>,
     ) -> Result<(), SendError> {
         let packet = packet.into();
+        self.engine.slots[index].last_traffic = self.public.serviceTime;
         let peer = &self.engine.peers[index];
         if peer.state != ENET_PEER_STATE_CONNECTED {
             return Err(SendError::NotConnected);
@@ -567,14 +608,15 @@ impl Host {
         }
         let peer = &mut self.engine.peers[index];
         peer.outgoingDataTotal = peer.outgoingDataTotal.wrapping_add(8);
-        self.engine.slots[index]
-            .acknowledgements
-            .push_back(Acknowledgement {
+        push_to_peer_queue(
+            &mut self.engine.slots[index].acknowledgements,
+            Acknowledgement {
                 channel_id,
                 reliable_sequence_number,
                 sent_time,
                 command_number,
-            });
+            },
+        );
         self.engine.schedule.mark_ready(index);
         true
     }

@@ -24,7 +24,7 @@ pub fn is_windowed(command: &OutgoingCommand) -> bool {
 impl OutgoingQueue {
     pub fn push_back(&mut self, command: OutgoingCommand) {
         self.unwindowed += usize::from(!is_windowed(&command));
-        self.commands.push_back(command);
+        super::peer::push_to_peer_queue(&mut self.commands, command);
     }
 
     pub fn push_front(&mut self, command: OutgoingCommand) {
@@ -68,6 +68,13 @@ impl OutgoingQueue {
 
     pub fn is_empty(&self) -> bool {
         self.commands.is_empty()
+    }
+
+    /// Frees the queue's storage if it is empty (it allocates again on use).
+    pub fn release_storage_if_empty(&mut self) {
+        if self.commands.is_empty() && self.commands.capacity() > 0 {
+            self.commands = VecDeque::new();
+        }
     }
 
     /// Commands the in-flight window never holds back.
