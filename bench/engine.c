@@ -1,0 +1,406 @@
+/*
+ * Engine benchmarks (not a test): the same program on stock ENet or on our
+ * libenet.so.7, chosen by LD_LIBRARY_PATH; bench/engine.sh runs each mode
+ * on both, alternating, and prints medians side by side.
+ *
+ *   engine sink [--seconds S] [--unreliable]
+ *       Binds 127.0.0.1:0, prints "PORT <n>", accepts one peer and counts
+ *       64-byte messages for S seconds from the first one; prints
+ *       "msgs_per_s", "cpu_ns_per_msg" (this process) and, for reliable
+ *       traffic, checks their order. Then disconnects the peer.
+ *   engine source --port P [--unreliable]
+ *       Connects to 127.0.0.1:P and keeps sending 64-byte messages (at most
+ *       4096 queued) until the sink disconnects; prints "cpu_ns_total".
+ *   engine rss-server --peers N
+ *       Prints "PORT <n>", waits for N connected peers (the idle-clients
+ *       mode of bench/bench.c connects them), settles 1 s, prints
+ *       "rss_kb <VmRSS>" and disconnects them all.
+ *   engine queued --count N
+ *       One process, two hosts: N reliable 64-byte messages queued on the
+ *       client before any service call, then both hosts serviced until the
+ *       server has all N (in order); prints "seconds" and "cpu_s".
+ *   engine burst --peers N
+ *       One process: a server with N slots and 4 client hosts that call
+ *       enet_host_connect N times in all at once, then all serviced until
+ *       every connect is reported on both sides; prints "seconds" and
+ *       "cpu_s", or "timeout <connected> of <N> connected" (exit 3) after
+ *       30 s.
+ *
+ * Diagnostics go to stderr; exit 0 on success.
+ */
+#define _GNU_SOURCE
+
+#include <enet/enet.h>
+
+#include <malloc.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <time.h>
+
+#define MSG_LEN 64u
+#define MAX_QUEUED 4096u
+#define CLIENT_HOSTS 4
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double) ts.tv_sec + (double) ts.tv_nsec / 1e9;
+}
+
+static double cpu_s(void)
+{
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+    return (double) ru.ru_utime.tv_sec + (double) ru.ru_utime.tv_usec / 1e6 +
+           (double) ru.ru_stime.tv_sec + (double) ru.ru_stime.tv_usec / 1e6;
+}
+
+static void die(const char *what)
+{
+    fprintf(stderr, "engine: %s\n", what);
+    exit(1);
+}
+
+static long rss_kb(void)
+{
+    char line[256];
+    long kb = -1;
+    FILE *status = fopen("/proc/self/status", "r");
+    if (status == NULL)
+        return -1;
+    while (fgets(line, sizeof line, status) != NULL)
+        if (strncmp(line, "VmRSS:", 6) == 0)
+            kb = strtol(line + 6, NULL, 10);
+    fclose(status);
+    return kb;
+}
+
+static ENetAddress loopback(enet_uint16 port)
+{
+    ENetAddress address;
+    memset(&address, 0, sizeof address);
+    if (enet_address_set_host_ip(&address, "127.0.0.1") != 0)
+        die("enet_address_set_host_ip failed");
+    address.port = port;
+    return address;
+}
+
+static ENetHost *bind_loopback(size_t peers)
+{
+    ENetAddress address = loopback(0);
+    ENetHost *host = enet_host_create(&address, peers, 1, 0, 0);
+    if (host == NULL)
+        die("enet_host_create (server) failed");
+    printf("PORT %u\n", (unsigned) host->address.port);
+    fflush(stdout);
+    return host;
+}
+
+static void put32(unsigned char *p, enet_uint32 v)
+{
+    p[0] = (unsigned char) (v >> 24);
+    p[1] = (unsigned char) (v >> 16);
+    p[2] = (unsigned char) (v >> 8);
+    p[3] = (unsigned char) v;
+}
+
+static enet_uint32 get32(const unsigned char *p)
+{
+    return ((enet_uint32) p[0] << 24) | ((enet_uint32) p[1] << 16) |
+           ((enet_uint32) p[2] << 8) | (enet_uint32) p[3];
+}
+
+static ENetPacket *message(enet_uint32 tag, enet_uint32 flags)
+{
+    ENetPacket *p = enet_packet_create(NULL, MSG_LEN, flags);
+    if (p == NULL)
+        die("enet_packet_create failed");
+    memset(p->data, 0x5A, MSG_LEN);
+    put32(p->data, tag);
+    return p;
+}
+
+/* ------------------------------------------------------------------ */
+
+static int sink(double seconds, int reliable)
+{
+    ENetHost *host = bind_loopback(1);
+    ENetEvent ev;
+    ENetPeer *peer = NULL;
+    enet_uint32 received = 0;
+    double deadline = now_s() + 10.0, start = 0, end = 0, c0 = 0, c1;
+
+    while (start == 0 || now_s() < end) {
+        if (start == 0 && now_s() > deadline)
+            die("no traffic within 10 s");
+        if (enet_host_service(host, &ev, 1) <= 0)
+            continue;
+        do {
+            if (ev.type == ENET_EVENT_TYPE_CONNECT) {
+                peer = ev.peer;
+            } else if (ev.type == ENET_EVENT_TYPE_RECEIVE) {
+                if (start == 0) {
+                    start = now_s();
+                    end = start + seconds;
+                    c0 = cpu_s();
+                }
+                if (ev.packet->dataLength != MSG_LEN ||
+                    (reliable && get32(ev.packet->data) != received))
+                    die("message out of order or damaged");
+                enet_packet_destroy(ev.packet);
+                ++received;
+            } else if (ev.type == ENET_EVENT_TYPE_DISCONNECT) {
+                die("source disconnected");
+            }
+        } while (enet_host_check_events(host, &ev) > 0);
+    }
+    c1 = cpu_s();
+    printf("msgs_per_s %.0f\n", (double) received / (now_s() - start));
+    printf("cpu_ns_per_msg %.1f\n", (c1 - c0) * 1e9 / (double) received);
+    fflush(stdout);
+    if (peer != NULL)
+        enet_peer_disconnect_now(peer, 0);
+    enet_host_flush(host);
+    enet_host_destroy(host);
+    return 0;
+}
+
+static enet_uint32 freed_packets;
+
+static void ENET_CALLBACK count_freed(ENetPacket *packet)
+{
+    (void) packet;
+    ++freed_packets;
+}
+
+static int source(enet_uint16 port, int reliable)
+{
+    ENetHost *host = enet_host_create(NULL, 1, 1, 0, 0);
+    ENetAddress address = loopback(port);
+    ENetPeer *peer;
+    ENetEvent ev;
+    enet_uint32 sent = 0, flags = reliable ? ENET_PACKET_FLAG_RELIABLE : 0;
+    int connected = 0;
+    double deadline = now_s() + 60.0, c0 = cpu_s();
+
+    if (host == NULL)
+        die("enet_host_create (client) failed");
+    peer = enet_host_connect(host, &address, 1, 0);
+    if (peer == NULL)
+        die("enet_host_connect failed");
+    for (;;) {
+        if (now_s() > deadline)
+            die("source ran over 60 s");
+        /* Keep at most MAX_QUEUED messages alive (queued or in flight):
+         * a packet's free callback runs once it was acknowledged
+         * (reliable) or sent (unreliable), on either library. */
+        while (connected && sent - freed_packets < MAX_QUEUED) {
+            ENetPacket *p = message(sent++, flags);
+            p->freeCallback = count_freed;
+            if (enet_peer_send(peer, 0, p) < 0)
+                die("enet_peer_send failed");
+        }
+        while (enet_host_service(host, &ev, connected ? 0 : 1) > 0) {
+            if (ev.type == ENET_EVENT_TYPE_CONNECT)
+                connected = 1;
+            else if (ev.type == ENET_EVENT_TYPE_DISCONNECT) {
+                printf("cpu_ns_total %.0f\n", (cpu_s() - c0) * 1e9);
+                enet_host_destroy(host);
+                return 0;
+            } else if (ev.type == ENET_EVENT_TYPE_RECEIVE)
+                enet_packet_destroy(ev.packet);
+        }
+    }
+}
+
+static int rss_server(int peers)
+{
+    long rss_before_host = rss_kb();
+    ENetHost *host = bind_loopback((size_t) peers);
+    long rss_empty_host = rss_kb();
+    ENetEvent ev;
+    int connected = 0, i;
+    double deadline = now_s() + 90.0, settle_end;
+
+    while (connected < peers) {
+        if (now_s() > deadline)
+            die("not all peers connected within 90 s");
+        if (enet_host_service(host, &ev, 10) > 0 && ev.type == ENET_EVENT_TYPE_CONNECT)
+            ++connected;
+    }
+    settle_end = now_s() + 1.0;
+    while (now_s() < settle_end)
+        enet_host_service(host, &ev, 1);
+    printf("rss_kb %ld\n", rss_kb());
+    printf("heap_in_use_kb %zu\n", mallinfo2().uordblks / 1024);
+    printf("rss_kb_before_host %ld\n", rss_before_host);
+    printf("rss_kb_empty_host %ld\n", rss_empty_host);
+    printf("connected_peers %u\n", (unsigned) host->connectedPeers);
+    fflush(stdout);
+    for (i = 0; i < (int) host->peerCount; ++i)
+        if (host->peers[i].state == ENET_PEER_STATE_CONNECTED)
+            enet_peer_disconnect_now(&host->peers[i], 0);
+    enet_host_destroy(host);
+    return 0;
+}
+
+static int queued(enet_uint32 count)
+{
+    ENetAddress address = loopback(0);
+    ENetHost *server = enet_host_create(&address, 1, 1, 0, 0), *client;
+    ENetPeer *peer;
+    ENetEvent ev;
+    enet_uint32 i, received = 0;
+    int connected = 0;
+    double deadline = now_s() + 5.0, t0, c0;
+
+    client = enet_host_create(NULL, 1, 1, 0, 0);
+    if (server == NULL || client == NULL)
+        die("enet_host_create failed");
+    address = loopback(server->address.port);
+    peer = enet_host_connect(client, &address, 1, 0);
+    if (peer == NULL)
+        die("enet_host_connect failed");
+    while (connected < 2) {
+        if (now_s() > deadline)
+            die("no connection within 5 s");
+        if (enet_host_service(client, &ev, 1) > 0 && ev.type == ENET_EVENT_TYPE_CONNECT)
+            ++connected;
+        if (enet_host_service(server, &ev, 1) > 0 && ev.type == ENET_EVENT_TYPE_CONNECT)
+            ++connected;
+    }
+    t0 = now_s();
+    c0 = cpu_s();
+    for (i = 0; i < count; ++i)
+        if (enet_peer_send(peer, 0, message(i, ENET_PACKET_FLAG_RELIABLE)) < 0)
+            die("enet_peer_send failed");
+    deadline = t0 + 600.0;
+    while (received < count) {
+        if (now_s() > deadline)
+            die("queued messages not delivered within 600 s");
+        while (enet_host_service(client, &ev, 0) > 0)
+            ;
+        while (enet_host_service(server, &ev, 0) > 0) {
+            if (ev.type != ENET_EVENT_TYPE_RECEIVE)
+                continue;
+            if (get32(ev.packet->data) != received)
+                die("message out of order");
+            enet_packet_destroy(ev.packet);
+            ++received;
+        }
+    }
+    printf("seconds %.3f\n", now_s() - t0);
+    printf("cpu_s %.3f\n", cpu_s() - c0);
+    enet_host_destroy(client);
+    enet_host_destroy(server);
+    return 0;
+}
+
+/* How long the burst may take before it counts as failed. */
+static double burst_limit = 30.0;
+
+static int burst(int peers)
+{
+    ENetAddress address = loopback(0);
+    ENetHost *server = enet_host_create(&address, (size_t) peers, 1, 0, 0);
+    ENetHost *clients[CLIENT_HOSTS];
+    ENetEvent ev;
+    int h, i, server_connects = 0, client_connects = 0;
+    int per_host = (peers + CLIENT_HOSTS - 1) / CLIENT_HOSTS;
+    double t0, c0, deadline;
+
+    if (server == NULL)
+        die("enet_host_create (server) failed");
+    address = loopback(server->address.port);
+    for (h = 0; h < CLIENT_HOSTS; ++h) {
+        clients[h] = enet_host_create(NULL, (size_t) per_host, 1, 0, 0);
+        if (clients[h] == NULL)
+            die("enet_host_create (client) failed");
+    }
+    t0 = now_s();
+    c0 = cpu_s();
+    for (i = 0; i < peers; ++i)
+        if (enet_host_connect(clients[i % CLIENT_HOSTS], &address, 1, 0) == NULL)
+            die("enet_host_connect failed");
+    deadline = t0 + burst_limit;
+    while (server_connects < peers || client_connects < peers) {
+        if (now_s() > deadline)
+        {
+            printf("timeout %d of %d connected\n", server_connects < client_connects ?
+                   server_connects : client_connects, peers);
+            return 3;
+        }
+        while (enet_host_service(server, &ev, 0) > 0)
+            if (ev.type == ENET_EVENT_TYPE_CONNECT)
+                ++server_connects;
+        for (h = 0; h < CLIENT_HOSTS; ++h)
+            while (enet_host_service(clients[h], &ev, 0) > 0)
+                if (ev.type == ENET_EVENT_TYPE_CONNECT)
+                    ++client_connects;
+    }
+    printf("seconds %.3f\n", now_s() - t0);
+    printf("cpu_s %.3f\n", cpu_s() - c0);
+    for (h = 0; h < CLIENT_HOSTS; ++h)
+        enet_host_destroy(clients[h]);
+    enet_host_destroy(server);
+    return 0;
+}
+
+/* ------------------------------------------------------------------ */
+
+static void usage(void)
+{
+    fprintf(stderr, "usage: engine sink [--seconds S] [--unreliable]\n"
+                    "       engine source --port P [--unreliable]\n"
+                    "       engine rss-server --peers N\n"
+                    "       engine queued --count N\n"
+                    "       engine burst --peers N\n");
+    exit(2);
+}
+
+int main(int argc, char **argv)
+{
+    double seconds = 3.0;
+    long count = 200000, peers = 4000, port = 0;
+    int reliable = 1, i, rc;
+    if (argc < 2)
+        usage();
+    for (i = 2; i < argc; ++i) {
+        if (strcmp(argv[i], "--unreliable") == 0)
+            reliable = 0;
+        else if (i + 1 >= argc)
+            usage();
+        else if (strcmp(argv[i], "--seconds") == 0)
+            seconds = atof(argv[++i]);
+        else if (strcmp(argv[i], "--count") == 0)
+            count = atol(argv[++i]);
+        else if (strcmp(argv[i], "--peers") == 0)
+            peers = atol(argv[++i]);
+        else if (strcmp(argv[i], "--port") == 0)
+            port = atol(argv[++i]);
+        else
+            usage();
+    }
+    if (seconds <= 0 || count < 1 || peers < 1 || peers > 4095 || port < 0 || port > 65535)
+        usage();
+    if (enet_initialize() != 0)
+        die("enet_initialize failed");
+    if (strcmp(argv[1], "sink") == 0)
+        rc = sink(seconds, reliable);
+    else if (strcmp(argv[1], "source") == 0 && port > 0)
+        rc = source((enet_uint16) port, reliable);
+    else if (strcmp(argv[1], "rss-server") == 0)
+        rc = rss_server((int) peers);
+    else if (strcmp(argv[1], "queued") == 0)
+        rc = queued((enet_uint32) count);
+    else if (strcmp(argv[1], "burst") == 0)
+        rc = burst((int) peers);
+    else
+        usage();
+    enet_deinitialize();
+    return rc;
+}

@@ -1,0 +1,133 @@
+#!/usr/bin/env bash
+# Engine benchmarks, stock ENet 1.3.17 and ours side by side from the same
+# run: each metric runs on both libraries in turn (stock, ours, stock, ...)
+# and the table shows medians. See bench/engine.c for what each mode does.
+#
+# usage: bench/engine.sh [--ours DIR] [--runs N] [--seconds S] [--peers N]
+#                        [--queued N] [--burst N]
+#   --ours DIR    directory holding our libenet.so (default: target/release,
+#                 built first)
+#   --runs N      runs per library and metric (default 3)
+#   --seconds S   measuring time of the two-process runs (default 3)
+#   --peers N     connected peers for the RSS metric (default 4000)
+#   --queued N    messages queued up front (default 200000)
+#   --burst N     peers connecting at once (default 4000)
+# Not a test: it prints figures, which vary with the machine's load.
+set -uo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+repo=$(cd "$here/.." && pwd)
+stock_lib=/usr/lib/x86_64-linux-gnu/libenet.so.7
+ours=""
+runs=3
+seconds=3
+peers=4000
+queued=200000
+burst=4000
+
+die() { echo "bench/engine.sh: $*" >&2; exit 2; }
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --ours) [ $# -ge 2 ] || die "--ours needs a directory"; ours=$2; shift ;;
+        --runs) [ $# -ge 2 ] || die "--runs needs a count"; runs=$2; shift ;;
+        --seconds) [ $# -ge 2 ] || die "--seconds needs a value"; seconds=$2; shift ;;
+        --peers) [ $# -ge 2 ] || die "--peers needs a count"; peers=$2; shift ;;
+        --queued) [ $# -ge 2 ] || die "--queued needs a count"; queued=$2; shift ;;
+        --burst) [ $# -ge 2 ] || die "--burst needs a count"; burst=$2; shift ;;
+        -h|--help) sed -n '2,15p' "$0"; exit 0 ;;
+        *) die "unknown argument $1" ;;
+    esac
+    shift
+done
+[ -e "$stock_lib" ] || die "stock $stock_lib missing (apt-get install libenet7 libenet-dev)"
+if [ -z "$ours" ]; then
+    (cd "$repo" && cargo build --release --locked -p enet-rs -q) || die "cargo build failed"
+    ours="$repo/target/release"
+fi
+source "$repo/scripts/lib/procs.sh"
+procs_init enet-engine-bench
+ours_library "$ours"
+stock_dir="$work/stock"
+mkdir -p "$stock_dir"
+ln -s "$stock_lib" "$stock_dir/libenet.so.7"
+
+engine="$work/engine"
+clients="$work/bench"
+gcc -std=c99 -Wall -Wextra -Werror -O2 "$here/engine.c" -lenet -o "$engine" || die "building engine.c failed"
+gcc -std=c99 -Wall -Wextra -Werror -O2 "$here/bench.c" -lenet -o "$clients" || die "building bench.c failed"
+
+libdir() { if [ "$1" = ours ]; then echo "$ours_dir"; else echo "$stock_dir"; fi; }
+value() { awk -v k="$1" '$1 == k { print $2; exit }' "$2"; }
+median() { sort -g | awk '{ v[NR] = $1 } END { if (NR == 0) print "-"; else if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+
+# two_process COLUMN MODEFLAG: one sink/source run; appends msgs/s and CPU.
+two_process() {
+    local column=$1 flag=$2 out="$work/sink.out" spid cpid port
+    LD_LIBRARY_PATH=$(libdir "$column") "$engine" sink --seconds "$seconds" $flag >"$out" 2>"$work/sink.err" &
+    spid=$!; track "$spid"
+    port=$(wait_port "$out" "$spid" "$column sink")
+    LD_LIBRARY_PATH=$(libdir "$column") "$engine" source --port "$port" $flag >"$work/source.out" 2>"$work/source.err" &
+    cpid=$!; track "$cpid"
+    bounded_wait "$spid" $((seconds + 30))
+    [ "$RC" -eq 0 ] || { cat "$work/sink.err" >&2; die "$column sink failed ($RC)"; }
+    bounded_wait "$cpid" 10
+    echo "$(value msgs_per_s "$out") $(value cpu_ns_per_msg "$out")" >>"$work/$column.tp$flag"
+}
+
+# rss COLUMN: the server's RSS with $peers connected idle peers.
+rss() {
+    local column=$1 out="$work/rss.out" spid cpid port
+    LD_LIBRARY_PATH=$(libdir "$column") "$engine" rss-server --peers "$peers" >"$out" 2>"$work/rss.err" &
+    spid=$!; track "$spid"
+    port=$(wait_port "$out" "$spid" "$column rss-server")
+    LD_LIBRARY_PATH=$(libdir "$column") "$clients" idle-clients --port "$port" --peers "$peers" --hosts 4 \
+        >/dev/null 2>"$work/clients.err" &
+    cpid=$!; track "$cpid"
+    bounded_wait "$spid" 120
+    [ "$RC" -eq 0 ] || { cat "$work/rss.err" >&2; die "$column rss-server failed ($RC)"; }
+    bounded_wait "$cpid" 10
+    value rss_kb "$out" >>"$work/$column.rss"
+}
+
+# single COLUMN MODE ARGS...: a one-process mode's "seconds" (or "timeout").
+single() {
+    local column=$1 out="$work/single.out" pid
+    shift
+    LD_LIBRARY_PATH=$(libdir "$column") "$engine" "$@" >"$out" 2>"$work/single.err" &
+    pid=$!; track "$pid"
+    bounded_wait "$pid" 700
+    if [ "$RC" -eq 3 ]; then
+        echo "timeout"
+    elif [ "$RC" -eq 0 ]; then
+        value seconds "$out"
+    else
+        cat "$work/single.err" >&2; die "$column $1 failed ($RC)"
+    fi
+}
+
+for _ in $(seq "$runs"); do
+    for column in stock ours; do
+        two_process "$column" ""
+        two_process "$column" "--unreliable"
+        rss "$column"
+        single "$column" queued --count "$queued" >>"$work/$column.queued"
+        single "$column" burst --peers "$burst" >>"$work/$column.burst"
+    done
+done
+
+# field COLUMN FILE N: median of column N of the file's lines (numbers only).
+field() { awk -v n="$3" '$n ~ /^[0-9.]+$/ { print $n }' "$work/$1.$2" | median; }
+# timeouts COLUMN FILE: how many runs timed out.
+timeouts() { grep -c timeout "$work/$1.$2" || true; }
+ratio() { awk -v s="$1" -v o="$2" 'BEGIN { if (s + 0 > 0 && o + 0 > 0) printf "%.2fx", o / s; else print "-" }'; }
+row() { printf '%-50s %14s %14s %8s\n' "$1" "$2" "$3" "$(ratio "$2" "$3")"; }
+
+printf '%-50s %14s %14s %8s\n' "metric (median of $runs runs)" stock ours "ours/stock"
+row "reliable 64 B msgs/s, two processes" "$(field stock tp 1)" "$(field ours tp 1)"
+row "  receiver CPU ns per message" "$(field stock tp 2)" "$(field ours tp 2)"
+row "unreliable 64 B msgs/s, two processes" "$(field stock tp--unreliable 1)" "$(field ours tp--unreliable 1)"
+row "  receiver CPU ns per message" "$(field stock tp--unreliable 2)" "$(field ours tp--unreliable 2)"
+row "server RSS KiB, $peers connected idle peers" "$(field stock rss 1)" "$(field ours rss 1)"
+row "$queued reliable msgs queued up front: s" "$(field stock queued 1)" "$(field ours queued 1)"
+row "$burst-peer connect burst: s" "$(field stock burst 1)" "$(field ours burst 1)"
+echo "connect-burst runs over 30 s: stock $(timeouts stock burst) of $runs, ours $(timeouts ours burst) of $runs"
+echo "(ours from $ours)"
