@@ -216,39 +216,41 @@ impl Host {
     }
 
     /// Moves timed-out reliable commands back to the front of the queue
-    /// with a doubled timeout, or gives up on the peer. True if the peer
-    /// was disconnected.
+    /// (in the order they were sent) with a doubled timeout, or gives up on
+    /// the peer. True if the peer was disconnected. Works in place: nothing
+    /// is allocated, and commands that have not timed out stay put.
     fn check_timeouts(&mut self, index: usize, now: u32, events: &mut EventSlot) -> bool {
-        let sent: Vec<_> = std::mem::take(&mut self.engine.slots[index].sent_reliable).into();
-        let mut kept = std::collections::VecDeque::with_capacity(sent.len());
-        let mut resend = Vec::new();
-        let mut commands = sent.into_iter();
-        while let Some(mut command) = commands.next() {
+        let mut position = 0;
+        let mut moved = 0;
+        while let Some(command) = self.engine.slots[index].sent_reliable.get(position) {
             if time_difference(now, command.sent_time) < command.round_trip_timeout {
-                kept.push_back(command);
+                position += 1;
                 continue;
             }
+            let (sent_time, timeout, limit) = (
+                command.sent_time,
+                command.round_trip_timeout,
+                command.round_trip_timeout_limit,
+            );
             let peer = &mut self.engine.peers[index];
-            if peer.earliestTimeout == 0 || time_less(command.sent_time, peer.earliestTimeout) {
-                peer.earliestTimeout = command.sent_time;
+            if peer.earliestTimeout == 0 || time_less(sent_time, peer.earliestTimeout) {
+                peer.earliestTimeout = sent_time;
             }
             let waited = time_difference(now, peer.earliestTimeout);
             if peer.earliestTimeout != 0
                 && (waited >= peer.timeoutMaximum
-                    || (command.round_trip_timeout >= command.round_trip_timeout_limit
-                        && waited >= peer.timeoutMinimum))
+                    || (timeout >= limit && waited >= peer.timeoutMinimum))
             {
-                // Put everything back as it was, then give up on the peer.
-                kept.push_back(command);
-                kept.extend(commands);
-                let slot = &mut self.engine.slots[index];
-                slot.sent_reliable = kept;
-                for command in resend.into_iter().rev() {
-                    slot.outgoing.push_front(command);
-                }
+                // This command and the rest stay where they are; those
+                // already moved stay queued for resending (as stock).
                 self.notify_disconnect(index, events);
                 return true;
             }
+            let slot = &mut self.engine.slots[index];
+            let Some(mut command) = slot.sent_reliable.remove(position) else {
+                break;
+            };
+            let peer = &mut self.engine.peers[index];
             if command.packet.is_some() {
                 peer.reliableDataInTransit = peer
                     .reliableDataInTransit
@@ -256,17 +258,13 @@ impl Host {
             }
             peer.packetsLost = peer.packetsLost.wrapping_add(1);
             command.round_trip_timeout = command.round_trip_timeout.wrapping_mul(2);
-            resend.push(command);
-            if kept.is_empty() {
-                if let Some(next) = commands.as_slice().first() {
+            slot.outgoing.insert(moved, command);
+            moved += 1;
+            if position == 0 {
+                if let Some(next) = slot.sent_reliable.front() {
                     peer.nextTimeout = next.sent_time.wrapping_add(next.round_trip_timeout);
                 }
             }
-        }
-        let slot = &mut self.engine.slots[index];
-        slot.sent_reliable = kept;
-        for command in resend.into_iter().rev() {
-            slot.outgoing.push_front(command);
         }
         false
     }

@@ -27,9 +27,11 @@ impl OutgoingQueue {
         super::peer::push_to_peer_queue(&mut self.commands, command);
     }
 
-    pub fn push_front(&mut self, command: OutgoingCommand) {
+    /// Puts `command` at `position` (at most the length), ahead of the
+    /// commands from there on.
+    pub fn insert(&mut self, position: usize, command: OutgoingCommand) {
         self.unwindowed += usize::from(!is_windowed(&command));
-        self.commands.push_front(command);
+        self.commands.insert(position, command);
     }
 
     pub fn remove(&mut self, position: usize) -> Option<OutgoingCommand> {
@@ -121,7 +123,7 @@ mod tests {
         let mut queue = OutgoingQueue::default();
         queue.push_back(command(true, true));
         queue.push_back(command(false, true));
-        queue.push_front(command(true, false));
+        queue.insert(0, command(true, false));
         assert_eq!(queue.unwindowed(), 2);
         let removed = queue.remove(1).unwrap();
         assert!(is_windowed(&removed));
