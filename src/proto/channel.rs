@@ -200,7 +200,10 @@ impl Host {
     fn deliver(&mut self, index: usize, channel_id: u8, packet: PacketRef) {
         let slot = &mut self.engine.slots[index];
         slot.last_traffic = self.public.serviceTime;
-        push_to_peer_queue(&mut slot.dispatched, Delivery { channel_id, packet });
+        push_to_peer_queue(
+            &mut slot.queues().dispatched,
+            Delivery { channel_id, packet },
+        );
         self.mark_dispatch(index);
     }
 

@@ -41,7 +41,7 @@ impl Host {
                     let Some((channel_id, packet)) = self.receive(index) else {
                         continue;
                     };
-                    if !self.engine.slots[index].dispatched.is_empty() {
+                    if !self.engine.slots[index].dispatched_is_empty() {
                         self.mark_dispatch(index);
                     }
                     return Some(Event {

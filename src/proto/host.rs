@@ -47,6 +47,9 @@ pub(crate) struct Engine {
     pub(crate) schedule: Schedule,
     /// The datagram being packed.
     pub(crate) builder: DatagramBuilder,
+    /// Unreliable commands in the datagram being packed (one datagram is
+    /// built at a time, so one list serves every peer).
+    pub(crate) sent_unreliable: Vec<super::command::OutgoingCommand>,
     /// Peers visited by the current send pass, and its rounds (kept to
     /// reuse their memory).
     pub(crate) due: Vec<usize>,
@@ -214,6 +217,7 @@ impl Host {
                 dispatch_queue: VecDeque::new(),
                 schedule: Schedule::new(settings.peer_count, settings.now),
                 builder: DatagramBuilder::new(ENET_HOST_DEFAULT_MTU),
+                sent_unreliable: Vec::new(),
                 due: Vec::new(),
                 round: Vec::new(),
                 again: Vec::new(),

@@ -454,7 +454,7 @@ impl Host {
             }
             ENET_PEER_STATE_DISCONNECT_LATER => {
                 let slot = &self.engine.slots[index];
-                if slot.outgoing.is_empty() && slot.sent_reliable.is_empty() {
+                if slot.outgoing_is_empty() && slot.sent_reliable_is_empty() {
                     let data = self.engine.peers[index].eventData;
                     let _ = self.disconnect(index, data);
                 }

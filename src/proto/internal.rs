@@ -91,9 +91,9 @@ impl Host {
         if let Some(packet) = packet {
             queued = queued.with_payload(packet, offset, length);
         }
-        let before = self.engine.slots[index].outgoing.len();
+        let before = self.engine.slots[index].queues().outgoing.len();
         self.setup_outgoing(index, queued);
-        let outgoing = &self.engine.slots[index].outgoing;
+        let outgoing = &self.engine.slots[index].queues().outgoing;
         if outgoing.len() == before {
             return None;
         }

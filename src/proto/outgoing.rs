@@ -10,7 +10,7 @@ use super::codec::Codec;
 use super::command::number;
 use super::event::EventSlot;
 use super::host::Host;
-use super::peer::{push_to_peer_queue, IDLE_RELEASE_MS};
+use super::peer::push_to_peer_queue;
 use super::queue::is_windowed;
 use crate::abi::*;
 use crate::time::{time_difference, time_greater_equal, time_less, TIME_OVERFLOW};
@@ -95,20 +95,17 @@ impl Host {
     /// Sets the peer's next visit: at once if it has queued work, else at
     /// its retransmission timeout or its next ping.
     pub(crate) fn reschedule(&mut self, index: usize, now: u32) {
-        let slot = &mut self.engine.slots[index];
-        if time_difference(now, slot.last_traffic) >= IDLE_RELEASE_MS {
-            slot.release_idle_storage();
-        }
+        self.engine.slots[index].release_if_idle(now);
         let peer = &self.engine.peers[index];
         let slot = &self.engine.slots[index];
         if peer.state == ENET_PEER_STATE_DISCONNECTED || peer.state == ENET_PEER_STATE_ZOMBIE {
             self.engine.schedule.cancel_timer(index);
             return;
         }
-        if !slot.acknowledgements.is_empty() || !slot.outgoing.is_empty() {
+        if !slot.acknowledgements_is_empty() || !slot.outgoing_is_empty() {
             self.engine.schedule.mark_ready(index);
         }
-        let deadline = if !slot.sent_reliable.is_empty() {
+        let deadline = if !slot.sent_reliable_is_empty() {
             Some(peer.nextTimeout)
         } else if peer.state == ENET_PEER_STATE_CONNECTED {
             // Stock pings once the distance to the last acknowledgement
@@ -156,17 +153,17 @@ impl Host {
         self.engine.builder.restart(mtu);
         let mut continue_sending = false;
 
-        if !self.engine.slots[index].acknowledgements.is_empty() {
+        if !self.engine.slots[index].acknowledgements_is_empty() {
             continue_sending |= self.pack_acknowledgements(index);
         }
         if check_timeouts
-            && !self.engine.slots[index].sent_reliable.is_empty()
+            && !self.engine.slots[index].sent_reliable_is_empty()
             && time_greater_equal(now, self.engine.peers[index].nextTimeout)
             && self.check_timeouts(index, now, events)
         {
             return Ok(false);
         }
-        let can_ping = if self.engine.slots[index].outgoing.is_empty() {
+        let can_ping = if self.engine.slots[index].outgoing_is_empty() {
             true
         } else {
             let (can_ping, full) = self.pack_outgoing(index, now);
@@ -175,7 +172,7 @@ impl Host {
         };
         let peer = &self.engine.peers[index];
         if can_ping
-            && self.engine.slots[index].sent_reliable.is_empty()
+            && self.engine.slots[index].sent_reliable_is_empty()
             && time_difference(now, peer.lastReceiveTime) >= peer.pingInterval
             && self.engine.builder.remaining() >= PING_LEN
         {
@@ -198,7 +195,11 @@ impl Host {
     /// Packs owed acknowledgements; true if some had to wait for the next
     /// datagram.
     fn pack_acknowledgements(&mut self, index: usize) -> bool {
-        while let Some(acknowledgement) = self.engine.slots[index].acknowledgements.front().copied()
+        while let Some(acknowledgement) = self.engine.slots[index]
+            .queues()
+            .acknowledgements
+            .front()
+            .copied()
         {
             if !self.engine.builder.fits(ACKNOWLEDGE_LEN) {
                 return true;
@@ -207,7 +208,10 @@ impl Host {
             if self.engine.builder.push(&header, &command).is_err() {
                 return true;
             }
-            self.engine.slots[index].acknowledgements.pop_front();
+            self.engine.slots[index]
+                .queues()
+                .acknowledgements
+                .pop_front();
             if acknowledgement.command_number == number::DISCONNECT {
                 self.dispatch_state(index, ENET_PEER_STATE_ZOMBIE);
             }
@@ -222,7 +226,11 @@ impl Host {
     fn check_timeouts(&mut self, index: usize, now: u32, events: &mut EventSlot) -> bool {
         let mut position = 0;
         let mut moved = 0;
-        while let Some(command) = self.engine.slots[index].sent_reliable.get(position) {
+        while let Some(command) = self.engine.slots[index]
+            .queues()
+            .sent_reliable
+            .get(position)
+        {
             if time_difference(now, command.sent_time) < command.round_trip_timeout {
                 position += 1;
                 continue;
@@ -246,8 +254,8 @@ impl Host {
                 self.notify_disconnect(index, events);
                 return true;
             }
-            let slot = &mut self.engine.slots[index];
-            let Some(mut command) = slot.sent_reliable.remove(position) else {
+            let queues = self.engine.slots[index].queues();
+            let Some(mut command) = queues.sent_reliable.remove(position) else {
                 break;
             };
             let peer = &mut self.engine.peers[index];
@@ -258,10 +266,10 @@ impl Host {
             }
             peer.packetsLost = peer.packetsLost.wrapping_add(1);
             command.round_trip_timeout = command.round_trip_timeout.wrapping_mul(2);
-            slot.outgoing.insert(moved, command);
+            queues.outgoing.insert(moved, command);
             moved += 1;
             if position == 0 {
-                if let Some(next) = slot.sent_reliable.front() {
+                if let Some(next) = queues.sent_reliable.front() {
                     peer.nextTimeout = next.sent_time.wrapping_add(next.round_trip_timeout);
                 }
             }
@@ -280,12 +288,12 @@ impl Host {
         let mut position = 0;
         // Commands ahead that the in-flight window cannot hold back: once
         // the window is full and none remain, the rest would all be skipped.
-        let mut unwindowed_ahead = self.engine.slots[index].outgoing.unwindowed();
-        while position < self.engine.slots[index].outgoing.len() {
+        let mut unwindowed_ahead = self.engine.slots[index].queues().outgoing.unwindowed();
+        while position < self.engine.slots[index].queues().outgoing.len() {
             if window_exceeded && unwindowed_ahead == 0 {
                 break;
             }
-            let command = &self.engine.slots[index].outgoing[position];
+            let command = &self.engine.slots[index].queues().outgoing[position];
             if !is_windowed(command) {
                 unwindowed_ahead -= 1;
             }
@@ -337,7 +345,8 @@ impl Host {
                 full = true;
                 break;
             }
-            let Some(mut command) = self.engine.slots[index].outgoing.remove(position) else {
+            let Some(mut command) = self.engine.slots[index].queues().outgoing.remove(position)
+            else {
                 break;
             };
             if reliable {
@@ -355,13 +364,16 @@ impl Host {
                     command.round_trip_timeout_limit =
                         peer.timeoutLimit.wrapping_mul(command.round_trip_timeout);
                 }
-                if self.engine.slots[index].sent_reliable.is_empty() {
+                if self.engine.slots[index].sent_reliable_is_empty() {
                     peer.nextTimeout = now.wrapping_add(command.round_trip_timeout);
                 }
                 command.sent_time = now;
                 peer.reliableDataInTransit += fragment_length;
                 let _ = self.engine.builder.push(&command.header(), &command.wire());
-                push_to_peer_queue(&mut self.engine.slots[index].sent_reliable, command);
+                push_to_peer_queue(
+                    &mut self.engine.slots[index].queues().sent_reliable,
+                    command,
+                );
             } else {
                 if has_packet && command.fragment_offset == 0 {
                     let peer = &mut self.engine.peers[index];
@@ -375,7 +387,7 @@ impl Host {
                             command.unreliable_sequence_number,
                         );
                         command.discard();
-                        let outgoing = &mut self.engine.slots[index].outgoing;
+                        let outgoing = &mut self.engine.slots[index].queues().outgoing;
                         while outgoing.get(position).is_some_and(|next| {
                             next.reliable_sequence_number == reliable_sequence
                                 && next.unreliable_sequence_number == unreliable_sequence
@@ -389,7 +401,7 @@ impl Host {
                 }
                 let _ = self.engine.builder.push(&command.header(), &command.wire());
                 if has_packet {
-                    self.engine.slots[index].sent_unreliable.push(command);
+                    self.engine.sent_unreliable.push(command);
                 }
             }
             let peer = &mut self.engine.peers[index];
@@ -398,9 +410,9 @@ impl Host {
         let peer = &self.engine.peers[index];
         let slot = &self.engine.slots[index];
         if peer.state == ENET_PEER_STATE_DISCONNECT_LATER
-            && slot.outgoing.is_empty()
-            && slot.sent_reliable.is_empty()
-            && slot.sent_unreliable.is_empty()
+            && slot.outgoing_is_empty()
+            && slot.sent_reliable_is_empty()
+            && self.engine.sent_unreliable.is_empty()
         {
             let data = peer.eventData;
             let _ = self.disconnect(index, data);
@@ -467,17 +479,17 @@ impl Host {
 
     /// Unreliable commands are done once sent: release their packets.
     fn complete_sent_unreliable(&mut self, index: usize) {
-        let slot = &mut self.engine.slots[index];
-        if slot.sent_unreliable.is_empty() {
+        if self.engine.sent_unreliable.is_empty() {
             return;
         }
-        for command in slot.sent_unreliable.drain(..) {
+        for command in self.engine.sent_unreliable.drain(..) {
             command.complete();
         }
         let peer = &self.engine.peers[index];
+        let slot = &self.engine.slots[index];
         if peer.state == ENET_PEER_STATE_DISCONNECT_LATER
-            && slot.outgoing.is_empty()
-            && slot.sent_reliable.is_empty()
+            && slot.outgoing_is_empty()
+            && slot.sent_reliable_is_empty()
         {
             let data = peer.eventData;
             let _ = self.disconnect(index, data);
@@ -493,7 +505,7 @@ impl Host {
         sequence: u16,
         channel_id: u8,
     ) -> Option<u8> {
-        let slot = &mut self.engine.slots[index];
+        let slot = self.engine.slots[index].queues_if_any()?;
         let matches = |command: &super::command::OutgoingCommand| {
             command.reliable_sequence_number == sequence && command.channel_id == channel_id
         };
@@ -536,8 +548,18 @@ impl Host {
                 .saturating_sub(u32::from(command.fragment_length));
         }
         command.complete();
-        if let Some(front) = self.engine.slots[index].sent_reliable.front() {
-            peer.nextTimeout = front.sent_time.wrapping_add(front.round_trip_timeout);
+        let slot = &mut self.engine.slots[index];
+        match slot
+            .queues_if_any()
+            .and_then(|queues| queues.sent_reliable.front())
+        {
+            Some(front) => {
+                peer.nextTimeout = front.sent_time.wrapping_add(front.round_trip_timeout);
+            }
+            // Nothing left in flight, as when an idle peer's ping is
+            // acknowledged: its queues need not stay allocated until the
+            // next ping.
+            None => slot.release_if_idle(self.public.serviceTime),
         }
         Some(command_number)
     }

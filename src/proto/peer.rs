@@ -12,6 +12,7 @@ use super::host::{clear_list, Host};
 use super::queue::OutgoingQueue;
 use crate::abi::*;
 use crate::mem::{CBox, CSlice, PacketRef, PacketView};
+use crate::time::time_difference;
 use crate::wire::command::CommandFlags;
 
 use ENetPeerState::*;
@@ -34,27 +35,50 @@ pub struct Delivery {
     pub packet: PacketRef,
 }
 
-/// A peer's private state, beside its public `ENetPeer`.
+/// A peer's private state, beside its public `ENetPeer`. It stays small
+/// (every slot of the host has one, used or not): the command queues live
+/// in a [`PeerQueues`] allocated while the peer has traffic.
 #[derive(Default)]
 pub struct PeerSlot {
     /// The array `peer->channels` points at.
     pub channels: Option<CSlice<ENetChannel>>,
     /// Ordering and reassembly state of each channel.
     pub incoming: Vec<IncomingChannel>,
+    /// The command queues, while there is anything to queue.
+    queues: Option<Box<PeerQueues>>,
+    /// The objects the internal `enet_peer_queue_*` exports last returned.
+    pub receipts: Receipts,
+    /// When the peer last queued or received a payload (service time, ms).
+    pub last_traffic: u32,
+}
+
+/// A peer's command queues.
+#[derive(Default)]
+pub struct PeerQueues {
     /// Commands waiting to be sent, in order.
     pub outgoing: OutgoingQueue,
     /// Reliable commands sent and waiting for their acknowledgement, in
     /// the order they were (re)sent.
     pub sent_reliable: VecDeque<OutgoingCommand>,
-    /// Unreliable commands in the datagram being sent.
-    pub sent_unreliable: Vec<OutgoingCommand>,
     pub acknowledgements: VecDeque<Acknowledgement>,
     /// Received packets ready for the program.
     pub dispatched: VecDeque<Delivery>,
-    /// The objects the internal `enet_peer_queue_*` exports last returned.
-    pub receipts: Receipts,
-    /// When the peer last queued or received a payload (service time, ms).
-    pub last_traffic: u32,
+}
+
+impl PeerQueues {
+    fn is_empty(&self) -> bool {
+        self.outgoing.is_empty()
+            && self.sent_reliable.is_empty()
+            && self.acknowledgements.is_empty()
+            && self.dispatched.is_empty()
+    }
+}
+
+/// Frees an empty deque's storage.
+fn release_if_empty<T>(queue: &mut VecDeque<T>) {
+    if queue.is_empty() && queue.capacity() > 0 {
+        *queue = VecDeque::new();
+    }
 }
 
 /// How long a peer must go without payloads before its empty queues give
@@ -74,24 +98,55 @@ pub(crate) fn push_to_peer_queue<T>(queue: &mut VecDeque<T>, item: T) {
     queue.push_back(item);
 }
 
-/// Frees an empty deque's storage.
-fn release_if_empty<T>(queue: &mut VecDeque<T>) {
-    if queue.is_empty() && queue.capacity() > 0 {
-        *queue = VecDeque::new();
-    }
-}
-
 impl PeerSlot {
-    /// Gives back the storage of every empty queue; they allocate again
-    /// when used.
-    pub(crate) fn release_idle_storage(&mut self) {
-        self.outgoing.release_storage_if_empty();
-        release_if_empty(&mut self.sent_reliable);
-        release_if_empty(&mut self.acknowledgements);
-        release_if_empty(&mut self.dispatched);
-        if self.sent_unreliable.is_empty() && self.sent_unreliable.capacity() > 0 {
-            self.sent_unreliable = Vec::new();
+    /// The queues, allocated first if the peer has none.
+    pub(crate) fn queues(&mut self) -> &mut PeerQueues {
+        self.queues.get_or_insert_with(Box::default)
+    }
+
+    /// The queues, if the peer has any.
+    pub(crate) fn queues_if_any(&mut self) -> Option<&mut PeerQueues> {
+        self.queues.as_deref_mut()
+    }
+
+    pub(crate) fn outgoing_is_empty(&self) -> bool {
+        self.queues.as_ref().is_none_or(|q| q.outgoing.is_empty())
+    }
+
+    pub(crate) fn sent_reliable_is_empty(&self) -> bool {
+        self.queues
+            .as_ref()
+            .is_none_or(|q| q.sent_reliable.is_empty())
+    }
+
+    pub(crate) fn acknowledgements_is_empty(&self) -> bool {
+        self.queues
+            .as_ref()
+            .is_none_or(|q| q.acknowledgements.is_empty())
+    }
+
+    pub(crate) fn dispatched_is_empty(&self) -> bool {
+        self.queues.as_ref().is_none_or(|q| q.dispatched.is_empty())
+    }
+
+    /// If the peer has gone [`IDLE_RELEASE_MS`] without payloads, gives
+    /// back the storage of its empty queues, and the queues themselves once
+    /// all are empty; they are allocated again when used.
+    pub(crate) fn release_if_idle(&mut self, now: u32) {
+        if time_difference(now, self.last_traffic) < IDLE_RELEASE_MS {
+            return;
         }
+        let Some(queues) = self.queues.as_deref_mut() else {
+            return;
+        };
+        if queues.is_empty() {
+            self.queues = None;
+            return;
+        }
+        queues.outgoing.release_storage_if_empty();
+        release_if_empty(&mut queues.sent_reliable);
+        release_if_empty(&mut queues.acknowledgements);
+        release_if_empty(&mut queues.dispatched);
     }
 }
 
@@ -261,19 +316,19 @@ impl Host {
             self.engine.dispatch_queue.retain(|&queued| queued != index);
         }
         let slot = &mut self.engine.slots[index];
-        slot.acknowledgements.clear();
-        for command in slot
-            .sent_reliable
-            .drain(..)
-            .chain(slot.sent_unreliable.drain(..))
-            .chain(slot.outgoing.take_all())
-        {
-            command.discard();
-        }
         let mut dropped_waiting = 0;
-        for delivery in slot.dispatched.drain(..) {
-            dropped_waiting += delivery.packet.len();
-            delivery.packet.release();
+        if let Some(mut queues) = slot.queues.take() {
+            for command in queues
+                .sent_reliable
+                .drain(..)
+                .chain(queues.outgoing.take_all())
+            {
+                command.discard();
+            }
+            for delivery in queues.dispatched.drain(..) {
+                dropped_waiting += delivery.packet.len();
+                delivery.packet.release();
+            }
         }
         for channel in slot.incoming.drain(..) {
             dropped_waiting += channel.clear();
@@ -332,7 +387,10 @@ impl Host {
         command.sent_time = 0;
         command.round_trip_timeout = 0;
         command.round_trip_timeout_limit = 0;
-        self.engine.slots[index].outgoing.push_back(command);
+        self.engine.slots[index]
+            .queues()
+            .outgoing
+            .push_back(command);
         self.engine.schedule.mark_ready(index);
     }
 
@@ -438,7 +496,10 @@ impl Host {
 
     /// `enet_peer_receive`: the next received packet, with its channel.
     pub fn receive(&mut self, index: usize) -> Option<(u8, PacketRef)> {
-        let delivery = self.engine.slots[index].dispatched.pop_front()?;
+        let delivery = self.engine.slots[index]
+            .queues_if_any()?
+            .dispatched
+            .pop_front()?;
         let peer = &mut self.engine.peers[index];
         peer.totalWaitingData = peer.totalWaitingData.saturating_sub(delivery.packet.len());
         Some((delivery.channel_id, delivery.packet))
@@ -570,7 +631,7 @@ impl Host {
         if matches!(
             state,
             ENET_PEER_STATE_CONNECTED | ENET_PEER_STATE_DISCONNECT_LATER
-        ) && !(slot.outgoing.is_empty() && slot.sent_reliable.is_empty())
+        ) && !(slot.outgoing_is_empty() && slot.sent_reliable_is_empty())
         {
             let peer = &mut self.engine.peers[index];
             peer.state = ENET_PEER_STATE_DISCONNECT_LATER;
@@ -609,7 +670,7 @@ impl Host {
         let peer = &mut self.engine.peers[index];
         peer.outgoingDataTotal = peer.outgoingDataTotal.wrapping_add(8);
         push_to_peer_queue(
-            &mut self.engine.slots[index].acknowledgements,
+            &mut self.engine.slots[index].queues().acknowledgements,
             Acknowledgement {
                 channel_id,
                 reliable_sequence_number,
@@ -630,8 +691,6 @@ impl Host {
     /// (1.3.18's `enet_peer_has_outgoing_commands`).
     pub fn has_outgoing_commands(&self, index: usize) -> bool {
         let slot = &self.engine.slots[index];
-        !(slot.outgoing.is_empty()
-            && slot.sent_reliable.is_empty()
-            && slot.sent_unreliable.is_empty())
+        !(slot.outgoing_is_empty() && slot.sent_reliable_is_empty())
     }
 }

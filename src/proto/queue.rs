@@ -31,6 +31,10 @@ impl OutgoingQueue {
     /// commands from there on.
     pub fn insert(&mut self, position: usize, command: OutgoingCommand) {
         self.unwindowed += usize::from(!is_windowed(&command));
+        if self.commands.capacity() == 0 {
+            // As in `push_back`: room for one, not four.
+            self.commands.reserve_exact(1);
+        }
         self.commands.insert(position, command);
     }
 
