@@ -328,10 +328,19 @@ impl Host {
     }
 
     /// Milliseconds from `now` until the engine next needs to run (a
-    /// retransmission, a ping), `None` if no timer is set. Queued events
-    /// do not count: a caller that wants them dispatches before waiting.
+    /// retransmission, a ping, or, while peers are connected, the
+    /// once-a-second bandwidth throttle pass, which resets the peers' data
+    /// totals and sends pending BANDWIDTH_LIMITs), `None` if nothing is
+    /// due. Queued events do not count: a caller that wants them
+    /// dispatches before waiting.
     pub fn next_deadline(&mut self, now: u32) -> Option<u32> {
-        self.engine.schedule.time_until_next(now)
+        let timers = self.engine.schedule.time_until_next(now);
+        if self.public.connectedPeers == 0 {
+            return timers;
+        }
+        let since = now.wrapping_sub(self.public.bandwidthThrottleEpoch);
+        let throttle = ENET_HOST_BANDWIDTH_THROTTLE_INTERVAL.saturating_sub(since);
+        Some(timers.map_or(throttle, |timers| timers.min(throttle)))
     }
 
     /// `enet_host_channel_limit`.

@@ -78,6 +78,11 @@ pub struct Sim {
     pub datagrams_sent: u64,
     /// Every datagram sent, when tracing is on.
     pub trace: Option<Vec<Vec<u8>>>,
+    /// When and by whom (virtual time, sender's port) each traced
+    /// datagram was sent.
+    pub trace_sent: Vec<(u32, u16)>,
+    /// Service rounds run (each services every host once).
+    pub rounds: u64,
 }
 
 /// The stock options in Rust: ENet's CRC-32 checksum and range coder.
@@ -137,6 +142,8 @@ impl Sim {
             down: Vec::new(),
             datagrams_sent: 0,
             trace: None,
+            trace_sent: Vec::new(),
+            rounds: 0,
         }
     }
 
@@ -285,6 +292,7 @@ impl Sim {
             self.datagrams_sent += 1;
             if let Some(trace) = self.trace.as_mut() {
                 trace.push(bytes.clone());
+                self.trace_sent.push((now, from.port));
             }
             if host_down || self.rng.gen_bool(link.loss) {
                 continue;
@@ -314,11 +322,36 @@ impl Sim {
 
     /// One virtual millisecond: every host serviced once.
     pub fn step(&mut self) {
+        self.rounds += 1;
         for index in 0..self.hosts.len() {
             self.service(index);
         }
         self.ticks += 1;
         self.now = self.now.wrapping_add(1);
+    }
+
+    /// Runs `ms` virtual milliseconds the way a program blocked in
+    /// `enet_host_service` lives them: after each round, time jumps
+    /// straight to the next moment anything is due, a datagram arriving or
+    /// a host's [`Host::next_deadline`], instead of ticking every
+    /// millisecond. With exact deadlines this sends the very datagrams, at
+    /// the very times, that stepping does.
+    pub fn run_jumping(&mut self, ms: u32) {
+        let end = self.ticks + u64::from(ms);
+        while self.ticks < end {
+            self.step();
+            let mut wait = end - self.ticks;
+            for datagram in &self.in_flight {
+                wait = wait.min(datagram.deliver_at.saturating_sub(self.ticks));
+            }
+            for sim_host in &mut self.hosts {
+                if let Some(ms) = sim_host.host.next_deadline(self.now) {
+                    wait = wait.min(u64::from(ms));
+                }
+            }
+            self.ticks += wait;
+            self.now = self.now.wrapping_add(wait as u32);
+        }
     }
 
     /// Steps until `done` holds or `limit_ms` passes; whether it held.
