@@ -46,15 +46,22 @@ pub struct DatagramBuilder {
     command_count: usize,
     needs_sent_time: bool,
     /// [`HEADROOM`] bytes kept free for the header, then the emitted
-    /// commands, uncompressed: an uncompressed datagram is finished where
-    /// it was built, without copying.
+    /// commands, uncompressed, up to `end`: an uncompressed datagram is
+    /// finished where it was built, without copying. The buffer keeps its
+    /// length between datagrams (commands overwrite old bytes), so pushing
+    /// a command never zero-fills first.
     buffer: Vec<u8>,
+    end: usize,
     /// The finished datagram when it is compressed.
     compressed: Vec<u8>,
 }
 
 /// Room before the commands for the longest header.
 const HEADROOM: usize = MAX_HEADER_LEN;
+
+/// The most the buffer grows to at once (the largest MTU ENet allows);
+/// a larger datagram still fits, grown command by command.
+const MAX_BUFFER: usize = crate::abi::ENET_PROTOCOL_MAXIMUM_MTU as usize;
 
 /// Checksum callback: the checksum of a datagram given as consecutive parts.
 pub type ChecksumFn<'f> = &'f mut dyn FnMut(&[&[u8]]) -> [u8; 4];
@@ -88,6 +95,7 @@ impl DatagramBuilder {
             command_count: 0,
             needs_sent_time: false,
             buffer: vec![0; HEADROOM],
+            end: HEADROOM,
             compressed: Vec::new(),
         }
     }
@@ -112,16 +120,21 @@ impl DatagramBuilder {
         if !self.fits(len) {
             return Err(Full);
         }
-        let start = self.buffer.len();
-        self.buffer.resize(start + len, 0);
-        let written = match self.buffer.get_mut(start..) {
+        let start = self.end;
+        if self.buffer.len() < start + len {
+            // Room for a whole datagram at once, not one command at a time.
+            let room = (start + len).max(HEADROOM + self.mtu.min(MAX_BUFFER));
+            self.buffer.resize(room, 0);
+        }
+        let written = match self.buffer.get_mut(start..start + len) {
             Some(out) => command.emit(header, out),
             None => 0,
         };
         if written != len {
-            self.buffer.truncate(start);
+            // Nothing was committed: `end` still ends the datagram.
             return Err(Full);
         }
+        self.end = start + len;
         self.packet_size += len;
         self.command_count += 1;
         if header.flags.contains(CommandFlags::ACKNOWLEDGE) {
@@ -146,7 +159,7 @@ impl DatagramBuilder {
 
     /// The packed commands, uncompressed.
     pub fn body(&self) -> &[u8] {
-        self.buffer.get(HEADROOM..).unwrap_or(&[])
+        self.buffer.get(HEADROOM..self.end).unwrap_or(&[])
     }
 
     /// Empties the builder for the next datagram, keeping its buffer.
@@ -160,7 +173,7 @@ impl DatagramBuilder {
         self.packet_size = COUNTED_HEADER_LEN;
         self.command_count = 0;
         self.needs_sent_time = false;
-        self.buffer.truncate(HEADROOM);
+        self.end = HEADROOM;
     }
 
     /// The header this datagram gets, before compression is decided and the
@@ -195,7 +208,7 @@ impl DatagramBuilder {
             compressor,
         } = envelope;
         let mut header = self.header(peer_id, session_id, sent_time, checksum_fn.is_some());
-        let body = self.buffer.get(HEADROOM..).unwrap_or(&[]);
+        let body = self.buffer.get(HEADROOM..self.end).unwrap_or(&[]);
         self.compressed.clear();
         if let Some(compress) = compressor {
             self.compressed.resize(body.len(), 0);
@@ -232,7 +245,7 @@ impl DatagramBuilder {
         }
         let start = HEADROOM - header_bytes.len();
         self.buffer[start..HEADROOM].copy_from_slice(&header_bytes);
-        &self.buffer[start..]
+        &self.buffer[start..self.end]
     }
 
     /// Writes the finished datagram (as [`finish_in_place`]) into `out`,
