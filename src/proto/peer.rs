@@ -139,6 +139,11 @@ impl PeerSlot {
         let Some(queues) = self.queues.as_deref_mut() else {
             return;
         };
+        // Still sending what was queued long ago (a big transfer queued
+        // at once): busy, whatever the time of the last `send`.
+        if !queues.outgoing.is_empty() {
+            return;
+        }
         if queues.is_empty() {
             self.queues = None;
             return;
@@ -692,5 +697,39 @@ impl Host {
     pub fn has_outgoing_commands(&self, index: usize) -> bool {
         let slot = &self.engine.slots[index];
         !(slot.outgoing_is_empty() && slot.sent_reliable_is_empty())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ping() -> OutgoingCommand {
+        OutgoingCommand::new(
+            CommandFlags::ACKNOWLEDGE,
+            CONNECTION_CHANNEL,
+            OutgoingBody::Ping,
+        )
+    }
+
+    #[test]
+    fn idle_peers_give_their_queues_back_and_busy_ones_keep_them() {
+        let mut slot = PeerSlot::default();
+        slot.queues().outgoing.push_back(ping());
+        slot.queues().sent_reliable.reserve(64);
+        // A second after the last `send`, but commands still wait: busy,
+        // so not even the empty sent queue gives its room back.
+        slot.release_if_idle(IDLE_RELEASE_MS);
+        assert!(!slot.outgoing_is_empty());
+        assert!(slot.queues().sent_reliable.capacity() >= 64);
+        // Everything sent and acknowledged, but traffic was recent: kept.
+        slot.queues().outgoing.remove(0).unwrap().discard();
+        slot.last_traffic = 500;
+        slot.release_if_idle(IDLE_RELEASE_MS);
+        assert!(slot.queues.is_some());
+        // Idle for a second with nothing queued: released.
+        slot.release_if_idle(500 + IDLE_RELEASE_MS);
+        assert!(slot.queues.is_none());
+        assert!(slot.outgoing_is_empty() && slot.sent_reliable_is_empty());
     }
 }
