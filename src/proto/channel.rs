@@ -172,20 +172,113 @@ pub struct FragmentInfo {
 const HELD_COMMAND_COST: usize = core::mem::size_of::<ENetIncomingCommand>();
 
 impl Host {
-    /// Commands the peer's channels hold out of order or half reassembled.
+    /// Commands the peer's channels hold out of order or half reassembled:
+    /// a counter kept by the `hold_*`/`unhold_*` functions below, the only
+    /// code that changes the held maps (debug builds check it against a
+    /// count of the maps).
     fn held_commands(&self, index: usize) -> usize {
-        self.engine.slots[index]
+        let slot = &self.engine.slots[index];
+        debug_assert_eq!(
+            slot.held_commands,
+            slot.incoming
+                .iter()
+                .map(|channel| {
+                    channel.reliable.len()
+                        + channel
+                            .unreliable
+                            .values()
+                            .map(BTreeMap::len)
+                            .sum::<usize>()
+                })
+                .sum::<usize>(),
+            "held-command counter out of step"
+        );
+        slot.held_commands
+    }
+
+    /// Holds a reliable command under its sequence number.
+    fn hold_reliable(&mut self, index: usize, channel: usize, sequence: u16, incoming: Incoming) {
+        let Some(slot) = self.engine.slots.get_mut(index) else {
+            return;
+        };
+        let Some(held) = slot.incoming.get_mut(channel) else {
+            return;
+        };
+        match held.reliable.insert(sequence, incoming) {
+            None => slot.held_commands += 1,
+            Some(replaced) => replaced.release(),
+        }
+    }
+
+    /// Takes the reliable command held under `sequence`.
+    fn unhold_reliable(&mut self, index: usize, channel: usize, sequence: u16) -> Option<Incoming> {
+        let slot = self.engine.slots.get_mut(index)?;
+        let incoming = slot.incoming.get_mut(channel)?.reliable.remove(&sequence)?;
+        slot.held_commands -= 1;
+        Some(incoming)
+    }
+
+    /// Holds an unreliable command under the reliable number it follows and
+    /// its own.
+    fn hold_unreliable(
+        &mut self,
+        index: usize,
+        channel: usize,
+        sequence: u16,
+        unreliable: u16,
+        incoming: Incoming,
+    ) {
+        let Some(slot) = self.engine.slots.get_mut(index) else {
+            return;
+        };
+        let Some(held) = slot.incoming.get_mut(channel) else {
+            return;
+        };
+        match held
+            .unreliable
+            .entry(sequence)
+            .or_default()
+            .insert(unreliable, incoming)
+        {
+            None => slot.held_commands += 1,
+            Some(replaced) => replaced.release(),
+        }
+    }
+
+    /// Takes the unreliable command held under `sequence` and `unreliable`.
+    fn unhold_unreliable(
+        &mut self,
+        index: usize,
+        channel: usize,
+        sequence: u16,
+        unreliable: u16,
+    ) -> Option<Incoming> {
+        let slot = self.engine.slots.get_mut(index)?;
+        let held = slot.incoming.get_mut(channel)?;
+        let group = held.unreliable.get_mut(&sequence)?;
+        let incoming = group.remove(&unreliable)?;
+        if group.is_empty() {
+            held.unreliable.remove(&sequence);
+        }
+        slot.held_commands -= 1;
+        Some(incoming)
+    }
+
+    /// Takes every unreliable command held under `sequence`.
+    fn unhold_unreliable_group(
+        &mut self,
+        index: usize,
+        channel: usize,
+        sequence: u16,
+    ) -> Option<BTreeMap<u16, Incoming>> {
+        let slot = self.engine.slots.get_mut(index)?;
+        let group = slot
             .incoming
-            .iter()
-            .map(|channel| {
-                channel.reliable.len()
-                    + channel
-                        .unreliable
-                        .values()
-                        .map(BTreeMap::len)
-                        .sum::<usize>()
-            })
-            .sum()
+            .get_mut(channel)?
+            .unreliable
+            .remove(&sequence)?;
+        slot.held_commands -= group.len();
+        Some(group)
     }
 
     /// Queues the peer for event dispatch (stock's NEEDS_DISPATCH flag).
@@ -320,16 +413,11 @@ impl Host {
 
     /// Removes the held command at `locator` from its channel.
     fn take_held(&mut self, locator: Locator) -> Option<Incoming> {
-        let channel = self.incoming_channel_mut(locator)?;
+        let channel = usize::from(locator.channel);
         match locator.key {
-            HeldKey::Reliable { start } => channel.reliable.remove(&start),
+            HeldKey::Reliable { start } => self.unhold_reliable(locator.peer, channel, start),
             HeldKey::Unreliable { sequence, start } => {
-                let held = channel.unreliable.get_mut(&sequence)?;
-                let incoming = held.remove(&start);
-                if held.is_empty() {
-                    channel.unreliable.remove(&sequence);
-                }
-                incoming
+                self.unhold_unreliable(locator.peer, channel, sequence, start)
             }
         }
     }
@@ -416,17 +504,11 @@ impl Host {
             span,
             held: Held::Packet(packet),
         };
-        let channel = self.incoming_channel_mut(locator).ok_or(())?;
+        let channel = usize::from(locator.channel);
         match locator.key {
-            HeldKey::Reliable { start } => {
-                channel.reliable.insert(start, whole);
-            }
+            HeldKey::Reliable { start } => self.hold_reliable(locator.peer, channel, start, whole),
             HeldKey::Unreliable { sequence, start } => {
-                channel
-                    .unreliable
-                    .entry(sequence)
-                    .or_default()
-                    .insert(start, whole);
+                self.hold_unreliable(locator.peer, channel, sequence, start, whole);
             }
         }
         Ok(true)
@@ -468,9 +550,8 @@ impl Host {
                     self.deliver(index, channel_id, packet);
                     self.reliable_advanced(index, channel_id, sequence, false);
                 } else {
-                    self.engine.slots[index].incoming[usize::from(channel_id)]
-                        .reliable
-                        .insert(sequence, Incoming::whole(number::SEND_RELIABLE, packet));
+                    let whole = Incoming::whole(number::SEND_RELIABLE, packet);
+                    self.hold_reliable(index, usize::from(channel_id), sequence, whole);
                     self.dispatch_reliable(index, channel_id);
                 }
             }
@@ -496,11 +577,14 @@ impl Host {
                     }
                     self.deliver(index, channel_id, packet);
                 } else {
-                    self.engine.slots[index].incoming[usize::from(channel_id)]
-                        .unreliable
-                        .entry(sequence)
-                        .or_default()
-                        .insert(unreliable, Incoming::whole(number::SEND_UNRELIABLE, packet));
+                    let whole = Incoming::whole(number::SEND_UNRELIABLE, packet);
+                    self.hold_unreliable(
+                        index,
+                        usize::from(channel_id),
+                        sequence,
+                        unreliable,
+                        whole,
+                    );
                 }
             }
             Sequencing::Unsequenced => {
@@ -549,9 +633,7 @@ impl Host {
             else {
                 return Queued::Error;
             };
-            self.engine.slots[index].incoming[channel_index]
-                .reliable
-                .insert(fragment.start, start);
+            self.hold_reliable(index, channel_index, fragment.start, start);
         }
         match self.add_fragment(
             locator,
@@ -609,11 +691,7 @@ impl Host {
             ) else {
                 return Queued::Error;
             };
-            self.engine.slots[index].incoming[channel_index]
-                .unreliable
-                .entry(sequence)
-                .or_default()
-                .insert(fragment.start, start);
+            self.hold_unreliable(index, channel_index, sequence, fragment.start, start);
         }
         let added = self.add_fragment(
             locator,
@@ -644,11 +722,11 @@ impl Host {
                 return;
             };
             let next = channel.incomingReliableSequenceNumber.wrapping_add(1);
-            let reliable = &mut self.engine.slots[index].incoming[channel_index].reliable;
+            let reliable = &self.engine.slots[index].incoming[channel_index].reliable;
             if !reliable.get(&next).is_some_and(Incoming::is_complete) {
                 break;
             }
-            let Some(incoming) = reliable.remove(&next) else {
+            let Some(incoming) = self.unhold_reliable(index, channel_index, next) else {
                 break;
             };
             let span = incoming.sequence_span();
@@ -698,10 +776,7 @@ impl Host {
                 .filter(|&sequence| sequence == current || !in_receive_window(sequence, current))
                 .collect();
             for sequence in stale {
-                if let Some(incoming) = self.engine.slots[index].incoming[channel_index]
-                    .reliable
-                    .remove(&sequence)
-                {
+                if let Some(incoming) = self.unhold_reliable(index, channel_index, sequence) {
                     self.drop_held(index, incoming);
                 }
             }
@@ -723,10 +798,7 @@ impl Host {
             .filter(|&sequence| sequence != current && !in_receive_window(sequence, current))
             .collect();
         for sequence in passed {
-            if let Some(held) = self.engine.slots[index].incoming[channel_index]
-                .unreliable
-                .remove(&sequence)
-            {
+            if let Some(held) = self.unhold_unreliable_group(index, channel_index, sequence) {
                 for incoming in held.into_values() {
                     self.drop_held(index, incoming);
                 }
@@ -745,10 +817,7 @@ impl Host {
         };
         let current = channel.incomingReliableSequenceNumber;
         let mut last_delivered = channel.incomingUnreliableSequenceNumber;
-        let Some(mut held) = self.engine.slots[index].incoming[channel_index]
-            .unreliable
-            .remove(&current)
-        else {
+        let Some(mut held) = self.unhold_unreliable_group(index, channel_index, current) else {
             return;
         };
         let mut kept = BTreeMap::new();
@@ -775,10 +844,8 @@ impl Host {
         if let Some(channel) = self.channel_mut(index, channel_id) {
             channel.incomingUnreliableSequenceNumber = last_delivered;
         }
-        if !kept.is_empty() {
-            self.engine.slots[index].incoming[channel_index]
-                .unreliable
-                .insert(current, kept);
+        for (unreliable, incoming) in kept {
+            self.hold_unreliable(index, channel_index, current, unreliable, incoming);
         }
     }
 }

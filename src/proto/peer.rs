@@ -50,6 +50,8 @@ pub struct PeerSlot {
     pub receipts: Receipts,
     /// When the peer last queued or received a payload (service time, ms).
     pub last_traffic: u32,
+    /// Commands its channels hold out of order or half reassembled.
+    pub(crate) held_commands: usize,
 }
 
 /// A peer's command queues.
@@ -219,6 +221,7 @@ impl Host {
         let slot = &mut self.engine.slots[index];
         slot.channels = Some(channels);
         slot.incoming = (0..count).map(|_| IncomingChannel::default()).collect();
+        slot.held_commands = 0;
         true
     }
 
@@ -338,6 +341,7 @@ impl Host {
         for channel in slot.incoming.drain(..) {
             dropped_waiting += channel.clear();
         }
+        slot.held_commands = 0;
         slot.channels = None;
         slot.receipts = Receipts::default();
         let peer = &mut self.engine.peers[index];
