@@ -3,14 +3,15 @@
  * libenet.so.7, chosen by LD_LIBRARY_PATH; bench/engine.sh runs each mode
  * on both, alternating, and prints medians side by side.
  *
- *   engine sink [--seconds S] [--unreliable]
+ *   engine sink [--seconds S] [--unreliable] [--size BYTES]
  *       Binds 127.0.0.1:0, prints "PORT <n>", accepts one peer and counts
- *       64-byte messages for S seconds from the first one; prints
- *       "msgs_per_s", "cpu_ns_per_msg" (this process) and, for reliable
- *       traffic, checks their order. Then disconnects the peer.
- *   engine source --port P [--unreliable]
- *       Connects to 127.0.0.1:P and keeps sending 64-byte messages (at most
- *       4096 queued) until the sink disconnects; prints "cpu_ns_total".
+ *       messages (64 bytes unless --size says) for S seconds from the first
+ *       one; prints "msgs_per_s", "mb_per_s", "cpu_ns_per_msg" (this
+ *       process) and, for reliable traffic, checks their order. Then
+ *       disconnects the peer.
+ *   engine source --port P [--unreliable] [--size BYTES]
+ *       Connects to 127.0.0.1:P and keeps sending messages (at most 4096 or
+ *       4 MiB alive) until the sink disconnects; prints "cpu_ns_total".
  *   engine rss-server --peers N
  *       Prints "PORT <n>", waits for N connected peers (the idle-clients
  *       mode of bench/bench.c connects them), settles 1 s, prints
@@ -40,8 +41,12 @@
 #include <sys/resource.h>
 #include <time.h>
 
-#define MSG_LEN 64u
 #define MAX_QUEUED 4096u
+/* Bytes alive (queued or in flight) on the source at most. */
+#define MAX_QUEUED_BYTES (4u << 20)
+
+/* Message size: 64 bytes, or set with --size (e.g. 1 MiB for bulk). */
+static size_t msg_len = 64;
 #define CLIENT_HOSTS 4
 
 static double now_s(void)
@@ -116,10 +121,10 @@ static enet_uint32 get32(const unsigned char *p)
 
 static ENetPacket *message(enet_uint32 tag, enet_uint32 flags)
 {
-    ENetPacket *p = enet_packet_create(NULL, MSG_LEN, flags);
+    ENetPacket *p = enet_packet_create(NULL, msg_len, flags);
     if (p == NULL)
         die("enet_packet_create failed");
-    memset(p->data, 0x5A, MSG_LEN);
+    memset(p->data, 0x5A, msg_len < 64 ? msg_len : 64);
     put32(p->data, tag);
     return p;
 }
@@ -148,7 +153,7 @@ static int sink(double seconds, int reliable)
                     end = start + seconds;
                     c0 = cpu_s();
                 }
-                if (ev.packet->dataLength != MSG_LEN ||
+                if (ev.packet->dataLength != msg_len ||
                     (reliable && get32(ev.packet->data) != received))
                     die("message out of order or damaged");
                 enet_packet_destroy(ev.packet);
@@ -160,6 +165,7 @@ static int sink(double seconds, int reliable)
     }
     c1 = cpu_s();
     printf("msgs_per_s %.0f\n", (double) received / (now_s() - start));
+    printf("mb_per_s %.2f\n", (double) received * (double) msg_len / 1e6 / (now_s() - start));
     printf("cpu_ns_per_msg %.1f\n", (c1 - c0) * 1e9 / (double) received);
     fflush(stdout);
     if (peer != NULL)
@@ -198,7 +204,8 @@ static int source(enet_uint16 port, int reliable)
         /* Keep at most MAX_QUEUED messages alive (queued or in flight):
          * a packet's free callback runs once it was acknowledged
          * (reliable) or sent (unreliable), on either library. */
-        while (connected && sent - freed_packets < MAX_QUEUED) {
+        while (connected && sent - freed_packets < MAX_QUEUED &&
+               (sent - freed_packets) * msg_len < MAX_QUEUED_BYTES) {
             ENetPacket *p = message(sent++, flags);
             p->freeCallback = count_freed;
             if (enet_peer_send(peer, 0, p) < 0)
@@ -382,10 +389,13 @@ int main(int argc, char **argv)
             peers = atol(argv[++i]);
         else if (strcmp(argv[i], "--port") == 0)
             port = atol(argv[++i]);
+        else if (strcmp(argv[i], "--size") == 0)
+            msg_len = (size_t) atol(argv[++i]);
         else
             usage();
     }
-    if (seconds <= 0 || count < 1 || peers < 1 || peers > 4095 || port < 0 || port > 65535)
+    if (seconds <= 0 || count < 1 || peers < 1 || peers > 4095 || port < 0 || port > 65535 ||
+        msg_len < 4 || msg_len > (32u << 20))
         usage();
     if (enet_initialize() != 0)
         die("enet_initialize failed");

@@ -59,18 +59,20 @@ libdir() { if [ "$1" = ours ]; then echo "$ours_dir"; else echo "$stock_dir"; fi
 value() { awk -v k="$1" '$1 == k { print $2; exit }' "$2"; }
 median() { sort -g | awk '{ v[NR] = $1 } END { if (NR == 0) print "-"; else if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 
-# two_process COLUMN MODEFLAG: one sink/source run; appends msgs/s and CPU.
+# two_process COLUMN TAG [ARGS...]: one sink/source run with ARGS; appends
+# msgs/s, CPU ns per message and MB/s to $work/COLUMN.tpTAG.
 two_process() {
-    local column=$1 flag=$2 out="$work/sink.out" spid cpid port
-    LD_LIBRARY_PATH=$(libdir "$column") "$engine" sink --seconds "$seconds" $flag >"$out" 2>"$work/sink.err" &
+    local column=$1 tag=$2 out="$work/sink.out" spid cpid port
+    shift 2
+    LD_LIBRARY_PATH=$(libdir "$column") "$engine" sink --seconds "$seconds" "$@" >"$out" 2>"$work/sink.err" &
     spid=$!; track "$spid"
     port=$(wait_port "$out" "$spid" "$column sink")
-    LD_LIBRARY_PATH=$(libdir "$column") "$engine" source --port "$port" $flag >"$work/source.out" 2>"$work/source.err" &
+    LD_LIBRARY_PATH=$(libdir "$column") "$engine" source --port "$port" "$@" >"$work/source.out" 2>"$work/source.err" &
     cpid=$!; track "$cpid"
     bounded_wait "$spid" $((seconds + 30))
     [ "$RC" -eq 0 ] || { cat "$work/sink.err" >&2; die "$column sink failed ($RC)"; }
     bounded_wait "$cpid" 10
-    echo "$(value msgs_per_s "$out") $(value cpu_ns_per_msg "$out")" >>"$work/$column.tp$flag"
+    echo "$(value msgs_per_s "$out") $(value cpu_ns_per_msg "$out") $(value mb_per_s "$out")" >>"$work/$column.tp$tag"
 }
 
 # rss COLUMN: the server's RSS with $peers connected idle peers.
@@ -107,7 +109,8 @@ single() {
 for _ in $(seq "$runs"); do
     for column in stock ours; do
         two_process "$column" ""
-        two_process "$column" "--unreliable"
+        two_process "$column" "-unreliable" --unreliable
+        two_process "$column" "-bulk" --size 1048576
         rss "$column"
         single "$column" queued --count "$queued" >>"$work/$column.queued"
         single "$column" burst --peers "$burst" >>"$work/$column.burst"
@@ -124,8 +127,9 @@ row() { printf '%-50s %14s %14s %8s\n' "$1" "$2" "$3" "$(ratio "$2" "$3")"; }
 printf '%-50s %14s %14s %8s\n' "metric (median of $runs runs)" stock ours "ours/stock"
 row "reliable 64 B msgs/s, two processes" "$(field stock tp 1)" "$(field ours tp 1)"
 row "  receiver CPU ns per message" "$(field stock tp 2)" "$(field ours tp 2)"
-row "unreliable 64 B msgs/s, two processes" "$(field stock tp--unreliable 1)" "$(field ours tp--unreliable 1)"
-row "  receiver CPU ns per message" "$(field stock tp--unreliable 2)" "$(field ours tp--unreliable 2)"
+row "unreliable 64 B msgs/s, two processes" "$(field stock tp-unreliable 1)" "$(field ours tp-unreliable 1)"
+row "  receiver CPU ns per message" "$(field stock tp-unreliable 2)" "$(field ours tp-unreliable 2)"
+row "reliable 1 MiB messages, MB/s, two processes" "$(field stock tp-bulk 3)" "$(field ours tp-bulk 3)"
 row "server RSS KiB, $peers connected idle peers" "$(field stock rss 1)" "$(field ours rss 1)"
 row "$queued reliable msgs queued up front: s" "$(field stock queued 1)" "$(field ours queued 1)"
 row "$burst-peer connect burst: s" "$(field stock burst 1)" "$(field ours burst 1)"
