@@ -23,13 +23,8 @@
  */
 #define _XOPEN_SOURCE 700
 
-#include <enet/enet.h>
-
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <sys/resource.h>
-#include <time.h>
+#define BENCH_PROGRAM "bench"
+#include "bench_common.h"
 
 #define MSG_LEN 64u
 #define MAX_QUEUED 4096u
@@ -38,43 +33,6 @@
 /* Incoming and outgoing bandwidth of every host (0 = unlimited); with a
  * limit, ENet's bandwidth throttle and window sizing are in play. */
 static enet_uint32 bandwidth;
-
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double) ts.tv_sec + (double) ts.tv_nsec / 1e9;
-}
-
-static double cpu_s(void)
-{
-    struct rusage ru;
-    getrusage(RUSAGE_SELF, &ru);
-    return (double) ru.ru_utime.tv_sec + (double) ru.ru_utime.tv_usec / 1e6 +
-           (double) ru.ru_stime.tv_sec + (double) ru.ru_stime.tv_usec / 1e6;
-}
-
-static void die(const char *what)
-{
-    fprintf(stderr, "bench: %s\n", what);
-    exit(1);
-}
-
-static void print_mapped_library(void)
-{
-    char line[4096];
-    FILE *maps = fopen("/proc/self/maps", "r");
-    if (maps == NULL)
-        return;
-    while (fgets(line, sizeof line, maps) != NULL) {
-        char *path = strchr(line, '/');
-        if (path != NULL && strstr(path, "libenet") != NULL) {
-            fprintf(stderr, "libenet mapped from %s", path);
-            break;
-        }
-    }
-    fclose(maps);
-}
 
 static ENetHost *bind_loopback(size_t peers, size_t channels)
 {
@@ -90,37 +48,13 @@ static ENetHost *bind_loopback(size_t peers, size_t channels)
     return host;
 }
 
-static ENetAddress loopback_port(enet_uint16 port)
-{
-    ENetAddress address;
-    memset(&address, 0, sizeof address);
-    if (enet_address_set_host_ip(&address, "127.0.0.1") != 0)
-        die("enet_address_set_host_ip failed");
-    address.port = port;
-    return address;
-}
-
 /* ------------------------------------------------------------------ */
-
-static void put32(unsigned char *p, enet_uint32 v)
-{
-    p[0] = (unsigned char) (v >> 24);
-    p[1] = (unsigned char) (v >> 16);
-    p[2] = (unsigned char) (v >> 8);
-    p[3] = (unsigned char) v;
-}
-
-static enet_uint32 get32(const unsigned char *p)
-{
-    return ((enet_uint32) p[0] << 24) | ((enet_uint32) p[1] << 16) |
-           ((enet_uint32) p[2] << 8) | (enet_uint32) p[3];
-}
 
 static int throughput(double seconds)
 {
     ENetHost *server = bind_loopback(1, 1);
     ENetHost *client = enet_host_create(NULL, 1, 1, bandwidth, bandwidth);
-    ENetAddress address = loopback_port(server->address.port);
+    ENetAddress address = loopback(server->address.port);
     ENetPeer *peer;
     ENetEvent ev;
     enet_uint32 sent = 0, received = 0, counted_from = 0;
@@ -234,7 +168,7 @@ static int idle_server(int peers, double seconds)
 static int idle_clients(enet_uint16 port, int peers, int hosts)
 {
     ENetHost *host[MAX_HOSTS];
-    ENetAddress address = loopback_port(port);
+    ENetAddress address = loopback(port);
     ENetEvent ev;
     int per_host = (peers + hosts - 1) / hosts, h, started = 0, connected = 0, gone = 0;
     double deadline = now_s() + 120.0, next_batch = 0;

@@ -31,15 +31,10 @@
  */
 #define _GNU_SOURCE
 
-#include <enet/enet.h>
+#define BENCH_PROGRAM "engine"
+#include "bench_common.h"
 
 #include <malloc.h>
-
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <sys/resource.h>
-#include <time.h>
 
 #define MAX_QUEUED 4096u
 /* Bytes alive (queued or in flight) on the source at most. */
@@ -48,27 +43,6 @@
 /* Message size: 64 bytes, or set with --size (e.g. 1 MiB for bulk). */
 static size_t msg_len = 64;
 #define CLIENT_HOSTS 4
-
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double) ts.tv_sec + (double) ts.tv_nsec / 1e9;
-}
-
-static double cpu_s(void)
-{
-    struct rusage ru;
-    getrusage(RUSAGE_SELF, &ru);
-    return (double) ru.ru_utime.tv_sec + (double) ru.ru_utime.tv_usec / 1e6 +
-           (double) ru.ru_stime.tv_sec + (double) ru.ru_stime.tv_usec / 1e6;
-}
-
-static void die(const char *what)
-{
-    fprintf(stderr, "engine: %s\n", what);
-    exit(1);
-}
 
 static long rss_kb(void)
 {
@@ -84,16 +58,6 @@ static long rss_kb(void)
     return kb;
 }
 
-static ENetAddress loopback(enet_uint16 port)
-{
-    ENetAddress address;
-    memset(&address, 0, sizeof address);
-    if (enet_address_set_host_ip(&address, "127.0.0.1") != 0)
-        die("enet_address_set_host_ip failed");
-    address.port = port;
-    return address;
-}
-
 static ENetHost *bind_loopback(size_t peers)
 {
     ENetAddress address = loopback(0);
@@ -103,20 +67,6 @@ static ENetHost *bind_loopback(size_t peers)
     printf("PORT %u\n", (unsigned) host->address.port);
     fflush(stdout);
     return host;
-}
-
-static void put32(unsigned char *p, enet_uint32 v)
-{
-    p[0] = (unsigned char) (v >> 24);
-    p[1] = (unsigned char) (v >> 16);
-    p[2] = (unsigned char) (v >> 8);
-    p[3] = (unsigned char) v;
-}
-
-static enet_uint32 get32(const unsigned char *p)
-{
-    return ((enet_uint32) p[0] << 24) | ((enet_uint32) p[1] << 16) |
-           ((enet_uint32) p[2] << 8) | (enet_uint32) p[3];
 }
 
 static ENetPacket *message(enet_uint32 tag, enet_uint32 flags)

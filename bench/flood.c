@@ -22,43 +22,10 @@
  */
 #define _XOPEN_SOURCE 700
 
-#include <enet/enet.h>
-
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <time.h>
+#define BENCH_PROGRAM "flood"
+#include "bench_common.h"
 
 #define MAX_TRIES 64
-
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double) ts.tv_sec + (double) ts.tv_nsec / 1e9;
-}
-
-static void die(const char *what)
-{
-    fprintf(stderr, "flood: %s\n", what);
-    exit(1);
-}
-
-static void print_mapped_library(void)
-{
-    char line[4096];
-    FILE *maps = fopen("/proc/self/maps", "r");
-    if (maps == NULL)
-        return;
-    while (fgets(line, sizeof line, maps) != NULL) {
-        char *path = strchr(line, '/');
-        if (path != NULL && strstr(path, "libenet") != NULL) {
-            fprintf(stderr, "libenet mapped from %s", path);
-            break;
-        }
-    }
-    fclose(maps);
-}
 
 static long option(int argc, char **argv, const char *name, long fallback)
 {

@@ -22,13 +22,10 @@
  */
 #define _GNU_SOURCE
 
-#include <enet/enet.h>
+#define BENCH_PROGRAM "msgcost"
+#include "bench_common.h"
 
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 #include <sys/time.h>
-#include <time.h>
 
 #define SMALL_LEN 64u
 #define BULK_LEN (64u * 1024u)
@@ -53,36 +50,6 @@ int clock_gettime(clockid_t clock, struct timespec *ts)
     ts->tv_sec = (time_t) (virtual_ms / 1000u);
     ts->tv_nsec = (long) ((virtual_ms % 1000u) * 1000000u);
     return 0;
-}
-
-static void die(const char *what)
-{
-    fprintf(stderr, "msgcost: %s\n", what);
-    exit(1);
-}
-
-static void put32(unsigned char *p, enet_uint32 v)
-{
-    p[0] = (unsigned char) (v >> 24);
-    p[1] = (unsigned char) (v >> 16);
-    p[2] = (unsigned char) (v >> 8);
-    p[3] = (unsigned char) v;
-}
-
-static enet_uint32 get32(const unsigned char *p)
-{
-    return ((enet_uint32) p[0] << 24) | ((enet_uint32) p[1] << 16) |
-           ((enet_uint32) p[2] << 8) | (enet_uint32) p[3];
-}
-
-static ENetAddress loopback(enet_uint16 port)
-{
-    ENetAddress address;
-    memset(&address, 0, sizeof address);
-    if (enet_address_set_host_ip(&address, "127.0.0.1") != 0)
-        die("enet_address_set_host_ip failed");
-    address.port = port;
-    return address;
 }
 
 int main(int argc, char **argv)

@@ -53,17 +53,8 @@ bench="$build_dir/bench"
 gcc -std=c99 -Wall -Wextra -Wpedantic -Werror -O2 "$here/bench.c" -lenet -o "$bench" \
     || die "building bench.c failed"
 
-work=$(mktemp -d /tmp/enet-bench.XXXXXX)
-started=()
-cleanup() {
-    local pid
-    for pid in "${started[@]}"; do
-        kill -0 "$pid" 2>/dev/null && kill -KILL "$pid" 2>/dev/null
-    done
-    rm -rf "$work"
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
+source "$repo/scripts/lib/procs.sh"
+procs_init enet-bench
 
 # run_with COLUMN ARGS...: runs bench on the column's library (foreground).
 run_with() {
@@ -74,22 +65,6 @@ run_with() {
     else
         env -u LD_LIBRARY_PATH "$bench" "$@"
     fi
-}
-
-# bounded_wait PID SECONDS: sets RC; SIGKILLs the PID if it outlives SECONDS.
-bounded_wait() {
-    local pid=$1 limit=$2 t=0
-    while kill -0 "$pid" 2>/dev/null; do
-        if [ "$t" -ge $((limit * 10)) ]; then
-            { kill -KILL "$pid"; wait "$pid"; } 2>/dev/null
-            RC=124
-            return
-        fi
-        sleep 0.1
-        t=$((t + 1))
-    done
-    wait "$pid" 2>/dev/null
-    RC=$?
 }
 
 value() { awk -v k="$1" '$1 == k { print $2; exit }' "$2"; }
@@ -109,13 +84,7 @@ for column in stock ours; do
     # (b)
     run_with $column idle-server --peers "$peers" --seconds "$seconds" --bandwidth "$bandwidth" >"$d/srv.out" 2>"$d/srv.err" &
     spid=$!; started+=("$spid")
-    t=0
-    until grep -q '^PORT ' "$d/srv.out" 2>/dev/null; do
-        kill -0 "$spid" 2>/dev/null || { cat "$d/srv.err" >&2; die "$column idle-server died"; }
-        [ $t -ge 50 ] && die "$column idle-server printed no PORT"
-        sleep 0.1; t=$((t + 1))
-    done
-    port=$(value PORT "$d/srv.out")
+    port=$(wait_port "$d/srv.out" "$spid" "$column idle-server" 5) || exit 2
     run_with $column idle-clients --port "$port" --peers "$peers" --hosts 4 --bandwidth "$bandwidth" \
         >"$d/cli.out" 2>"$d/cli.err" &
     cpid=$!; started+=("$cpid")

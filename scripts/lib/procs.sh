@@ -5,7 +5,8 @@
 #   procs_init NAME       make $work (/tmp/NAME.XXXXXX) and the exit trap
 #   track PID             stop PID (SIGKILL) on exit if still running
 #   bounded_wait PID S    wait for PID at most S seconds; sets RC (124 if killed)
-#   wait_port FILE PID W  the port PID printed as "PORT n" to FILE (W names it)
+#   wait_port FILE PID W [S]  the port PID printed as "PORT n" to FILE (W
+#                         names it), waiting at most S seconds (default 10)
 #   ours_library DIR      sets ours_dir: DIR with libenet.so.7, or one made for
 #                         DIR's libenet.so
 # Each script defines die() before using these.
@@ -43,10 +44,10 @@ bounded_wait() {
 }
 
 wait_port() {
-    local t=0
+    local t=0 limit=${4:-10}
     until grep -q '^PORT ' "$1" 2>/dev/null; do
         kill -0 "$2" 2>/dev/null || die "$3 died before listening: $(cat "${1%.out}.err" 2>/dev/null)"
-        [ $t -ge 100 ] && die "$3 printed no PORT"
+        [ $t -ge $((limit * 10)) ] && die "$3 printed no PORT"
         sleep 0.1; t=$((t + 1))
     done
     awk '$1 == "PORT" { print $2; exit }' "$1"
