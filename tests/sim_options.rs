@@ -5,7 +5,8 @@ mod sim;
 use enet::abi::ENetPeerState::*;
 use enet::mem::PacketRef;
 use enet::proto::NoCodec;
-use sim::{connect, Sim, WireCodec};
+use enet::proto::WireCodec;
+use sim::{connect, Sim};
 
 const RELIABLE: u32 = 1;
 const COMPRESSED: u8 = 0x40; // high byte of the peer-id word

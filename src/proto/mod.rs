@@ -30,7 +30,7 @@ mod schedule;
 mod throttle;
 
 pub use channel::Queued;
-pub use codec::{Codec, NoCodec};
+pub use codec::{Codec, NoCodec, WireCodec};
 pub use event::{Event, EventKind, EventSlot};
 pub use host::{Host, HostSettings};
 pub use internal::Sequenced;

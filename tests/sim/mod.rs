@@ -85,43 +85,6 @@ pub struct Sim {
     pub rounds: u64,
 }
 
-/// The stock options in Rust: ENet's CRC-32 checksum and range coder.
-pub struct WireCodec {
-    pub checksum: bool,
-    pub coder: Option<enet::wire::range_coder::RangeCoder>,
-}
-
-impl WireCodec {
-    pub fn new(checksum: bool, compress: bool) -> Self {
-        WireCodec {
-            checksum,
-            coder: compress.then(enet::wire::range_coder::RangeCoder::new),
-        }
-    }
-}
-
-impl Codec for WireCodec {
-    fn has_checksum(&self) -> bool {
-        self.checksum
-    }
-    fn checksum(&mut self, parts: &[&[u8]]) -> [u8; 4] {
-        enet::wire::checksum::enet_crc32(parts)
-    }
-    fn has_compressor(&self) -> bool {
-        self.coder.is_some()
-    }
-    fn compress(&mut self, input: &[u8], out: &mut [u8]) -> usize {
-        self.coder
-            .as_mut()
-            .map_or(0, |coder| coder.compress(&[input], out))
-    }
-    fn decompress(&mut self, input: &[u8], out: &mut [u8]) -> usize {
-        self.coder
-            .as_mut()
-            .map_or(0, |coder| coder.decompress(input, out))
-    }
-}
-
 pub fn address_of(host: usize) -> ENetAddress {
     ENetAddress {
         host: u32::from_be_bytes([10, 0, 0, host as u8 + 1]).to_be(),

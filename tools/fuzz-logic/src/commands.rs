@@ -9,8 +9,8 @@ use enet::wire::{
     Fragment,
 };
 
-use crate::driver::WireCodec;
 use crate::input::Input;
+use enet::proto::WireCodec;
 
 /// Addressing of a datagram: what the receiver looks its peer up by.
 pub struct Addressing {

@@ -10,38 +10,10 @@ use std::cell::RefCell;
 use enet::abi::ENetPeerState::{self, *};
 use enet::abi::{ENetAddress, ENetBuffer, ENetPeer};
 use enet::mem::{CBox, PacketRef};
-use enet::proto::{Codec, Event, EventKind, EventSlot, Host, HostSettings};
+use enet::proto::{Event, EventKind, EventSlot, Host, HostSettings, WireCodec};
 use enet::wire::checksum::{self, enet_crc32};
 use enet::wire::range_coder::RangeCoder;
 use enet::wire::{ConnectId, Datagram};
-
-/// The stock checksum and compressor, or neither.
-pub struct WireCodec {
-    pub checksum: bool,
-    pub coder: Option<RangeCoder>,
-}
-
-impl Codec for WireCodec {
-    fn has_checksum(&self) -> bool {
-        self.checksum
-    }
-    fn checksum(&mut self, parts: &[&[u8]]) -> [u8; 4] {
-        enet_crc32(parts)
-    }
-    fn has_compressor(&self) -> bool {
-        self.coder.is_some()
-    }
-    fn compress(&mut self, input: &[u8], out: &mut [u8]) -> usize {
-        self.coder
-            .as_mut()
-            .map_or(0, |coder| coder.compress(&[input], out))
-    }
-    fn decompress(&mut self, input: &[u8], out: &mut [u8]) -> usize {
-        self.coder
-            .as_mut()
-            .map_or(0, |coder| coder.decompress(input, out))
-    }
-}
 
 pub struct Side {
     pub host: CBox<Host>,
@@ -129,10 +101,7 @@ impl Pair {
             Side {
                 host,
                 address,
-                codec: WireCodec {
-                    checksum,
-                    coder: compress.then(RangeCoder::new),
-                },
+                codec: WireCodec::new(checksum, compress),
                 connected: vec![false; peer_count],
                 received: Vec::new(),
                 events: 0,
