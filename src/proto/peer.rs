@@ -94,10 +94,16 @@ pub(crate) const IDLE_RELEASE_MS: u32 = 1000;
 /// one command at a time (a handshake, a ping), and thousands of them
 /// would otherwise pin three times the memory they use.
 pub(crate) fn push_to_peer_queue<T>(queue: &mut VecDeque<T>, item: T) {
+    room_for_one(queue);
+    queue.push_back(item);
+}
+
+/// Gives an unallocated per-peer queue room for one item (see
+/// [`push_to_peer_queue`]); does nothing to one that has room already.
+pub(crate) fn room_for_one<T>(queue: &mut VecDeque<T>) {
     if queue.capacity() == 0 {
         queue.reserve_exact(1);
     }
-    queue.push_back(item);
 }
 
 impl PeerSlot {

@@ -31,10 +31,7 @@ impl OutgoingQueue {
     /// commands from there on.
     pub fn insert(&mut self, position: usize, command: OutgoingCommand) {
         self.unwindowed += usize::from(!is_windowed(&command));
-        if self.commands.capacity() == 0 {
-            // As in `push_back`: room for one, not four.
-            self.commands.reserve_exact(1);
-        }
+        super::peer::room_for_one(&mut self.commands);
         self.commands.insert(position, command);
     }
 

@@ -52,7 +52,9 @@ pub struct DatagramBuilder {
     /// a command never zero-fills first.
     buffer: Vec<u8>,
     end: usize,
-    /// The finished datagram when it is compressed.
+    /// [`HEADROOM`] bytes, then the compressed body when compression wins:
+    /// the header goes before it as in `buffer`, so a compressed datagram
+    /// is finished in place too.
     compressed: Vec<u8>,
 }
 
@@ -195,9 +197,9 @@ impl DatagramBuilder {
     }
 
     /// The datagram's final header, with the body compressed into
-    /// `self.compressed` if that makes it strictly smaller (then the
-    /// header says so) and the checksum over the header (COMPRESSED flag
-    /// included) and the uncompressed body.
+    /// `self.compressed` (after its headroom) if that makes it strictly
+    /// smaller (then the header says so) and the checksum over the header
+    /// (COMPRESSED flag included) and the uncompressed body.
     fn seal(&mut self, envelope: Envelope<'_>) -> DatagramHeader {
         let Envelope {
             peer_id,
@@ -209,15 +211,12 @@ impl DatagramBuilder {
         } = envelope;
         let mut header = self.header(peer_id, session_id, sent_time, checksum_fn.is_some());
         let body = self.buffer.get(HEADROOM..self.end).unwrap_or(&[]);
-        self.compressed.clear();
         if let Some(compress) = compressor {
-            self.compressed.resize(body.len(), 0);
-            let len = compress(body, &mut self.compressed);
+            self.compressed.resize(HEADROOM + body.len(), 0);
+            let len = compress(body, &mut self.compressed[HEADROOM..]);
             if len > 0 && len < body.len() {
-                self.compressed.truncate(len);
+                self.compressed.truncate(HEADROOM + len);
                 header.compressed = true;
-            } else {
-                self.compressed.clear();
             }
         }
         if let Some(checksum_fn) = checksum_fn {
@@ -236,16 +235,14 @@ impl DatagramBuilder {
     pub fn finish_in_place(&mut self, envelope: Envelope<'_>) -> &[u8] {
         let header = self.seal(envelope);
         let header_bytes = header.to_bytes();
-        if header.compressed {
-            let mut datagram = Vec::with_capacity(header_bytes.len() + self.compressed.len());
-            datagram.extend_from_slice(&header_bytes);
-            datagram.extend_from_slice(&self.compressed);
-            self.compressed = datagram;
-            return &self.compressed;
-        }
         let start = HEADROOM - header_bytes.len();
-        self.buffer[start..HEADROOM].copy_from_slice(&header_bytes);
-        &self.buffer[start..self.end]
+        let datagram = if header.compressed {
+            &mut self.compressed[..]
+        } else {
+            &mut self.buffer[..self.end]
+        };
+        datagram[start..HEADROOM].copy_from_slice(&header_bytes);
+        &datagram[start..]
     }
 
     /// Writes the finished datagram (as [`finish_in_place`]) into `out`,
