@@ -167,44 +167,76 @@ struct NullEventNet {
     events: [Vec<enet::proto::EventKind>; 2],
 }
 
+/// The one link between the two hosts, as one side sees it for a round.
+struct OneLink {
+    now: u32,
+    from: enet::abi::ENetAddress,
+    due: std::collections::VecDeque<Vec<u8>>,
+    outbox: Vec<Vec<u8>>,
+}
+
+impl enet::proto::Transport for OneLink {
+    fn now(&mut self) -> u32 {
+        self.now
+    }
+
+    fn receive<R>(
+        &mut self,
+        handle: impl FnOnce(enet::abi::ENetAddress, &[u8]) -> R,
+    ) -> Result<Option<R>, enet::proto::ServiceFailed> {
+        Ok(self.due.pop_front().map(|bytes| handle(self.from, &bytes)))
+    }
+
+    fn transmit(&mut self, _to: &enet::abi::ENetAddress, bytes: &[u8]) -> isize {
+        self.outbox.push(bytes.to_vec());
+        bytes.len() as isize
+    }
+
+    fn flush(&mut self) -> Result<(), enet::proto::ServiceFailed> {
+        Ok(())
+    }
+
+    fn wait(&mut self, _ms: u32) -> Result<bool, enet::proto::ServiceFailed> {
+        Ok(true)
+    }
+}
+
 impl NullEventNet {
     const LATENCY: u64 = 5;
 
     fn step(&mut self) {
-        use enet::proto::{EventSlot, NoCodec};
+        use enet::proto::{CodecOnly, NoCodec, Serviced};
         let now = self.sim.now;
         for index in 0..2 {
             if self.down[index] {
                 self.in_flight.retain(|(_, to, _)| *to != index);
                 continue;
             }
-            let mut outbox: Vec<Vec<u8>> = Vec::new();
-            let mut transmit = |_: &enet::abi::ENetAddress, bytes: &[u8]| {
-                outbox.push(bytes.to_vec());
-                bytes.len() as isize
-            };
-            let host = &mut self.sim.hosts[index].host;
-            host.bandwidth_throttle(now);
-            let mut none = EventSlot::unwanted();
-            let _ = host.send_outgoing(now, true, &mut NoCodec, &mut transmit, &mut none);
             let from = self.sim.hosts[1 - index].address;
             let (due, rest): (Vec<_>, Vec<_>) = std::mem::take(&mut self.in_flight)
                 .into_iter()
                 .partition(|(at, to, _)| *to == index && *at <= self.ticks);
             self.in_flight = rest;
+            let mut transport = OneLink {
+                now,
+                from,
+                due: due.into_iter().map(|(_, _, bytes)| bytes).collect(),
+                outbox: Vec::new(),
+            };
             let host = &mut self.sim.hosts[index].host;
-            for (_, _, bytes) in due {
-                let mut none = EventSlot::unwanted();
-                let _ = host.receive_datagram(now, from, &bytes, &mut NoCodec, &mut none);
-            }
-            let mut none = EventSlot::unwanted();
-            let _ = host.send_outgoing(now, true, &mut NoCodec, &mut transmit, &mut none);
+            // `enet_host_service(host, NULL, 0)`: no event is reported.
+            let serviced = host
+                .service(&mut transport, &mut CodecOnly(&mut NoCodec), false, 0)
+                .expect("service");
+            assert!(matches!(serviced, Serviced::Idle));
+            assert!(transport.due.is_empty());
             while let Some(event) = host.dispatch() {
                 if let Some(packet) = event.packet {
                     packet.release();
                 }
                 self.events[index].push(event.kind);
             }
+            let outbox = transport.outbox;
             for bytes in outbox {
                 self.in_flight
                     .push((self.ticks + Self::LATENCY, 1 - index, bytes));

@@ -11,14 +11,13 @@ use crate::abi::*;
 use crate::mem::{packet, CBox, PacketRef, PacketView};
 use crate::net::batch::{Datagram, ReceiveBatch, SendBatch};
 use crate::net::{clock, socket};
-use crate::proto::{Event, EventKind, EventSlot, Host, HostSettings};
-use crate::time::{time_difference, time_greater_equal};
-use crate::wire::DropReason;
+use crate::proto::{
+    Codec, Event, EventKind, Hooks, Host, HostSettings, Intercept, ServiceFailed, Serviced,
+    Transport,
+};
 
 const WAIT_RECEIVE: u32 = ENetSocketWait::ENET_SOCKET_WAIT_RECEIVE as u32;
 const WAIT_INTERRUPT: u32 = ENetSocketWait::ENET_SOCKET_WAIT_INTERRUPT as u32;
-/// Datagrams handled per receive phase, as stock.
-const RECEIVES_PER_CALL: usize = 256;
 
 /// A host as `enet_host_create` makes it: the engine's host first, so the
 /// `ENetHost *` C code holds (the engine host's first field) points at the
@@ -71,8 +70,124 @@ pub(crate) unsafe fn peer_host<'a>(peer: *mut ENetPeer) -> Option<(&'a mut Drive
     Some((host, index))
 }
 
-fn codec_of(host: &Host) -> CallbackCodec {
-    CallbackCodec::new(host.public.checksum, host.public.compressor)
+/// The socket and the system clock, as the engine's [`Transport`].
+struct SocketTransport<'a> {
+    socket: ENetSocket,
+    received: &'a mut ReceiveBatch,
+    outgoing: &'a mut SendBatch,
+}
+
+impl Transport for SocketTransport<'_> {
+    fn now(&mut self) -> u32 {
+        clock::now()
+    }
+
+    fn receive<R>(
+        &mut self,
+        handle: impl FnOnce(ENetAddress, &[u8]) -> R,
+    ) -> Result<Option<R>, ServiceFailed> {
+        loop {
+            if !self.received.has_pending() {
+                match self.received.fill(self.socket) {
+                    Ok(0) => return Ok(None),
+                    Ok(_) => {}
+                    Err(_) => return Err(ServiceFailed),
+                }
+            }
+            // Oversized datagrams are skipped (stock 1.3.17 fails the call).
+            if let Some(Datagram::Received { from, bytes }) = self.received.pop() {
+                return Ok(Some(handle(from, bytes)));
+            }
+        }
+    }
+
+    fn transmit(&mut self, to: &ENetAddress, bytes: &[u8]) -> isize {
+        self.outgoing.push(to, bytes);
+        if self.outgoing.is_full() && self.outgoing.flush(self.socket).is_err() {
+            return -1;
+        }
+        bytes.len() as isize
+    }
+
+    fn flush(&mut self) -> Result<(), ServiceFailed> {
+        self.outgoing.flush(self.socket).map_err(|_| ServiceFailed)
+    }
+
+    fn wait(&mut self, ms: u32) -> Result<bool, ServiceFailed> {
+        match socket::wait(self.socket, WAIT_RECEIVE | WAIT_INTERRUPT, ms) {
+            Err(_) => Err(ServiceFailed),
+            Ok(condition) => Ok(condition & WAIT_INTERRUPT == 0),
+        }
+    }
+}
+
+/// The program's callbacks on a host, and the event it passed in.
+struct ProgramHooks<'a> {
+    codec: CallbackCodec,
+    event: Option<&'a mut ENetEvent>,
+}
+
+impl<'a> ProgramHooks<'a> {
+    fn new(host: &ENetHost, event: Option<&'a mut ENetEvent>) -> Self {
+        ProgramHooks {
+            codec: CallbackCodec::new(host.checksum, host.compressor),
+            event,
+        }
+    }
+}
+
+impl Hooks for ProgramHooks<'_> {
+    fn codec(&mut self, host: &ENetHost) -> &mut dyn Codec {
+        self.codec = CallbackCodec::new(host.checksum, host.compressor);
+        &mut self.codec
+    }
+
+    fn intercept(&mut self, host: &mut Host, datagram: &[u8]) -> Intercept {
+        let Some(intercept) = host.public.intercept else {
+            return Intercept::Pass;
+        };
+        // The callback reads the datagram where stock keeps it.
+        host.public.packetData[0][..datagram.len()].copy_from_slice(datagram);
+        let host_pointer: *mut ENetHost = &mut host.public;
+        let event_pointer = self
+            .event
+            .as_deref_mut()
+            .map_or(ptr::null_mut(), |event| event as *mut ENetEvent);
+        // SAFETY: the program's callback gets the live host and its own
+        // event (or NULL), as stock passes them; no Rust reference into the
+        // host is used until it returns.
+        match unsafe { intercept(host_pointer, event_pointer) } {
+            1 => Intercept::Consumed,
+            -1 => Intercept::Failed,
+            _ => Intercept::Pass,
+        }
+    }
+
+    fn intercepted_event(&self) -> bool {
+        self.event
+            .as_deref()
+            .is_some_and(|event| event.r#type != ENetEventType::ENET_EVENT_TYPE_NONE)
+    }
+}
+
+/// The engine's transport and hooks for one call on `driver`, beside the
+/// engine host itself.
+fn split<'a>(
+    driver: &'a mut DriverHost,
+    event: Option<&'a mut ENetEvent>,
+) -> (&'a mut Host, SocketTransport<'a>, ProgramHooks<'a>) {
+    let DriverHost {
+        host,
+        received,
+        outgoing,
+    } = driver;
+    let transport = SocketTransport {
+        socket: host.public.socket,
+        received,
+        outgoing,
+    };
+    let hooks = ProgramHooks::new(&host.public, event);
+    (host, transport, hooks)
 }
 
 /// Writes an engine event into the program's `ENetEvent`. As stock, each
@@ -105,207 +220,23 @@ fn clear_event(event: &mut ENetEvent) {
     event.packet = ptr::null_mut();
 }
 
-/// What a phase of the service loop ended with.
-enum Phase {
-    Continue,
-    Event,
-    Failed,
-}
-
-/// Sends what the engine has for every peer that needs it.
-fn send_phase(
-    driver: &mut DriverHost,
-    now: u32,
-    check_timeouts: bool,
-    event: Option<&mut ENetEvent>,
-) -> Phase {
-    let DriverHost { host, outgoing, .. } = driver;
-    let socket = host.public.socket;
-    let mut codec = codec_of(host);
-    let mut transmit = |to: &ENetAddress, bytes: &[u8]| -> isize {
-        outgoing.push(to, bytes);
-        if outgoing.is_full() && outgoing.flush(socket).is_err() {
-            return -1;
-        }
-        bytes.len() as isize
-    };
-    let mut slot = if event.is_some() {
-        EventSlot::wanted()
-    } else {
-        EventSlot::unwanted()
-    };
-    let sent = host.send_outgoing(now, check_timeouts, &mut codec, &mut transmit, &mut slot);
-    if outgoing.flush(socket).is_err() || sent.is_err() {
-        return Phase::Failed;
-    }
-    match (slot.event, event) {
-        (Some(happened), Some(out)) => {
-            fill_event(host, happened, out);
-            Phase::Event
-        }
-        _ => Phase::Continue,
-    }
-}
-
-/// Reads and handles up to 256 datagrams, a `recvmmsg` batch at a time.
-fn receive_phase(driver: &mut DriverHost, now: u32, mut event: Option<&mut ENetEvent>) -> Phase {
-    let DriverHost { host, received, .. } = driver;
-    let socket = host.public.socket;
-    for _ in 0..RECEIVES_PER_CALL {
-        if !received.has_pending() {
-            match received.fill(socket) {
-                Ok(0) => return Phase::Continue,
-                Ok(_) => {}
-                Err(_) => return Phase::Failed,
-            }
-        }
-        // Oversized datagrams are skipped (stock 1.3.17 fails the call).
-        let Some(Datagram::Received { from, bytes }) = received.pop() else {
-            continue;
-        };
-        let length = bytes.len();
-        host.public.receivedAddress = from;
-        host.public.receivedDataLength = length;
-        host.public.totalReceivedData = host.public.totalReceivedData.wrapping_add(length as u32);
-        host.public.totalReceivedPackets = host.public.totalReceivedPackets.wrapping_add(1);
-        host.public.receivedData = host.public.packetData[0].as_mut_ptr();
-
-        if let Some(intercept) = host.public.intercept {
-            // The callback reads the datagram where stock keeps it.
-            host.public.packetData[0][..length].copy_from_slice(bytes);
-            let host_pointer: *mut ENetHost = &mut host.public;
-            let event_pointer = event
-                .as_deref_mut()
-                .map_or(ptr::null_mut(), |e| e as *mut ENetEvent);
-            // SAFETY: the program's callback gets the live host and its own
-            // event (or NULL), as stock passes them; no Rust reference into
-            // the host is used until it returns.
-            let verdict = unsafe { intercept(host_pointer, event_pointer) };
-            match verdict {
-                1 => {
-                    if event
-                        .as_deref()
-                        .is_some_and(|e| e.r#type != ENetEventType::ENET_EVENT_TYPE_NONE)
-                    {
-                        return Phase::Event;
-                    }
-                    continue;
-                }
-                -1 => return Phase::Failed,
-                _ => {}
-            }
-        }
-
-        let mut codec = codec_of(host);
-        let mut slot = if event.is_some() {
-            EventSlot::wanted()
-        } else {
-            EventSlot::unwanted()
-        };
-        let result = host.receive_datagram(now, from, bytes, &mut codec, &mut slot);
-        // A dropped datagram is no failure of the host.
-        if let Some(out) = event.as_deref_mut() {
-            if let Some(happened) = slot.event {
-                fill_event(host, happened, out);
-                return Phase::Event;
-            }
-            // Stock reports an event the intercept left in place once the
-            // datagram got as far as its commands.
-            if out.r#type != ENetEventType::ENET_EVENT_TYPE_NONE && reached_commands(&result) {
-                return Phase::Event;
-            }
-        }
-    }
-    Phase::Continue
-}
-
-/// Whether a datagram passed the header, peer and checksum checks.
-fn reached_commands(result: &Result<(), DropReason>) -> bool {
-    match result {
-        Ok(()) => true,
-        Err(reason) => matches!(
-            reason,
-            DropReason::TruncatedCommand
-                | DropReason::UnknownCommand
-                | DropReason::PayloadOutOfBounds
-                | DropReason::PayloadTooLarge
-                | DropReason::NoPeerForCommand
-                | DropReason::MissingSentTime
-                | DropReason::CommandRejected
-        ),
-    }
-}
-
-fn dispatch_phase(host: &mut Host, event: &mut ENetEvent) -> bool {
-    match host.dispatch() {
-        Some(happened) => {
-            fill_event(host, happened, event);
-            true
-        }
-        None => false,
-    }
-}
-
-/// `enet_host_service`: dispatch, send, receive, send, dispatch, then wait
-/// on the socket until something arrives, the engine's next deadline, or
-/// `timeout` ms have passed.
-fn service(host: &mut DriverHost, mut event: Option<&mut ENetEvent>, timeout: u32) -> c_int {
+/// `enet_host_service` over the engine's service loop.
+fn service(driver: &mut DriverHost, mut event: Option<&mut ENetEvent>, timeout: u32) -> c_int {
     if let Some(out) = event.as_deref_mut() {
         clear_event(out);
-        if dispatch_phase(host, out) {
-            return 1;
-        }
     }
-    let mut now = clock::now();
-    host.public.serviceTime = now;
-    let deadline = now.wrapping_add(timeout);
-    loop {
-        if time_difference(now, host.public.bandwidthThrottleEpoch)
-            >= ENET_HOST_BANDWIDTH_THROTTLE_INTERVAL
-        {
-            host.bandwidth_throttle(now);
-        }
-        match send_phase(host, now, true, event.as_deref_mut()) {
-            Phase::Event => return 1,
-            Phase::Failed => return -1,
-            Phase::Continue => {}
-        }
-        match receive_phase(host, now, event.as_deref_mut()) {
-            Phase::Event => return 1,
-            Phase::Failed => return -1,
-            Phase::Continue => {}
-        }
-        match send_phase(host, now, true, event.as_deref_mut()) {
-            Phase::Event => return 1,
-            Phase::Failed => return -1,
-            Phase::Continue => {}
-        }
-        if let Some(out) = event.as_deref_mut() {
-            if dispatch_phase(host, out) {
-                return 1;
+    let want_event = event.is_some();
+    let (host, mut transport, mut hooks) = split(driver, event);
+    match host.service(&mut transport, &mut hooks, want_event, timeout) {
+        Err(ServiceFailed) => -1,
+        Ok(Serviced::Idle) => 0,
+        Ok(Serviced::InterceptedEvent) => 1,
+        Ok(Serviced::Event(happened)) => {
+            if let Some(out) = hooks.event {
+                fill_event(host, happened, out);
             }
+            1
         }
-        if time_greater_equal(host.public.serviceTime, deadline) {
-            return 0;
-        }
-        // Wait for a datagram, the caller's deadline, or the engine's.
-        loop {
-            now = clock::now();
-            host.public.serviceTime = now;
-            if time_greater_equal(now, deadline) {
-                return 0;
-            }
-            let caller_wait = time_difference(deadline, now);
-            let engine_wait = host.next_deadline(now).unwrap_or(u32::MAX);
-            let wait = caller_wait.min(engine_wait.max(1));
-            match socket::wait(host.public.socket, WAIT_RECEIVE | WAIT_INTERRUPT, wait) {
-                Err(_) => return -1,
-                Ok(condition) if condition & WAIT_INTERRUPT != 0 => continue,
-                Ok(_) => break,
-            }
-        }
-        now = clock::now();
-        host.public.serviceTime = now;
     }
 }
 
@@ -473,7 +404,13 @@ pub unsafe extern "C" fn enet_host_check_events(
             return -1;
         };
         clear_event(event);
-        c_int::from(dispatch_phase(host, event))
+        match host.dispatch() {
+            Some(happened) => {
+                fill_event(host, happened, event);
+                1
+            }
+            None => 0,
+        }
     })
 }
 
@@ -500,10 +437,9 @@ pub unsafe extern "C" fn enet_host_service(
 }
 
 /// Sends everything queued now, without waiting or receiving.
-pub(crate) fn flush(host: &mut DriverHost) {
-    let now = clock::now();
-    host.public.serviceTime = now;
-    let _ = send_phase(host, now, false, None);
+pub(crate) fn flush(driver: &mut DriverHost) {
+    let (host, mut transport, mut hooks) = split(driver, None);
+    let _ = host.flush(&mut transport, &mut hooks);
 }
 
 /// Sends everything queued now.
@@ -540,10 +476,7 @@ pub unsafe extern "C" fn enet_host_broadcast(
         let Some(view) = (unsafe { PacketView::from_raw(packet) }) else {
             return;
         };
-        for index in host.connected_peers() {
-            let _ = host.send(index, channelID, view);
-        }
-        if view.reference_count() == 0 {
+        if !host.broadcast(channelID, view) {
             // SAFETY: no peer took the packet; it is the program's to free,
             // and stock frees it here.
             unsafe { packet::destroy(packet) };

@@ -1,11 +1,14 @@
 //! The sans-IO protocol engine: ENet 1.3.17's connection state machine,
 //! sequencing, reliability, fragmentation, throttling and timeouts.
 //!
-//! It owns no socket and reads no clock. The driver (`ffi::host`) hands it
-//! the current time and received datagrams, and it hands back datagrams to
-//! send (through a `transmit` callback), events, and the time it next needs
-//! to run ([`Host::next_deadline`]). That makes every protocol behaviour
-//! testable on a simulated network (`tests/sim_*.rs`).
+//! It owns no socket and reads no clock. The service loop itself
+//! ([`Host::service`], in `service.rs`) is the engine's: a driver supplies a
+//! [`Transport`] (clock, datagrams in and out, waiting) and [`Hooks`] (the
+//! program's callbacks), and gets back events and the time the engine next
+//! needs to run ([`Host::next_deadline`]). The C driver (`ffi::host`) runs
+//! it over a socket; the simulator (`tests/sim`) runs the same loop over
+//! virtual links and virtual time, so every protocol behaviour is testable
+//! there.
 //!
 //! State a program can see lives in the `#[repr(C)]` structs (`ENetHost`,
 //! `ENetPeer`, `ENetChannel`), and the engine reads and writes it there;
@@ -27,6 +30,7 @@ mod peer;
 mod queue;
 pub mod reassembly;
 mod schedule;
+pub mod service;
 mod throttle;
 
 pub use channel::Queued;
@@ -35,3 +39,4 @@ pub use event::{Event, EventKind, EventSlot};
 pub use host::{Host, HostSettings};
 pub use internal::Sequenced;
 pub use peer::SendError;
+pub use service::{CodecOnly, Hooks, Intercept, ServiceFailed, Serviced, Transport};

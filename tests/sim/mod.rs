@@ -7,7 +7,12 @@ pub mod forge;
 
 use enet::abi::{ENetAddress, ENetPeerState};
 use enet::mem::CBox;
-use enet::proto::{Codec, Event, EventKind, EventSlot, Host, HostSettings, NoCodec};
+use std::collections::VecDeque;
+
+use enet::proto::{
+    Codec, CodecOnly, Event, EventKind, Host, HostSettings, NoCodec, ServiceFailed, Serviced,
+    Transport,
+};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
@@ -43,6 +48,45 @@ struct InFlight {
     from: ENetAddress,
     to: ENetAddress,
     bytes: Vec<u8>,
+}
+
+/// The network as one host sees it during one service round: the
+/// datagrams due for it, and an outbox for what it sends. Virtual time
+/// stands still within a round.
+struct SimTransport<'a> {
+    now: u32,
+    due: VecDeque<InFlight>,
+    outbox: &'a mut Vec<(ENetAddress, Vec<u8>)>,
+}
+
+impl Transport for SimTransport<'_> {
+    fn now(&mut self) -> u32 {
+        self.now
+    }
+
+    fn receive<R>(
+        &mut self,
+        handle: impl FnOnce(ENetAddress, &[u8]) -> R,
+    ) -> Result<Option<R>, ServiceFailed> {
+        Ok(self
+            .due
+            .pop_front()
+            .map(|datagram| handle(datagram.from, &datagram.bytes)))
+    }
+
+    fn transmit(&mut self, to: &ENetAddress, bytes: &[u8]) -> isize {
+        self.outbox.push((*to, bytes.to_vec()));
+        bytes.len() as isize
+    }
+
+    fn flush(&mut self) -> Result<(), ServiceFailed> {
+        Ok(())
+    }
+
+    fn wait(&mut self, _ms: u32) -> Result<bool, ServiceFailed> {
+        // Rounds run with timeout 0, which never waits.
+        Ok(true)
+    }
 }
 
 /// Link behaviour; probabilities in [0, 1].
@@ -175,79 +219,47 @@ impl Sim {
         host.seen.push(seen);
     }
 
-    /// Send passes until one reports no event, as the service loop does;
-    /// datagrams go to `outbox`.
-    fn send_all(sim_host: &mut SimHost, now: u32, outbox: &mut Vec<(ENetAddress, Vec<u8>)>) {
-        let mut transmit = |to: &ENetAddress, bytes: &[u8]| {
-            outbox.push((*to, bytes.to_vec()));
-            bytes.len() as isize
-        };
-        loop {
-            let mut events = EventSlot::wanted();
-            sim_host
-                .host
-                .send_outgoing(
-                    now,
-                    true,
-                    sim_host.codec.as_mut(),
-                    &mut transmit,
-                    &mut events,
-                )
-                .expect("send");
-            match events.event {
-                Some(event) => Self::record(sim_host, event),
-                None => break,
-            }
-        }
-    }
-
-    /// Runs host `index` once, as `enet_host_service(host, &event, 0)` would
-    /// in a loop until it reports nothing more.
+    /// Runs host `index` the way a program calls
+    /// `enet_host_service(host, &event, 0)` until it reports nothing more,
+    /// over the engine's own service loop.
     fn service(&mut self, index: usize) {
         let now = self.now;
         let ticks = self.ticks;
         let link = self.link;
         let host_down = self.down[index];
         let mut outbox = Vec::new();
-        {
-            let sim_host = &mut self.hosts[index];
-            sim_host.host.bandwidth_throttle(now);
-            Self::send_all(sim_host, now, &mut outbox);
-        }
-        // Deliver everything due for this host.
+        // Everything due for this host, in arrival order.
         let address = self.hosts[index].address;
-        let mut due: Vec<InFlight> = Vec::new();
-        let mut waiting = Vec::new();
-        for datagram in self.in_flight.drain(..) {
-            if datagram.to == address && datagram.deliver_at <= ticks {
-                due.push(datagram);
-            } else {
-                waiting.push(datagram);
-            }
-        }
+        let (mut due, waiting): (Vec<InFlight>, Vec<InFlight>) = self
+            .in_flight
+            .drain(..)
+            .partition(|datagram| datagram.to == address && datagram.deliver_at <= ticks);
         self.in_flight = waiting;
         due.sort_by_key(|d| (d.deliver_at, d.order));
+        if host_down {
+            due.clear();
+        }
         {
             let sim_host = &mut self.hosts[index];
-            for datagram in due {
-                if host_down {
-                    continue;
+            let mut transport = SimTransport {
+                now,
+                due: due.into(),
+                outbox: &mut outbox,
+            };
+            loop {
+                let mut hooks = CodecOnly(sim_host.codec.as_mut());
+                match sim_host
+                    .host
+                    .service(&mut transport, &mut hooks, true, 0)
+                    .expect("service")
+                {
+                    Serviced::Event(event) => Self::record(sim_host, event),
+                    Serviced::InterceptedEvent => unreachable!("no intercept"),
+                    // A call handles at most 256 datagrams; the program
+                    // calls again for the rest.
+                    Serviced::Idle if transport.due.is_empty() => break,
+                    Serviced::Idle => {}
                 }
-                let mut events = EventSlot::wanted();
-                let _ = sim_host.host.receive_datagram(
-                    now,
-                    datagram.from,
-                    &datagram.bytes,
-                    sim_host.codec.as_mut(),
-                    &mut events,
-                );
-                if let Some(event) = events.event {
-                    Self::record(sim_host, event);
-                }
-            }
-            Self::send_all(sim_host, now, &mut outbox);
-            while let Some(event) = sim_host.host.dispatch() {
-                Self::record(sim_host, event);
             }
         }
         let from = self.hosts[index].address;

@@ -1,0 +1,297 @@
+//! The service loop: the order in which `enet_host_service` runs the
+//! engine's phases (dispatch, throttle pass, send, receive, send,
+//! dispatch, then wait), `enet_host_flush`'s send-only pass, and
+//! `enet_host_broadcast`.
+//!
+//! The loop is the engine's, so every driver runs the same one: the C
+//! driver over a socket and the system clock, the simulator over virtual
+//! links and virtual time. The outside world comes in through two traits,
+//! in the manner of a sans-IO protocol: a [`Transport`] (clock, datagrams
+//! in and out, waiting) and [`Hooks`] (the program's checksum, compressor
+//! and intercept callbacks).
+
+use super::codec::Codec;
+use super::event::{Event, EventSlot};
+use super::host::Host;
+use crate::abi::*;
+use crate::mem::PacketView;
+use crate::time::{time_difference, time_greater_equal};
+use crate::wire::DropReason;
+
+/// Datagrams handled per receive phase, as stock.
+const RECEIVES_PER_PHASE: usize = 256;
+
+/// The socket, the wait or the program's intercept failed: the service
+/// call returns -1.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ServiceFailed;
+
+/// Where the engine's datagrams come from and go to, and its clock.
+pub trait Transport {
+    /// The clock, in milliseconds.
+    fn now(&mut self) -> u32;
+    /// Hands the next received datagram to `handle` and returns what it
+    /// returned, or `None` when nothing is waiting.
+    fn receive<R>(
+        &mut self,
+        handle: impl FnOnce(ENetAddress, &[u8]) -> R,
+    ) -> Result<Option<R>, ServiceFailed>;
+    /// Queues a datagram for sending; its length, or negative on failure.
+    fn transmit(&mut self, to: &ENetAddress, bytes: &[u8]) -> isize;
+    /// Sends what [`Transport::transmit`] queued.
+    fn flush(&mut self) -> Result<(), ServiceFailed>;
+    /// Waits up to `ms` for a datagram. `false` when a signal cut the wait
+    /// short, so the caller waits again for what is left.
+    fn wait(&mut self, ms: u32) -> Result<bool, ServiceFailed>;
+}
+
+/// What the program hooked into its host.
+pub trait Hooks {
+    /// The checksum and compressor to use now (the program may change
+    /// them between calls).
+    fn codec(&mut self, host: &ENetHost) -> &mut dyn Codec;
+    /// The program's intercept callback, shown each received datagram
+    /// before the engine parses it.
+    fn intercept(&mut self, _host: &mut Host, _datagram: &[u8]) -> Intercept {
+        Intercept::Pass
+    }
+    /// Whether the program's event holds an event its intercept put there.
+    fn intercepted_event(&self) -> bool {
+        false
+    }
+}
+
+/// Hooks of a host with no callbacks, using one codec.
+pub struct CodecOnly<'a>(pub &'a mut dyn Codec);
+
+impl Hooks for CodecOnly<'_> {
+    fn codec(&mut self, _host: &ENetHost) -> &mut dyn Codec {
+        self.0
+    }
+}
+
+/// The intercept's verdict on a datagram.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Intercept {
+    /// The engine handles the datagram.
+    Pass,
+    /// The program handled it; the engine ignores it.
+    Consumed,
+    /// The program reported an error: the service call fails.
+    Failed,
+}
+
+/// How a service call ended.
+#[derive(Debug)]
+pub enum Serviced {
+    /// Nothing to report before the deadline.
+    Idle,
+    /// An event of the engine's.
+    Event(Event),
+    /// The intercept put an event in the program's event itself.
+    InterceptedEvent,
+}
+
+/// How one phase ended.
+enum Phase {
+    Continue,
+    Done(Serviced),
+}
+
+impl Host {
+    /// `enet_host_service`: reports the first event found, or waits on the
+    /// transport until something arrives, the engine's next deadline, or
+    /// `timeout` ms have passed. `want_event` is whether the program passed
+    /// an event to fill; without one, events stay queued for dispatch.
+    pub fn service(
+        &mut self,
+        transport: &mut impl Transport,
+        hooks: &mut impl Hooks,
+        want_event: bool,
+        timeout: u32,
+    ) -> Result<Serviced, ServiceFailed> {
+        if want_event {
+            if let Some(event) = self.dispatch() {
+                return Ok(Serviced::Event(event));
+            }
+        }
+        let mut now = transport.now();
+        self.public.serviceTime = now;
+        let deadline = now.wrapping_add(timeout);
+        loop {
+            self.bandwidth_throttle(now);
+            if let Phase::Done(serviced) =
+                self.send_phase(transport, hooks, now, true, want_event)?
+            {
+                return Ok(serviced);
+            }
+            if let Phase::Done(serviced) = self.receive_phase(transport, hooks, now, want_event)? {
+                return Ok(serviced);
+            }
+            if let Phase::Done(serviced) =
+                self.send_phase(transport, hooks, now, true, want_event)?
+            {
+                return Ok(serviced);
+            }
+            if want_event {
+                if let Some(event) = self.dispatch() {
+                    return Ok(Serviced::Event(event));
+                }
+            }
+            if time_greater_equal(self.public.serviceTime, deadline) {
+                return Ok(Serviced::Idle);
+            }
+            // Wait for a datagram, the caller's deadline, or the engine's.
+            loop {
+                now = transport.now();
+                self.public.serviceTime = now;
+                if time_greater_equal(now, deadline) {
+                    return Ok(Serviced::Idle);
+                }
+                let caller_wait = time_difference(deadline, now);
+                let engine_wait = self.next_deadline(now).unwrap_or(u32::MAX);
+                if transport.wait(caller_wait.min(engine_wait.max(1)))? {
+                    break;
+                }
+            }
+            now = transport.now();
+            self.public.serviceTime = now;
+        }
+    }
+
+    /// `enet_host_flush`: one send pass, without timeouts, receiving or
+    /// waiting; events it causes stay queued.
+    pub fn flush(
+        &mut self,
+        transport: &mut impl Transport,
+        hooks: &mut impl Hooks,
+    ) -> Result<(), ServiceFailed> {
+        let now = transport.now();
+        self.public.serviceTime = now;
+        self.send_phase(transport, hooks, now, false, false)
+            .map(|_| ())
+    }
+
+    /// `enet_host_broadcast`: queues `packet` to every connected peer on
+    /// `channel_id`. Whether any peer took it.
+    pub fn broadcast(&mut self, channel_id: u8, packet: PacketView) -> bool {
+        for index in self.connected_peers() {
+            let _ = self.send(index, channel_id, packet);
+        }
+        packet.reference_count() != 0
+    }
+
+    /// Sends what the engine has for every peer that needs it.
+    fn send_phase(
+        &mut self,
+        transport: &mut impl Transport,
+        hooks: &mut impl Hooks,
+        now: u32,
+        check_timeouts: bool,
+        want_event: bool,
+    ) -> Result<Phase, ServiceFailed> {
+        let mut slot = if want_event {
+            EventSlot::wanted()
+        } else {
+            EventSlot::unwanted()
+        };
+        let codec = hooks.codec(&self.public);
+        let mut transmit = |to: &ENetAddress, bytes: &[u8]| transport.transmit(to, bytes);
+        let sent = self.send_outgoing(now, check_timeouts, codec, &mut transmit, &mut slot);
+        transport.flush()?;
+        if sent.is_err() {
+            return Err(ServiceFailed);
+        }
+        Ok(match slot.event {
+            Some(event) if want_event => Phase::Done(Serviced::Event(event)),
+            _ => Phase::Continue,
+        })
+    }
+
+    /// Reads and handles up to 256 datagrams.
+    fn receive_phase(
+        &mut self,
+        transport: &mut impl Transport,
+        hooks: &mut impl Hooks,
+        now: u32,
+        want_event: bool,
+    ) -> Result<Phase, ServiceFailed> {
+        for _ in 0..RECEIVES_PER_PHASE {
+            let handled = transport
+                .receive(|from, bytes| self.handle_received(hooks, now, from, bytes, want_event))?;
+            match handled {
+                None => return Ok(Phase::Continue),
+                Some(phase) => {
+                    if let Phase::Done(serviced) = phase? {
+                        return Ok(Phase::Done(serviced));
+                    }
+                }
+            }
+        }
+        Ok(Phase::Continue)
+    }
+
+    /// One received datagram: the host's receive fields, the intercept,
+    /// then the engine.
+    fn handle_received(
+        &mut self,
+        hooks: &mut impl Hooks,
+        now: u32,
+        from: ENetAddress,
+        bytes: &[u8],
+        want_event: bool,
+    ) -> Result<Phase, ServiceFailed> {
+        let length = bytes.len();
+        self.public.receivedAddress = from;
+        self.public.receivedDataLength = length;
+        self.public.totalReceivedData = self.public.totalReceivedData.wrapping_add(length as u32);
+        self.public.totalReceivedPackets = self.public.totalReceivedPackets.wrapping_add(1);
+        self.public.receivedData = self.public.packetData[0].as_mut_ptr();
+
+        match hooks.intercept(self, bytes) {
+            Intercept::Pass => {}
+            Intercept::Consumed if want_event && hooks.intercepted_event() => {
+                return Ok(Phase::Done(Serviced::InterceptedEvent))
+            }
+            Intercept::Consumed => return Ok(Phase::Continue),
+            Intercept::Failed => return Err(ServiceFailed),
+        }
+
+        let mut slot = if want_event {
+            EventSlot::wanted()
+        } else {
+            EventSlot::unwanted()
+        };
+        let codec = hooks.codec(&self.public);
+        let result = self.receive_datagram(now, from, bytes, codec, &mut slot);
+        // A dropped datagram is no failure of the host.
+        if want_event {
+            if let Some(event) = slot.event {
+                return Ok(Phase::Done(Serviced::Event(event)));
+            }
+            // Stock reports an event the intercept left in place once the
+            // datagram got as far as its commands.
+            if hooks.intercepted_event() && reached_commands(&result) {
+                return Ok(Phase::Done(Serviced::InterceptedEvent));
+            }
+        }
+        Ok(Phase::Continue)
+    }
+}
+
+/// Whether a datagram passed the header, peer and checksum checks.
+fn reached_commands(result: &Result<(), DropReason>) -> bool {
+    match result {
+        Ok(()) => true,
+        Err(reason) => matches!(
+            reason,
+            DropReason::TruncatedCommand
+                | DropReason::UnknownCommand
+                | DropReason::PayloadOutOfBounds
+                | DropReason::PayloadTooLarge
+                | DropReason::NoPeerForCommand
+                | DropReason::MissingSentTime
+                | DropReason::CommandRejected
+        ),
+    }
+}
