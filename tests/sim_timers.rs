@@ -187,7 +187,7 @@ impl enet::proto::Transport for OneLink {
         Ok(self.due.pop_front().map(|bytes| handle(self.from, &bytes)))
     }
 
-    fn transmit(&mut self, _to: &enet::abi::ENetAddress, bytes: &[u8]) -> isize {
+    fn transmit(&mut self, _to: &enet::abi::ENetAddress, bytes: &[u8], _windowed: bool) -> isize {
         self.outbox.push(bytes.to_vec());
         bytes.len() as isize
     }

@@ -101,8 +101,8 @@ impl Transport for SocketTransport<'_> {
         }
     }
 
-    fn transmit(&mut self, to: &ENetAddress, bytes: &[u8]) -> isize {
-        self.outgoing.push(to, bytes);
+    fn transmit(&mut self, to: &ENetAddress, bytes: &[u8], windowed: bool) -> isize {
+        self.outgoing.push(to, bytes, windowed);
         if self.outgoing.is_full() && self.outgoing.flush(self.socket).is_err() {
             return -1;
         }
@@ -297,7 +297,7 @@ pub unsafe extern "C" fn enet_host_create(
         let driver = Host::new(settings).and_then(|host| {
             CBox::new(DriverHost {
                 host,
-                received: ReceiveBatch::default(),
+                received: ReceiveBatch::for_socket(sock),
                 outgoing: SendBatch::default(),
             })
         });

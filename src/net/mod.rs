@@ -4,4 +4,5 @@
 pub mod address;
 pub mod batch;
 pub mod clock;
+pub mod offload;
 pub mod socket;

@@ -27,7 +27,10 @@ const ACKNOWLEDGE_LEN: usize = 8;
 const PING_LEN: usize = 4;
 
 /// Sends a datagram to an address; the bytes sent, or a negative error.
-pub type Transmit<'a> = dyn FnMut(&ENetAddress, &[u8]) -> isize + 'a;
+/// The flag says whether the datagram is paced by the peer's reliable
+/// window (it carries no unreliable payload), so it may leave in one burst
+/// with others (see [`super::Transport::transmit`]).
+pub type Transmit<'a> = dyn FnMut(&ENetAddress, &[u8], bool) -> isize + 'a;
 
 /// The socket refused a datagram (`enet_host_service` then returns -1).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -472,8 +475,9 @@ impl Host {
                 None
             },
         };
+        let windowed = self.engine.sent_unreliable.is_empty();
         let datagram = self.engine.builder.finish_in_place(envelope);
-        let sent = transmit(&address, datagram);
+        let sent = transmit(&address, datagram, windowed);
         usize::try_from(sent).map_err(|_| SendFailed)
     }
 

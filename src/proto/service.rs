@@ -37,7 +37,10 @@ pub trait Transport {
         handle: impl FnOnce(ENetAddress, &[u8]) -> R,
     ) -> Result<Option<R>, ServiceFailed>;
     /// Queues a datagram for sending; its length, or negative on failure.
-    fn transmit(&mut self, to: &ENetAddress, bytes: &[u8]) -> isize;
+    /// `windowed`: it carries no unreliable payload, so the peer's reliable
+    /// window paces it and it may leave in one burst with the datagrams
+    /// queued before it (a segmented send).
+    fn transmit(&mut self, to: &ENetAddress, bytes: &[u8], windowed: bool) -> isize;
     /// Sends what [`Transport::transmit`] queued.
     fn flush(&mut self) -> Result<(), ServiceFailed>;
     /// Waits up to `ms` for a datagram. `false` when a signal cut the wait
@@ -196,7 +199,9 @@ impl Host {
             EventSlot::unwanted()
         };
         let codec = hooks.codec(&self.public);
-        let mut transmit = |to: &ENetAddress, bytes: &[u8]| transport.transmit(to, bytes);
+        let mut transmit = |to: &ENetAddress, bytes: &[u8], windowed: bool| {
+            transport.transmit(to, bytes, windowed)
+        };
         let sent = self.send_outgoing(now, check_timeouts, codec, &mut transmit, &mut slot);
         transport.flush()?;
         if sent.is_err() {

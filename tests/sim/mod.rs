@@ -74,7 +74,7 @@ impl Transport for SimTransport<'_> {
             .map(|datagram| handle(datagram.from, &datagram.bytes)))
     }
 
-    fn transmit(&mut self, to: &ENetAddress, bytes: &[u8]) -> isize {
+    fn transmit(&mut self, to: &ENetAddress, bytes: &[u8], _windowed: bool) -> isize {
         self.outbox.push((*to, bytes.to_vec()));
         bytes.len() as isize
     }

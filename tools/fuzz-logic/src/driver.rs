@@ -159,7 +159,7 @@ impl Pair {
         for _ in 0..64 {
             let side = &mut self.sides[index];
             let mut out: Vec<(ENetAddress, Vec<u8>)> = Vec::new();
-            let mut transmit = |to: &ENetAddress, bytes: &[u8]| {
+            let mut transmit = |to: &ENetAddress, bytes: &[u8], _: bool| {
                 out.push((*to, bytes.to_vec()));
                 bytes.len() as isize
             };
