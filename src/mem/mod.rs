@@ -10,8 +10,10 @@
 //! This module, `ffi` and `net` are the only places with `unsafe`.
 
 pub mod cbox;
+pub mod chunked;
 pub mod hooks;
 pub mod packet;
 
 pub use cbox::{CBox, CSlice};
+pub use chunked::ChunkedPacket;
 pub use packet::{PacketRef, PacketView};

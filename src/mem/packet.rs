@@ -269,24 +269,31 @@ impl PacketRef {
         Some(PacketRef { packet })
     }
 
-    /// Creates a packet of `len` bytes made of `parts` laid end to end (a
-    /// reassembled packet's fragments), with one reference held by the
-    /// handle. The bytes are written once, never zero-filled first: `None`
-    /// (nothing leaked) unless the parts fill exactly `len` bytes, or when
-    /// allocation fails.
+    /// A packet of `len` uninitialised bytes with one reference held by
+    /// the handle, and where its bytes start (NULL when `len` is 0). Only
+    /// for this module's writers, which fill every byte before anything
+    /// can read them.
+    pub(super) fn new_uninit(len: usize, flags: u32) -> Option<(PacketRef, *mut u8)> {
+        // SAFETY: NULL data asks `create` for an uninitialised buffer.
+        let packet = NonNull::new(unsafe { create(ptr::null(), len, flags) })?;
+        // SAFETY: the packet was just created.
+        unsafe { retain_count(packet) };
+        // SAFETY: one field of the live packet is read.
+        let data = unsafe { (*packet.as_ptr()).data };
+        Some((PacketRef { packet }, data))
+    }
+
+    /// Creates a packet of `len` bytes made of `parts` laid end to end,
+    /// with one reference held by the handle. The bytes are written once,
+    /// never zero-filled first: `None` (nothing leaked) unless the parts
+    /// fill exactly `len` bytes, or when allocation fails.
     pub fn new_from_parts<'a>(
         len: usize,
         flags: u32,
         parts: impl IntoIterator<Item = &'a [u8]>,
     ) -> Option<PacketRef> {
-        // SAFETY: NULL data asks `create` for an uninitialised buffer, which
-        // is only written through raw pointers below, never read before.
-        let packet = NonNull::new(unsafe { create(ptr::null(), len, flags) })?;
-        // SAFETY: the packet was just created.
-        unsafe { retain_count(packet) };
-        let handle = PacketRef { packet };
-        // SAFETY: one field of the live packet is read.
-        let start = unsafe { (*packet.as_ptr()).data };
+        // The bytes are only written below, and read once all are.
+        let (handle, start) = Self::new_uninit(len, flags)?;
         let mut filled = 0usize;
         for part in parts {
             let end = filled.checked_add(part.len()).filter(|&end| end <= len);

@@ -468,7 +468,11 @@ impl Host {
                 }
             }
         }
-        if !self.make_reassembly_room(Reassembly::fragment_cost(data.len()), locator)
+        let Held::Fragments(reassembly) = &incoming.held else {
+            return Err(());
+        };
+        let cost = reassembly.cost_of_accepting(data.len());
+        if !self.make_reassembly_room(cost, locator)
             || !self.still_receiving(locator.peer, locator.channel)
         {
             return Err(());

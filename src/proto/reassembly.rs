@@ -4,10 +4,12 @@
 //! Stock ENet allocates the whole `totalLength` a first fragment claims, so
 //! a peer that never completes its packets pins that much memory per
 //! packet, and many peers together pin many times `maximumWaitingData`.
-//! Here a reassembly holds only the fragments that arrived (memory grows
-//! with the bytes received, whatever length is claimed), the packet is
-//! built when the last fragment arrives, and every incomplete reassembly
-//! of every peer is charged to one [`Budget`]. A fragment that would take
+//! Here a reassembly holds only the fragments that arrived until half the
+//! claimed length has; only then is the packet itself allocated, and the
+//! fragments are written straight into it (each byte copied once, never
+//! zero-filled). Memory thus stays within twice the bytes received,
+//! whatever length is claimed, and every incomplete reassembly of every
+//! peer is charged to one [`Budget`]. A fragment that would take
 //! the budget over its limit first evicts the stalest reassembly: the one
 //! whose last fragment arrived longest ago.
 
@@ -15,7 +17,7 @@ use std::cell::RefCell;
 use std::collections::BTreeMap;
 use std::rc::Rc;
 
-use crate::mem::PacketRef;
+use crate::mem::{ChunkedPacket, PacketRef};
 
 /// The budget when nothing else is asked for: enough for a legit packet of
 /// `maximumPacketSize` (32 MiB by default) to complete while others wait.
@@ -142,8 +144,12 @@ pub struct Reassembly {
     total: u32,
     /// The common fragment length `L`, once a fragment has shown it.
     fragment_length: Option<u32>,
-    /// The fragments received, by number: only what arrived is held.
+    /// The fragments received, by number, until half the packet arrived.
     fragments: BTreeMap<u32, Box<[u8]>>,
+    /// Bytes in `fragments`.
+    received: usize,
+    /// The packet being filled, once half of it arrived.
+    packet: Option<ChunkedPacket>,
     /// Bytes charged to the budget.
     charged: usize,
     /// This reassembly's entry in the budget's age order.
@@ -161,6 +167,8 @@ impl Reassembly {
             total,
             fragment_length: None,
             fragments: BTreeMap::new(),
+            received: 0,
+            packet: None,
             charged: REASSEMBLY_COST,
             tick,
             ledger: Rc::clone(&budget.ledger),
@@ -176,7 +184,10 @@ impl Reassembly {
     }
 
     pub fn is_complete(&self) -> bool {
-        self.fragments.len() as u64 == u64::from(self.count)
+        match &self.packet {
+            Some(packet) => packet.is_full(),
+            None => self.fragments.len() as u64 == u64::from(self.count),
+        }
     }
 
     /// Bytes this reassembly holds against the budget.
@@ -189,9 +200,35 @@ impl Reassembly {
         length + FRAGMENT_COST
     }
 
+    /// Whether `received` bytes are enough to allocate the packet.
+    fn half_arrived(&self, received: usize) -> bool {
+        received.saturating_mul(2) >= self.total as usize
+    }
+
+    /// What the reassembly holds once its packet is allocated.
+    fn filling_cost(&self) -> usize {
+        REASSEMBLY_COST + self.total as usize + ChunkedPacket::bookkeeping(self.count as usize)
+    }
+
+    /// What accepting a new fragment of `length` bytes adds to the budget:
+    /// its bytes, or, when it completes the first half, the whole packet
+    /// less the fragments it replaces.
+    pub(crate) fn cost_of_accepting(&self, length: usize) -> usize {
+        if self.packet.is_some() {
+            0
+        } else if self.half_arrived(self.received + length) {
+            self.filling_cost().saturating_sub(self.charged)
+        } else {
+            Self::fragment_cost(length)
+        }
+    }
+
     /// Whether fragment `number` already arrived.
     pub fn has(&self, number: u32) -> bool {
-        self.fragments.contains_key(&number)
+        match &self.packet {
+            Some(packet) => packet.has(number as usize),
+            None => self.fragments.contains_key(&number),
+        }
     }
 
     /// The fragment length this fragment implies for the whole packet.
@@ -239,11 +276,19 @@ impl Reassembly {
             return Ok(false);
         }
         self.fragment_length = Some(implied);
-        self.fragments.insert(number, data.into());
-        let cost = Self::fragment_cost(data.len());
-        self.charged += cost;
+        if let Some(packet) = &mut self.packet {
+            if !packet.write(number as usize, data) {
+                return Err(FragmentError::Malformed);
+            }
+        } else {
+            self.fragments.insert(number, data.into());
+            self.received += data.len();
+            self.recharge(self.charged + Self::fragment_cost(data.len()));
+            if self.half_arrived(self.received) {
+                self.start_packet(implied as usize);
+            }
+        }
         let mut ledger = self.ledger.borrow_mut();
-        ledger.held += cost;
         // Already the newest (one packet arriving at a time, the usual
         // case): moving it to the end of the age order would change nothing.
         if self.tick != ledger.last_tick {
@@ -255,10 +300,37 @@ impl Reassembly {
         Ok(true)
     }
 
-    /// The complete packet, built from the fragments (which are freed).
-    /// `None` if memory is short (or, never for a complete set, if the
-    /// fragments do not fill `total` bytes exactly).
-    pub fn assemble(self, flags: u32) -> Option<PacketRef> {
+    /// Charges `charged` bytes to the budget in place of what was.
+    fn recharge(&mut self, charged: usize) {
+        let mut ledger = self.ledger.borrow_mut();
+        ledger.held = ledger.held - self.charged + charged;
+        self.charged = charged;
+    }
+
+    /// Allocates the packet and moves the fragments held so far into it.
+    /// If memory is short the fragments stay where they are.
+    fn start_packet(&mut self, fragment_length: usize) {
+        let Some(mut packet) = ChunkedPacket::new(self.total as usize, fragment_length, 0) else {
+            return;
+        };
+        for (&number, bytes) in &self.fragments {
+            // Each was checked against this layout when it arrived.
+            let written = packet.write(number as usize, bytes);
+            debug_assert!(written);
+        }
+        self.fragments.clear();
+        self.received = 0;
+        self.packet = Some(packet);
+        self.recharge(self.filling_cost());
+    }
+
+    /// The complete packet with `flags`. `None` if memory is short (or,
+    /// never for a complete set, if the fragments do not fill `total`
+    /// bytes exactly).
+    pub fn assemble(mut self, flags: u32) -> Option<PacketRef> {
+        if let Some(packet) = self.packet.take() {
+            return packet.finish(flags);
+        }
         let parts = self.fragments.values().map(|fragment| &fragment[..]);
         PacketRef::new_from_parts(self.total as usize, flags, parts)
     }
@@ -304,6 +376,44 @@ mod tests {
         packet.release();
         assert_eq!(budget.held(), 0);
         assert_eq!(budget.reassemblies(), 0);
+    }
+
+    #[test]
+    fn the_packet_is_allocated_once_half_arrived_and_filled_in_place() {
+        let budget = Budget::default();
+        // 10 fragments of 100 bytes: the packet is allocated at the 5th.
+        let mut r = Reassembly::new(&budget, locator(1), 10, 1000);
+        for number in [9u32, 0, 4, 7] {
+            assert_eq!(
+                r.accept(number, number * 100, &[number as u8; 100]),
+                Ok(true)
+            );
+            assert!(r.packet.is_none());
+        }
+        assert_eq!(r.charged(), REASSEMBLY_COST + 4 * (100 + FRAGMENT_COST));
+        assert_eq!(r.cost_of_accepting(100), r.filling_cost() - r.charged());
+        assert_eq!(r.accept(2, 200, &[2; 100]), Ok(true));
+        assert!(r.packet.is_some() && r.fragments.is_empty());
+        assert_eq!(r.charged(), REASSEMBLY_COST + 1000 + 8);
+        assert_eq!(budget.held(), r.charged());
+        assert_eq!(r.cost_of_accepting(100), 0);
+        assert_eq!(r.accept(2, 200, &[2; 100]), Ok(false), "a duplicate");
+        assert_eq!(r.accept(3, 300, &[3; 99]), Err(FragmentError::Malformed));
+        for number in [1u32, 3, 5, 6, 8] {
+            assert!(!r.is_complete());
+            assert_eq!(
+                r.accept(number, number * 100, &[number as u8; 100]),
+                Ok(true)
+            );
+        }
+        assert!(r.is_complete());
+        let packet = r.assemble(7).unwrap();
+        assert_eq!(packet.flags(), 7);
+        for (number, chunk) in packet.data().chunks(100).enumerate() {
+            assert!(chunk.iter().all(|&byte| byte == number as u8));
+        }
+        packet.release();
+        assert_eq!(budget.held(), 0);
     }
 
     #[test]
