@@ -570,6 +570,48 @@ mod tests {
     }
 
     #[test]
+    fn every_datagram_of_many_runs_arrives_whole_or_not_at_all() {
+        let (receiver, receiver_address) = bound_udp();
+        let (sender, _) = bound_udp();
+        let mut incoming = ReceiveBatch::for_socket(receiver);
+        let mut outgoing = SendBatch::default();
+        // Each datagram's bytes all derive from its number, so bytes of
+        // two datagrams mixed up would show.
+        let datagram = |number: u32| -> Vec<u8> {
+            let length = 40 + (number / BATCH as u32 % 3) as usize * 6;
+            let mut bytes = number.to_be_bytes().to_vec();
+            bytes.extend((4..length).map(|at| (number as usize * 7 + at) as u8));
+            bytes
+        };
+        let total = 200 * BATCH as u32;
+        let mut seen = std::collections::BTreeSet::new();
+        let mut read = |incoming: &mut ReceiveBatch, seen: &mut std::collections::BTreeSet<u32>| {
+            while incoming.fill(receiver).unwrap() > 0 {
+                while let Some(Datagram::Received { bytes, .. }) = incoming.pop() {
+                    let number = u32::from_be_bytes(bytes[..4].try_into().unwrap());
+                    assert_eq!(bytes, &datagram(number)[..], "datagram {number} mangled");
+                    assert!(seen.insert(number), "datagram {number} twice");
+                }
+            }
+        };
+        for number in 0..total {
+            outgoing.push(&receiver_address, &datagram(number), true);
+            if outgoing.is_full() {
+                outgoing.flush(sender).unwrap();
+                read(&mut incoming, &mut seen);
+            }
+        }
+        outgoing.flush(sender).unwrap();
+        for _ in 0..100 {
+            read(&mut incoming, &mut seen);
+            std::thread::sleep(std::time::Duration::from_millis(1));
+        }
+        assert!(seen.len() as u32 > total / 2, "only {} arrived", seen.len());
+        socket::destroy(receiver);
+        socket::destroy(sender);
+    }
+
+    #[test]
     fn an_oversized_datagram_is_reported_truncated() {
         let (receiver, receiver_address) = bound_udp();
         let (sender, _) = bound_udp();
