@@ -585,7 +585,7 @@ mod tests {
         };
         let total = 200 * BATCH as u32;
         let mut seen = std::collections::BTreeSet::new();
-        let mut read = |incoming: &mut ReceiveBatch, seen: &mut std::collections::BTreeSet<u32>| {
+        let read = |incoming: &mut ReceiveBatch, seen: &mut std::collections::BTreeSet<u32>| {
             while incoming.fill(receiver).unwrap() > 0 {
                 while let Some(Datagram::Received { bytes, .. }) = incoming.pop() {
                     let number = u32::from_be_bytes(bytes[..4].try_into().unwrap());
