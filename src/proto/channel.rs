@@ -98,9 +98,16 @@ impl Incoming {
 /// next in sequence while nothing is held, and an unreliable one for the
 /// current reliable number, are delivered at once. The maps hold only what
 /// arrived early or half reassembled, keyed by raw sequence number (exact
-/// look-ups only, so wrap-around needs no ordering), without hashing.
+/// look-ups only, so wrap-around needs no ordering), without hashing. They
+/// are allocated while something is held, so an idle channel costs one
+/// pointer.
 #[derive(Debug, Default)]
 pub struct IncomingChannel {
+    held: Option<Box<HeldMaps>>,
+}
+
+#[derive(Debug, Default)]
+struct HeldMaps {
     /// Reliable commands ahead of the next expected, by sequence number
     /// (a fragmented packet by its first fragment's).
     reliable: BTreeMap<u16, Incoming>,
@@ -113,9 +120,12 @@ pub struct IncomingChannel {
 impl IncomingChannel {
     /// Releases everything held; returns the bytes that were waiting.
     pub fn clear(self) -> usize {
+        let Some(maps) = self.held else {
+            return 0;
+        };
         let mut waiting = 0;
-        let held = self.reliable.into_values().chain(
-            self.unreliable
+        let held = maps.reliable.into_values().chain(
+            maps.unreliable
                 .into_values()
                 .flat_map(BTreeMap::into_values),
         );
@@ -124,6 +134,124 @@ impl IncomingChannel {
             incoming.release();
         }
         waiting
+    }
+
+    /// Commands held, counted in the maps.
+    fn count(&self) -> usize {
+        self.held.as_ref().map_or(0, |maps| {
+            maps.reliable.len() + maps.unreliable.values().map(BTreeMap::len).sum::<usize>()
+        })
+    }
+
+    fn maps_or_new(&mut self) -> &mut HeldMaps {
+        self.held.get_or_insert_with(Box::default)
+    }
+
+    /// Frees the maps once nothing is held.
+    fn release_if_empty(&mut self) {
+        if self
+            .held
+            .as_ref()
+            .is_some_and(|maps| maps.reliable.is_empty() && maps.unreliable.is_empty())
+        {
+            self.held = None;
+        }
+    }
+
+    fn holds_reliable(&self, sequence: u16) -> bool {
+        self.held
+            .as_ref()
+            .is_some_and(|maps| maps.reliable.contains_key(&sequence))
+    }
+
+    fn holds_no_reliable(&self) -> bool {
+        self.held
+            .as_ref()
+            .is_none_or(|maps| maps.reliable.is_empty())
+    }
+
+    fn reliable_is_complete(&self, sequence: u16) -> bool {
+        self.held.as_ref().is_some_and(|maps| {
+            maps.reliable
+                .get(&sequence)
+                .is_some_and(Incoming::is_complete)
+        })
+    }
+
+    /// The sequence numbers reliable commands are held under.
+    fn reliable_sequences(&self) -> Vec<u16> {
+        self.held
+            .as_ref()
+            .map_or_else(Vec::new, |maps| maps.reliable.keys().copied().collect())
+    }
+
+    fn holds_unreliable(&self, sequence: u16, unreliable: u16) -> bool {
+        self.held.as_ref().is_some_and(|maps| {
+            maps.unreliable
+                .get(&sequence)
+                .is_some_and(|group| group.contains_key(&unreliable))
+        })
+    }
+
+    /// The reliable numbers unreliable commands are held under.
+    fn unreliable_sequences(&self) -> Vec<u16> {
+        self.held
+            .as_ref()
+            .map_or_else(Vec::new, |maps| maps.unreliable.keys().copied().collect())
+    }
+
+    fn reliable_mut(&mut self, sequence: u16) -> Option<&mut Incoming> {
+        self.held.as_mut()?.reliable.get_mut(&sequence)
+    }
+
+    fn unreliable_mut(&mut self, sequence: u16, unreliable: u16) -> Option<&mut Incoming> {
+        self.held
+            .as_mut()?
+            .unreliable
+            .get_mut(&sequence)?
+            .get_mut(&unreliable)
+    }
+
+    /// Holds a reliable command; the one it replaced, if any.
+    fn insert_reliable(&mut self, sequence: u16, incoming: Incoming) -> Option<Incoming> {
+        self.maps_or_new().reliable.insert(sequence, incoming)
+    }
+
+    fn remove_reliable(&mut self, sequence: u16) -> Option<Incoming> {
+        let removed = self.held.as_mut()?.reliable.remove(&sequence);
+        self.release_if_empty();
+        removed
+    }
+
+    /// Holds an unreliable command; the one it replaced, if any.
+    fn insert_unreliable(
+        &mut self,
+        sequence: u16,
+        unreliable: u16,
+        incoming: Incoming,
+    ) -> Option<Incoming> {
+        self.maps_or_new()
+            .unreliable
+            .entry(sequence)
+            .or_default()
+            .insert(unreliable, incoming)
+    }
+
+    fn remove_unreliable(&mut self, sequence: u16, unreliable: u16) -> Option<Incoming> {
+        let maps = self.held.as_mut()?;
+        let group = maps.unreliable.get_mut(&sequence)?;
+        let removed = group.remove(&unreliable);
+        if group.is_empty() {
+            maps.unreliable.remove(&sequence);
+        }
+        self.release_if_empty();
+        removed
+    }
+
+    fn remove_unreliable_group(&mut self, sequence: u16) -> Option<BTreeMap<u16, Incoming>> {
+        let removed = self.held.as_mut()?.unreliable.remove(&sequence);
+        self.release_if_empty();
+        removed
     }
 }
 
@@ -182,14 +310,7 @@ impl Host {
             slot.held_commands,
             slot.incoming
                 .iter()
-                .map(|channel| {
-                    channel.reliable.len()
-                        + channel
-                            .unreliable
-                            .values()
-                            .map(BTreeMap::len)
-                            .sum::<usize>()
-                })
+                .map(IncomingChannel::count)
                 .sum::<usize>(),
             "held-command counter out of step"
         );
@@ -204,7 +325,7 @@ impl Host {
         let Some(held) = slot.incoming.get_mut(channel) else {
             return;
         };
-        match held.reliable.insert(sequence, incoming) {
+        match held.insert_reliable(sequence, incoming) {
             None => slot.held_commands += 1,
             Some(replaced) => replaced.release(),
         }
@@ -213,7 +334,7 @@ impl Host {
     /// Takes the reliable command held under `sequence`.
     fn unhold_reliable(&mut self, index: usize, channel: usize, sequence: u16) -> Option<Incoming> {
         let slot = self.engine.slots.get_mut(index)?;
-        let incoming = slot.incoming.get_mut(channel)?.reliable.remove(&sequence)?;
+        let incoming = slot.incoming.get_mut(channel)?.remove_reliable(sequence)?;
         slot.held_commands -= 1;
         Some(incoming)
     }
@@ -234,12 +355,7 @@ impl Host {
         let Some(held) = slot.incoming.get_mut(channel) else {
             return;
         };
-        match held
-            .unreliable
-            .entry(sequence)
-            .or_default()
-            .insert(unreliable, incoming)
-        {
+        match held.insert_unreliable(sequence, unreliable, incoming) {
             None => slot.held_commands += 1,
             Some(replaced) => replaced.release(),
         }
@@ -254,12 +370,10 @@ impl Host {
         unreliable: u16,
     ) -> Option<Incoming> {
         let slot = self.engine.slots.get_mut(index)?;
-        let held = slot.incoming.get_mut(channel)?;
-        let group = held.unreliable.get_mut(&sequence)?;
-        let incoming = group.remove(&unreliable)?;
-        if group.is_empty() {
-            held.unreliable.remove(&sequence);
-        }
+        let incoming = slot
+            .incoming
+            .get_mut(channel)?
+            .remove_unreliable(sequence, unreliable)?;
         slot.held_commands -= 1;
         Some(incoming)
     }
@@ -275,8 +389,7 @@ impl Host {
         let group = slot
             .incoming
             .get_mut(channel)?
-            .unreliable
-            .remove(&sequence)?;
+            .remove_unreliable_group(sequence)?;
         slot.held_commands -= group.len();
         Some(group)
     }
@@ -426,10 +539,8 @@ impl Host {
     fn held_mut(&mut self, locator: Locator) -> Option<&mut Incoming> {
         let channel = self.incoming_channel_mut(locator)?;
         match locator.key {
-            HeldKey::Reliable { start } => channel.reliable.get_mut(&start),
-            HeldKey::Unreliable { sequence, start } => {
-                channel.unreliable.get_mut(&sequence)?.get_mut(&start)
-            }
+            HeldKey::Reliable { start } => channel.reliable_mut(start),
+            HeldKey::Unreliable { sequence, start } => channel.unreliable_mut(sequence, start),
         }
     }
 
@@ -539,12 +650,12 @@ impl Host {
             Sequencing::Reliable { sequence } => {
                 if !in_receive_window(sequence, current)
                     || sequence == current
-                    || slot_channel.reliable.contains_key(&sequence)
+                    || slot_channel.holds_reliable(sequence)
                 {
                     return Queued::Discarded;
                 }
                 let in_order =
-                    sequence == current.wrapping_add(1) && slot_channel.reliable.is_empty();
+                    sequence == current.wrapping_add(1) && slot_channel.holds_no_reliable();
                 let Some(packet) = self.new_incoming_packet(index, data, FLAG_RELIABLE) else {
                     return Queued::Error;
                 };
@@ -565,10 +676,7 @@ impl Host {
             } => {
                 if !in_receive_window(sequence, current)
                     || (sequence == current && unreliable <= current_unreliable)
-                    || slot_channel
-                        .unreliable
-                        .get(&sequence)
-                        .is_some_and(|held| held.contains_key(&unreliable))
+                    || slot_channel.holds_unreliable(sequence, unreliable)
                 {
                     return Queued::Discarded;
                 }
@@ -623,9 +731,7 @@ impl Host {
                 start: fragment.start,
             },
         };
-        let held = self.engine.slots[index].incoming[channel_index]
-            .reliable
-            .contains_key(&fragment.start);
+        let held = self.engine.slots[index].incoming[channel_index].holds_reliable(fragment.start);
         if !held {
             if self.engine.peers[index].state == ENetPeerState::ENET_PEER_STATE_DISCONNECT_LATER
                 || fragment.start == current
@@ -680,9 +786,7 @@ impl Host {
             },
         };
         let held = self.engine.slots[index].incoming[channel_index]
-            .unreliable
-            .get(&sequence)
-            .is_some_and(|held| held.contains_key(&fragment.start));
+            .holds_unreliable(sequence, fragment.start);
         if !held {
             if self.engine.peers[index].state == ENetPeerState::ENET_PEER_STATE_DISCONNECT_LATER {
                 return Queued::Error;
@@ -726,8 +830,7 @@ impl Host {
                 return;
             };
             let next = channel.incomingReliableSequenceNumber.wrapping_add(1);
-            let reliable = &self.engine.slots[index].incoming[channel_index].reliable;
-            if !reliable.get(&next).is_some_and(Incoming::is_complete) {
+            if !self.engine.slots[index].incoming[channel_index].reliable_is_complete(next) {
                 break;
             }
             let Some(incoming) = self.unhold_reliable(index, channel_index, next) else {
@@ -774,9 +877,8 @@ impl Host {
         channel.incomingUnreliableSequenceNumber = 0;
         if skipped_sequences {
             let stale: Vec<u16> = self.engine.slots[index].incoming[channel_index]
-                .reliable
-                .keys()
-                .copied()
+                .reliable_sequences()
+                .into_iter()
                 .filter(|&sequence| sequence == current || !in_receive_window(sequence, current))
                 .collect();
             for sequence in stale {
@@ -792,13 +894,9 @@ impl Host {
     /// for it, drop what was held for numbers now passed.
     fn release_unreliable_after_advance(&mut self, index: usize, channel_id: u8, current: u16) {
         let channel_index = usize::from(channel_id);
-        let unreliable = &mut self.engine.slots[index].incoming[channel_index].unreliable;
-        if unreliable.is_empty() {
-            return;
-        }
-        let passed: Vec<u16> = unreliable
-            .keys()
-            .copied()
+        let passed: Vec<u16> = self.engine.slots[index].incoming[channel_index]
+            .unreliable_sequences()
+            .into_iter()
             .filter(|&sequence| sequence != current && !in_receive_window(sequence, current))
             .collect();
         for sequence in passed {

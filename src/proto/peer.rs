@@ -43,11 +43,12 @@ pub struct PeerSlot {
     /// The array `peer->channels` points at.
     pub channels: Option<CSlice<ENetChannel>>,
     /// Ordering and reassembly state of each channel.
-    pub incoming: Vec<IncomingChannel>,
+    pub incoming: Box<[IncomingChannel]>,
     /// The command queues, while there is anything to queue.
     queues: Option<Box<PeerQueues>>,
-    /// The objects the internal `enet_peer_queue_*` exports last returned.
-    pub receipts: Receipts,
+    /// The objects the internal `enet_peer_queue_*` exports last returned
+    /// (allocated on their first use: programs rarely call them).
+    pub receipts: Option<Box<Receipts>>,
     /// When the peer last queued or received a payload (service time, ms).
     pub last_traffic: u32,
     /// Commands its channels hold out of order or half reassembled.
@@ -344,12 +345,12 @@ impl Host {
                 delivery.packet.release();
             }
         }
-        for channel in slot.incoming.drain(..) {
+        for channel in std::mem::take(&mut slot.incoming) {
             dropped_waiting += channel.clear();
         }
         slot.held_commands = 0;
         slot.channels = None;
-        slot.receipts = Receipts::default();
+        slot.receipts = None;
         let peer = &mut self.engine.peers[index];
         peer.totalWaitingData = peer.totalWaitingData.saturating_sub(dropped_waiting);
         peer.channels = core::ptr::null_mut();
@@ -699,7 +700,9 @@ impl Host {
 
     /// Where the internal queue exports keep the objects they return.
     pub fn receipts_mut(&mut self, index: usize) -> &mut Receipts {
-        &mut self.engine.slots[index].receipts
+        self.engine.slots[index]
+            .receipts
+            .get_or_insert_with(Box::default)
     }
 
     /// Whether the peer still has commands queued or unacknowledged

@@ -38,13 +38,18 @@ impl Clock {
     }
 }
 
+/// A peer without a timer. Extended times start at 2^32 and never come
+/// near 0.
+const NO_TIMER: u64 = 0;
+
 #[derive(Debug)]
 pub struct Schedule {
     ready: Vec<usize>,
     is_ready: Vec<bool>,
     timers: BinaryHeap<Reverse<(u64, usize)>>,
-    /// The live timer of each peer; heap entries that disagree are stale.
-    timer_at: Vec<Option<u64>>,
+    /// The live timer of each peer ([`NO_TIMER`] for none); heap entries
+    /// that disagree are stale.
+    timer_at: Vec<u64>,
     clock: Clock,
 }
 
@@ -54,7 +59,7 @@ impl Schedule {
             ready: Vec::new(),
             is_ready: vec![false; peer_count],
             timers: BinaryHeap::new(),
-            timer_at: vec![None; peer_count],
+            timer_at: vec![NO_TIMER; peer_count],
             clock: Clock {
                 last: now,
                 extended: 1 << 32,
@@ -76,9 +81,10 @@ impl Schedule {
     pub fn set_timer(&mut self, peer: usize, now: u32, deadline: u32) {
         let now_extended = self.clock.advance(now);
         let at = self.clock.extend(now_extended, now, deadline);
+        debug_assert_ne!(at, NO_TIMER);
         if let Some(slot) = self.timer_at.get_mut(peer) {
-            if *slot != Some(at) {
-                *slot = Some(at);
+            if *slot != at {
+                *slot = at;
                 self.timers.push(Reverse((at, peer)));
             }
         }
@@ -89,14 +95,15 @@ impl Schedule {
                 .timer_at
                 .iter()
                 .enumerate()
-                .filter_map(|(peer, at)| at.map(|at| Reverse((at, peer))))
+                .filter(|&(_, &at)| at != NO_TIMER)
+                .map(|(peer, &at)| Reverse((at, peer)))
                 .collect();
         }
     }
 
     pub fn cancel_timer(&mut self, peer: usize) {
         if let Some(slot) = self.timer_at.get_mut(peer) {
-            *slot = None;
+            *slot = NO_TIMER;
         }
     }
 
@@ -114,8 +121,8 @@ impl Schedule {
                 break;
             }
             self.timers.pop();
-            if self.timer_at[peer] == Some(at) {
-                self.timer_at[peer] = None;
+            if self.timer_at[peer] == at {
+                self.timer_at[peer] = NO_TIMER;
                 out.push(peer);
             }
         }
@@ -130,7 +137,7 @@ impl Schedule {
     pub fn time_until_next(&mut self, now: u32) -> Option<u32> {
         let now_extended = self.clock.advance(now);
         while let Some(Reverse((at, peer))) = self.timers.peek().copied() {
-            if self.timer_at[peer] == Some(at) {
+            if self.timer_at[peer] == at {
                 return Some(at.saturating_sub(now_extended).min(u64::from(u32::MAX)) as u32);
             }
             self.timers.pop();
