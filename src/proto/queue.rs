@@ -10,6 +10,23 @@ use std::collections::VecDeque;
 
 use super::command::OutgoingCommand;
 
+/// Appends to a per-peer queue. An empty queue first gets room for just
+/// one item (not the four a first push would allocate): most peers hold
+/// one command at a time (a handshake, a ping), and thousands of them
+/// would otherwise pin three times the memory they use.
+pub(crate) fn push_to_peer_queue<T>(queue: &mut VecDeque<T>, item: T) {
+    room_for_one(queue);
+    queue.push_back(item);
+}
+
+/// Gives an unallocated per-peer queue room for one item (see
+/// [`push_to_peer_queue`]); does nothing to one that has room already.
+pub(crate) fn room_for_one<T>(queue: &mut VecDeque<T>) {
+    if queue.capacity() == 0 {
+        queue.reserve_exact(1);
+    }
+}
+
 #[derive(Debug, Default)]
 pub struct OutgoingQueue {
     commands: VecDeque<OutgoingCommand>,
@@ -24,14 +41,14 @@ pub fn is_windowed(command: &OutgoingCommand) -> bool {
 impl OutgoingQueue {
     pub fn push_back(&mut self, command: OutgoingCommand) {
         self.unwindowed += usize::from(!is_windowed(&command));
-        super::peer::push_to_peer_queue(&mut self.commands, command);
+        push_to_peer_queue(&mut self.commands, command);
     }
 
     /// Puts `command` at `position` (at most the length), ahead of the
     /// commands from there on.
     pub fn insert(&mut self, position: usize, command: OutgoingCommand) {
         self.unwindowed += usize::from(!is_windowed(&command));
-        super::peer::room_for_one(&mut self.commands);
+        room_for_one(&mut self.commands);
         self.commands.insert(position, command);
     }
 

@@ -1,0 +1,684 @@
+//! Incoming sequencing per channel (stock `enet_peer_queue_incoming_command`
+//! and the two dispatch functions), over the held maps of each channel
+//! ([`IncomingChannel`]) instead of sorted lists.
+//!
+//! Delivery rules, as stock: reliable packets in sequence order, exactly
+//! once; unreliable packets only for the reliable sequence number they were
+//! sent after, in order, never older than one already delivered;
+//! unsequenced packets at once, duplicates suppressed by the peer's window.
+
+use std::collections::BTreeMap;
+
+use super::channel::{
+    in_receive_window, FragmentInfo, Held, Incoming, IncomingChannel, Queued, Sequencing,
+};
+use super::command::number;
+use super::event::EventSlot;
+use super::host::Host;
+use super::peer::{Delivery, NEEDS_DISPATCH};
+use super::queue::push_to_peer_queue;
+use super::reassembly::{Budget, HeldKey, Locator, Reassembly};
+use crate::abi::*;
+use crate::mem::PacketRef;
+
+const FLAG_RELIABLE: u32 = ENetPacketFlag::ENET_PACKET_FLAG_RELIABLE as u32;
+const FLAG_UNSEQUENCED: u32 = ENetPacketFlag::ENET_PACKET_FLAG_UNSEQUENCED as u32;
+const FLAG_UNRELIABLE_FRAGMENT: u32 = ENetPacketFlag::ENET_PACKET_FLAG_UNRELIABLE_FRAGMENT as u32;
+
+/// What a held (received, not yet deliverable) command costs against the
+/// peer's waiting-data budget besides its bytes: about what stock's
+/// `ENetIncomingCommand` takes.
+const HELD_COMMAND_COST: usize = core::mem::size_of::<ENetIncomingCommand>();
+
+impl Host {
+    /// Commands the peer's channels hold out of order or half reassembled:
+    /// a counter kept by the `hold_*`/`unhold_*` functions below, the only
+    /// code that changes the held maps (debug builds check it against a
+    /// count of the maps).
+    fn held_commands(&self, index: usize) -> usize {
+        let slot = &self.engine.slots[index];
+        debug_assert_eq!(
+            slot.held_commands,
+            slot.incoming
+                .iter()
+                .map(IncomingChannel::count)
+                .sum::<usize>(),
+            "held-command counter out of step"
+        );
+        slot.held_commands
+    }
+
+    /// Holds a reliable command under its sequence number.
+    fn hold_reliable(&mut self, index: usize, channel: usize, sequence: u16, incoming: Incoming) {
+        let Some(slot) = self.engine.slots.get_mut(index) else {
+            return;
+        };
+        let Some(held) = slot.incoming.get_mut(channel) else {
+            return;
+        };
+        match held.insert_reliable(sequence, incoming) {
+            None => slot.held_commands += 1,
+            Some(replaced) => replaced.release(),
+        }
+    }
+
+    /// Takes the reliable command held under `sequence`.
+    fn unhold_reliable(&mut self, index: usize, channel: usize, sequence: u16) -> Option<Incoming> {
+        let slot = self.engine.slots.get_mut(index)?;
+        let incoming = slot.incoming.get_mut(channel)?.remove_reliable(sequence)?;
+        slot.held_commands -= 1;
+        Some(incoming)
+    }
+
+    /// Holds an unreliable command under the reliable number it follows and
+    /// its own.
+    fn hold_unreliable(
+        &mut self,
+        index: usize,
+        channel: usize,
+        sequence: u16,
+        unreliable: u16,
+        incoming: Incoming,
+    ) {
+        let Some(slot) = self.engine.slots.get_mut(index) else {
+            return;
+        };
+        let Some(held) = slot.incoming.get_mut(channel) else {
+            return;
+        };
+        match held.insert_unreliable(sequence, unreliable, incoming) {
+            None => slot.held_commands += 1,
+            Some(replaced) => replaced.release(),
+        }
+    }
+
+    /// Takes the unreliable command held under `sequence` and `unreliable`.
+    fn unhold_unreliable(
+        &mut self,
+        index: usize,
+        channel: usize,
+        sequence: u16,
+        unreliable: u16,
+    ) -> Option<Incoming> {
+        let slot = self.engine.slots.get_mut(index)?;
+        let incoming = slot
+            .incoming
+            .get_mut(channel)?
+            .remove_unreliable(sequence, unreliable)?;
+        slot.held_commands -= 1;
+        Some(incoming)
+    }
+
+    /// Takes every unreliable command held under `sequence`.
+    fn unhold_unreliable_group(
+        &mut self,
+        index: usize,
+        channel: usize,
+        sequence: u16,
+    ) -> Option<BTreeMap<u16, Incoming>> {
+        let slot = self.engine.slots.get_mut(index)?;
+        let group = slot
+            .incoming
+            .get_mut(channel)?
+            .remove_unreliable_group(sequence)?;
+        slot.held_commands -= group.len();
+        Some(group)
+    }
+
+    /// Queues the peer for event dispatch (stock's NEEDS_DISPATCH flag).
+    pub(crate) fn mark_dispatch(&mut self, index: usize) {
+        let peer = &mut self.engine.peers[index];
+        if peer.flags & NEEDS_DISPATCH == 0 {
+            peer.flags |= NEEDS_DISPATCH;
+            self.engine.dispatch_queue.push_back(index);
+        }
+    }
+
+    fn deliver(&mut self, index: usize, channel_id: u8, packet: PacketRef) {
+        let slot = &mut self.engine.slots[index];
+        slot.last_traffic = self.public.serviceTime;
+        push_to_peer_queue(
+            &mut slot.queues().dispatched,
+            Delivery { channel_id, packet },
+        );
+        self.mark_dispatch(index);
+    }
+
+    /// Releases a held packet that will never be delivered.
+    fn drop_held(&mut self, index: usize, incoming: Incoming) {
+        let peer = &mut self.engine.peers[index];
+        peer.totalWaitingData = peer.totalWaitingData.saturating_sub(incoming.waiting_len());
+        incoming.release();
+    }
+
+    /// Whether the peer's waiting-data budget admits `length` more bytes.
+    fn waiting_room(&self, index: usize) -> bool {
+        let peer = &self.engine.peers[index];
+        // Stock counts only packet bytes, so a peer could pin memory with
+        // many empty commands held out of order; each held command also
+        // costs a fixed overhead here (not shown in totalWaitingData).
+        let held = self.held_commands(index).saturating_mul(HELD_COMMAND_COST);
+        peer.totalWaitingData.saturating_add(held) < self.public.maximumWaitingData
+    }
+
+    /// Creates the packet for a received command, within the peer's
+    /// waiting-data budget.
+    fn new_incoming_packet(&mut self, index: usize, data: &[u8], flags: u32) -> Option<PacketRef> {
+        if !self.waiting_room(index) {
+            return None;
+        }
+        let packet = PacketRef::new_with_data(data, flags)?;
+        self.engine.peers[index].totalWaitingData += packet.len();
+        Some(packet)
+    }
+
+    /// The held command a fragmented packet is reassembled in, within the
+    /// peer's waiting-data budget (charged the claimed length, as stock)
+    /// and the host's reassembly budget (charged what is really held,
+    /// after evicting staler reassemblies if need be). `None` refuses the
+    /// fragment.
+    fn start_reassembly(
+        &mut self,
+        locator: Locator,
+        command_number: u8,
+        fragment: &FragmentInfo,
+        first_length: usize,
+    ) -> Option<Incoming> {
+        let index = locator.peer;
+        if !self.waiting_room(index)
+            || !self.make_reassembly_room(Budget::first_fragment_cost(first_length), locator)
+            || !self.still_receiving(index, locator.channel)
+        {
+            return None;
+        }
+        self.engine.peers[index].totalWaitingData += fragment.total as usize;
+        let reassembly = Reassembly::new(
+            &self.engine.reassembly,
+            locator,
+            fragment.count,
+            fragment.total,
+        );
+        Some(Incoming {
+            command_number,
+            span: fragment.count as u16,
+            held: Held::Fragments(reassembly),
+        })
+    }
+
+    /// Whether the peer can still take commands on the channel after an
+    /// eviction (which may have reset it).
+    fn still_receiving(&mut self, index: usize, channel_id: u8) -> bool {
+        let state = self.engine.peers[index].state;
+        state != ENetPeerState::ENET_PEER_STATE_DISCONNECTED
+            && state != ENetPeerState::ENET_PEER_STATE_ZOMBIE
+            && self.channel_mut(index, channel_id).is_some()
+    }
+
+    /// Evicts the stalest reassemblies other than `current` until `cost`
+    /// more bytes fit in the host's reassembly budget. `false` if they
+    /// cannot.
+    fn make_reassembly_room(&mut self, cost: usize, current: Locator) -> bool {
+        let limit = self.engine.reassembly.limit(self.public.maximumPacketSize);
+        while !self.engine.reassembly.fits(cost, limit) {
+            let Some(stalest) = self.engine.reassembly.stalest_except(current) else {
+                return false;
+            };
+            if !self.evict_reassembly(stalest) {
+                return false;
+            }
+        }
+        true
+    }
+
+    /// Drops the reassembly at `locator`. Its fragments were acknowledged,
+    /// so a reliable sender will never send them again and that channel
+    /// could never move on: the peer is disconnected as on a timeout (a
+    /// DISCONNECT event if the program saw it connect, else a silent
+    /// reset). An unreliable reassembly is only dropped.
+    fn evict_reassembly(&mut self, locator: Locator) -> bool {
+        let Some(incoming) = self.take_held(locator) else {
+            return false;
+        };
+        self.drop_held(locator.peer, incoming);
+        if matches!(locator.key, HeldKey::Reliable { .. }) {
+            self.notify_disconnect(locator.peer, &mut EventSlot::unwanted());
+        }
+        true
+    }
+
+    /// The ordering state of the channel `locator` points into.
+    fn incoming_channel_mut(&mut self, locator: Locator) -> Option<&mut IncomingChannel> {
+        self.engine
+            .slots
+            .get_mut(locator.peer)?
+            .incoming
+            .get_mut(usize::from(locator.channel))
+    }
+
+    /// Removes the held command at `locator` from its channel.
+    fn take_held(&mut self, locator: Locator) -> Option<Incoming> {
+        let channel = usize::from(locator.channel);
+        match locator.key {
+            HeldKey::Reliable { start } => self.unhold_reliable(locator.peer, channel, start),
+            HeldKey::Unreliable { sequence, start } => {
+                self.unhold_unreliable(locator.peer, channel, sequence, start)
+            }
+        }
+    }
+
+    /// The held command at `locator`.
+    fn held_mut(&mut self, locator: Locator) -> Option<&mut Incoming> {
+        let channel = self.incoming_channel_mut(locator)?;
+        match locator.key {
+            HeldKey::Reliable { start } => channel.reliable_mut(start),
+            HeldKey::Unreliable { sequence, start } => channel.unreliable_mut(sequence, start),
+        }
+    }
+
+    /// Records one fragment of the packet held at `locator`, making room
+    /// for its bytes in the host's budget first. `Ok(true)` when the packet
+    /// just became complete (it is then a whole packet with `flags`);
+    /// `Err` when the fragment contradicts the packet or cannot be held.
+    fn add_fragment(
+        &mut self,
+        locator: Locator,
+        command_number: u8,
+        flags: u32,
+        fragment: FragmentInfo,
+        data: &[u8],
+    ) -> Result<bool, ()> {
+        let length = u32::try_from(data.len()).map_err(|_| ())?;
+        let incoming = self.held_mut(locator).ok_or(())?;
+        if incoming.command_number != command_number
+            || incoming.waiting_len() != fragment.total as usize
+            || incoming.span != fragment.count as u16
+        {
+            return Err(());
+        }
+        match &incoming.held {
+            // Complete already: a late duplicate.
+            Held::Packet(_) => return Ok(false),
+            Held::Fragments(reassembly) => {
+                if reassembly.count() != fragment.count {
+                    return Err(());
+                }
+                reassembly
+                    .check(fragment.number, fragment.offset, length)
+                    .map_err(|_| ())?;
+                if reassembly.has(fragment.number) {
+                    return Ok(false);
+                }
+            }
+        }
+        let Held::Fragments(reassembly) = &incoming.held else {
+            return Err(());
+        };
+        let cost = reassembly.cost_of_accepting(data.len());
+        if !self.make_reassembly_room(cost, locator)
+            || !self.still_receiving(locator.peer, locator.channel)
+        {
+            return Err(());
+        }
+        let incoming = self.held_mut(locator).ok_or(())?;
+        let Held::Fragments(reassembly) = &mut incoming.held else {
+            return Err(());
+        };
+        reassembly
+            .accept(fragment.number, fragment.offset, data)
+            .map_err(|_| ())?;
+        if !reassembly.is_complete() {
+            return Ok(false);
+        }
+        let incoming = self.take_held(locator).ok_or(())?;
+        let Incoming {
+            command_number,
+            span,
+            held: Held::Fragments(reassembly),
+        } = incoming
+        else {
+            return Err(());
+        };
+        let Some(packet) = reassembly.assemble(flags) else {
+            let peer = &mut self.engine.peers[locator.peer];
+            peer.totalWaitingData = peer
+                .totalWaitingData
+                .saturating_sub(fragment.total as usize);
+            return Err(());
+        };
+        let whole = Incoming {
+            command_number,
+            span,
+            held: Held::Packet(packet),
+        };
+        let channel = usize::from(locator.channel);
+        match locator.key {
+            HeldKey::Reliable { start } => self.hold_reliable(locator.peer, channel, start, whole),
+            HeldKey::Unreliable { sequence, start } => {
+                self.hold_unreliable(locator.peer, channel, sequence, start, whole);
+            }
+        }
+        Ok(true)
+    }
+
+    /// Queues a received SEND_RELIABLE, SEND_UNRELIABLE or SEND_UNSEQUENCED.
+    pub(crate) fn queue_incoming(
+        &mut self,
+        index: usize,
+        channel_id: u8,
+        sequencing: Sequencing,
+        data: &[u8],
+    ) -> Queued {
+        if self.engine.peers[index].state == ENetPeerState::ENET_PEER_STATE_DISCONNECT_LATER {
+            return Queued::Discarded;
+        }
+        let Some(channel) = self.channel_mut(index, channel_id) else {
+            return Queued::Error;
+        };
+        let current = channel.incomingReliableSequenceNumber;
+        let current_unreliable = channel.incomingUnreliableSequenceNumber;
+        let slot_channel = &self.engine.slots[index].incoming[usize::from(channel_id)];
+        match sequencing {
+            Sequencing::Reliable { sequence } => {
+                if !in_receive_window(sequence, current)
+                    || sequence == current
+                    || slot_channel.holds_reliable(sequence)
+                {
+                    return Queued::Discarded;
+                }
+                let in_order =
+                    sequence == current.wrapping_add(1) && slot_channel.holds_no_reliable();
+                let Some(packet) = self.new_incoming_packet(index, data, FLAG_RELIABLE) else {
+                    return Queued::Error;
+                };
+                if in_order {
+                    // The common case: next in sequence, nothing held before
+                    // or after it, so it goes straight to the program.
+                    self.deliver(index, channel_id, packet);
+                    self.reliable_advanced(index, channel_id, sequence, false);
+                } else {
+                    let whole = Incoming::whole(number::SEND_RELIABLE, packet);
+                    self.hold_reliable(index, usize::from(channel_id), sequence, whole);
+                    self.dispatch_reliable(index, channel_id);
+                }
+            }
+            Sequencing::Unreliable {
+                sequence,
+                unreliable,
+            } => {
+                if !in_receive_window(sequence, current)
+                    || (sequence == current && unreliable <= current_unreliable)
+                    || slot_channel.holds_unreliable(sequence, unreliable)
+                {
+                    return Queued::Discarded;
+                }
+                let Some(packet) = self.new_incoming_packet(index, data, 0) else {
+                    return Queued::Error;
+                };
+                if sequence == current {
+                    if let Some(channel) = self.channel_mut(index, channel_id) {
+                        channel.incomingUnreliableSequenceNumber = unreliable;
+                    }
+                    self.deliver(index, channel_id, packet);
+                } else {
+                    let whole = Incoming::whole(number::SEND_UNRELIABLE, packet);
+                    self.hold_unreliable(
+                        index,
+                        usize::from(channel_id),
+                        sequence,
+                        unreliable,
+                        whole,
+                    );
+                }
+            }
+            Sequencing::Unsequenced => {
+                let Some(packet) = self.new_incoming_packet(index, data, FLAG_UNSEQUENCED) else {
+                    return Queued::Error;
+                };
+                self.deliver(index, channel_id, packet);
+            }
+        }
+        Queued::Accepted
+    }
+
+    /// Handles a reliable fragment whose fields were checked for bounds and
+    /// whose first sequence number the caller found inside the window (it
+    /// must decide that before validating fields, as stock does).
+    pub(crate) fn queue_reliable_fragment(
+        &mut self,
+        index: usize,
+        channel_id: u8,
+        fragment: FragmentInfo,
+        data: &[u8],
+    ) -> Queued {
+        let Some(channel) = self.channel_mut(index, channel_id) else {
+            return Queued::Error;
+        };
+        let current = channel.incomingReliableSequenceNumber;
+        let channel_index = usize::from(channel_id);
+        let locator = Locator {
+            peer: index,
+            channel: channel_id,
+            key: HeldKey::Reliable {
+                start: fragment.start,
+            },
+        };
+        let held = self.engine.slots[index].incoming[channel_index].holds_reliable(fragment.start);
+        if !held {
+            if self.engine.peers[index].state == ENetPeerState::ENET_PEER_STATE_DISCONNECT_LATER
+                || fragment.start == current
+            {
+                return Queued::Error;
+            }
+            let Some(start) =
+                self.start_reassembly(locator, number::SEND_FRAGMENT, &fragment, data.len())
+            else {
+                return Queued::Error;
+            };
+            self.hold_reliable(index, channel_index, fragment.start, start);
+        }
+        match self.add_fragment(
+            locator,
+            number::SEND_FRAGMENT,
+            FLAG_RELIABLE,
+            fragment,
+            data,
+        ) {
+            Err(()) => Queued::Error,
+            Ok(false) => Queued::Accepted,
+            Ok(true) => {
+                self.dispatch_reliable(index, channel_id);
+                Queued::Accepted
+            }
+        }
+    }
+
+    /// Handles an unreliable fragment whose fields were checked for bounds
+    /// and which the caller found neither outside the window nor older than
+    /// what was delivered (decided before validating fields, as stock does).
+    pub(crate) fn queue_unreliable_fragment(
+        &mut self,
+        index: usize,
+        channel_id: u8,
+        sequence: u16,
+        fragment: FragmentInfo,
+        data: &[u8],
+    ) -> Queued {
+        let Some(channel) = self.channel_mut(index, channel_id) else {
+            return Queued::Error;
+        };
+        let current = channel.incomingReliableSequenceNumber;
+        let channel_index = usize::from(channel_id);
+        let locator = Locator {
+            peer: index,
+            channel: channel_id,
+            key: HeldKey::Unreliable {
+                sequence,
+                start: fragment.start,
+            },
+        };
+        let held = self.engine.slots[index].incoming[channel_index]
+            .holds_unreliable(sequence, fragment.start);
+        if !held {
+            if self.engine.peers[index].state == ENetPeerState::ENET_PEER_STATE_DISCONNECT_LATER {
+                return Queued::Error;
+            }
+            let Some(start) = self.start_reassembly(
+                locator,
+                number::SEND_UNRELIABLE_FRAGMENT,
+                &fragment,
+                data.len(),
+            ) else {
+                return Queued::Error;
+            };
+            self.hold_unreliable(index, channel_index, sequence, fragment.start, start);
+        }
+        let added = self.add_fragment(
+            locator,
+            number::SEND_UNRELIABLE_FRAGMENT,
+            FLAG_UNRELIABLE_FRAGMENT,
+            fragment,
+            data,
+        );
+        match added {
+            Err(()) => Queued::Error,
+            Ok(false) => Queued::Accepted,
+            Ok(true) => {
+                if sequence == current {
+                    self.deliver_current_unreliable(index, channel_id);
+                }
+                Queued::Accepted
+            }
+        }
+    }
+
+    /// Delivers every reliable packet that is next in sequence and complete.
+    fn dispatch_reliable(&mut self, index: usize, channel_id: u8) {
+        let channel_index = usize::from(channel_id);
+        let mut advanced = false;
+        let mut skipped_sequences = false;
+        loop {
+            let Some(channel) = self.channel_mut(index, channel_id) else {
+                return;
+            };
+            let next = channel.incomingReliableSequenceNumber.wrapping_add(1);
+            if !self.engine.slots[index].incoming[channel_index].reliable_is_complete(next) {
+                break;
+            }
+            let Some(incoming) = self.unhold_reliable(index, channel_index, next) else {
+                break;
+            };
+            let span = incoming.sequence_span();
+            skipped_sequences |= span > 1;
+            if let Some(channel) = self.channel_mut(index, channel_id) {
+                channel.incomingReliableSequenceNumber = next.wrapping_add(span.wrapping_sub(1));
+            }
+            if let Held::Packet(packet) = incoming.held {
+                self.deliver(index, channel_id, packet);
+            }
+            advanced = true;
+        }
+        if !advanced {
+            return;
+        }
+        let Some(channel) = self.channel_mut(index, channel_id) else {
+            return;
+        };
+        let current = channel.incomingReliableSequenceNumber;
+        self.reliable_advanced(index, channel_id, current, skipped_sequences);
+    }
+
+    /// After reliable delivery moved the channel to `current` (stored
+    /// here): the unreliable sequence starts over, and what was held under
+    /// numbers now passed is dropped. `skipped_sequences` says a fragmented
+    /// packet took several numbers at once, so reliable commands may be
+    /// held under numbers now behind us (only a broken sender puts them
+    /// there).
+    fn reliable_advanced(
+        &mut self,
+        index: usize,
+        channel_id: u8,
+        current: u16,
+        skipped_sequences: bool,
+    ) {
+        let channel_index = usize::from(channel_id);
+        let Some(channel) = self.channel_mut(index, channel_id) else {
+            return;
+        };
+        channel.incomingReliableSequenceNumber = current;
+        channel.incomingUnreliableSequenceNumber = 0;
+        if skipped_sequences {
+            let stale: Vec<u16> = self.engine.slots[index].incoming[channel_index]
+                .reliable_sequences()
+                .into_iter()
+                .filter(|&sequence| sequence == current || !in_receive_window(sequence, current))
+                .collect();
+            for sequence in stale {
+                if let Some(incoming) = self.unhold_reliable(index, channel_index, sequence) {
+                    self.drop_held(index, incoming);
+                }
+            }
+        }
+        self.release_unreliable_after_advance(index, channel_id, current);
+    }
+
+    /// After the reliable sequence reached `current`: deliver what was held
+    /// for it, drop what was held for numbers now passed.
+    fn release_unreliable_after_advance(&mut self, index: usize, channel_id: u8, current: u16) {
+        let channel_index = usize::from(channel_id);
+        let passed: Vec<u16> = self.engine.slots[index].incoming[channel_index]
+            .unreliable_sequences()
+            .into_iter()
+            .filter(|&sequence| sequence != current && !in_receive_window(sequence, current))
+            .collect();
+        for sequence in passed {
+            if let Some(held) = self.unhold_unreliable_group(index, channel_index, sequence) {
+                for incoming in held.into_values() {
+                    self.drop_held(index, incoming);
+                }
+            }
+        }
+        self.deliver_current_unreliable(index, channel_id);
+    }
+
+    /// Delivers, in order, the complete unreliable packets held for the
+    /// current reliable sequence number; drops any older than one already
+    /// delivered.
+    fn deliver_current_unreliable(&mut self, index: usize, channel_id: u8) {
+        let channel_index = usize::from(channel_id);
+        let Some(channel) = self.channel_mut(index, channel_id) else {
+            return;
+        };
+        let current = channel.incomingReliableSequenceNumber;
+        let mut last_delivered = channel.incomingUnreliableSequenceNumber;
+        let Some(mut held) = self.unhold_unreliable_group(index, channel_index, current) else {
+            return;
+        };
+        let mut kept = BTreeMap::new();
+        for (unreliable, incoming) in std::mem::take(&mut held) {
+            if !incoming.is_complete() {
+                kept.insert(unreliable, incoming);
+            } else if unreliable > last_delivered {
+                last_delivered = unreliable;
+                if let Held::Packet(packet) = incoming.held {
+                    self.deliver(index, channel_id, packet);
+                }
+            } else {
+                self.drop_held(index, incoming);
+            }
+        }
+        // Partial packets older than what was just delivered can only ever
+        // arrive stale: drop them now rather than hold their memory.
+        let (stale, kept): (BTreeMap<_, _>, BTreeMap<_, _>) = kept
+            .into_iter()
+            .partition(|(unreliable, _)| *unreliable <= last_delivered);
+        for incoming in stale.into_values() {
+            self.drop_held(index, incoming);
+        }
+        if let Some(channel) = self.channel_mut(index, channel_id) {
+            channel.incomingUnreliableSequenceNumber = last_delivered;
+        }
+        for (unreliable, incoming) in kept {
+            self.hold_unreliable(index, channel_index, current, unreliable, incoming);
+        }
+    }
+}

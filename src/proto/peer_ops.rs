@@ -1,0 +1,524 @@
+//! Per-peer operations (stock `peer.c`): queueing and sequencing outgoing
+//! commands, sending packets (with fragmentation), receiving, reset,
+//! disconnect, and the per-peer tunables.
+
+use super::channel::IncomingChannel;
+use super::command::{
+    Acknowledgement, FragmentFields, OutgoingBody, OutgoingCommand, CONNECTION_CHANNEL,
+};
+use super::host::{clear_list, Host};
+use super::peer::{blank_channel, Receipts, SendError, NEEDS_DISPATCH, PROTOCOL_HEADER_LEN};
+use super::queue::push_to_peer_queue;
+use crate::abi::*;
+use crate::mem::{CSlice, PacketRef, PacketView};
+use crate::wire::command::CommandFlags;
+
+use ENetPeerState::*;
+
+const FLAG_RELIABLE: u32 = ENetPacketFlag::ENET_PACKET_FLAG_RELIABLE as u32;
+const FLAG_UNSEQUENCED: u32 = ENetPacketFlag::ENET_PACKET_FLAG_UNSEQUENCED as u32;
+const FLAG_UNRELIABLE_FRAGMENT: u32 = ENetPacketFlag::ENET_PACKET_FLAG_UNRELIABLE_FRAGMENT as u32;
+/// Size of a SEND_FRAGMENT command without its payload.
+const SEND_FRAGMENT_LEN: u32 = 24;
+const CHECKSUM_LEN: u32 = 4;
+
+impl Host {
+    /// Gives the peer `count` fresh channels; false if allocation fails.
+    pub(crate) fn allocate_channels(&mut self, index: usize, count: usize) -> bool {
+        let Some(mut channels) = CSlice::new_with(count, |_| blank_channel()) else {
+            return false;
+        };
+        for channel in channels.iter_mut() {
+            clear_list(&mut channel.incomingReliableCommands);
+            clear_list(&mut channel.incomingUnreliableCommands);
+        }
+        let peer = &mut self.engine.peers[index];
+        peer.channels = channels.as_mut_ptr();
+        peer.channelCount = count;
+        let slot = &mut self.engine.slots[index];
+        slot.channels = Some(channels);
+        slot.incoming = (0..count).map(|_| IncomingChannel::default()).collect();
+        slot.held_commands = 0;
+        true
+    }
+
+    pub(crate) fn channel_mut(&mut self, index: usize, channel_id: u8) -> Option<&mut ENetChannel> {
+        let count = self.engine.peers[index].channelCount;
+        let channels = self.engine.slots[index].channels.as_mut()?;
+        channels
+            .get_mut(usize::from(channel_id))
+            .filter(|_| usize::from(channel_id) < count)
+    }
+
+    /// `enet_peer_on_connect`: counts the peer as connected.
+    pub fn on_connect(&mut self, index: usize) {
+        let peer = &self.engine.peers[index];
+        if peer.state != ENET_PEER_STATE_CONNECTED && peer.state != ENET_PEER_STATE_DISCONNECT_LATER
+        {
+            if peer.incomingBandwidth != 0 {
+                self.public.bandwidthLimitedPeers += 1;
+            }
+            self.public.connectedPeers += 1;
+            self.engine.connected[index] = true;
+        }
+    }
+
+    /// `enet_peer_on_disconnect`: stops counting the peer as connected.
+    pub fn on_disconnect(&mut self, index: usize) {
+        let peer = &self.engine.peers[index];
+        if peer.state == ENET_PEER_STATE_CONNECTED || peer.state == ENET_PEER_STATE_DISCONNECT_LATER
+        {
+            if peer.incomingBandwidth != 0 {
+                self.public.bandwidthLimitedPeers =
+                    self.public.bandwidthLimitedPeers.saturating_sub(1);
+            }
+            self.public.connectedPeers = self.public.connectedPeers.saturating_sub(1);
+            self.engine.connected[index] = false;
+        }
+    }
+
+    /// `enet_peer_reset`: back to DISCONNECTED with defaults, no notice to
+    /// the remote end.
+    pub fn reset_peer(&mut self, index: usize) {
+        self.on_disconnect(index);
+        let mtu = self.public.mtu;
+        let peer = &mut self.engine.peers[index];
+        peer.outgoingPeerID = ENET_PROTOCOL_MAXIMUM_PEER_ID as u16;
+        peer.connectID = 0;
+        peer.state = ENET_PEER_STATE_DISCONNECTED;
+        peer.incomingBandwidth = 0;
+        peer.outgoingBandwidth = 0;
+        peer.incomingBandwidthThrottleEpoch = 0;
+        peer.outgoingBandwidthThrottleEpoch = 0;
+        peer.incomingDataTotal = 0;
+        peer.outgoingDataTotal = 0;
+        peer.lastSendTime = 0;
+        peer.lastReceiveTime = 0;
+        peer.nextTimeout = 0;
+        peer.earliestTimeout = 0;
+        peer.packetLossEpoch = 0;
+        peer.packetsSent = 0;
+        peer.packetsLost = 0;
+        peer.packetLoss = 0;
+        peer.packetLossVariance = 0;
+        peer.packetThrottle = ENET_PEER_DEFAULT_PACKET_THROTTLE;
+        peer.packetThrottleLimit = ENET_PEER_PACKET_THROTTLE_SCALE;
+        peer.packetThrottleCounter = 0;
+        peer.packetThrottleEpoch = 0;
+        peer.packetThrottleAcceleration = ENET_PEER_PACKET_THROTTLE_ACCELERATION;
+        peer.packetThrottleDeceleration = ENET_PEER_PACKET_THROTTLE_DECELERATION;
+        peer.packetThrottleInterval = ENET_PEER_PACKET_THROTTLE_INTERVAL;
+        peer.pingInterval = ENET_PEER_PING_INTERVAL;
+        peer.timeoutLimit = ENET_PEER_TIMEOUT_LIMIT;
+        peer.timeoutMinimum = ENET_PEER_TIMEOUT_MINIMUM;
+        peer.timeoutMaximum = ENET_PEER_TIMEOUT_MAXIMUM;
+        peer.lastRoundTripTime = ENET_PEER_DEFAULT_ROUND_TRIP_TIME;
+        peer.lowestRoundTripTime = ENET_PEER_DEFAULT_ROUND_TRIP_TIME;
+        peer.lastRoundTripTimeVariance = 0;
+        peer.highestRoundTripTimeVariance = 0;
+        peer.roundTripTime = ENET_PEER_DEFAULT_ROUND_TRIP_TIME;
+        peer.roundTripTimeVariance = 0;
+        peer.mtu = mtu;
+        peer.reliableDataInTransit = 0;
+        peer.outgoingReliableSequenceNumber = 0;
+        peer.windowSize = ENET_PROTOCOL_MAXIMUM_WINDOW_SIZE;
+        peer.incomingUnsequencedGroup = 0;
+        peer.outgoingUnsequencedGroup = 0;
+        peer.eventData = 0;
+        peer.totalWaitingData = 0;
+        peer.flags = 0;
+        peer.unsequencedWindow = [0; (ENET_PEER_UNSEQUENCED_WINDOW_SIZE / 32) as usize];
+        self.reset_queues(index);
+        self.engine.schedule.cancel_timer(index);
+    }
+
+    /// `enet_peer_reset_queues`: drops every queued command and packet and
+    /// the channels.
+    pub fn reset_queues(&mut self, index: usize) {
+        let peer = &mut self.engine.peers[index];
+        if peer.flags & NEEDS_DISPATCH != 0 {
+            peer.flags &= !NEEDS_DISPATCH;
+            self.engine.dispatch_queue.retain(|&queued| queued != index);
+        }
+        let slot = &mut self.engine.slots[index];
+        let mut dropped_waiting = 0;
+        if let Some(mut queues) = slot.take_queues() {
+            for command in queues
+                .sent_reliable
+                .drain(..)
+                .chain(queues.outgoing.take_all())
+            {
+                command.discard();
+            }
+            for delivery in queues.dispatched.drain(..) {
+                dropped_waiting += delivery.packet.len();
+                delivery.packet.release();
+            }
+        }
+        for channel in std::mem::take(&mut slot.incoming) {
+            dropped_waiting += channel.clear();
+        }
+        slot.held_commands = 0;
+        slot.channels = None;
+        slot.receipts = None;
+        let peer = &mut self.engine.peers[index];
+        peer.totalWaitingData = peer.totalWaitingData.saturating_sub(dropped_waiting);
+        peer.channels = core::ptr::null_mut();
+        peer.channelCount = 0;
+    }
+
+    /// `enet_peer_setup_outgoing_command`: numbers the command and queues it.
+    pub(crate) fn setup_outgoing(&mut self, index: usize, mut command: OutgoingCommand) {
+        let fixed = command.fixed_len() as u32;
+        let channel_id = command.channel_id;
+        let peer = &mut self.engine.peers[index];
+        peer.outgoingDataTotal = peer
+            .outgoingDataTotal
+            .wrapping_add(fixed + u32::from(command.fragment_length));
+        if channel_id == CONNECTION_CHANNEL {
+            peer.outgoingReliableSequenceNumber =
+                peer.outgoingReliableSequenceNumber.wrapping_add(1);
+            command.reliable_sequence_number = peer.outgoingReliableSequenceNumber;
+            command.unreliable_sequence_number = 0;
+        } else if command.is_reliable() {
+            let Some(channel) = self.channel_mut(index, channel_id) else {
+                command.discard();
+                return;
+            };
+            channel.outgoingReliableSequenceNumber =
+                channel.outgoingReliableSequenceNumber.wrapping_add(1);
+            channel.outgoingUnreliableSequenceNumber = 0;
+            command.reliable_sequence_number = channel.outgoingReliableSequenceNumber;
+            command.unreliable_sequence_number = 0;
+        } else if command.flags.contains(CommandFlags::UNSEQUENCED) {
+            let peer = &mut self.engine.peers[index];
+            peer.outgoingUnsequencedGroup = peer.outgoingUnsequencedGroup.wrapping_add(1);
+            command.reliable_sequence_number = 0;
+            command.unreliable_sequence_number = 0;
+            command.unsequenced_group = peer.outgoingUnsequencedGroup;
+        } else {
+            let first_fragment = command.fragment_offset == 0;
+            let Some(channel) = self.channel_mut(index, channel_id) else {
+                command.discard();
+                return;
+            };
+            if first_fragment {
+                channel.outgoingUnreliableSequenceNumber =
+                    channel.outgoingUnreliableSequenceNumber.wrapping_add(1);
+            }
+            command.reliable_sequence_number = channel.outgoingReliableSequenceNumber;
+            command.unreliable_sequence_number = channel.outgoingUnreliableSequenceNumber;
+        }
+        command.send_attempts = 0;
+        command.sent_time = 0;
+        command.round_trip_timeout = 0;
+        command.round_trip_timeout_limit = 0;
+        self.engine.slots[index]
+            .queues()
+            .outgoing
+            .push_back(command);
+        self.engine.schedule.mark_ready(index);
+    }
+
+    /// Queues a connection-level (channel 0xFF) command.
+    pub(crate) fn queue_control(&mut self, index: usize, flags: CommandFlags, body: OutgoingBody) {
+        self.setup_outgoing(index, OutgoingCommand::new(flags, CONNECTION_CHANNEL, body));
+    }
+
+    /// `enet_peer_send`. On success the queued commands hold references to
+    /// `packet`; on failure nothing is kept (the caller still owns it).
+    pub fn send<'p>(
+        &mut self,
+        index: usize,
+        channel_id: u8,
+        packet: impl Into<PacketView<'p>>,
+    ) -> Result<(), SendError> {
+        let packet = packet.into();
+        self.engine.slots[index].last_traffic = self.public.serviceTime;
+        let peer = &self.engine.peers[index];
+        if peer.state != ENET_PEER_STATE_CONNECTED {
+            return Err(SendError::NotConnected);
+        }
+        if usize::from(channel_id) >= peer.channelCount {
+            return Err(SendError::BadChannel);
+        }
+        let length = packet.len();
+        if length > self.public.maximumPacketSize {
+            return Err(SendError::TooLarge);
+        }
+        let mut fragment_length = peer
+            .mtu
+            .saturating_sub(PROTOCOL_HEADER_LEN + SEND_FRAGMENT_LEN);
+        if self.public.checksum.is_some() {
+            fragment_length = fragment_length.saturating_sub(CHECKSUM_LEN);
+        }
+        let fragment_length = fragment_length.max(1) as usize;
+        let flags = packet.flags();
+        let channel = self
+            .channel_mut(index, channel_id)
+            .ok_or(SendError::BadChannel)?;
+
+        if length > fragment_length {
+            let fragment_count = length.div_ceil(fragment_length);
+            if fragment_count > ENET_PROTOCOL_MAXIMUM_FRAGMENT_COUNT as usize {
+                return Err(SendError::TooManyFragments);
+            }
+            let unreliable = flags & (FLAG_RELIABLE | FLAG_UNRELIABLE_FRAGMENT)
+                == FLAG_UNRELIABLE_FRAGMENT
+                && channel.outgoingUnreliableSequenceNumber < 0xFFFF;
+            let (command_flags, start) = if unreliable {
+                (
+                    CommandFlags::NONE,
+                    channel.outgoingUnreliableSequenceNumber.wrapping_add(1),
+                )
+            } else {
+                (
+                    CommandFlags::ACKNOWLEDGE,
+                    channel.outgoingReliableSequenceNumber.wrapping_add(1),
+                )
+            };
+            for fragment_number in 0..fragment_count {
+                let offset = fragment_number * fragment_length;
+                let this_length = fragment_length.min(length - offset);
+                let fields = FragmentFields {
+                    start_sequence_number: start,
+                    fragment_count: fragment_count as u32,
+                    fragment_number: fragment_number as u32,
+                    total_length: length as u32,
+                };
+                let body = if unreliable {
+                    OutgoingBody::SendUnreliableFragment(fields)
+                } else {
+                    OutgoingBody::SendFragment(fields)
+                };
+                let command = OutgoingCommand::new(command_flags, channel_id, body).with_payload(
+                    packet.retain(),
+                    offset as u32,
+                    this_length as u16,
+                );
+                self.setup_outgoing(index, command);
+            }
+            return Ok(());
+        }
+
+        let (command_flags, body) = if flags & (FLAG_RELIABLE | FLAG_UNSEQUENCED)
+            == FLAG_UNSEQUENCED
+        {
+            (CommandFlags::UNSEQUENCED, OutgoingBody::SendUnsequenced)
+        } else if flags & FLAG_RELIABLE != 0 || channel.outgoingUnreliableSequenceNumber == u16::MAX
+        {
+            (CommandFlags::ACKNOWLEDGE, OutgoingBody::SendReliable)
+        } else {
+            (CommandFlags::NONE, OutgoingBody::SendUnreliable)
+        };
+        let command = OutgoingCommand::new(command_flags, channel_id, body).with_payload(
+            packet.retain(),
+            0,
+            length as u16,
+        );
+        self.setup_outgoing(index, command);
+        Ok(())
+    }
+
+    /// `enet_peer_receive`: the next received packet, with its channel.
+    pub fn receive(&mut self, index: usize) -> Option<(u8, PacketRef)> {
+        let delivery = self.engine.slots[index]
+            .queues_if_any()?
+            .dispatched
+            .pop_front()?;
+        let peer = &mut self.engine.peers[index];
+        peer.totalWaitingData = peer.totalWaitingData.saturating_sub(delivery.packet.len());
+        Some((delivery.channel_id, delivery.packet))
+    }
+
+    /// `enet_peer_ping`.
+    pub fn ping(&mut self, index: usize) {
+        if self.engine.peers[index].state != ENET_PEER_STATE_CONNECTED {
+            return;
+        }
+        self.queue_control(index, CommandFlags::ACKNOWLEDGE, OutgoingBody::Ping);
+    }
+
+    /// `enet_peer_ping_interval` (0 restores the default).
+    pub fn set_ping_interval(&mut self, index: usize, interval: u32) {
+        self.engine.peers[index].pingInterval = if interval != 0 {
+            interval
+        } else {
+            ENET_PEER_PING_INTERVAL
+        };
+        self.engine.schedule.mark_ready(index);
+    }
+
+    /// `enet_peer_timeout` (each 0 restores its default).
+    pub fn set_timeout(&mut self, index: usize, limit: u32, minimum: u32, maximum: u32) {
+        let peer = &mut self.engine.peers[index];
+        peer.timeoutLimit = if limit != 0 {
+            limit
+        } else {
+            ENET_PEER_TIMEOUT_LIMIT
+        };
+        peer.timeoutMinimum = if minimum != 0 {
+            minimum
+        } else {
+            ENET_PEER_TIMEOUT_MINIMUM
+        };
+        peer.timeoutMaximum = if maximum != 0 {
+            maximum
+        } else {
+            ENET_PEER_TIMEOUT_MAXIMUM
+        };
+    }
+
+    /// `enet_peer_throttle_configure`: sets the throttle and tells the peer.
+    pub fn throttle_configure(
+        &mut self,
+        index: usize,
+        interval: u32,
+        acceleration: u32,
+        deceleration: u32,
+    ) {
+        let peer = &mut self.engine.peers[index];
+        peer.packetThrottleInterval = interval;
+        peer.packetThrottleAcceleration = acceleration;
+        peer.packetThrottleDeceleration = deceleration;
+        self.queue_control(
+            index,
+            CommandFlags::ACKNOWLEDGE,
+            OutgoingBody::ThrottleConfigure {
+                interval,
+                acceleration,
+                deceleration,
+            },
+        );
+    }
+
+    /// `enet_peer_disconnect`: a graceful disconnect. Returns true when the
+    /// peer was not connected yet, in which case the caller must flush the
+    /// host and then reset the peer (stock does both at once).
+    #[must_use]
+    pub fn disconnect(&mut self, index: usize, data: u32) -> bool {
+        let state = self.engine.peers[index].state;
+        if matches!(
+            state,
+            ENET_PEER_STATE_DISCONNECTING
+                | ENET_PEER_STATE_DISCONNECTED
+                | ENET_PEER_STATE_ACKNOWLEDGING_DISCONNECT
+                | ENET_PEER_STATE_ZOMBIE
+        ) {
+            return false;
+        }
+        self.reset_queues(index);
+        let connected = matches!(
+            state,
+            ENET_PEER_STATE_CONNECTED | ENET_PEER_STATE_DISCONNECT_LATER
+        );
+        let flags = if connected {
+            CommandFlags::ACKNOWLEDGE
+        } else {
+            CommandFlags::UNSEQUENCED
+        };
+        self.queue_control(index, flags, OutgoingBody::Disconnect { data });
+        if connected {
+            self.on_disconnect(index);
+            self.engine.peers[index].state = ENET_PEER_STATE_DISCONNECTING;
+            false
+        } else {
+            true
+        }
+    }
+
+    /// First half of `enet_peer_disconnect_now`: queues the unsequenced
+    /// DISCONNECT. Returns true if the caller must flush the host; either
+    /// way the caller then resets the peer.
+    #[must_use]
+    pub fn disconnect_now(&mut self, index: usize, data: u32) -> bool {
+        let state = self.engine.peers[index].state;
+        if state == ENET_PEER_STATE_DISCONNECTED
+            || state == ENET_PEER_STATE_ZOMBIE
+            || state == ENET_PEER_STATE_DISCONNECTING
+        {
+            return false;
+        }
+        self.reset_queues(index);
+        self.queue_control(
+            index,
+            CommandFlags::UNSEQUENCED,
+            OutgoingBody::Disconnect { data },
+        );
+        true
+    }
+
+    /// `enet_peer_disconnect_later`: disconnects once everything queued has
+    /// been sent and acknowledged. Returns what [`Host::disconnect`] does.
+    #[must_use]
+    pub fn disconnect_later(&mut self, index: usize, data: u32) -> bool {
+        let state = self.engine.peers[index].state;
+        let slot = &self.engine.slots[index];
+        if matches!(
+            state,
+            ENET_PEER_STATE_CONNECTED | ENET_PEER_STATE_DISCONNECT_LATER
+        ) && !(slot.outgoing_is_empty() && slot.sent_reliable_is_empty())
+        {
+            let peer = &mut self.engine.peers[index];
+            peer.state = ENET_PEER_STATE_DISCONNECT_LATER;
+            peer.eventData = data;
+            false
+        } else {
+            self.disconnect(index, data)
+        }
+    }
+
+    /// `enet_peer_queue_acknowledgement`: owes the peer an acknowledgement
+    /// unless the command lies in the two windows just past the usable
+    /// range (stock leaves those unacknowledged so the sender retries).
+    pub(crate) fn queue_acknowledgement(
+        &mut self,
+        index: usize,
+        channel_id: u8,
+        reliable_sequence_number: u16,
+        command_number: u8,
+        sent_time: u16,
+    ) -> bool {
+        if let Some(channel) = self.channel_mut(index, channel_id) {
+            let window_size = ENET_PEER_RELIABLE_WINDOW_SIZE as u16;
+            let mut reliable_window = reliable_sequence_number / window_size;
+            let current_window = channel.incomingReliableSequenceNumber / window_size;
+            if reliable_sequence_number < channel.incomingReliableSequenceNumber {
+                reliable_window += ENET_PEER_RELIABLE_WINDOWS as u16;
+            }
+            let free = ENET_PEER_FREE_RELIABLE_WINDOWS as u16;
+            if reliable_window >= current_window + free - 1
+                && reliable_window <= current_window + free
+            {
+                return false;
+            }
+        }
+        let peer = &mut self.engine.peers[index];
+        peer.outgoingDataTotal = peer.outgoingDataTotal.wrapping_add(8);
+        push_to_peer_queue(
+            &mut self.engine.slots[index].queues().acknowledgements,
+            Acknowledgement {
+                channel_id,
+                reliable_sequence_number,
+                sent_time,
+                command_number,
+            },
+        );
+        self.engine.schedule.mark_ready(index);
+        true
+    }
+
+    /// Where the internal queue exports keep the objects they return.
+    pub fn receipts_mut(&mut self, index: usize) -> &mut Receipts {
+        self.engine.slots[index]
+            .receipts
+            .get_or_insert_with(Box::default)
+    }
+
+    /// Whether the peer still has commands queued or unacknowledged
+    /// (1.3.18's `enet_peer_has_outgoing_commands`).
+    pub fn has_outgoing_commands(&self, index: usize) -> bool {
+        let slot = &self.engine.slots[index];
+        !(slot.outgoing_is_empty() && slot.sent_reliable_is_empty())
+    }
+}
