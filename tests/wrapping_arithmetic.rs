@@ -35,7 +35,7 @@ fn throttle_acceleration_wraps_like_stock() {
     peer.packetThrottle = 32;
     peer.packetThrottleLimit = 32;
     peer.packetThrottleAcceleration = u32::MAX;
-    assert_eq!(sim.host(host).throttle(0, 5), 1);
+    assert_eq!(sim.host(host).peer_view(0).throttle(5), 1);
     assert_eq!(sim.host(host).peer(0).packetThrottle, 31);
 }
 

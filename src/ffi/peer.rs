@@ -211,7 +211,7 @@ pub unsafe extern "C" fn enet_peer_throttle(peer: *mut ENetPeer, rtt: u32) -> c_
     guard!(0, {
         // SAFETY: caller contract.
         match unsafe { peer_host(peer) } {
-            Some((host, index)) => host.throttle(index, rtt),
+            Some((host, index)) => host.peer_view(index).throttle(rtt),
             None => 0,
         }
     })

@@ -182,6 +182,12 @@ impl IncomingChannel {
         })
     }
 
+    pub(crate) fn holds_no_unreliable(&self) -> bool {
+        self.held
+            .as_ref()
+            .is_none_or(|maps| maps.unreliable.is_empty())
+    }
+
     /// The reliable numbers unreliable commands are held under.
     pub(crate) fn unreliable_sequences(&self) -> Vec<u16> {
         self.held

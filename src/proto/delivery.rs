@@ -25,106 +25,7 @@ const FLAG_RELIABLE: u32 = ENetPacketFlag::ENET_PACKET_FLAG_RELIABLE as u32;
 const FLAG_UNSEQUENCED: u32 = ENetPacketFlag::ENET_PACKET_FLAG_UNSEQUENCED as u32;
 const FLAG_UNRELIABLE_FRAGMENT: u32 = ENetPacketFlag::ENET_PACKET_FLAG_UNRELIABLE_FRAGMENT as u32;
 
-/// What a held (received, not yet deliverable) command costs against the
-/// peer's waiting-data budget besides its bytes: about what stock's
-/// `ENetIncomingCommand` takes.
-const HELD_COMMAND_COST: usize = core::mem::size_of::<ENetIncomingCommand>();
-
 impl Host {
-    /// Commands the peer's channels hold out of order or half reassembled:
-    /// a counter kept by the `hold_*`/`unhold_*` functions below, the only
-    /// code that changes the held maps (debug builds check it against a
-    /// count of the maps).
-    fn held_commands(&self, index: usize) -> usize {
-        let slot = &self.engine.slots[index];
-        debug_assert_eq!(
-            slot.held_commands,
-            slot.incoming
-                .iter()
-                .map(IncomingChannel::count)
-                .sum::<usize>(),
-            "held-command counter out of step"
-        );
-        slot.held_commands
-    }
-
-    /// Holds a reliable command under its sequence number.
-    fn hold_reliable(&mut self, index: usize, channel: usize, sequence: u16, incoming: Incoming) {
-        let Some(slot) = self.engine.slots.get_mut(index) else {
-            return;
-        };
-        let Some(held) = slot.incoming.get_mut(channel) else {
-            return;
-        };
-        match held.insert_reliable(sequence, incoming) {
-            None => slot.held_commands += 1,
-            Some(replaced) => replaced.release(),
-        }
-    }
-
-    /// Takes the reliable command held under `sequence`.
-    fn unhold_reliable(&mut self, index: usize, channel: usize, sequence: u16) -> Option<Incoming> {
-        let slot = self.engine.slots.get_mut(index)?;
-        let incoming = slot.incoming.get_mut(channel)?.remove_reliable(sequence)?;
-        slot.held_commands -= 1;
-        Some(incoming)
-    }
-
-    /// Holds an unreliable command under the reliable number it follows and
-    /// its own.
-    fn hold_unreliable(
-        &mut self,
-        index: usize,
-        channel: usize,
-        sequence: u16,
-        unreliable: u16,
-        incoming: Incoming,
-    ) {
-        let Some(slot) = self.engine.slots.get_mut(index) else {
-            return;
-        };
-        let Some(held) = slot.incoming.get_mut(channel) else {
-            return;
-        };
-        match held.insert_unreliable(sequence, unreliable, incoming) {
-            None => slot.held_commands += 1,
-            Some(replaced) => replaced.release(),
-        }
-    }
-
-    /// Takes the unreliable command held under `sequence` and `unreliable`.
-    fn unhold_unreliable(
-        &mut self,
-        index: usize,
-        channel: usize,
-        sequence: u16,
-        unreliable: u16,
-    ) -> Option<Incoming> {
-        let slot = self.engine.slots.get_mut(index)?;
-        let incoming = slot
-            .incoming
-            .get_mut(channel)?
-            .remove_unreliable(sequence, unreliable)?;
-        slot.held_commands -= 1;
-        Some(incoming)
-    }
-
-    /// Takes every unreliable command held under `sequence`.
-    fn unhold_unreliable_group(
-        &mut self,
-        index: usize,
-        channel: usize,
-        sequence: u16,
-    ) -> Option<BTreeMap<u16, Incoming>> {
-        let slot = self.engine.slots.get_mut(index)?;
-        let group = slot
-            .incoming
-            .get_mut(channel)?
-            .remove_unreliable_group(sequence)?;
-        slot.held_commands -= group.len();
-        Some(group)
-    }
-
     /// Queues the peer for event dispatch (stock's NEEDS_DISPATCH flag).
     pub(crate) fn mark_dispatch(&mut self, index: usize) {
         let peer = &mut self.engine.peers[index];
@@ -144,21 +45,10 @@ impl Host {
         self.mark_dispatch(index);
     }
 
-    /// Releases a held packet that will never be delivered.
-    fn drop_held(&mut self, index: usize, incoming: Incoming) {
-        let peer = &mut self.engine.peers[index];
-        peer.totalWaitingData = peer.totalWaitingData.saturating_sub(incoming.waiting_len());
-        incoming.release();
-    }
-
-    /// Whether the peer's waiting-data budget admits `length` more bytes.
-    fn waiting_room(&self, index: usize) -> bool {
-        let peer = &self.engine.peers[index];
-        // Stock counts only packet bytes, so a peer could pin memory with
-        // many empty commands held out of order; each held command also
-        // costs a fixed overhead here (not shown in totalWaitingData).
-        let held = self.held_commands(index).saturating_mul(HELD_COMMAND_COST);
-        peer.totalWaitingData.saturating_add(held) < self.public.maximumWaitingData
+    /// Whether the peer's waiting-data budget admits another command.
+    fn waiting_room(&mut self, index: usize) -> bool {
+        let limit = self.public.maximumWaitingData;
+        self.peer_view(index).waiting_room(limit)
     }
 
     /// Creates the packet for a received command, within the peer's
@@ -239,7 +129,7 @@ impl Host {
         let Some(incoming) = self.take_held(locator) else {
             return false;
         };
-        self.drop_held(locator.peer, incoming);
+        self.peer_view(locator.peer).drop_held(incoming);
         if matches!(locator.key, HeldKey::Reliable { .. }) {
             self.notify_disconnect(locator.peer, &mut EventSlot::unwanted());
         }
@@ -259,10 +149,12 @@ impl Host {
     fn take_held(&mut self, locator: Locator) -> Option<Incoming> {
         let channel = usize::from(locator.channel);
         match locator.key {
-            HeldKey::Reliable { start } => self.unhold_reliable(locator.peer, channel, start),
-            HeldKey::Unreliable { sequence, start } => {
-                self.unhold_unreliable(locator.peer, channel, sequence, start)
+            HeldKey::Reliable { start } => {
+                self.peer_view(locator.peer).unhold_reliable(channel, start)
             }
+            HeldKey::Unreliable { sequence, start } => self
+                .peer_view(locator.peer)
+                .unhold_unreliable(channel, sequence, start),
         }
     }
 
@@ -352,9 +244,12 @@ impl Host {
         };
         let channel = usize::from(locator.channel);
         match locator.key {
-            HeldKey::Reliable { start } => self.hold_reliable(locator.peer, channel, start, whole),
+            HeldKey::Reliable { start } => self
+                .peer_view(locator.peer)
+                .hold_reliable(channel, start, whole),
             HeldKey::Unreliable { sequence, start } => {
-                self.hold_unreliable(locator.peer, channel, sequence, start, whole);
+                self.peer_view(locator.peer)
+                    .hold_unreliable(channel, sequence, start, whole);
             }
         }
         Ok(true)
@@ -397,7 +292,8 @@ impl Host {
                     self.reliable_advanced(index, channel_id, sequence, false);
                 } else {
                     let whole = Incoming::whole(number::SEND_RELIABLE, packet);
-                    self.hold_reliable(index, usize::from(channel_id), sequence, whole);
+                    self.peer_view(index)
+                        .hold_reliable(usize::from(channel_id), sequence, whole);
                     self.dispatch_reliable(index, channel_id);
                 }
             }
@@ -421,8 +317,7 @@ impl Host {
                     self.deliver(index, channel_id, packet);
                 } else {
                     let whole = Incoming::whole(number::SEND_UNRELIABLE, packet);
-                    self.hold_unreliable(
-                        index,
+                    self.peer_view(index).hold_unreliable(
                         usize::from(channel_id),
                         sequence,
                         unreliable,
@@ -474,7 +369,8 @@ impl Host {
             else {
                 return Queued::Error;
             };
-            self.hold_reliable(index, channel_index, fragment.start, start);
+            self.peer_view(index)
+                .hold_reliable(channel_index, fragment.start, start);
         }
         match self.add_fragment(
             locator,
@@ -530,7 +426,8 @@ impl Host {
             ) else {
                 return Queued::Error;
             };
-            self.hold_unreliable(index, channel_index, sequence, fragment.start, start);
+            self.peer_view(index)
+                .hold_unreliable(channel_index, sequence, fragment.start, start);
         }
         let added = self.add_fragment(
             locator,
@@ -564,7 +461,7 @@ impl Host {
             if !self.engine.slots[index].incoming[channel_index].reliable_is_complete(next) {
                 break;
             }
-            let Some(incoming) = self.unhold_reliable(index, channel_index, next) else {
+            let Some(incoming) = self.peer_view(index).unhold_reliable(channel_index, next) else {
                 break;
             };
             let span = incoming.sequence_span();
@@ -613,8 +510,11 @@ impl Host {
                 .filter(|&sequence| sequence == current || !in_receive_window(sequence, current))
                 .collect();
             for sequence in stale {
-                if let Some(incoming) = self.unhold_reliable(index, channel_index, sequence) {
-                    self.drop_held(index, incoming);
+                if let Some(incoming) = self
+                    .peer_view(index)
+                    .unhold_reliable(channel_index, sequence)
+                {
+                    self.peer_view(index).drop_held(incoming);
                 }
             }
         }
@@ -625,15 +525,22 @@ impl Host {
     /// for it, drop what was held for numbers now passed.
     fn release_unreliable_after_advance(&mut self, index: usize, channel_id: u8, current: u16) {
         let channel_index = usize::from(channel_id);
-        let passed: Vec<u16> = self.engine.slots[index].incoming[channel_index]
+        let held = &self.engine.slots[index].incoming[channel_index];
+        if held.holds_no_unreliable() {
+            return;
+        }
+        let passed: Vec<u16> = held
             .unreliable_sequences()
             .into_iter()
             .filter(|&sequence| sequence != current && !in_receive_window(sequence, current))
             .collect();
         for sequence in passed {
-            if let Some(held) = self.unhold_unreliable_group(index, channel_index, sequence) {
+            if let Some(held) = self
+                .peer_view(index)
+                .unhold_unreliable_group(channel_index, sequence)
+            {
                 for incoming in held.into_values() {
-                    self.drop_held(index, incoming);
+                    self.peer_view(index).drop_held(incoming);
                 }
             }
         }
@@ -650,7 +557,10 @@ impl Host {
         };
         let current = channel.incomingReliableSequenceNumber;
         let mut last_delivered = channel.incomingUnreliableSequenceNumber;
-        let Some(mut held) = self.unhold_unreliable_group(index, channel_index, current) else {
+        let Some(mut held) = self
+            .peer_view(index)
+            .unhold_unreliable_group(channel_index, current)
+        else {
             return;
         };
         let mut kept = BTreeMap::new();
@@ -663,7 +573,7 @@ impl Host {
                     self.deliver(index, channel_id, packet);
                 }
             } else {
-                self.drop_held(index, incoming);
+                self.peer_view(index).drop_held(incoming);
             }
         }
         // Partial packets older than what was just delivered can only ever
@@ -672,13 +582,14 @@ impl Host {
             .into_iter()
             .partition(|(unreliable, _)| *unreliable <= last_delivered);
         for incoming in stale.into_values() {
-            self.drop_held(index, incoming);
+            self.peer_view(index).drop_held(incoming);
         }
         if let Some(channel) = self.channel_mut(index, channel_id) {
             channel.incomingUnreliableSequenceNumber = last_delivered;
         }
         for (unreliable, incoming) in kept {
-            self.hold_unreliable(index, channel_index, current, unreliable, incoming);
+            self.peer_view(index)
+                .hold_unreliable(channel_index, current, unreliable, incoming);
         }
     }
 }

@@ -4,7 +4,7 @@
 use std::collections::VecDeque;
 
 use super::half_open::HalfOpen;
-use super::peer::PeerSlot;
+use super::peer::{PeerMut, PeerSlot};
 use super::reassembly::Budget;
 use super::schedule::Schedule;
 use crate::abi::*;
@@ -276,6 +276,14 @@ impl Host {
 
     pub fn peer_mut(&mut self, index: usize) -> &mut ENetPeer {
         &mut self.engine.peers[index]
+    }
+
+    /// The peer in slot `index`, borrowed whole (see [`PeerMut`]).
+    pub fn peer_view(&mut self, index: usize) -> PeerMut<'_> {
+        PeerMut {
+            public: &mut self.engine.peers[index],
+            slot: &mut self.engine.slots[index],
+        }
     }
 
     /// The slot of the peer at `pointer`, if it is one of this host's.

@@ -436,7 +436,8 @@ impl Host {
             return Ok(());
         }
         let round_trip_time = time_difference(now, sent_time).max(1);
-        self.update_round_trip_time(index, round_trip_time, now);
+        self.peer_view(index)
+            .update_round_trip_time(round_trip_time, now);
 
         let command_number = self.remove_sent_reliable(index, received_sequence, channel_id);
         match self.engine.peers[index].state {
@@ -462,43 +463,5 @@ impl Host {
             _ => {}
         }
         Ok(())
-    }
-
-    /// Folds a round-trip sample into the peer's estimate and throttle.
-    fn update_round_trip_time(&mut self, index: usize, round_trip_time: u32, now: u32) {
-        if self.engine.peers[index].lastReceiveTime > 0 {
-            self.throttle(index, round_trip_time);
-            let peer = &mut self.engine.peers[index];
-            peer.roundTripTimeVariance -= peer.roundTripTimeVariance / 4;
-            if round_trip_time >= peer.roundTripTime {
-                let difference = round_trip_time - peer.roundTripTime;
-                peer.roundTripTimeVariance += difference / 4;
-                peer.roundTripTime += difference / 8;
-            } else {
-                let difference = peer.roundTripTime - round_trip_time;
-                peer.roundTripTimeVariance += difference / 4;
-                peer.roundTripTime -= difference / 8;
-            }
-        } else {
-            let peer = &mut self.engine.peers[index];
-            peer.roundTripTime = round_trip_time;
-            peer.roundTripTimeVariance = round_trip_time.div_ceil(2);
-        }
-        let peer = &mut self.engine.peers[index];
-        peer.lowestRoundTripTime = peer.lowestRoundTripTime.min(peer.roundTripTime);
-        peer.highestRoundTripTimeVariance = peer
-            .highestRoundTripTimeVariance
-            .max(peer.roundTripTimeVariance);
-        if peer.packetThrottleEpoch == 0
-            || time_difference(now, peer.packetThrottleEpoch) >= peer.packetThrottleInterval
-        {
-            peer.lastRoundTripTime = peer.lowestRoundTripTime;
-            peer.lastRoundTripTimeVariance = peer.highestRoundTripTimeVariance.max(1);
-            peer.lowestRoundTripTime = peer.roundTripTime;
-            peer.highestRoundTripTimeVariance = peer.roundTripTimeVariance;
-            peer.packetThrottleEpoch = now;
-        }
-        peer.lastReceiveTime = now.max(1);
-        peer.earliestTimeout = 0;
     }
 }

@@ -186,7 +186,7 @@ impl Host {
         if self.engine.builder.is_empty() {
             return Ok(false);
         }
-        self.update_packet_loss(index, now);
+        self.peer_view(index).update_packet_loss(now);
         let sent = self.transmit_datagram(index, now, codec, transmit);
         self.complete_sent_unreliable(index);
         let sent = sent?;
@@ -421,25 +421,6 @@ impl Host {
             let _ = self.disconnect(index, data);
         }
         (can_ping, full)
-    }
-
-    /// Every 10 s of sending, folds the loss ratio into `packetLoss`.
-    fn update_packet_loss(&mut self, index: usize, now: u32) {
-        let peer = &mut self.engine.peers[index];
-        if peer.packetLossEpoch == 0 {
-            peer.packetLossEpoch = now;
-        } else if time_difference(now, peer.packetLossEpoch) >= ENET_PEER_PACKET_LOSS_INTERVAL
-            && peer.packetsSent > 0
-        {
-            let packet_loss = (u64::from(peer.packetsLost) * u64::from(ENET_PEER_PACKET_LOSS_SCALE)
-                / u64::from(peer.packetsSent)) as u32;
-            peer.packetLossVariance =
-                (peer.packetLossVariance * 3 + packet_loss.abs_diff(peer.packetLoss)) / 4;
-            peer.packetLoss = (peer.packetLoss * 7 + packet_loss) / 8;
-            peer.packetLossEpoch = now;
-            peer.packetsSent = 0;
-            peer.packetsLost = 0;
-        }
     }
 
     /// Finishes the packed datagram (header, compression, checksum) and

@@ -6,7 +6,9 @@
 
 use std::collections::VecDeque;
 
-use super::channel::IncomingChannel;
+use std::collections::BTreeMap;
+
+use super::channel::{Incoming, IncomingChannel};
 use super::command::{Acknowledgement, OutgoingCommand};
 use super::queue::OutgoingQueue;
 use crate::abi::*;
@@ -159,6 +161,141 @@ pub enum SendError {
     BadChannel,
     TooLarge,
     TooManyFragments,
+}
+
+/// What a held (received, not yet deliverable) command costs against the
+/// peer's waiting-data budget besides its bytes: about what stock's
+/// `ENetIncomingCommand` takes.
+const HELD_COMMAND_COST: usize = core::mem::size_of::<ENetIncomingCommand>();
+
+/// One peer, borrowed whole: the public struct C code sees and the
+/// engine's slot beside it. Logic that concerns a single peer (its
+/// channels' held commands, its round-trip and loss estimates, its packet
+/// throttle) works on this view, not on the host and a slot index; the
+/// host hands it out with `Host::peer_view`.
+pub struct PeerMut<'a> {
+    pub public: &'a mut ENetPeer,
+    pub slot: &'a mut PeerSlot,
+}
+
+impl<'a> PeerMut<'a> {
+    /// Channel `id`, if the peer has that many.
+    pub(crate) fn into_channel(self, id: u8) -> Option<&'a mut ENetChannel> {
+        let count = self.public.channelCount;
+        self.slot
+            .channels
+            .as_mut()?
+            .get_mut(usize::from(id))
+            .filter(|_| usize::from(id) < count)
+    }
+
+    /// Commands the peer's channels hold out of order or half reassembled:
+    /// a counter kept by the `hold_*`/`unhold_*` functions below, the only
+    /// code that changes the held maps (debug builds check it against a
+    /// count of the maps).
+    pub(crate) fn held_commands(&self) -> usize {
+        debug_assert_eq!(
+            self.slot.held_commands,
+            self.slot
+                .incoming
+                .iter()
+                .map(IncomingChannel::count)
+                .sum::<usize>(),
+            "held-command counter out of step"
+        );
+        self.slot.held_commands
+    }
+
+    /// Holds a reliable command under its sequence number.
+    pub(crate) fn hold_reliable(&mut self, channel: usize, sequence: u16, incoming: Incoming) {
+        let Some(held) = self.slot.incoming.get_mut(channel) else {
+            return;
+        };
+        match held.insert_reliable(sequence, incoming) {
+            None => self.slot.held_commands += 1,
+            Some(replaced) => replaced.release(),
+        }
+    }
+
+    /// Takes the reliable command held under `sequence`.
+    pub(crate) fn unhold_reliable(&mut self, channel: usize, sequence: u16) -> Option<Incoming> {
+        let incoming = self
+            .slot
+            .incoming
+            .get_mut(channel)?
+            .remove_reliable(sequence)?;
+        self.slot.held_commands -= 1;
+        Some(incoming)
+    }
+
+    /// Holds an unreliable command under the reliable number it follows and
+    /// its own.
+    pub(crate) fn hold_unreliable(
+        &mut self,
+        channel: usize,
+        sequence: u16,
+        unreliable: u16,
+        incoming: Incoming,
+    ) {
+        let Some(held) = self.slot.incoming.get_mut(channel) else {
+            return;
+        };
+        match held.insert_unreliable(sequence, unreliable, incoming) {
+            None => self.slot.held_commands += 1,
+            Some(replaced) => replaced.release(),
+        }
+    }
+
+    /// Takes the unreliable command held under `sequence` and `unreliable`.
+    pub(crate) fn unhold_unreliable(
+        &mut self,
+        channel: usize,
+        sequence: u16,
+        unreliable: u16,
+    ) -> Option<Incoming> {
+        let incoming = self
+            .slot
+            .incoming
+            .get_mut(channel)?
+            .remove_unreliable(sequence, unreliable)?;
+        self.slot.held_commands -= 1;
+        Some(incoming)
+    }
+
+    /// Takes every unreliable command held under `sequence`.
+    pub(crate) fn unhold_unreliable_group(
+        &mut self,
+        channel: usize,
+        sequence: u16,
+    ) -> Option<BTreeMap<u16, Incoming>> {
+        let group = self
+            .slot
+            .incoming
+            .get_mut(channel)?
+            .remove_unreliable_group(sequence)?;
+        self.slot.held_commands -= group.len();
+        Some(group)
+    }
+
+    /// Whether the waiting-data budget `limit` (the host's
+    /// `maximumWaitingData`) admits another command. Stock counts only
+    /// packet bytes, so a peer could pin memory with many empty commands
+    /// held out of order; each held command also costs a fixed overhead
+    /// here (not shown in `totalWaitingData`).
+    pub(crate) fn waiting_room(&self, limit: usize) -> bool {
+        let held = self.held_commands().saturating_mul(HELD_COMMAND_COST);
+        self.public.totalWaitingData.saturating_add(held) < limit
+    }
+
+    /// Releases a held packet that will never be delivered: its bytes no
+    /// longer wait.
+    pub(crate) fn drop_held(&mut self, incoming: Incoming) {
+        self.public.totalWaitingData = self
+            .public
+            .totalWaitingData
+            .saturating_sub(incoming.waiting_len());
+        incoming.release();
+    }
 }
 
 /// The window size for a bandwidth in bytes per second (0 = unlimited).

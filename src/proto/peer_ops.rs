@@ -43,11 +43,7 @@ impl Host {
     }
 
     pub(crate) fn channel_mut(&mut self, index: usize, channel_id: u8) -> Option<&mut ENetChannel> {
-        let count = self.engine.peers[index].channelCount;
-        let channels = self.engine.slots[index].channels.as_mut()?;
-        channels
-            .get_mut(usize::from(channel_id))
-            .filter(|_| usize::from(channel_id) < count)
+        self.peer_view(index).into_channel(channel_id)
     }
 
     /// `enet_peer_on_connect`: counts the peer as connected.

@@ -17,34 +17,6 @@ fn is_connected(state: ENetPeerState) -> bool {
 }
 
 impl Host {
-    /// Adapts the packet throttle to a round-trip sample: faster than the
-    /// last interval's best opens it, much slower closes it. Returns 1, -1
-    /// or 0 as it opened, closed or stayed.
-    pub fn throttle(&mut self, index: usize, round_trip_time: u32) -> i32 {
-        let peer = &mut self.engine.peers[index];
-        if peer.lastRoundTripTime <= peer.lastRoundTripTimeVariance {
-            peer.packetThrottle = peer.packetThrottleLimit;
-        } else if round_trip_time <= peer.lastRoundTripTime {
-            // Wrapping u32 arithmetic, as stock: the acceleration comes from
-            // the peer unchecked.
-            peer.packetThrottle = peer
-                .packetThrottle
-                .wrapping_add(peer.packetThrottleAcceleration)
-                .min(peer.packetThrottleLimit);
-            return 1;
-        } else if round_trip_time
-            > peer
-                .lastRoundTripTime
-                .wrapping_add(peer.lastRoundTripTimeVariance.wrapping_mul(2))
-        {
-            peer.packetThrottle = peer
-                .packetThrottle
-                .saturating_sub(peer.packetThrottleDeceleration);
-            return -1;
-        }
-        0
-    }
-
     /// Connected peers, by slot.
     fn connected_indices(&self) -> Vec<usize> {
         self.engine
