@@ -50,7 +50,7 @@ pub unsafe extern "C" fn enet_peer_receive(
         let Some((host, index)) = (unsafe { peer_host(peer) }) else {
             return ptr::null_mut();
         };
-        let Some((channel, packet)) = host.receive(index) else {
+        let Some((channel, packet)) = host.peer_view(index).receive() else {
             return ptr::null_mut();
         };
         // SAFETY: caller contract.
@@ -113,7 +113,8 @@ pub unsafe extern "C" fn enet_peer_timeout(
     // SAFETY: caller contract.
     unsafe {
         with_peer(peer, |host, index| {
-            host.set_timeout(index, timeoutLimit, timeoutMinimum, timeoutMaximum)
+            host.peer_view(index)
+                .set_timeout(timeoutLimit, timeoutMinimum, timeoutMaximum)
         })
     }
 }

@@ -38,7 +38,7 @@ impl Host {
                     });
                 }
                 ENET_PEER_STATE_CONNECTED => {
-                    let Some((channel_id, packet)) = self.receive(index) else {
+                    let Some((channel_id, packet)) = self.peer_view(index).receive() else {
                         continue;
                     };
                     if !self.engine.slots[index].dispatched_is_empty() {

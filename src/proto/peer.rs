@@ -287,6 +287,34 @@ impl<'a> PeerMut<'a> {
         self.public.totalWaitingData.saturating_add(held) < limit
     }
 
+    /// `enet_peer_receive`: the next received packet, with its channel.
+    pub fn receive(&mut self) -> Option<(u8, PacketRef)> {
+        let delivery = self.slot.queues_if_any()?.dispatched.pop_front()?;
+        let peer = &mut *self.public;
+        peer.totalWaitingData = peer.totalWaitingData.saturating_sub(delivery.packet.len());
+        Some((delivery.channel_id, delivery.packet))
+    }
+
+    /// `enet_peer_timeout` (each 0 restores its default).
+    pub fn set_timeout(&mut self, limit: u32, minimum: u32, maximum: u32) {
+        let peer = &mut *self.public;
+        peer.timeoutLimit = if limit != 0 {
+            limit
+        } else {
+            ENET_PEER_TIMEOUT_LIMIT
+        };
+        peer.timeoutMinimum = if minimum != 0 {
+            minimum
+        } else {
+            ENET_PEER_TIMEOUT_MINIMUM
+        };
+        peer.timeoutMaximum = if maximum != 0 {
+            maximum
+        } else {
+            ENET_PEER_TIMEOUT_MAXIMUM
+        };
+    }
+
     /// Releases a held packet that will never be delivered: its bytes no
     /// longer wait.
     pub(crate) fn drop_held(&mut self, incoming: Incoming) {

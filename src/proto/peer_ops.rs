@@ -10,7 +10,7 @@ use super::host::{clear_list, Host};
 use super::peer::{blank_channel, Receipts, SendError, NEEDS_DISPATCH, PROTOCOL_HEADER_LEN};
 use super::queue::push_to_peer_queue;
 use crate::abi::*;
-use crate::mem::{CSlice, PacketRef, PacketView};
+use crate::mem::{CSlice, PacketView};
 use crate::wire::command::CommandFlags;
 
 use ENetPeerState::*;
@@ -316,17 +316,6 @@ impl Host {
         Ok(())
     }
 
-    /// `enet_peer_receive`: the next received packet, with its channel.
-    pub fn receive(&mut self, index: usize) -> Option<(u8, PacketRef)> {
-        let delivery = self.engine.slots[index]
-            .queues_if_any()?
-            .dispatched
-            .pop_front()?;
-        let peer = &mut self.engine.peers[index];
-        peer.totalWaitingData = peer.totalWaitingData.saturating_sub(delivery.packet.len());
-        Some((delivery.channel_id, delivery.packet))
-    }
-
     /// `enet_peer_ping`.
     pub fn ping(&mut self, index: usize) {
         if self.engine.peers[index].state != ENET_PEER_STATE_CONNECTED {
@@ -343,26 +332,6 @@ impl Host {
             ENET_PEER_PING_INTERVAL
         };
         self.engine.schedule.mark_ready(index);
-    }
-
-    /// `enet_peer_timeout` (each 0 restores its default).
-    pub fn set_timeout(&mut self, index: usize, limit: u32, minimum: u32, maximum: u32) {
-        let peer = &mut self.engine.peers[index];
-        peer.timeoutLimit = if limit != 0 {
-            limit
-        } else {
-            ENET_PEER_TIMEOUT_LIMIT
-        };
-        peer.timeoutMinimum = if minimum != 0 {
-            minimum
-        } else {
-            ENET_PEER_TIMEOUT_MINIMUM
-        };
-        peer.timeoutMaximum = if maximum != 0 {
-            maximum
-        } else {
-            ENET_PEER_TIMEOUT_MAXIMUM
-        };
     }
 
     /// `enet_peer_throttle_configure`: sets the throttle and tells the peer.

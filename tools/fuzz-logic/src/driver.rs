@@ -232,7 +232,7 @@ impl Pair {
     pub fn drain(&mut self, index: usize, peer: usize) {
         for _ in 0..100_000 {
             let before = self.sides[index].host.peer(peer).totalWaitingData;
-            let Some((channel, packet)) = self.sides[index].host.receive(peer) else {
+            let Some((channel, packet)) = self.sides[index].host.peer_view(peer).receive() else {
                 return;
             };
             let after = self.sides[index].host.peer(peer).totalWaitingData;

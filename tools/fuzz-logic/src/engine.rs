@@ -220,7 +220,7 @@ impl Run {
                 );
                 let host = &mut self.pair.sides[side].host;
                 match input.u8() % 3 {
-                    0 => host.set_timeout(peer, a, b, c),
+                    0 => host.peer_view(peer).set_timeout(a, b, c),
                     1 => host.throttle_configure(peer, a, b, c),
                     _ => host.set_ping_interval(peer, a),
                 }
