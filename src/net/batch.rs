@@ -612,6 +612,58 @@ mod tests {
     }
 
     #[test]
+    fn without_segmenting_each_datagram_is_its_own_message() {
+        let (receiver, receiver_address) = bound_udp();
+        let (sender, _) = bound_udp();
+        let mut outgoing = SendBatch::default();
+        outgoing.segmenting = false;
+        let run = run_of(5);
+        for datagram in &run {
+            outgoing.push(&receiver_address, datagram, true);
+        }
+        outgoing.flush(sender).unwrap();
+        assert_eq!(outgoing.messages(), 5);
+        assert_eq!(receive_all(&mut ReceiveBatch::default(), receiver, 5), run);
+        socket::destroy(receiver);
+        socket::destroy(sender);
+    }
+
+    #[test]
+    fn a_refused_segmented_send_goes_again_datagram_by_datagram() {
+        let (receiver, receiver_address) = bound_udp();
+        let (sender, _) = bound_udp();
+        // The kernel refuses UDP_SEGMENT on a socket sending without UDP
+        // checksums (EINVAL), as an old kernel or a device without
+        // offload would.
+        let on: libc::c_int = 1;
+        // SAFETY: a valid socket and a readable c_int of the size passed.
+        let set = unsafe {
+            libc::setsockopt(
+                sender,
+                libc::SOL_SOCKET,
+                libc::SO_NO_CHECK,
+                ptr::addr_of!(on).cast(),
+                size_of::<libc::c_int>() as libc::socklen_t,
+            )
+        };
+        assert_eq!(set, 0);
+        let mut outgoing = SendBatch::default();
+        if !outgoing.segmenting {
+            return; // ENET_RS_UDP_OFFLOAD=off in this environment.
+        }
+        let run = run_of(6);
+        for datagram in &run {
+            outgoing.push(&receiver_address, datagram, true);
+        }
+        outgoing.flush(sender).unwrap();
+        assert!(!outgoing.segmenting, "the refusal turns segmenting off");
+        assert_eq!(outgoing.messages(), 6);
+        assert_eq!(receive_all(&mut ReceiveBatch::default(), receiver, 6), run);
+        socket::destroy(receiver);
+        socket::destroy(sender);
+    }
+
+    #[test]
     fn an_oversized_datagram_is_reported_truncated() {
         let (receiver, receiver_address) = bound_udp();
         let (sender, _) = bound_udp();
