@@ -615,8 +615,10 @@ mod tests {
     fn without_segmenting_each_datagram_is_its_own_message() {
         let (receiver, receiver_address) = bound_udp();
         let (sender, _) = bound_udp();
-        let mut outgoing = SendBatch::default();
-        outgoing.segmenting = false;
+        let mut outgoing = SendBatch {
+            segmenting: false,
+            ..SendBatch::default()
+        };
         let run = run_of(5);
         for datagram in &run {
             outgoing.push(&receiver_address, datagram, true);
