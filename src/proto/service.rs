@@ -122,7 +122,13 @@ impl Host {
         self.public.serviceTime = now;
         let deadline = now.wrapping_add(timeout);
         loop {
-            self.bandwidth_throttle(now);
+            // Stock's two checks: this one, then the pass's own (which
+            // differ when the clock was set back by less than a second).
+            if time_difference(now, self.public.bandwidthThrottleEpoch)
+                >= ENET_HOST_BANDWIDTH_THROTTLE_INTERVAL
+            {
+                self.bandwidth_throttle(now);
+            }
             if let Phase::Done(serviced) =
                 self.send_phase(transport, hooks, now, true, want_event)?
             {
