@@ -219,3 +219,41 @@ fn emit_refuses_short_output_and_unencodable_payloads() {
     assert_eq!(command.emit(&header, &mut out), 6 + 65535);
     assert_eq!(Command::parse(&out).unwrap().1, command);
 }
+
+/// The fixed-offset path for ordinary traffic gives exactly what the
+/// field-by-field parse gives (command, length or refusal) for every
+/// command kind, every length up to past the payload, and arbitrary bytes.
+#[test]
+fn the_traffic_fast_path_agrees_with_the_full_parse() {
+    let mut inputs: Vec<Vec<u8>> = Vec::new();
+    for command_byte in [0x01, 0x81, 0x06, 0x86, 0x07, 0x47, 0x08, 0x02, 0x0d, 0x00] {
+        for payload_length in [0u16, 1, 5, 300] {
+            let mut bytes = vec![command_byte, 3, 0x12, 0x34, 0xAB, 0xCD];
+            bytes.extend_from_slice(&payload_length.to_be_bytes());
+            bytes.extend((0..400u16).map(|at| at as u8));
+            for cut in 0..bytes.len().min(320) {
+                inputs.push(bytes[..cut].to_vec());
+            }
+        }
+    }
+    let mut state = 0x9E37_79B9u32;
+    for _ in 0..20_000 {
+        let length = (state % 40) as usize;
+        let bytes: Vec<u8> = (0..length)
+            .map(|_| {
+                state ^= state << 13;
+                state ^= state >> 17;
+                state ^= state << 5;
+                state as u8
+            })
+            .collect();
+        inputs.push(bytes);
+    }
+    for bytes in &inputs {
+        assert_eq!(
+            Command::parse(bytes),
+            Command::parse_any(bytes),
+            "bytes {bytes:02x?}"
+        );
+    }
+}
