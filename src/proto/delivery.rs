@@ -15,8 +15,7 @@ use super::channel::{
 use super::command::number;
 use super::event::EventSlot;
 use super::host::Host;
-use super::peer::{Delivery, NEEDS_DISPATCH};
-use super::queue::push_to_peer_queue;
+use super::peer::NEEDS_DISPATCH;
 use super::reassembly::{Budget, HeldKey, Locator, Reassembly};
 use crate::abi::*;
 use crate::mem::PacketRef;
@@ -36,12 +35,8 @@ impl Host {
     }
 
     fn deliver(&mut self, index: usize, channel_id: u8, packet: PacketRef) {
-        let slot = &mut self.engine.slots[index];
-        slot.last_traffic = self.public.serviceTime;
-        push_to_peer_queue(
-            &mut slot.queues().dispatched,
-            Delivery { channel_id, packet },
-        );
+        let now = self.public.serviceTime;
+        self.peer_view(index).deliver(channel_id, packet, now);
         self.mark_dispatch(index);
     }
 

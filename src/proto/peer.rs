@@ -170,9 +170,11 @@ const HELD_COMMAND_COST: usize = core::mem::size_of::<ENetIncomingCommand>();
 
 /// One peer, borrowed whole: the public struct C code sees and the
 /// engine's slot beside it. Logic that concerns a single peer (its
-/// channels' held commands, its round-trip and loss estimates, its packet
-/// throttle) works on this view, not on the host and a slot index; the
-/// host hands it out with `Host::peer_view`.
+/// channels' held commands, numbering and queueing its commands and
+/// acknowledgements, its delivery queue, its round-trip and loss
+/// estimates, its packet throttle) works on this view, not on the host and
+/// a slot index; the host hands it out with `Host::peer_view` and keeps
+/// what spans peers (the send schedule, the dispatch queue).
 pub struct PeerMut<'a> {
     pub public: &'a mut ENetPeer,
     pub slot: &'a mut PeerSlot,
@@ -180,6 +182,16 @@ pub struct PeerMut<'a> {
 
 impl<'a> PeerMut<'a> {
     /// Channel `id`, if the peer has that many.
+    pub(crate) fn channel(&mut self, id: u8) -> Option<&mut ENetChannel> {
+        let count = self.public.channelCount;
+        self.slot
+            .channels
+            .as_mut()?
+            .get_mut(usize::from(id))
+            .filter(|_| usize::from(id) < count)
+    }
+
+    /// Channel `id`, if the peer has that many, for as long as the view.
     pub(crate) fn into_channel(self, id: u8) -> Option<&'a mut ENetChannel> {
         let count = self.public.channelCount;
         self.slot

@@ -3,12 +3,9 @@
 //! disconnect, and the per-peer tunables.
 
 use super::channel::IncomingChannel;
-use super::command::{
-    Acknowledgement, FragmentFields, OutgoingBody, OutgoingCommand, CONNECTION_CHANNEL,
-};
+use super::command::{FragmentFields, OutgoingBody, OutgoingCommand, CONNECTION_CHANNEL};
 use super::host::{clear_list, Host};
 use super::peer::{blank_channel, Receipts, SendError, NEEDS_DISPATCH, PROTOCOL_HEADER_LEN};
-use super::queue::push_to_peer_queue;
 use crate::abi::*;
 use crate::mem::{CSlice, PacketView};
 use crate::wire::command::CommandFlags;
@@ -164,56 +161,10 @@ impl Host {
     }
 
     /// `enet_peer_setup_outgoing_command`: numbers the command and queues it.
-    pub(crate) fn setup_outgoing(&mut self, index: usize, mut command: OutgoingCommand) {
-        let fixed = command.fixed_len() as u32;
-        let channel_id = command.channel_id;
-        let peer = &mut self.engine.peers[index];
-        peer.outgoingDataTotal = peer
-            .outgoingDataTotal
-            .wrapping_add(fixed + u32::from(command.fragment_length));
-        if channel_id == CONNECTION_CHANNEL {
-            peer.outgoingReliableSequenceNumber =
-                peer.outgoingReliableSequenceNumber.wrapping_add(1);
-            command.reliable_sequence_number = peer.outgoingReliableSequenceNumber;
-            command.unreliable_sequence_number = 0;
-        } else if command.is_reliable() {
-            let Some(channel) = self.channel_mut(index, channel_id) else {
-                command.discard();
-                return;
-            };
-            channel.outgoingReliableSequenceNumber =
-                channel.outgoingReliableSequenceNumber.wrapping_add(1);
-            channel.outgoingUnreliableSequenceNumber = 0;
-            command.reliable_sequence_number = channel.outgoingReliableSequenceNumber;
-            command.unreliable_sequence_number = 0;
-        } else if command.flags.contains(CommandFlags::UNSEQUENCED) {
-            let peer = &mut self.engine.peers[index];
-            peer.outgoingUnsequencedGroup = peer.outgoingUnsequencedGroup.wrapping_add(1);
-            command.reliable_sequence_number = 0;
-            command.unreliable_sequence_number = 0;
-            command.unsequenced_group = peer.outgoingUnsequencedGroup;
-        } else {
-            let first_fragment = command.fragment_offset == 0;
-            let Some(channel) = self.channel_mut(index, channel_id) else {
-                command.discard();
-                return;
-            };
-            if first_fragment {
-                channel.outgoingUnreliableSequenceNumber =
-                    channel.outgoingUnreliableSequenceNumber.wrapping_add(1);
-            }
-            command.reliable_sequence_number = channel.outgoingReliableSequenceNumber;
-            command.unreliable_sequence_number = channel.outgoingUnreliableSequenceNumber;
+    pub(crate) fn setup_outgoing(&mut self, index: usize, command: OutgoingCommand) {
+        if self.peer_view(index).number_and_queue(command) {
+            self.engine.schedule.mark_ready(index);
         }
-        command.send_attempts = 0;
-        command.sent_time = 0;
-        command.round_trip_timeout = 0;
-        command.round_trip_timeout_limit = 0;
-        self.engine.slots[index]
-            .queues()
-            .outgoing
-            .push_back(command);
-        self.engine.schedule.mark_ready(index);
     }
 
     /// Queues a connection-level (channel 0xFF) command.
@@ -444,33 +395,16 @@ impl Host {
         command_number: u8,
         sent_time: u16,
     ) -> bool {
-        if let Some(channel) = self.channel_mut(index, channel_id) {
-            let window_size = ENET_PEER_RELIABLE_WINDOW_SIZE as u16;
-            let mut reliable_window = reliable_sequence_number / window_size;
-            let current_window = channel.incomingReliableSequenceNumber / window_size;
-            if reliable_sequence_number < channel.incomingReliableSequenceNumber {
-                reliable_window += ENET_PEER_RELIABLE_WINDOWS as u16;
-            }
-            let free = ENET_PEER_FREE_RELIABLE_WINDOWS as u16;
-            if reliable_window >= current_window + free - 1
-                && reliable_window <= current_window + free
-            {
-                return false;
-            }
-        }
-        let peer = &mut self.engine.peers[index];
-        peer.outgoingDataTotal = peer.outgoingDataTotal.wrapping_add(8);
-        push_to_peer_queue(
-            &mut self.engine.slots[index].queues().acknowledgements,
-            Acknowledgement {
-                channel_id,
-                reliable_sequence_number,
-                sent_time,
-                command_number,
-            },
+        let queued = self.peer_view(index).queue_acknowledgement(
+            channel_id,
+            reliable_sequence_number,
+            command_number,
+            sent_time,
         );
-        self.engine.schedule.mark_ready(index);
-        true
+        if queued {
+            self.engine.schedule.mark_ready(index);
+        }
+        queued
     }
 
     /// Where the internal queue exports keep the objects they return.

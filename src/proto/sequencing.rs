@@ -1,0 +1,114 @@
+//! Numbering and queueing on one peer's view: an outgoing command gets its
+//! channel's sequence numbers (stock `enet_peer_setup_outgoing_command`), a
+//! received reliable command gets its acknowledgement queued, and a
+//! received packet goes to the peer's delivery queue. The host's side (the
+//! send schedule, the dispatch queue) is left to the caller.
+
+use super::command::{Acknowledgement, OutgoingCommand, CONNECTION_CHANNEL};
+use super::peer::{Delivery, PeerMut};
+use super::queue::push_to_peer_queue;
+use crate::abi::*;
+use crate::mem::PacketRef;
+use crate::wire::command::CommandFlags;
+
+impl PeerMut<'_> {
+    /// Numbers `command` and appends it to the peer's outgoing queue;
+    /// `false` (the command discarded) if its channel does not exist.
+    pub(crate) fn number_and_queue(&mut self, mut command: OutgoingCommand) -> bool {
+        let fixed = command.fixed_len() as u32;
+        let channel_id = command.channel_id;
+        let peer = &mut *self.public;
+        peer.outgoingDataTotal = peer
+            .outgoingDataTotal
+            .wrapping_add(fixed + u32::from(command.fragment_length));
+        if channel_id == CONNECTION_CHANNEL {
+            peer.outgoingReliableSequenceNumber =
+                peer.outgoingReliableSequenceNumber.wrapping_add(1);
+            command.reliable_sequence_number = peer.outgoingReliableSequenceNumber;
+            command.unreliable_sequence_number = 0;
+        } else if command.is_reliable() {
+            let Some(channel) = self.channel(channel_id) else {
+                command.discard();
+                return false;
+            };
+            channel.outgoingReliableSequenceNumber =
+                channel.outgoingReliableSequenceNumber.wrapping_add(1);
+            channel.outgoingUnreliableSequenceNumber = 0;
+            command.reliable_sequence_number = channel.outgoingReliableSequenceNumber;
+            command.unreliable_sequence_number = 0;
+        } else if command.flags.contains(CommandFlags::UNSEQUENCED) {
+            let peer = &mut *self.public;
+            peer.outgoingUnsequencedGroup = peer.outgoingUnsequencedGroup.wrapping_add(1);
+            command.reliable_sequence_number = 0;
+            command.unreliable_sequence_number = 0;
+            command.unsequenced_group = peer.outgoingUnsequencedGroup;
+        } else {
+            let first_fragment = command.fragment_offset == 0;
+            let Some(channel) = self.channel(channel_id) else {
+                command.discard();
+                return false;
+            };
+            if first_fragment {
+                channel.outgoingUnreliableSequenceNumber =
+                    channel.outgoingUnreliableSequenceNumber.wrapping_add(1);
+            }
+            command.reliable_sequence_number = channel.outgoingReliableSequenceNumber;
+            command.unreliable_sequence_number = channel.outgoingUnreliableSequenceNumber;
+        }
+        command.send_attempts = 0;
+        command.sent_time = 0;
+        command.round_trip_timeout = 0;
+        command.round_trip_timeout_limit = 0;
+        self.slot.queues().outgoing.push_back(command);
+        true
+    }
+
+    /// Queues the acknowledgement of a received reliable command, unless
+    /// its sequence number lies in the windows just past the free ones (as
+    /// stock: an acknowledgement the sender could not match); whether it was
+    /// queued.
+    pub(crate) fn queue_acknowledgement(
+        &mut self,
+        channel_id: u8,
+        reliable_sequence_number: u16,
+        command_number: u8,
+        sent_time: u16,
+    ) -> bool {
+        if let Some(channel) = self.channel(channel_id) {
+            let window_size = ENET_PEER_RELIABLE_WINDOW_SIZE as u16;
+            let mut reliable_window = reliable_sequence_number / window_size;
+            let current_window = channel.incomingReliableSequenceNumber / window_size;
+            if reliable_sequence_number < channel.incomingReliableSequenceNumber {
+                reliable_window += ENET_PEER_RELIABLE_WINDOWS as u16;
+            }
+            let free = ENET_PEER_FREE_RELIABLE_WINDOWS as u16;
+            if reliable_window >= current_window + free - 1
+                && reliable_window <= current_window + free
+            {
+                return false;
+            }
+        }
+        let peer = &mut *self.public;
+        peer.outgoingDataTotal = peer.outgoingDataTotal.wrapping_add(8);
+        push_to_peer_queue(
+            &mut self.slot.queues().acknowledgements,
+            Acknowledgement {
+                channel_id,
+                reliable_sequence_number,
+                sent_time,
+                command_number,
+            },
+        );
+        true
+    }
+
+    /// Puts a received packet on the peer's delivery queue at service time
+    /// `now`.
+    pub(crate) fn deliver(&mut self, channel_id: u8, packet: PacketRef, now: u32) {
+        self.slot.last_traffic = now;
+        push_to_peer_queue(
+            &mut self.slot.queues().dispatched,
+            Delivery { channel_id, packet },
+        );
+    }
+}
