@@ -88,6 +88,14 @@ impl PeerSlot {
         self.queues.get_or_insert_with(Box::default)
     }
 
+    /// Channel `id` of the peer's `count` channels.
+    fn channel(&mut self, count: usize, id: u8) -> Option<&mut ENetChannel> {
+        self.channels
+            .as_mut()?
+            .get_mut(usize::from(id))
+            .filter(|_| usize::from(id) < count)
+    }
+
     /// Takes the queues away (a reset), leaving the peer none.
     pub(crate) fn take_queues(&mut self) -> Option<Box<PeerQueues>> {
         self.queues.take()
@@ -183,22 +191,12 @@ pub struct PeerMut<'a> {
 impl<'a> PeerMut<'a> {
     /// Channel `id`, if the peer has that many.
     pub(crate) fn channel(&mut self, id: u8) -> Option<&mut ENetChannel> {
-        let count = self.public.channelCount;
-        self.slot
-            .channels
-            .as_mut()?
-            .get_mut(usize::from(id))
-            .filter(|_| usize::from(id) < count)
+        self.slot.channel(self.public.channelCount, id)
     }
 
     /// Channel `id`, if the peer has that many, for as long as the view.
     pub(crate) fn into_channel(self, id: u8) -> Option<&'a mut ENetChannel> {
-        let count = self.public.channelCount;
-        self.slot
-            .channels
-            .as_mut()?
-            .get_mut(usize::from(id))
-            .filter(|_| usize::from(id) < count)
+        self.slot.channel(self.public.channelCount, id)
     }
 
     /// Commands the peer's channels hold out of order or half reassembled:
