@@ -168,10 +168,10 @@ impl IncomingChannel {
     }
 
     /// The sequence numbers reliable commands are held under.
-    pub(crate) fn reliable_sequences(&self) -> Vec<u16> {
+    pub(crate) fn reliable_sequences(&self) -> impl Iterator<Item = u16> + '_ {
         self.held
-            .as_ref()
-            .map_or_else(Vec::new, |maps| maps.reliable.keys().copied().collect())
+            .iter()
+            .flat_map(|maps| maps.reliable.keys().copied())
     }
 
     pub(crate) fn holds_unreliable(&self, sequence: u16, unreliable: u16) -> bool {
@@ -189,10 +189,10 @@ impl IncomingChannel {
     }
 
     /// The reliable numbers unreliable commands are held under.
-    pub(crate) fn unreliable_sequences(&self) -> Vec<u16> {
+    pub(crate) fn unreliable_sequences(&self) -> impl Iterator<Item = u16> + '_ {
         self.held
-            .as_ref()
-            .map_or_else(Vec::new, |maps| maps.unreliable.keys().copied().collect())
+            .iter()
+            .flat_map(|maps| maps.unreliable.keys().copied())
     }
 
     pub(crate) fn reliable_mut(&mut self, sequence: u16) -> Option<&mut Incoming> {

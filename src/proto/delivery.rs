@@ -501,7 +501,6 @@ impl Host {
         if skipped_sequences {
             let stale: Vec<u16> = self.engine.slots[index].incoming[channel_index]
                 .reliable_sequences()
-                .into_iter()
                 .filter(|&sequence| sequence == current || !in_receive_window(sequence, current))
                 .collect();
             for sequence in stale {
@@ -526,7 +525,6 @@ impl Host {
         }
         let passed: Vec<u16> = held
             .unreliable_sequences()
-            .into_iter()
             .filter(|&sequence| sequence != current && !in_receive_window(sequence, current))
             .collect();
         for sequence in passed {
