@@ -16,7 +16,7 @@
 mod sim;
 
 use enet::mem::PacketRef;
-use sim::{connect, Sim};
+use sim::{connect, Sim, SimTransport};
 
 const RELIABLE: u32 = 1;
 /// Longer than any test runs: the peer never pings on its own.
@@ -169,40 +169,6 @@ struct NullEventNet {
     events: [Vec<enet::proto::EventKind>; 2],
 }
 
-/// The one link between the two hosts, as one side sees it for a round.
-struct OneLink {
-    now: u32,
-    from: enet::abi::ENetAddress,
-    due: std::collections::VecDeque<Vec<u8>>,
-    outbox: Vec<Vec<u8>>,
-}
-
-impl enet::proto::Transport for OneLink {
-    fn now(&mut self) -> u32 {
-        self.now
-    }
-
-    fn receive<R>(
-        &mut self,
-        handle: impl FnOnce(enet::abi::ENetAddress, &[u8]) -> R,
-    ) -> Result<Option<R>, enet::proto::ServiceFailed> {
-        Ok(self.due.pop_front().map(|bytes| handle(self.from, &bytes)))
-    }
-
-    fn transmit(&mut self, _to: &enet::abi::ENetAddress, bytes: &[u8], _windowed: bool) -> isize {
-        self.outbox.push(bytes.to_vec());
-        bytes.len() as isize
-    }
-
-    fn flush(&mut self) -> Result<(), enet::proto::ServiceFailed> {
-        Ok(())
-    }
-
-    fn wait(&mut self, _ms: u32) -> Result<bool, enet::proto::ServiceFailed> {
-        Ok(true)
-    }
-}
-
 impl NullEventNet {
     const LATENCY: u64 = 5;
 
@@ -219,11 +185,11 @@ impl NullEventNet {
                 .into_iter()
                 .partition(|(at, to, _)| *to == index && *at <= self.ticks);
             self.in_flight = rest;
-            let mut transport = OneLink {
+            let mut outbox = Vec::new();
+            let mut transport = SimTransport {
                 now,
-                from,
-                due: due.into_iter().map(|(_, _, bytes)| bytes).collect(),
-                outbox: Vec::new(),
+                due: due.into_iter().map(|(_, _, bytes)| (from, bytes)).collect(),
+                outbox: &mut outbox,
             };
             let host = &mut self.sim.hosts[index].host;
             // `enet_host_service(host, NULL, 0)`: no event is reported.
@@ -238,8 +204,7 @@ impl NullEventNet {
                 }
                 self.events[index].push(event.kind);
             }
-            let outbox = transport.outbox;
-            for bytes in outbox {
+            for (_, bytes) in outbox {
                 self.in_flight
                     .push((self.ticks + Self::LATENCY, 1 - index, bytes));
             }

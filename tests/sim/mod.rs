@@ -51,12 +51,13 @@ struct InFlight {
 }
 
 /// The network as one host sees it during one service round: the
-/// datagrams due for it, and an outbox for what it sends. Virtual time
-/// stands still within a round.
-struct SimTransport<'a> {
-    now: u32,
-    due: VecDeque<InFlight>,
-    outbox: &'a mut Vec<(ENetAddress, Vec<u8>)>,
+/// datagrams due for it (source and bytes, in arrival order), and an
+/// outbox for what it sends (destination and bytes). Virtual time stands
+/// still within a round.
+pub struct SimTransport<'a> {
+    pub now: u32,
+    pub due: VecDeque<(ENetAddress, Vec<u8>)>,
+    pub outbox: &'a mut Vec<(ENetAddress, Vec<u8>)>,
 }
 
 impl Transport for SimTransport<'_> {
@@ -71,7 +72,7 @@ impl Transport for SimTransport<'_> {
         Ok(self
             .due
             .pop_front()
-            .map(|datagram| handle(datagram.from, &datagram.bytes)))
+            .map(|(from, bytes)| handle(from, &bytes)))
     }
 
     fn transmit(&mut self, to: &ENetAddress, bytes: &[u8], _windowed: bool) -> isize {
@@ -243,7 +244,7 @@ impl Sim {
             let sim_host = &mut self.hosts[index];
             let mut transport = SimTransport {
                 now,
-                due: due.into(),
+                due: due.into_iter().map(|d| (d.from, d.bytes)).collect(),
                 outbox: &mut outbox,
             };
             loop {
