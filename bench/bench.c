@@ -54,27 +54,14 @@ static int throughput(double seconds)
 {
     ENetHost *server = bind_loopback(1, 1);
     ENetHost *client = enet_host_create(NULL, 1, 1, bandwidth, bandwidth);
-    ENetAddress address = loopback(server->address.port);
     ENetPeer *peer;
     ENetEvent ev;
     enet_uint32 sent = 0, received = 0, counted_from = 0;
-    int connected = 0;
-    double start, warm_end, end, deadline;
+    double start, warm_end, end;
 
     if (client == NULL)
         die("enet_host_create (client) failed");
-    peer = enet_host_connect(client, &address, 1, 0);
-    if (peer == NULL)
-        die("enet_host_connect failed");
-    deadline = now_s() + 5.0;
-    while (connected < 2) {
-        if (now_s() > deadline)
-            die("no connection within 5 s");
-        if (enet_host_service(client, &ev, 1) > 0 && ev.type == ENET_EVENT_TYPE_CONNECT)
-            ++connected;
-        if (enet_host_service(server, &ev, 1) > 0 && ev.type == ENET_EVENT_TYPE_CONNECT)
-            ++connected;
-    }
+    peer = connect_on_loopback(client, server);
     start = now_s();
     warm_end = start + 0.5;
     end = warm_end + seconds;

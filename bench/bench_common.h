@@ -69,6 +69,30 @@ static inline ENetAddress loopback(enet_uint16 port)
     return address;
 }
 
+/* Connects `client` to `server` (bound on 127.0.0.1) over one channel and
+ * services both until each has reported its CONNECT; dies after 5 s. The
+ * client's peer. */
+static inline ENetPeer *connect_on_loopback(ENetHost *client, ENetHost *server)
+{
+    ENetAddress address = loopback(server->address.port);
+    ENetPeer *peer = enet_host_connect(client, &address, 1, 0);
+    ENetEvent ev;
+    int connected = 0;
+    double deadline = now_s() + 5.0;
+
+    if (peer == NULL)
+        die("enet_host_connect failed");
+    while (connected < 2) {
+        if (now_s() > deadline)
+            die("no connection within 5 s");
+        if (enet_host_service(client, &ev, 1) > 0 && ev.type == ENET_EVENT_TYPE_CONNECT)
+            ++connected;
+        if (enet_host_service(server, &ev, 1) > 0 && ev.type == ENET_EVENT_TYPE_CONNECT)
+            ++connected;
+    }
+    return peer;
+}
+
 /* A message's tag, big-endian in its first four bytes. */
 static inline void put32(unsigned char *p, enet_uint32 v)
 {
