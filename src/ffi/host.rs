@@ -10,7 +10,7 @@ use super::codec::CallbackCodec;
 use crate::abi::*;
 use crate::mem::{packet, CBox, PacketRef, PacketView};
 use crate::net::batch::{Datagram, ReceiveBatch, SendBatch};
-use crate::net::{clock, socket};
+use crate::net::{clock, offload, socket};
 use crate::proto::{
     Codec, Event, EventKind, Hooks, Host, HostSettings, Intercept, ServiceFailed, Serviced,
     Transport,
@@ -294,11 +294,12 @@ pub unsafe extern "C" fn enet_host_create(
             random_seed: random_seed(),
             now: clock::now(),
         };
+        let offload = offload::allowed_by_env();
         let driver = Host::new(settings).and_then(|host| {
             CBox::new(DriverHost {
                 host,
-                received: ReceiveBatch::for_socket(sock),
-                outgoing: SendBatch::default(),
+                received: ReceiveBatch::for_socket(sock, offload),
+                outgoing: SendBatch::new(offload),
             })
         });
         match driver {

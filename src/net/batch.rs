@@ -65,10 +65,11 @@ impl Default for ReceiveBatch {
 }
 
 impl ReceiveBatch {
-    /// A batch for `socket`, asking the kernel for coalesced receives
-    /// unless `ENET_RS_UDP_OFFLOAD=off`.
-    pub fn for_socket(socket: ENetSocket) -> Self {
-        if offload::allowed_by_env() && offload::enable_gro(socket) {
+    /// A batch for `socket`; with `offload` (the host's setting,
+    /// [`offload::allowed_by_env`]) it asks the kernel for coalesced
+    /// receives.
+    pub fn for_socket(socket: ENetSocket, offload: bool) -> Self {
+        if offload && offload::enable_gro(socket) {
             Self::with_slot(offload::MAX_RUN_BYTES)
         } else {
             Self::default()
@@ -232,8 +233,10 @@ pub struct SendBatch {
     messages: u64,
 }
 
-impl Default for SendBatch {
-    fn default() -> Self {
+impl SendBatch {
+    /// An empty batch; `segmenting` allows segmented sends (the host's
+    /// offload setting, [`offload::allowed_by_env`]).
+    pub fn new(segmenting: bool) -> Self {
         SendBatch {
             bytes: Vec::new(),
             datagrams: Vec::new(),
@@ -242,13 +245,11 @@ impl Default for SendBatch {
             controls: Vec::new(),
             headers: Vec::new(),
             firsts: Vec::new(),
-            segmenting: offload::allowed_by_env(),
+            segmenting,
             messages: 0,
         }
     }
-}
 
-impl SendBatch {
     /// Queues a datagram to `to`. `burst` says it may leave in one
     /// segmented send with the equal-size datagrams to `to` queued just
     /// before it: the engine allows that for traffic its reliable window
@@ -451,7 +452,7 @@ mod tests {
     fn batches_carry_many_datagrams_each_way() {
         let (receiver, receiver_address) = bound_udp();
         let (sender, sender_address) = bound_udp();
-        let mut outgoing = SendBatch::default();
+        let mut outgoing = SendBatch::new(offload::allowed_by_env());
         for index in 0..(BATCH + 5) {
             outgoing.push(&receiver_address, &[index as u8; 100][..index + 1], true);
         }
@@ -517,7 +518,7 @@ mod tests {
         let (receiver, receiver_address) = bound_udp();
         let (other, other_address) = bound_udp();
         let (sender, _) = bound_udp();
-        let mut outgoing = SendBatch::default();
+        let mut outgoing = SendBatch::new(offload::allowed_by_env());
         if !outgoing.segmenting {
             return; // ENET_RS_UDP_OFFLOAD=off in this environment.
         }
@@ -553,8 +554,8 @@ mod tests {
     fn a_coalesced_receive_is_handed_out_datagram_by_datagram() {
         let (receiver, receiver_address) = bound_udp();
         let (sender, _) = bound_udp();
-        let mut incoming = ReceiveBatch::for_socket(receiver);
-        let mut outgoing = SendBatch::default();
+        let mut incoming = ReceiveBatch::for_socket(receiver, offload::allowed_by_env());
+        let mut outgoing = SendBatch::new(offload::allowed_by_env());
         let run = run_of(BATCH);
         for datagram in &run {
             outgoing.push(&receiver_address, datagram, true);
@@ -573,8 +574,8 @@ mod tests {
     fn every_datagram_of_many_runs_arrives_whole_or_not_at_all() {
         let (receiver, receiver_address) = bound_udp();
         let (sender, _) = bound_udp();
-        let mut incoming = ReceiveBatch::for_socket(receiver);
-        let mut outgoing = SendBatch::default();
+        let mut incoming = ReceiveBatch::for_socket(receiver, offload::allowed_by_env());
+        let mut outgoing = SendBatch::new(offload::allowed_by_env());
         // Each datagram's bytes all derive from its number, so bytes of
         // two datagrams mixed up would show.
         let datagram = |number: u32| -> Vec<u8> {
@@ -615,10 +616,7 @@ mod tests {
     fn without_segmenting_each_datagram_is_its_own_message() {
         let (receiver, receiver_address) = bound_udp();
         let (sender, _) = bound_udp();
-        let mut outgoing = SendBatch {
-            segmenting: false,
-            ..SendBatch::default()
-        };
+        let mut outgoing = SendBatch::new(false);
         let run = run_of(5);
         for datagram in &run {
             outgoing.push(&receiver_address, datagram, true);
@@ -649,7 +647,7 @@ mod tests {
             )
         };
         assert_eq!(set, 0);
-        let mut outgoing = SendBatch::default();
+        let mut outgoing = SendBatch::new(offload::allowed_by_env());
         if !outgoing.segmenting {
             return; // ENET_RS_UDP_OFFLOAD=off in this environment.
         }
@@ -669,7 +667,7 @@ mod tests {
     fn an_oversized_datagram_is_reported_truncated() {
         let (receiver, receiver_address) = bound_udp();
         let (sender, _) = bound_udp();
-        let mut outgoing = SendBatch::default();
+        let mut outgoing = SendBatch::new(offload::allowed_by_env());
         outgoing.push(&receiver_address, &[1; DATAGRAM_CAPACITY + 100], true);
         outgoing.push(&receiver_address, b"after", true);
         outgoing.flush(sender).unwrap();
