@@ -33,6 +33,7 @@ mod peer_ops;
 mod queue;
 pub mod reassembly;
 mod schedule;
+mod sent;
 mod sequencing;
 pub mod service;
 mod throttle;

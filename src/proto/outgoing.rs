@@ -11,7 +11,6 @@ use super::command::number;
 use super::event::EventSlot;
 use super::host::Host;
 use super::queue::is_windowed;
-use super::queue::push_to_peer_queue;
 use crate::abi::*;
 use crate::time::{time_difference, time_greater_equal, time_less, TIME_OVERFLOW};
 use crate::wire::builder::Envelope;
@@ -227,15 +226,13 @@ impl Host {
     /// the peer. True if the peer was disconnected. Works in place: nothing
     /// is allocated, and commands that have not timed out stay put.
     fn check_timeouts(&mut self, index: usize, now: u32, events: &mut EventSlot) -> bool {
-        let mut position = 0;
+        let peer = &mut self.engine.peers[index];
+        let queues = self.engine.slots[index].queues();
+        let mut cursor = queues.sent_reliable.cursor();
         let mut moved = 0;
-        while let Some(command) = self.engine.slots[index]
-            .queues()
-            .sent_reliable
-            .get(position)
-        {
+        while let Some(command) = cursor.peek() {
             if time_difference(now, command.sent_time) < command.round_trip_timeout {
-                position += 1;
+                cursor.skip();
                 continue;
             }
             let (sent_time, timeout, limit) = (
@@ -243,7 +240,6 @@ impl Host {
                 command.round_trip_timeout,
                 command.round_trip_timeout_limit,
             );
-            let peer = &mut self.engine.peers[index];
             if peer.earliestTimeout == 0 || time_less(sent_time, peer.earliestTimeout) {
                 peer.earliestTimeout = sent_time;
             }
@@ -257,11 +253,10 @@ impl Host {
                 self.notify_disconnect(index, events);
                 return true;
             }
-            let queues = self.engine.slots[index].queues();
-            let Some(mut command) = queues.sent_reliable.remove(position) else {
+            let was_front = cursor.at_front();
+            let Some(mut command) = cursor.take() else {
                 break;
             };
-            let peer = &mut self.engine.peers[index];
             if command.packet.is_some() {
                 peer.reliableDataInTransit = peer
                     .reliableDataInTransit
@@ -269,13 +264,13 @@ impl Host {
             }
             peer.packetsLost = peer.packetsLost.wrapping_add(1);
             command.round_trip_timeout = command.round_trip_timeout.wrapping_mul(2);
-            queues.outgoing.insert(moved, command);
-            moved += 1;
-            if position == 0 {
-                if let Some(next) = queues.sent_reliable.front() {
+            if was_front {
+                if let Some(next) = cursor.front() {
                     peer.nextTimeout = next.sent_time.wrapping_add(next.round_trip_timeout);
                 }
             }
+            queues.outgoing.insert(moved, command);
+            moved += 1;
         }
         false
     }
@@ -373,10 +368,10 @@ impl Host {
                 command.sent_time = now;
                 peer.reliableDataInTransit += fragment_length;
                 let _ = self.engine.builder.push(&command.header(), &command.wire());
-                push_to_peer_queue(
-                    &mut self.engine.slots[index].queues().sent_reliable,
-                    command,
-                );
+                self.engine.slots[index]
+                    .queues()
+                    .sent_reliable
+                    .push(command);
             } else {
                 if has_packet && command.fragment_offset == 0 {
                     let peer = &mut self.engine.peers[index];
@@ -494,28 +489,25 @@ impl Host {
         let matches = |command: &super::command::OutgoingCommand| {
             command.reliable_sequence_number == sequence && command.channel_id == channel_id
         };
-        let (command, was_sent) = if slot.sent_reliable.front().is_some_and(matches) {
-            // Acknowledgements mostly come in the order commands went
-            // out, so the oldest in flight is the usual match.
-            (slot.sent_reliable.pop_front()?, true)
-        } else if let Some(position) = slot.sent_reliable.iter().position(matches) {
-            (slot.sent_reliable.remove(position)?, true)
-        } else {
-            let mut found = None;
-            for (position, command) in slot.outgoing.iter().enumerate() {
-                if !command.flags.contains(CommandFlags::ACKNOWLEDGE) {
-                    continue;
+        let (command, was_sent) =
+            if let Some(command) = slot.sent_reliable.remove(channel_id, sequence) {
+                (command, true)
+            } else {
+                let mut found = None;
+                for (position, command) in slot.outgoing.iter().enumerate() {
+                    if !command.flags.contains(CommandFlags::ACKNOWLEDGE) {
+                        continue;
+                    }
+                    if command.send_attempts < 1 {
+                        return None;
+                    }
+                    if matches(command) {
+                        found = Some(position);
+                        break;
+                    }
                 }
-                if command.send_attempts < 1 {
-                    return None;
-                }
-                if matches(command) {
-                    found = Some(position);
-                    break;
-                }
-            }
-            (slot.outgoing.remove(found?)?, false)
-        };
+                (slot.outgoing.remove(found?)?, false)
+            };
         let reliable_window = usize::from(sequence / WINDOW_SIZE);
         if let Some(channel) = self.channel_mut(index, channel_id) {
             if channel.reliableWindows[reliable_window] > 0 {

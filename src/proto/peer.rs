@@ -9,8 +9,9 @@ use std::collections::VecDeque;
 use std::collections::BTreeMap;
 
 use super::channel::{Incoming, IncomingChannel};
-use super::command::{Acknowledgement, OutgoingCommand};
+use super::command::Acknowledgement;
 use super::queue::OutgoingQueue;
+use super::sent::SentQueue;
 use crate::abi::*;
 use crate::mem::{CBox, CSlice, PacketRef};
 use crate::time::time_difference;
@@ -52,9 +53,8 @@ pub struct PeerSlot {
 pub struct PeerQueues {
     /// Commands waiting to be sent, in order.
     pub outgoing: OutgoingQueue,
-    /// Reliable commands sent and waiting for their acknowledgement, in
-    /// the order they were (re)sent.
-    pub sent_reliable: VecDeque<OutgoingCommand>,
+    /// Reliable commands sent and waiting for their acknowledgement.
+    pub sent_reliable: SentQueue,
     pub acknowledgements: VecDeque<Acknowledgement>,
     /// Received packets ready for the program.
     pub dispatched: VecDeque<Delivery>,
@@ -146,7 +146,7 @@ impl PeerSlot {
             return;
         }
         queues.outgoing.release_storage_if_empty();
-        release_if_empty(&mut queues.sent_reliable);
+        queues.sent_reliable.release_storage_if_empty();
         release_if_empty(&mut queues.acknowledgements);
         release_if_empty(&mut queues.dispatched);
     }
@@ -368,7 +368,7 @@ pub(crate) fn blank_channel() -> ENetChannel {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::proto::command::{OutgoingBody, CONNECTION_CHANNEL};
+    use crate::proto::command::{OutgoingBody, OutgoingCommand, CONNECTION_CHANNEL};
     use crate::wire::command::CommandFlags;
 
     fn ping() -> OutgoingCommand {
@@ -383,12 +383,19 @@ mod tests {
     fn idle_peers_give_their_queues_back_and_busy_ones_keep_them() {
         let mut slot = PeerSlot::default();
         slot.queues().outgoing.push_back(ping());
-        slot.queues().sent_reliable.reserve(64);
+        let mut in_flight = ping();
+        in_flight.reliable_sequence_number = 1;
+        slot.queues().sent_reliable.push(in_flight);
+        slot.queues()
+            .sent_reliable
+            .remove(CONNECTION_CHANNEL, 1)
+            .unwrap()
+            .discard();
         // A second after the last `send`, but commands still wait: busy,
         // so not even the empty sent queue gives its room back.
         slot.release_if_idle(IDLE_RELEASE_MS);
         assert!(!slot.outgoing_is_empty());
-        assert!(slot.queues().sent_reliable.capacity() >= 64);
+        assert!(slot.queues().sent_reliable.storage() > 0);
         // Everything sent and acknowledged, but traffic was recent: kept.
         slot.queues().outgoing.remove(0).unwrap().discard();
         slot.last_traffic = 500;

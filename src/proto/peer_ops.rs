@@ -138,7 +138,7 @@ impl Host {
         if let Some(mut queues) = slot.take_queues() {
             for command in queues
                 .sent_reliable
-                .drain(..)
+                .drain()
                 .chain(queues.outgoing.take_all())
             {
                 command.discard();
