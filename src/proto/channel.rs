@@ -7,6 +7,7 @@
 use std::collections::BTreeMap;
 
 use super::reassembly::Reassembly;
+use super::sequence_map::SequenceMap;
 use crate::abi::*;
 use crate::mem::PacketRef;
 
@@ -42,8 +43,9 @@ pub struct Incoming {
 pub(crate) enum Held {
     /// A whole packet, ready once its turn comes.
     Packet(PacketRef),
-    /// A fragmented packet still missing fragments.
-    Fragments(Reassembly),
+    /// A fragmented packet still missing fragments (boxed: it is larger
+    /// than everything else a held command needs).
+    Fragments(Box<Reassembly>),
 }
 
 impl Incoming {
@@ -98,8 +100,9 @@ pub struct IncomingChannel {
 #[derive(Debug, Default)]
 struct HeldMaps {
     /// Reliable commands ahead of the next expected, by sequence number
-    /// (a fragmented packet by its first fragment's).
-    reliable: BTreeMap<u16, Incoming>,
+    /// (a fragmented packet by its first fragment's), in a ring indexed by
+    /// sequence number: they cluster ahead of the gap they wait behind.
+    reliable: SequenceMap<Incoming>,
     /// Unreliable commands by the reliable sequence number they follow,
     /// then by unreliable sequence number: partial fragments of the current
     /// one, and anything for reliable numbers not reached yet.
@@ -150,7 +153,7 @@ impl IncomingChannel {
     pub(crate) fn holds_reliable(&self, sequence: u16) -> bool {
         self.held
             .as_ref()
-            .is_some_and(|maps| maps.reliable.contains_key(&sequence))
+            .is_some_and(|maps| maps.reliable.contains(sequence))
     }
 
     pub(crate) fn holds_no_reliable(&self) -> bool {
@@ -162,16 +165,14 @@ impl IncomingChannel {
     pub(crate) fn reliable_is_complete(&self, sequence: u16) -> bool {
         self.held.as_ref().is_some_and(|maps| {
             maps.reliable
-                .get(&sequence)
+                .get(sequence)
                 .is_some_and(Incoming::is_complete)
         })
     }
 
     /// The sequence numbers reliable commands are held under.
     pub(crate) fn reliable_sequences(&self) -> impl Iterator<Item = u16> + '_ {
-        self.held
-            .iter()
-            .flat_map(|maps| maps.reliable.keys().copied())
+        self.held.iter().flat_map(|maps| maps.reliable.keys())
     }
 
     pub(crate) fn holds_unreliable(&self, sequence: u16, unreliable: u16) -> bool {
@@ -196,7 +197,7 @@ impl IncomingChannel {
     }
 
     pub(crate) fn reliable_mut(&mut self, sequence: u16) -> Option<&mut Incoming> {
-        self.held.as_mut()?.reliable.get_mut(&sequence)
+        self.held.as_mut()?.reliable.get_mut(sequence)
     }
 
     pub(crate) fn unreliable_mut(
@@ -221,7 +222,7 @@ impl IncomingChannel {
     }
 
     pub(crate) fn remove_reliable(&mut self, sequence: u16) -> Option<Incoming> {
-        let removed = self.held.as_mut()?.reliable.remove(&sequence);
+        let removed = self.held.as_mut()?.reliable.remove(sequence);
         self.release_if_empty();
         removed
     }

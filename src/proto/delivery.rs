@@ -86,7 +86,7 @@ impl Host {
         Some(Incoming {
             command_number,
             span: fragment.count as u16,
-            held: Held::Fragments(reassembly),
+            held: Held::Fragments(Box::new(reassembly)),
         })
     }
 

@@ -34,6 +34,7 @@ mod queue;
 pub mod reassembly;
 mod schedule;
 mod sent;
+mod sequence_map;
 mod sequencing;
 pub mod service;
 mod throttle;
