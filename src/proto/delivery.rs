@@ -1,27 +1,18 @@
-//! Incoming sequencing per channel (stock `enet_peer_queue_incoming_command`
-//! and the two dispatch functions), over the held maps of each channel
-//! ([`IncomingChannel`]) instead of sorted lists.
-//!
-//! Delivery rules, as stock: reliable packets in sequence order, exactly
-//! once; unreliable packets only for the reliable sequence number they were
-//! sent after, in order, never older than one already delivered;
-//! unsequenced packets at once, duplicates suppressed by the peer's window.
+//! Received payloads on the host's side: whole packets are sequenced on
+//! the peer's view (`ordering.rs`) and the host queues the peer for
+//! dispatch; fragmented packets are reassembled here, since their memory
+//! counts against a host-wide budget whose eviction may reach other
+//! peers.
 
-use std::collections::BTreeMap;
-
-use super::channel::{
-    in_receive_window, FragmentInfo, Held, Incoming, IncomingChannel, Queued, Sequencing,
-};
+use super::channel::{FragmentInfo, Held, Incoming, IncomingChannel, Queued, Sequencing};
 use super::command::number;
 use super::event::EventSlot;
 use super::host::Host;
 use super::peer::NEEDS_DISPATCH;
 use super::reassembly::{Budget, HeldKey, Locator, Reassembly};
 use crate::abi::*;
-use crate::mem::PacketRef;
 
 const FLAG_RELIABLE: u32 = ENetPacketFlag::ENET_PACKET_FLAG_RELIABLE as u32;
-const FLAG_UNSEQUENCED: u32 = ENetPacketFlag::ENET_PACKET_FLAG_UNSEQUENCED as u32;
 const FLAG_UNRELIABLE_FRAGMENT: u32 = ENetPacketFlag::ENET_PACKET_FLAG_UNRELIABLE_FRAGMENT as u32;
 
 impl Host {
@@ -34,29 +25,11 @@ impl Host {
         }
     }
 
-    fn deliver(&mut self, index: usize, channel_id: u8, packet: PacketRef) {
-        let now = self.public.serviceTime;
-        self.peer_view(index).deliver(channel_id, packet, now);
-        self.mark_dispatch(index);
-    }
-
     /// Whether the peer's waiting-data budget admits another command.
     fn waiting_room(&mut self, index: usize) -> bool {
         let limit = self.public.maximumWaitingData;
         self.peer_view(index).waiting_room(limit)
     }
-
-    /// Creates the packet for a received command, within the peer's
-    /// waiting-data budget.
-    fn new_incoming_packet(&mut self, index: usize, data: &[u8], flags: u32) -> Option<PacketRef> {
-        if !self.waiting_room(index) {
-            return None;
-        }
-        let packet = PacketRef::new_with_data(data, flags)?;
-        self.engine.peers[index].totalWaitingData += packet.len();
-        Some(packet)
-    }
-
     /// The held command a fragmented packet is reassembled in, within the
     /// peer's waiting-data budget (charged the claimed length, as stock)
     /// and the host's reassembly budget (charged what is really held,
@@ -250,7 +223,8 @@ impl Host {
         Ok(true)
     }
 
-    /// Queues a received SEND_RELIABLE, SEND_UNRELIABLE or SEND_UNSEQUENCED.
+    /// Queues a received SEND_RELIABLE, SEND_UNRELIABLE or SEND_UNSEQUENCED
+    /// (see [`PeerMut::queue_incoming`]).
     pub(crate) fn queue_incoming(
         &mut self,
         index: usize,
@@ -258,76 +232,15 @@ impl Host {
         sequencing: Sequencing,
         data: &[u8],
     ) -> Queued {
-        if self.engine.peers[index].state == ENetPeerState::ENET_PEER_STATE_DISCONNECT_LATER {
-            return Queued::Discarded;
+        let limit = self.public.maximumWaitingData;
+        let now = self.public.serviceTime;
+        let received = self
+            .peer_view(index)
+            .queue_incoming(channel_id, sequencing, data, limit, now);
+        if received.delivered {
+            self.mark_dispatch(index);
         }
-        let Some(channel) = self.channel_mut(index, channel_id) else {
-            return Queued::Error;
-        };
-        let current = channel.incomingReliableSequenceNumber;
-        let current_unreliable = channel.incomingUnreliableSequenceNumber;
-        let slot_channel = &self.engine.slots[index].incoming[usize::from(channel_id)];
-        match sequencing {
-            Sequencing::Reliable { sequence } => {
-                if !in_receive_window(sequence, current)
-                    || sequence == current
-                    || slot_channel.holds_reliable(sequence)
-                {
-                    return Queued::Discarded;
-                }
-                let in_order =
-                    sequence == current.wrapping_add(1) && slot_channel.holds_no_reliable();
-                let Some(packet) = self.new_incoming_packet(index, data, FLAG_RELIABLE) else {
-                    return Queued::Error;
-                };
-                if in_order {
-                    // The common case: next in sequence, nothing held before
-                    // or after it, so it goes straight to the program.
-                    self.deliver(index, channel_id, packet);
-                    self.reliable_advanced(index, channel_id, sequence, false);
-                } else {
-                    let whole = Incoming::whole(number::SEND_RELIABLE, packet);
-                    self.peer_view(index)
-                        .hold_reliable(usize::from(channel_id), sequence, whole);
-                    self.dispatch_reliable(index, channel_id);
-                }
-            }
-            Sequencing::Unreliable {
-                sequence,
-                unreliable,
-            } => {
-                if !in_receive_window(sequence, current)
-                    || (sequence == current && unreliable <= current_unreliable)
-                    || slot_channel.holds_unreliable(sequence, unreliable)
-                {
-                    return Queued::Discarded;
-                }
-                let Some(packet) = self.new_incoming_packet(index, data, 0) else {
-                    return Queued::Error;
-                };
-                if sequence == current {
-                    if let Some(channel) = self.channel_mut(index, channel_id) {
-                        channel.incomingUnreliableSequenceNumber = unreliable;
-                    }
-                    self.deliver(index, channel_id, packet);
-                } else {
-                    let whole = Incoming::whole(number::SEND_UNRELIABLE, packet);
-                    self.peer_view(index).hold_unreliable(
-                        usize::from(channel_id),
-                        sequence,
-                        unreliable,
-                        whole,
-                    );
-                }
-            }
-            Sequencing::Unsequenced => {
-                let Some(packet) = self.new_incoming_packet(index, data, FLAG_UNSEQUENCED) else {
-                    return Queued::Error;
-                };
-                self.deliver(index, channel_id, packet);
-            }
-        }
-        Queued::Accepted
+        received.queued
     }
 
     /// Handles a reliable fragment whose fields were checked for bounds and
@@ -443,146 +356,24 @@ impl Host {
         }
     }
 
-    /// Delivers every reliable packet that is next in sequence and complete.
+    /// Delivers every reliable packet of the channel that is next in
+    /// sequence and complete (see [`PeerMut::dispatch_reliable`]).
     fn dispatch_reliable(&mut self, index: usize, channel_id: u8) {
-        let channel_index = usize::from(channel_id);
-        let mut advanced = false;
-        let mut skipped_sequences = false;
-        loop {
-            let Some(channel) = self.channel_mut(index, channel_id) else {
-                return;
-            };
-            let next = channel.incomingReliableSequenceNumber.wrapping_add(1);
-            if !self.engine.slots[index].incoming[channel_index].reliable_is_complete(next) {
-                break;
-            }
-            let Some(incoming) = self.peer_view(index).unhold_reliable(channel_index, next) else {
-                break;
-            };
-            let span = incoming.sequence_span();
-            skipped_sequences |= span > 1;
-            if let Some(channel) = self.channel_mut(index, channel_id) {
-                channel.incomingReliableSequenceNumber = next.wrapping_add(span.wrapping_sub(1));
-            }
-            if let Held::Packet(packet) = incoming.held {
-                self.deliver(index, channel_id, packet);
-            }
-            advanced = true;
+        let now = self.public.serviceTime;
+        if self.peer_view(index).dispatch_reliable(channel_id, now) {
+            self.mark_dispatch(index);
         }
-        if !advanced {
-            return;
-        }
-        let Some(channel) = self.channel_mut(index, channel_id) else {
-            return;
-        };
-        let current = channel.incomingReliableSequenceNumber;
-        self.reliable_advanced(index, channel_id, current, skipped_sequences);
     }
 
-    /// After reliable delivery moved the channel to `current` (stored
-    /// here): the unreliable sequence starts over, and what was held under
-    /// numbers now passed is dropped. `skipped_sequences` says a fragmented
-    /// packet took several numbers at once, so reliable commands may be
-    /// held under numbers now behind us (only a broken sender puts them
-    /// there).
-    fn reliable_advanced(
-        &mut self,
-        index: usize,
-        channel_id: u8,
-        current: u16,
-        skipped_sequences: bool,
-    ) {
-        let channel_index = usize::from(channel_id);
-        let Some(channel) = self.channel_mut(index, channel_id) else {
-            return;
-        };
-        channel.incomingReliableSequenceNumber = current;
-        channel.incomingUnreliableSequenceNumber = 0;
-        if skipped_sequences {
-            let stale: Vec<u16> = self.engine.slots[index].incoming[channel_index]
-                .reliable_sequences()
-                .filter(|&sequence| sequence == current || !in_receive_window(sequence, current))
-                .collect();
-            for sequence in stale {
-                if let Some(incoming) = self
-                    .peer_view(index)
-                    .unhold_reliable(channel_index, sequence)
-                {
-                    self.peer_view(index).drop_held(incoming);
-                }
-            }
-        }
-        self.release_unreliable_after_advance(index, channel_id, current);
-    }
-
-    /// After the reliable sequence reached `current`: deliver what was held
-    /// for it, drop what was held for numbers now passed.
-    fn release_unreliable_after_advance(&mut self, index: usize, channel_id: u8, current: u16) {
-        let channel_index = usize::from(channel_id);
-        let held = &self.engine.slots[index].incoming[channel_index];
-        if held.holds_no_unreliable() {
-            return;
-        }
-        let passed: Vec<u16> = held
-            .unreliable_sequences()
-            .filter(|&sequence| sequence != current && !in_receive_window(sequence, current))
-            .collect();
-        for sequence in passed {
-            if let Some(held) = self
-                .peer_view(index)
-                .unhold_unreliable_group(channel_index, sequence)
-            {
-                for incoming in held.into_values() {
-                    self.peer_view(index).drop_held(incoming);
-                }
-            }
-        }
-        self.deliver_current_unreliable(index, channel_id);
-    }
-
-    /// Delivers, in order, the complete unreliable packets held for the
-    /// current reliable sequence number; drops any older than one already
-    /// delivered.
+    /// Delivers the complete unreliable packets held for the channel's
+    /// current reliable number (see [`PeerMut::deliver_current_unreliable`]).
     fn deliver_current_unreliable(&mut self, index: usize, channel_id: u8) {
-        let channel_index = usize::from(channel_id);
-        let Some(channel) = self.channel_mut(index, channel_id) else {
-            return;
-        };
-        let current = channel.incomingReliableSequenceNumber;
-        let mut last_delivered = channel.incomingUnreliableSequenceNumber;
-        let Some(mut held) = self
+        let now = self.public.serviceTime;
+        if self
             .peer_view(index)
-            .unhold_unreliable_group(channel_index, current)
-        else {
-            return;
-        };
-        let mut kept = BTreeMap::new();
-        for (unreliable, incoming) in std::mem::take(&mut held) {
-            if !incoming.is_complete() {
-                kept.insert(unreliable, incoming);
-            } else if unreliable > last_delivered {
-                last_delivered = unreliable;
-                if let Held::Packet(packet) = incoming.held {
-                    self.deliver(index, channel_id, packet);
-                }
-            } else {
-                self.peer_view(index).drop_held(incoming);
-            }
-        }
-        // Partial packets older than what was just delivered can only ever
-        // arrive stale: drop them now rather than hold their memory.
-        let (stale, kept): (BTreeMap<_, _>, BTreeMap<_, _>) = kept
-            .into_iter()
-            .partition(|(unreliable, _)| *unreliable <= last_delivered);
-        for incoming in stale.into_values() {
-            self.peer_view(index).drop_held(incoming);
-        }
-        if let Some(channel) = self.channel_mut(index, channel_id) {
-            channel.incomingUnreliableSequenceNumber = last_delivered;
-        }
-        for (unreliable, incoming) in kept {
-            self.peer_view(index)
-                .hold_unreliable(channel_index, current, unreliable, incoming);
+            .deliver_current_unreliable(channel_id, now)
+        {
+            self.mark_dispatch(index);
         }
     }
 }

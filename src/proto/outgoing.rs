@@ -1,28 +1,25 @@
-//! Sending (stock `enet_protocol_send_outgoing_commands` and helpers):
-//! acknowledgements first, then retransmission timeouts, then queued
-//! commands within the reliable windows and the in-flight limit, then a
-//! ping if the link has been quiet; each datagram goes out with the host's
-//! checksum and compressor applied.
+//! The host's send pass (stock `enet_protocol_send_outgoing_commands`):
+//! for each peer due, acknowledgements first, then retransmission
+//! timeouts, then queued commands, then a ping if the link has been quiet;
+//! each datagram goes out with the host's checksum and compressor applied.
+//! What goes into one peer's datagram is decided on its peer view
+//! (`packing.rs`, `in_flight.rs`); this module schedules peers, finishes
+//! datagrams and applies what the peer's state changes mean to the host.
 
 use std::cell::RefCell;
 
 use super::codec::Codec;
-use super::command::number;
 use super::event::EventSlot;
 use super::host::Host;
-use super::queue::is_windowed;
+use super::in_flight::TimedOut;
+use super::peer::PeerMut;
 use crate::abi::*;
 use crate::time::{time_difference, time_greater_equal, time_less, TIME_OVERFLOW};
 use crate::wire::builder::Envelope;
-use crate::wire::command::{CommandFlags, ConnectId};
+use crate::wire::command::ConnectId;
 
 use ENetPeerState::*;
 
-const WINDOW_SIZE: u16 = ENET_PEER_RELIABLE_WINDOW_SIZE as u16;
-const WINDOWS: u16 = ENET_PEER_RELIABLE_WINDOWS as u16;
-/// Windows that must be free ahead of a new one before the sender starts it.
-const FREE_WINDOWS_AHEAD: u32 = ENET_PEER_FREE_RELIABLE_WINDOWS + 2;
-const ACKNOWLEDGE_LEN: usize = 8;
 const PING_LEN: usize = 4;
 
 /// Sends a datagram to an address; the bytes sent, or a negative error.
@@ -193,218 +190,42 @@ impl Host {
         self.public.totalSentPackets = self.public.totalSentPackets.wrapping_add(1);
         Ok(continue_sending)
     }
-
     /// Packs owed acknowledgements; true if some had to wait for the next
     /// datagram.
     fn pack_acknowledgements(&mut self, index: usize) -> bool {
-        while let Some(acknowledgement) = self.engine.slots[index]
-            .queues()
-            .acknowledgements
-            .front()
-            .copied()
-        {
-            if !self.engine.builder.fits(ACKNOWLEDGE_LEN) {
-                return true;
-            }
-            let (header, command) = acknowledgement.wire();
-            if self.engine.builder.push(&header, &command).is_err() {
-                return true;
-            }
-            self.engine.slots[index]
-                .queues()
-                .acknowledgements
-                .pop_front();
-            if acknowledgement.command_number == number::DISCONNECT {
-                self.dispatch_state(index, ENET_PEER_STATE_ZOMBIE);
-            }
+        let engine = &mut self.engine;
+        let mut peer = PeerMut {
+            public: &mut engine.peers[index],
+            slot: &mut engine.slots[index],
+        };
+        let packed = peer.pack_acknowledgements(&mut engine.builder);
+        if packed.disconnect_acknowledged {
+            self.dispatch_state(index, ENET_PEER_STATE_ZOMBIE);
         }
-        false
+        packed.left_over
     }
-
-    /// Moves timed-out reliable commands back to the front of the queue
-    /// (in the order they were sent) with a doubled timeout, or gives up on
-    /// the peer. True if the peer was disconnected. Works in place: nothing
-    /// is allocated, and commands that have not timed out stay put.
+    /// Resends timed-out reliable commands, or gives up on the peer (see
+    /// [`PeerMut::check_timeouts`]). True if the peer was disconnected.
     fn check_timeouts(&mut self, index: usize, now: u32, events: &mut EventSlot) -> bool {
-        let peer = &mut self.engine.peers[index];
-        let queues = self.engine.slots[index].queues();
-        let mut cursor = queues.sent_reliable.cursor();
-        let mut moved = 0;
-        while let Some(command) = cursor.peek() {
-            if time_difference(now, command.sent_time) < command.round_trip_timeout {
-                cursor.skip();
-                continue;
-            }
-            let (sent_time, timeout, limit) = (
-                command.sent_time,
-                command.round_trip_timeout,
-                command.round_trip_timeout_limit,
-            );
-            if peer.earliestTimeout == 0 || time_less(sent_time, peer.earliestTimeout) {
-                peer.earliestTimeout = sent_time;
-            }
-            let waited = time_difference(now, peer.earliestTimeout);
-            if peer.earliestTimeout != 0
-                && (waited >= peer.timeoutMaximum
-                    || (timeout >= limit && waited >= peer.timeoutMinimum))
-            {
-                // This command and the rest stay where they are; those
-                // already moved stay queued for resending (as stock).
+        match self.peer_view(index).check_timeouts(now) {
+            Ok(()) => false,
+            Err(TimedOut) => {
                 self.notify_disconnect(index, events);
-                return true;
+                true
             }
-            let was_front = cursor.at_front();
-            let Some(mut command) = cursor.take() else {
-                break;
-            };
-            if command.packet.is_some() {
-                peer.reliableDataInTransit = peer
-                    .reliableDataInTransit
-                    .saturating_sub(u32::from(command.fragment_length));
-            }
-            peer.packetsLost = peer.packetsLost.wrapping_add(1);
-            command.round_trip_timeout = command.round_trip_timeout.wrapping_mul(2);
-            if was_front {
-                if let Some(next) = cursor.front() {
-                    peer.nextTimeout = next.sent_time.wrapping_add(next.round_trip_timeout);
-                }
-            }
-            queues.outgoing.insert(moved, command);
-            moved += 1;
         }
-        false
     }
-
-    /// Packs queued commands in order while they fit. Returns whether a
-    /// ping may follow (no reliable command was sent or held back) and
-    /// whether the datagram filled up with commands left over.
+    /// Packs queued commands in order while they fit (see
+    /// [`PeerMut::pack_outgoing`]); a peer told to disconnect once all is
+    /// sent disconnects when nothing is left. Returns whether a ping may
+    /// follow and whether the datagram filled up with commands left over.
     fn pack_outgoing(&mut self, index: usize, now: u32) -> (bool, bool) {
-        let mut window_exceeded = false;
-        let mut window_wrap = false;
-        let mut can_ping = true;
-        let mut full = false;
-        let mut position = 0;
-        // Commands ahead that the in-flight window cannot hold back: once
-        // the window is full and none remain, the rest would all be skipped.
-        let mut unwindowed_ahead = self.engine.slots[index].queues().outgoing.unwindowed();
-        while position < self.engine.slots[index].queues().outgoing.len() {
-            if window_exceeded && unwindowed_ahead == 0 {
-                break;
-            }
-            let command = &self.engine.slots[index].queues().outgoing[position];
-            if !is_windowed(command) {
-                unwindowed_ahead -= 1;
-            }
-            let reliable = command.is_reliable();
-            let reliable_window = command.reliable_sequence_number / WINDOW_SIZE;
-            let channel_id = command.channel_id;
-            let has_packet = command.packet.is_some();
-            let fragment_length = u32::from(command.fragment_length);
-            let first_send = command.send_attempts < 1;
-            let starts_window = command.reliable_sequence_number % WINDOW_SIZE == 0;
-            let wire_len = command.fixed_len() + usize::from(command.fragment_length);
-            if reliable {
-                let channel_state = self
-                    .channel_mut(index, channel_id)
-                    .map(|channel| (channel.reliableWindows, channel.usedReliableWindows));
-                if let Some((windows, used)) = channel_state {
-                    if !window_wrap && first_send && starts_window {
-                        let previous =
-                            windows[usize::from((reliable_window + WINDOWS - 1) % WINDOWS)];
-                        let ahead = (1u32 << FREE_WINDOWS_AHEAD) - 1;
-                        let ahead_mask =
-                            (ahead << reliable_window) | (ahead >> (WINDOWS - reliable_window));
-                        if previous >= WINDOW_SIZE || u32::from(used) & ahead_mask != 0 {
-                            window_wrap = true;
-                        }
-                    }
-                    if window_wrap {
-                        position += 1;
-                        continue;
-                    }
-                }
-                if has_packet {
-                    let peer = &self.engine.peers[index];
-                    if !window_exceeded {
-                        let window = peer.packetThrottle.wrapping_mul(peer.windowSize)
-                            / ENET_PEER_PACKET_THROTTLE_SCALE;
-                        if peer.reliableDataInTransit + fragment_length > window.max(peer.mtu) {
-                            window_exceeded = true;
-                        }
-                    }
-                    if window_exceeded {
-                        position += 1;
-                        continue;
-                    }
-                }
-                can_ping = false;
-            }
-            if !self.engine.builder.fits(wire_len) {
-                full = true;
-                break;
-            }
-            let Some(mut command) = self.engine.slots[index].queues().outgoing.remove(position)
-            else {
-                break;
-            };
-            if reliable {
-                if first_send {
-                    if let Some(channel) = self.channel_mut(index, channel_id) {
-                        channel.usedReliableWindows |= 1 << reliable_window;
-                        channel.reliableWindows[usize::from(reliable_window)] += 1;
-                    }
-                }
-                command.send_attempts = command.send_attempts.wrapping_add(1);
-                let peer = &mut self.engine.peers[index];
-                if command.round_trip_timeout == 0 {
-                    command.round_trip_timeout =
-                        peer.roundTripTime + 4 * peer.roundTripTimeVariance;
-                    command.round_trip_timeout_limit =
-                        peer.timeoutLimit.wrapping_mul(command.round_trip_timeout);
-                }
-                if self.engine.slots[index].sent_reliable_is_empty() {
-                    peer.nextTimeout = now.wrapping_add(command.round_trip_timeout);
-                }
-                command.sent_time = now;
-                peer.reliableDataInTransit += fragment_length;
-                let _ = self.engine.builder.push(&command.header(), &command.wire());
-                self.engine.slots[index]
-                    .queues()
-                    .sent_reliable
-                    .push(command);
-            } else {
-                if has_packet && command.fragment_offset == 0 {
-                    let peer = &mut self.engine.peers[index];
-                    peer.packetThrottleCounter = (peer.packetThrottleCounter
-                        + ENET_PEER_PACKET_THROTTLE_COUNTER)
-                        % ENET_PEER_PACKET_THROTTLE_SCALE;
-                    if peer.packetThrottleCounter > peer.packetThrottle {
-                        // Throttled: drop this packet, all its fragments.
-                        let (reliable_sequence, unreliable_sequence) = (
-                            command.reliable_sequence_number,
-                            command.unreliable_sequence_number,
-                        );
-                        command.discard();
-                        let outgoing = &mut self.engine.slots[index].queues().outgoing;
-                        while outgoing.get(position).is_some_and(|next| {
-                            next.reliable_sequence_number == reliable_sequence
-                                && next.unreliable_sequence_number == unreliable_sequence
-                        }) {
-                            if let Some(fragment) = outgoing.remove(position) {
-                                fragment.discard();
-                            }
-                        }
-                        continue;
-                    }
-                }
-                let _ = self.engine.builder.push(&command.header(), &command.wire());
-                if has_packet {
-                    self.engine.sent_unreliable.push(command);
-                }
-            }
-            let peer = &mut self.engine.peers[index];
-            peer.packetsSent = peer.packetsSent.wrapping_add(1);
-        }
+        let engine = &mut self.engine;
+        let mut peer = PeerMut {
+            public: &mut engine.peers[index],
+            slot: &mut engine.slots[index],
+        };
+        let packed = peer.pack_outgoing(now, &mut engine.builder, &mut engine.sent_unreliable);
         let peer = &self.engine.peers[index];
         let slot = &self.engine.slots[index];
         if peer.state == ENET_PEER_STATE_DISCONNECT_LATER
@@ -415,7 +236,7 @@ impl Host {
             let data = peer.eventData;
             let _ = self.disconnect(index, data);
         }
-        (can_ping, full)
+        (packed.can_ping, packed.full)
     }
 
     /// Finishes the packed datagram (header, compression, checksum) and
@@ -476,68 +297,15 @@ impl Host {
         }
     }
 
-    /// Takes the acknowledged reliable command out of the sent queue (or,
-    /// if the acknowledgement beat our own bookkeeping, out of the send
-    /// queue); returns its command number.
+    /// Takes the acknowledged reliable command out of the sent queue (see
+    /// [`PeerMut::acknowledge`]); returns its command number.
     pub(crate) fn remove_sent_reliable(
         &mut self,
         index: usize,
         sequence: u16,
         channel_id: u8,
     ) -> Option<u8> {
-        let slot = self.engine.slots[index].queues_if_any()?;
-        let matches = |command: &super::command::OutgoingCommand| {
-            command.reliable_sequence_number == sequence && command.channel_id == channel_id
-        };
-        let (command, was_sent) =
-            if let Some(command) = slot.sent_reliable.remove(channel_id, sequence) {
-                (command, true)
-            } else {
-                let mut found = None;
-                for (position, command) in slot.outgoing.iter().enumerate() {
-                    if !command.flags.contains(CommandFlags::ACKNOWLEDGE) {
-                        continue;
-                    }
-                    if command.send_attempts < 1 {
-                        return None;
-                    }
-                    if matches(command) {
-                        found = Some(position);
-                        break;
-                    }
-                }
-                (slot.outgoing.remove(found?)?, false)
-            };
-        let reliable_window = usize::from(sequence / WINDOW_SIZE);
-        if let Some(channel) = self.channel_mut(index, channel_id) {
-            if channel.reliableWindows[reliable_window] > 0 {
-                channel.reliableWindows[reliable_window] -= 1;
-                if channel.reliableWindows[reliable_window] == 0 {
-                    channel.usedReliableWindows &= !(1 << reliable_window);
-                }
-            }
-        }
-        let command_number = command.number();
-        let peer = &mut self.engine.peers[index];
-        if command.packet.is_some() && was_sent {
-            peer.reliableDataInTransit = peer
-                .reliableDataInTransit
-                .saturating_sub(u32::from(command.fragment_length));
-        }
-        command.complete();
-        let slot = &mut self.engine.slots[index];
-        match slot
-            .queues_if_any()
-            .and_then(|queues| queues.sent_reliable.front())
-        {
-            Some(front) => {
-                peer.nextTimeout = front.sent_time.wrapping_add(front.round_trip_timeout);
-            }
-            // Nothing left in flight, as when an idle peer's ping is
-            // acknowledged: its queues need not stay allocated until the
-            // next ping.
-            None => slot.release_if_idle(self.public.serviceTime),
-        }
-        Some(command_number)
+        let now = self.public.serviceTime;
+        self.peer_view(index).acknowledge(channel_id, sequence, now)
     }
 }

@@ -1,0 +1,287 @@
+//! Receive-side ordering on one peer's view (stock
+//! `enet_peer_queue_incoming_command` for whole packets, and the two
+//! dispatch functions): what a received packet does to its channel's
+//! sequence, what becomes deliverable, what is dropped as passed.
+//!
+//! Delivery rules, as stock: reliable packets in sequence order, exactly
+//! once; unreliable packets only for the reliable sequence number they were
+//! sent after, in order, never older than one already delivered;
+//! unsequenced packets at once, duplicates suppressed by the peer's window.
+//!
+//! Each function says whether it put anything on the peer's delivery
+//! queue; queueing the peer for dispatch is the host's. Fragmented packets
+//! need the host-wide reassembly budget and are the host's
+//! (`delivery.rs`), which comes back here once one is complete.
+
+use std::collections::BTreeMap;
+
+use super::channel::{in_receive_window, Held, Incoming, Queued, Sequencing};
+use super::command::number;
+use super::peer::PeerMut;
+use crate::abi::*;
+use crate::mem::PacketRef;
+
+const FLAG_RELIABLE: u32 = ENetPacketFlag::ENET_PACKET_FLAG_RELIABLE as u32;
+const FLAG_UNSEQUENCED: u32 = ENetPacketFlag::ENET_PACKET_FLAG_UNSEQUENCED as u32;
+
+/// What a received payload command did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Received {
+    pub queued: Queued,
+    /// Packets went on the delivery queue: the peer needs dispatching.
+    pub delivered: bool,
+}
+
+impl Received {
+    fn new(queued: Queued) -> Self {
+        Received {
+            queued,
+            delivered: false,
+        }
+    }
+}
+
+impl PeerMut<'_> {
+    /// The packet for a received command, within the waiting-data budget
+    /// `limit` (the host's `maximumWaitingData`).
+    pub(crate) fn new_incoming_packet(
+        &mut self,
+        limit: usize,
+        data: &[u8],
+        flags: u32,
+    ) -> Option<PacketRef> {
+        if !self.waiting_room(limit) {
+            return None;
+        }
+        let packet = PacketRef::new_with_data(data, flags)?;
+        self.public.totalWaitingData += packet.len();
+        Some(packet)
+    }
+
+    /// Queues a received SEND_RELIABLE, SEND_UNRELIABLE or SEND_UNSEQUENCED
+    /// at service time `now`, within the waiting-data budget `limit`.
+    pub(crate) fn queue_incoming(
+        &mut self,
+        channel_id: u8,
+        sequencing: Sequencing,
+        data: &[u8],
+        limit: usize,
+        now: u32,
+    ) -> Received {
+        if self.public.state == ENetPeerState::ENET_PEER_STATE_DISCONNECT_LATER {
+            return Received::new(Queued::Discarded);
+        }
+        let Some(channel) = self.channel(channel_id) else {
+            return Received::new(Queued::Error);
+        };
+        let current = channel.incomingReliableSequenceNumber;
+        let current_unreliable = channel.incomingUnreliableSequenceNumber;
+        let channel_index = usize::from(channel_id);
+        let held = &self.slot.incoming[channel_index];
+        match sequencing {
+            Sequencing::Reliable { sequence } => {
+                if !in_receive_window(sequence, current)
+                    || sequence == current
+                    || held.holds_reliable(sequence)
+                {
+                    return Received::new(Queued::Discarded);
+                }
+                let in_order = sequence == current.wrapping_add(1) && held.holds_no_reliable();
+                let Some(packet) = self.new_incoming_packet(limit, data, FLAG_RELIABLE) else {
+                    return Received::new(Queued::Error);
+                };
+                if in_order {
+                    // The common case: next in sequence, nothing held before
+                    // or after it, so it goes straight to the program.
+                    self.deliver(channel_id, packet, now);
+                    self.reliable_advanced(channel_id, sequence, false, now);
+                    return Received {
+                        queued: Queued::Accepted,
+                        delivered: true,
+                    };
+                }
+                let whole = Incoming::whole(number::SEND_RELIABLE, packet);
+                self.hold_reliable(channel_index, sequence, whole);
+                Received {
+                    queued: Queued::Accepted,
+                    delivered: self.dispatch_reliable(channel_id, now),
+                }
+            }
+            Sequencing::Unreliable {
+                sequence,
+                unreliable,
+            } => {
+                if !in_receive_window(sequence, current)
+                    || (sequence == current && unreliable <= current_unreliable)
+                    || held.holds_unreliable(sequence, unreliable)
+                {
+                    return Received::new(Queued::Discarded);
+                }
+                let Some(packet) = self.new_incoming_packet(limit, data, 0) else {
+                    return Received::new(Queued::Error);
+                };
+                if sequence != current {
+                    let whole = Incoming::whole(number::SEND_UNRELIABLE, packet);
+                    self.hold_unreliable(channel_index, sequence, unreliable, whole);
+                    return Received::new(Queued::Accepted);
+                }
+                if let Some(channel) = self.channel(channel_id) {
+                    channel.incomingUnreliableSequenceNumber = unreliable;
+                }
+                self.deliver(channel_id, packet, now);
+                Received {
+                    queued: Queued::Accepted,
+                    delivered: true,
+                }
+            }
+            Sequencing::Unsequenced => {
+                let Some(packet) = self.new_incoming_packet(limit, data, FLAG_UNSEQUENCED) else {
+                    return Received::new(Queued::Error);
+                };
+                self.deliver(channel_id, packet, now);
+                Received {
+                    queued: Queued::Accepted,
+                    delivered: true,
+                }
+            }
+        }
+    }
+
+    /// Delivers every reliable packet that is next in sequence and
+    /// complete; whether there was one.
+    pub(crate) fn dispatch_reliable(&mut self, channel_id: u8, now: u32) -> bool {
+        let channel_index = usize::from(channel_id);
+        let mut advanced = false;
+        let mut skipped_sequences = false;
+        loop {
+            let Some(channel) = self.channel(channel_id) else {
+                return advanced;
+            };
+            let next = channel.incomingReliableSequenceNumber.wrapping_add(1);
+            if !self.slot.incoming[channel_index].reliable_is_complete(next) {
+                break;
+            }
+            let Some(incoming) = self.unhold_reliable(channel_index, next) else {
+                break;
+            };
+            let span = incoming.sequence_span();
+            skipped_sequences |= span > 1;
+            if let Some(channel) = self.channel(channel_id) {
+                channel.incomingReliableSequenceNumber = next.wrapping_add(span.wrapping_sub(1));
+            }
+            if let Held::Packet(packet) = incoming.held {
+                self.deliver(channel_id, packet, now);
+            }
+            advanced = true;
+        }
+        if !advanced {
+            return false;
+        }
+        let Some(channel) = self.channel(channel_id) else {
+            return true;
+        };
+        let current = channel.incomingReliableSequenceNumber;
+        self.reliable_advanced(channel_id, current, skipped_sequences, now);
+        true
+    }
+
+    /// After reliable delivery moved the channel to `current` (stored
+    /// here): the unreliable sequence starts over, and what was held under
+    /// numbers now passed is dropped. `skipped_sequences` says a fragmented
+    /// packet took several numbers at once, so reliable commands may be
+    /// held under numbers now behind us (only a broken sender puts them
+    /// there). Whether unreliable packets were delivered.
+    fn reliable_advanced(
+        &mut self,
+        channel_id: u8,
+        current: u16,
+        skipped_sequences: bool,
+        now: u32,
+    ) -> bool {
+        let channel_index = usize::from(channel_id);
+        let Some(channel) = self.channel(channel_id) else {
+            return false;
+        };
+        channel.incomingReliableSequenceNumber = current;
+        channel.incomingUnreliableSequenceNumber = 0;
+        if skipped_sequences {
+            let stale: Vec<u16> = self.slot.incoming[channel_index]
+                .reliable_sequences()
+                .filter(|&sequence| sequence == current || !in_receive_window(sequence, current))
+                .collect();
+            for sequence in stale {
+                if let Some(incoming) = self.unhold_reliable(channel_index, sequence) {
+                    self.drop_held(incoming);
+                }
+            }
+        }
+        self.release_unreliable_after_advance(channel_id, current, now)
+    }
+
+    /// After the reliable sequence reached `current`: deliver what was held
+    /// for it, drop what was held for numbers now passed.
+    fn release_unreliable_after_advance(&mut self, channel_id: u8, current: u16, now: u32) -> bool {
+        let channel_index = usize::from(channel_id);
+        let held = &self.slot.incoming[channel_index];
+        if held.holds_no_unreliable() {
+            return false;
+        }
+        let passed: Vec<u16> = held
+            .unreliable_sequences()
+            .filter(|&sequence| sequence != current && !in_receive_window(sequence, current))
+            .collect();
+        for sequence in passed {
+            if let Some(held) = self.unhold_unreliable_group(channel_index, sequence) {
+                for incoming in held.into_values() {
+                    self.drop_held(incoming);
+                }
+            }
+        }
+        self.deliver_current_unreliable(channel_id, now)
+    }
+
+    /// Delivers, in order, the complete unreliable packets held for the
+    /// current reliable sequence number; drops any older than one already
+    /// delivered. Whether there was one to deliver.
+    pub(crate) fn deliver_current_unreliable(&mut self, channel_id: u8, now: u32) -> bool {
+        let channel_index = usize::from(channel_id);
+        let Some(channel) = self.channel(channel_id) else {
+            return false;
+        };
+        let current = channel.incomingReliableSequenceNumber;
+        let mut last_delivered = channel.incomingUnreliableSequenceNumber;
+        let Some(mut held) = self.unhold_unreliable_group(channel_index, current) else {
+            return false;
+        };
+        let mut delivered = false;
+        let mut kept = BTreeMap::new();
+        for (unreliable, incoming) in std::mem::take(&mut held) {
+            if !incoming.is_complete() {
+                kept.insert(unreliable, incoming);
+            } else if unreliable > last_delivered {
+                last_delivered = unreliable;
+                if let Held::Packet(packet) = incoming.held {
+                    self.deliver(channel_id, packet, now);
+                    delivered = true;
+                }
+            } else {
+                self.drop_held(incoming);
+            }
+        }
+        // Partial packets older than what was just delivered can only ever
+        // arrive stale: drop them now rather than hold their memory.
+        let (stale, kept): (BTreeMap<_, _>, BTreeMap<_, _>) = kept
+            .into_iter()
+            .partition(|(unreliable, _)| *unreliable <= last_delivered);
+        for incoming in stale.into_values() {
+            self.drop_held(incoming);
+        }
+        if let Some(channel) = self.channel(channel_id) {
+            channel.incomingUnreliableSequenceNumber = last_delivered;
+        }
+        for (unreliable, incoming) in kept {
+            self.hold_unreliable(channel_index, current, unreliable, incoming);
+        }
+        delivered
+    }
+}

@@ -1,0 +1,198 @@
+//! Packing one peer's datagram, on its [`PeerMut`] view: the
+//! acknowledgements it owes, then its queued commands in order while they
+//! fit, within the reliable windows and the in-flight limit (stock
+//! `enet_protocol_send_acknowledgements` and
+//! `enet_protocol_check_outgoing_commands`). The datagram builder and the
+//! list of unreliable commands awaiting the send are the host's, lent for
+//! the pass; finishing and sending the datagram is the host's too.
+
+use super::command::{number, OutgoingCommand};
+use super::peer::PeerMut;
+use super::queue::is_windowed;
+use crate::abi::*;
+use crate::wire::builder::DatagramBuilder;
+
+const WINDOW_SIZE: u16 = ENET_PEER_RELIABLE_WINDOW_SIZE as u16;
+const WINDOWS: u16 = ENET_PEER_RELIABLE_WINDOWS as u16;
+/// Windows that must be free ahead of a new one before the sender starts it.
+const FREE_WINDOWS_AHEAD: u32 = ENET_PEER_FREE_RELIABLE_WINDOWS + 2;
+const ACKNOWLEDGE_LEN: usize = 8;
+
+/// What [`PeerMut::pack_acknowledgements`] did.
+#[derive(Debug, Default, Clone, Copy)]
+pub(crate) struct PackedAcknowledgements {
+    /// Some had to wait for the next datagram.
+    pub left_over: bool,
+    /// The acknowledgement of a DISCONNECT went in: the peer is done.
+    pub disconnect_acknowledged: bool,
+}
+
+/// What [`PeerMut::pack_outgoing`] did.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Packed {
+    /// No reliable command was sent or held back, so a ping may follow.
+    pub can_ping: bool,
+    /// The datagram filled up with commands left over.
+    pub full: bool,
+}
+
+impl PeerMut<'_> {
+    /// Packs owed acknowledgements into `builder`.
+    pub(crate) fn pack_acknowledgements(
+        &mut self,
+        builder: &mut DatagramBuilder,
+    ) -> PackedAcknowledgements {
+        let mut packed = PackedAcknowledgements::default();
+        while let Some(acknowledgement) = self.slot.queues().acknowledgements.front().copied() {
+            if !builder.fits(ACKNOWLEDGE_LEN) {
+                packed.left_over = true;
+                break;
+            }
+            let (header, command) = acknowledgement.wire();
+            if builder.push(&header, &command).is_err() {
+                packed.left_over = true;
+                break;
+            }
+            self.slot.queues().acknowledgements.pop_front();
+            if acknowledgement.command_number == number::DISCONNECT {
+                packed.disconnect_acknowledged = true;
+            }
+        }
+        packed
+    }
+
+    /// Packs queued commands in order while they fit into `builder`,
+    /// within the reliable windows and the in-flight limit; unreliable
+    /// commands with a payload go to `sent_unreliable` until the datagram
+    /// has gone.
+    pub(crate) fn pack_outgoing(
+        &mut self,
+        now: u32,
+        builder: &mut DatagramBuilder,
+        sent_unreliable: &mut Vec<OutgoingCommand>,
+    ) -> Packed {
+        let mut window_exceeded = false;
+        let mut window_wrap = false;
+        let mut can_ping = true;
+        let mut full = false;
+        let mut position = 0;
+        // Commands ahead that the in-flight window cannot hold back: once
+        // the window is full and none remain, the rest would all be skipped.
+        let mut unwindowed_ahead = self.slot.queues().outgoing.unwindowed();
+        while position < self.slot.queues().outgoing.len() {
+            if window_exceeded && unwindowed_ahead == 0 {
+                break;
+            }
+            let command = &self.slot.queues().outgoing[position];
+            if !is_windowed(command) {
+                unwindowed_ahead -= 1;
+            }
+            let reliable = command.is_reliable();
+            let reliable_window = command.reliable_sequence_number / WINDOW_SIZE;
+            let channel_id = command.channel_id;
+            let has_packet = command.packet.is_some();
+            let fragment_length = u32::from(command.fragment_length);
+            let first_send = command.send_attempts < 1;
+            let starts_window = command.reliable_sequence_number % WINDOW_SIZE == 0;
+            let wire_len = command.fixed_len() + usize::from(command.fragment_length);
+            if reliable {
+                let channel_state = self
+                    .channel(channel_id)
+                    .map(|channel| (channel.reliableWindows, channel.usedReliableWindows));
+                if let Some((windows, used)) = channel_state {
+                    if !window_wrap && first_send && starts_window {
+                        let previous =
+                            windows[usize::from((reliable_window + WINDOWS - 1) % WINDOWS)];
+                        let ahead = (1u32 << FREE_WINDOWS_AHEAD) - 1;
+                        let ahead_mask =
+                            (ahead << reliable_window) | (ahead >> (WINDOWS - reliable_window));
+                        if previous >= WINDOW_SIZE || u32::from(used) & ahead_mask != 0 {
+                            window_wrap = true;
+                        }
+                    }
+                    if window_wrap {
+                        position += 1;
+                        continue;
+                    }
+                }
+                if has_packet {
+                    let peer = &*self.public;
+                    if !window_exceeded {
+                        let window = peer.packetThrottle.wrapping_mul(peer.windowSize)
+                            / ENET_PEER_PACKET_THROTTLE_SCALE;
+                        if peer.reliableDataInTransit + fragment_length > window.max(peer.mtu) {
+                            window_exceeded = true;
+                        }
+                    }
+                    if window_exceeded {
+                        position += 1;
+                        continue;
+                    }
+                }
+                can_ping = false;
+            }
+            if !builder.fits(wire_len) {
+                full = true;
+                break;
+            }
+            let Some(mut command) = self.slot.queues().outgoing.remove(position) else {
+                break;
+            };
+            if reliable {
+                if first_send {
+                    if let Some(channel) = self.channel(channel_id) {
+                        channel.usedReliableWindows |= 1 << reliable_window;
+                        channel.reliableWindows[usize::from(reliable_window)] += 1;
+                    }
+                }
+                command.send_attempts = command.send_attempts.wrapping_add(1);
+                let peer = &mut *self.public;
+                if command.round_trip_timeout == 0 {
+                    command.round_trip_timeout =
+                        peer.roundTripTime + 4 * peer.roundTripTimeVariance;
+                    command.round_trip_timeout_limit =
+                        peer.timeoutLimit.wrapping_mul(command.round_trip_timeout);
+                }
+                if self.slot.sent_reliable_is_empty() {
+                    peer.nextTimeout = now.wrapping_add(command.round_trip_timeout);
+                }
+                command.sent_time = now;
+                peer.reliableDataInTransit += fragment_length;
+                let _ = builder.push(&command.header(), &command.wire());
+                self.slot.queues().sent_reliable.push(command);
+            } else {
+                if has_packet && command.fragment_offset == 0 {
+                    let peer = &mut *self.public;
+                    peer.packetThrottleCounter = (peer.packetThrottleCounter
+                        + ENET_PEER_PACKET_THROTTLE_COUNTER)
+                        % ENET_PEER_PACKET_THROTTLE_SCALE;
+                    if peer.packetThrottleCounter > peer.packetThrottle {
+                        // Throttled: drop this packet, all its fragments.
+                        let (reliable_sequence, unreliable_sequence) = (
+                            command.reliable_sequence_number,
+                            command.unreliable_sequence_number,
+                        );
+                        command.discard();
+                        let outgoing = &mut self.slot.queues().outgoing;
+                        while outgoing.get(position).is_some_and(|next| {
+                            next.reliable_sequence_number == reliable_sequence
+                                && next.unreliable_sequence_number == unreliable_sequence
+                        }) {
+                            if let Some(fragment) = outgoing.remove(position) {
+                                fragment.discard();
+                            }
+                        }
+                        continue;
+                    }
+                }
+                let _ = builder.push(&command.header(), &command.wire());
+                if has_packet {
+                    sent_unreliable.push(command);
+                }
+            }
+            let peer = &mut *self.public;
+            peer.packetsSent = peer.packetsSent.wrapping_add(1);
+        }
+        Packed { can_ping, full }
+    }
+}
