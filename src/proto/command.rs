@@ -81,6 +81,18 @@ pub struct OutgoingCommand {
     pub fragment_offset: u32,
     pub fragment_length: u16,
     pub send_attempts: u16,
+    /// Acknowledgements of commands sent after this one, since it was last
+    /// sent (for an early resend).
+    pub passed_over: u8,
+    /// Extra copies sent while it stays in flight (loss recovery that
+    /// keeps stock's timeouts resends copies rather than the command).
+    pub copies: u8,
+    /// Whether a copy waits to be packed.
+    pub copy_pending: bool,
+    /// When the command is next due for retransmission while in flight:
+    /// its send time plus its timeout, or for copies the last copy's time
+    /// plus the copies' timeout.
+    pub due: u32,
     pub packet: Option<PacketRef>,
 }
 
@@ -97,6 +109,10 @@ impl OutgoingCommand {
             sent_time: 0,
             round_trip_timeout: 0,
             round_trip_timeout_limit: 0,
+            passed_over: 0,
+            copies: 0,
+            copy_pending: false,
+            due: 0,
             fragment_offset: 0,
             fragment_length: 0,
             send_attempts: 0,

@@ -6,6 +6,7 @@ use std::collections::VecDeque;
 use super::half_open::HalfOpen;
 use super::peer::{PeerMut, PeerSlot};
 use super::reassembly::Budget;
+use super::recovery::{LossRecovery, RecoveryStats};
 use super::schedule::Schedule;
 use crate::abi::*;
 use crate::mem::{CBox, CSlice};
@@ -62,6 +63,8 @@ pub(crate) struct Engine {
     pub(crate) half_open: HalfOpen,
     /// What all incomplete fragment reassemblies hold, host-wide.
     pub(crate) reassembly: Budget,
+    /// The loss recovery a peer starts with when its slot is reset.
+    pub(crate) loss_recovery: LossRecovery,
 }
 
 /// Points an `ENetList` at itself: a valid empty list.
@@ -224,6 +227,7 @@ impl Host {
                 connected: vec![false; settings.peer_count],
                 half_open: HalfOpen::new(settings.peer_count),
                 reassembly: Budget::default(),
+                loss_recovery: LossRecovery::DEFAULT,
             },
         })
     }
@@ -349,6 +353,45 @@ impl Host {
         let since = now.wrapping_sub(self.public.bandwidthThrottleEpoch);
         let throttle = ENET_HOST_BANDWIDTH_THROTTLE_INTERVAL.saturating_sub(since);
         Some(timers.map_or(throttle, |timers| timers.min(throttle)))
+    }
+
+    /// Sets the loss recovery of every peer of the host, now and after
+    /// each reset (a peer's own setting lasts until its slot is reset).
+    pub fn set_loss_recovery(&mut self, recovery: LossRecovery) {
+        let recovery = recovery.sanitized();
+        self.engine.loss_recovery = recovery;
+        for slot in self.engine.slots.iter_mut() {
+            slot.recovery = recovery;
+        }
+    }
+
+    /// The loss recovery the host gives its peers.
+    pub fn loss_recovery(&self) -> LossRecovery {
+        self.engine.loss_recovery
+    }
+
+    /// Sets the loss recovery of the peer in slot `index`, until its slot is
+    /// reset.
+    pub fn set_peer_loss_recovery(&mut self, index: usize, recovery: LossRecovery) {
+        self.engine.slots[index].recovery = recovery.sanitized();
+    }
+
+    /// The loss recovery of the peer in slot `index`.
+    pub fn peer_loss_recovery(&self, index: usize) -> LossRecovery {
+        self.engine.slots[index].recovery
+    }
+
+    /// What the loss recovery of the peer in slot `index` did since its
+    /// slot was last reset, and its congestion window in bytes (0 while it
+    /// has none: congestion control off, or idle).
+    pub fn peer_recovery_stats(&self, index: usize) -> (RecoveryStats, u32) {
+        let slot = &self.engine.slots[index];
+        let stats = slot.recovery_stats.as_deref().copied().unwrap_or_default();
+        let window = match &slot.queues {
+            Some(queues) if slot.recovery.congestion_control => queues.congestion.window,
+            _ => 0,
+        };
+        (stats, window)
     }
 
     /// `enet_host_channel_limit`.

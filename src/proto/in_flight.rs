@@ -1,16 +1,61 @@
 //! One peer's reliable commands in flight, on its [`PeerMut`] view: an
 //! acknowledgement takes its command out (stock
-//! `enet_protocol_remove_sent_reliable_command`), and the retransmission
-//! timeout sends timed-out commands again or gives up on the peer (stock
-//! `enet_protocol_check_timeouts`). Reporting a lost peer is the host's.
+//! `enet_protocol_remove_sent_reliable_command`) and may show commands
+//! sent before it lost (an early resend), and the retransmission timeout
+//! sends timed-out commands again or gives up on the peer (stock
+//! `enet_protocol_check_timeouts`), each as the peer's [`LossRecovery`]
+//! settings say. Reporting a lost peer is the host's.
 
 use super::command::OutgoingCommand;
-use super::peer::PeerMut;
+use super::peer::{PeerMut, PeerQueues};
+use super::recovery::{CongestionWindow, RecoveryStats};
+use super::sent::PassedOver;
 use crate::abi::*;
 use crate::time::{time_difference, time_less};
+use crate::wire::builder::DatagramBuilder;
 use crate::wire::command::CommandFlags;
 
 const WINDOW_SIZE: u16 = ENET_PEER_RELIABLE_WINDOW_SIZE as u16;
+
+/// Commands from the oldest in flight that one acknowledgement counts as
+/// passed over: enough for the datagrams a loss burst takes, and a bound
+/// on the work per acknowledgement.
+const PASSED_OVER_REACH: usize = 64;
+
+/// Why a reliable command goes out again.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Resend {
+    Timeout,
+    Early,
+}
+
+/// Takes a command in flight back for sending again: it no longer counts
+/// in flight, it counts as lost (stock counts a timeout so), and the
+/// congestion window answers the loss.
+fn retransmit(
+    peer: &mut ENetPeer,
+    congestion: &mut CongestionWindow,
+    stats: &mut Option<Box<RecoveryStats>>,
+    command: &mut OutgoingCommand,
+    why: Resend,
+    now: u32,
+) {
+    if command.packet.is_some() {
+        peer.reliableDataInTransit = peer
+            .reliableDataInTransit
+            .saturating_sub(u32::from(command.fragment_length));
+    }
+    peer.packetsLost = peer.packetsLost.wrapping_add(1);
+    command.passed_over = 0;
+    congestion.on_loss(command.sent_time, now, peer.mtu);
+    let stats = stats.get_or_insert_with(Box::default);
+    stats.retransmitted_commands += 1;
+    stats.retransmitted_bytes += u64::from(command.fragment_length);
+    match why {
+        Resend::Timeout => stats.timeouts += 1,
+        Resend::Early => stats.fast_retransmits += 1,
+    }
+}
 
 /// The peer stayed silent past its timeout limits: the host disconnects it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -22,8 +67,11 @@ impl PeerMut<'_> {
     /// out of the send queue), at service time `now`; its command number.
     pub(crate) fn acknowledge(&mut self, channel_id: u8, sequence: u16, now: u32) -> Option<u8> {
         let queues = self.slot.queues_if_any()?;
-        let (command, was_sent) = match queues.sent_reliable.remove(channel_id, sequence) {
-            Some(command) => (command, true),
+        let (command, sent_at) = match queues
+            .sent_reliable
+            .remove_with_position(channel_id, sequence)
+        {
+            Some((command, position)) => (command, Some(position)),
             None => {
                 let matches = |command: &OutgoingCommand| {
                     command.reliable_sequence_number == sequence && command.channel_id == channel_id
@@ -41,7 +89,7 @@ impl PeerMut<'_> {
                         break;
                     }
                 }
-                (queues.outgoing.remove(found?)?, false)
+                (queues.outgoing.remove(found?)?, None)
             }
         };
         let reliable_window = usize::from(sequence / WINDOW_SIZE);
@@ -55,12 +103,19 @@ impl PeerMut<'_> {
         }
         let command_number = command.number();
         let peer = &mut *self.public;
-        if command.packet.is_some() && was_sent {
-            peer.reliableDataInTransit = peer
-                .reliableDataInTransit
-                .saturating_sub(u32::from(command.fragment_length));
+        if command.packet.is_some() && sent_at.is_some() {
+            let length = u32::from(command.fragment_length);
+            peer.reliableDataInTransit = peer.reliableDataInTransit.saturating_sub(length);
+            if self.slot.recovery.congestion_control {
+                let mtu = peer.mtu;
+                self.slot.queues().congestion.on_acknowledged(length, mtu);
+            }
         }
         command.complete();
+        if let (Some(position), threshold @ 1..) = (sent_at, self.slot.recovery.fast_resend) {
+            self.resend_passed_over(position, threshold, now);
+        }
+        let peer = &mut *self.public;
         match self
             .slot
             .queues_if_any()
@@ -77,14 +132,101 @@ impl PeerMut<'_> {
         Some(command_number)
     }
 
+    /// Sends again the commands that `threshold` acknowledgements of
+    /// commands sent after them have passed over, the acknowledged one
+    /// being at send position `acknowledged`: ahead of everything queued,
+    /// or as copies while they stay in flight, as the settings say.
+    fn resend_passed_over(&mut self, acknowledged: u32, threshold: u16, now: u32) {
+        let threshold = u8::try_from(threshold).unwrap_or(u8::MAX);
+        let what = if self.slot.recovery.keep_stock_timeouts {
+            PassedOver::Copy
+        } else {
+            PassedOver::Take
+        };
+        let peer = &mut *self.public;
+        let stats = &mut self.slot.recovery_stats;
+        let Some(queues) = self.slot.queues.as_deref_mut() else {
+            return;
+        };
+        let PeerQueues {
+            sent_reliable,
+            outgoing,
+            congestion,
+            ..
+        } = queues;
+        let mut moved = 0;
+        sent_reliable.pass_over(
+            acknowledged,
+            threshold,
+            PASSED_OVER_REACH,
+            what,
+            |mut command| {
+                retransmit(peer, congestion, stats, &mut command, Resend::Early, now);
+                outgoing.insert(moved, command);
+                moved += 1;
+            },
+        );
+    }
+
+    /// Packs copies of commands in flight that are marked for one (passed
+    /// over) or whose own deadline has come, leaving them in flight with
+    /// stock's bookkeeping untouched; each command's copies back off as its
+    /// timeout would. True if the datagram filled up with copies left over.
+    pub(crate) fn pack_copies(&mut self, builder: &mut DatagramBuilder, now: u32) -> bool {
+        let recovery = self.slot.recovery;
+        let stats = &mut self.slot.recovery_stats;
+        let Some(queues) = self.slot.queues.as_deref_mut() else {
+            return false;
+        };
+        let mut full = false;
+        queues.sent_reliable.copies_due(
+            now,
+            recovery.per_command_deadlines,
+            |command| {
+                let wire_len = command.fixed_len() + usize::from(command.fragment_length);
+                if !builder.fits(wire_len)
+                    || builder.push(&command.header(), &command.wire()).is_err()
+                {
+                    full = true;
+                    return false;
+                }
+                let stats = stats.get_or_insert_with(Box::default);
+                stats.retransmitted_commands += 1;
+                stats.retransmitted_bytes += u64::from(command.fragment_length);
+                if command.copy_pending {
+                    stats.fast_retransmits += 1;
+                } else {
+                    stats.timeouts += 1;
+                }
+                true
+            },
+            |command| {
+                (0..command.copies).fold(command.round_trip_timeout, |timeout, _| {
+                    recovery.backed_off(timeout)
+                })
+            },
+        );
+        full
+    }
+
     /// Moves timed-out reliable commands back to the front of the send
     /// queue (in the order they were sent) with a doubled timeout, or finds
     /// the peer lost. Works in place: nothing is allocated, and commands
     /// that have not timed out stay put.
     pub(crate) fn check_timeouts(&mut self, now: u32) -> Result<(), TimedOut> {
+        let recovery = self.slot.recovery;
         let peer = &mut *self.public;
-        let queues = self.slot.queues();
-        let mut cursor = queues.sent_reliable.cursor();
+        let stats = &mut self.slot.recovery_stats;
+        let Some(queues) = self.slot.queues.as_deref_mut() else {
+            return Ok(());
+        };
+        let PeerQueues {
+            sent_reliable,
+            outgoing,
+            congestion,
+            ..
+        } = queues;
+        let mut cursor = sent_reliable.cursor();
         let mut moved = 0;
         while let Some(command) = cursor.peek() {
             if time_difference(now, command.sent_time) < command.round_trip_timeout {
@@ -112,21 +254,17 @@ impl PeerMut<'_> {
             let Some(mut command) = cursor.take() else {
                 break;
             };
-            if command.packet.is_some() {
-                peer.reliableDataInTransit = peer
-                    .reliableDataInTransit
-                    .saturating_sub(u32::from(command.fragment_length));
-            }
-            peer.packetsLost = peer.packetsLost.wrapping_add(1);
-            command.round_trip_timeout = command.round_trip_timeout.wrapping_mul(2);
+            retransmit(peer, congestion, stats, &mut command, Resend::Timeout, now);
+            command.round_trip_timeout = recovery.backed_off(command.round_trip_timeout);
             if was_front {
                 if let Some(next) = cursor.front() {
                     peer.nextTimeout = next.sent_time.wrapping_add(next.round_trip_timeout);
                 }
             }
-            queues.outgoing.insert(moved, command);
+            outgoing.insert(moved, command);
             moved += 1;
         }
+        sent_reliable.refresh_deadlines();
         Ok(())
     }
 }

@@ -14,7 +14,7 @@ use super::host::Host;
 use super::in_flight::TimedOut;
 use super::peer::PeerMut;
 use crate::abi::*;
-use crate::time::{time_difference, time_greater_equal, time_less, TIME_OVERFLOW};
+use crate::time::{time_difference, time_less, TIME_OVERFLOW};
 use crate::wire::builder::Envelope;
 use crate::wire::command::ConnectId;
 
@@ -101,11 +101,21 @@ impl Host {
             self.engine.schedule.cancel_timer(index);
             return;
         }
-        if !slot.acknowledgements_is_empty() || !slot.outgoing_is_empty() {
+        let copies_pending = slot
+            .queues
+            .as_deref()
+            .is_some_and(|queues| queues.sent_reliable.copies_pending() > 0);
+        if !slot.acknowledgements_is_empty() || !slot.outgoing_is_empty() || copies_pending {
             self.engine.schedule.mark_ready(index);
         }
-        let deadline = if !slot.sent_reliable_is_empty() {
-            Some(peer.nextTimeout)
+        let retransmission = PeerMut {
+            public: &mut self.engine.peers[index],
+            slot: &mut self.engine.slots[index],
+        }
+        .retransmission_deadline();
+        let peer = &self.engine.peers[index];
+        let deadline = if retransmission.is_some() {
+            retransmission
         } else if peer.state == ENET_PEER_STATE_CONNECTED {
             // Stock pings once the distance to the last acknowledgement
             // (either way round, so a clock set back pings at once) reaches
@@ -156,11 +166,18 @@ impl Host {
             continue_sending |= self.pack_acknowledgements(index);
         }
         if check_timeouts
-            && !self.engine.slots[index].sent_reliable_is_empty()
-            && time_greater_equal(now, self.engine.peers[index].nextTimeout)
+            && self.peer_view(index).timeouts_due(now)
             && self.check_timeouts(index, now, events)
         {
             return Ok(false);
+        }
+        if self.peer_view(index).copies_due(now) {
+            let engine = &mut self.engine;
+            let mut peer = PeerMut {
+                public: &mut engine.peers[index],
+                slot: &mut engine.slots[index],
+            };
+            continue_sending |= peer.pack_copies(&mut engine.builder, now);
         }
         let can_ping = if self.engine.slots[index].outgoing_is_empty() {
             true

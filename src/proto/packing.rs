@@ -79,6 +79,12 @@ impl PeerMut<'_> {
         // Commands ahead that the in-flight window cannot hold back: once
         // the window is full and none remain, the rest would all be skipped.
         let mut unwindowed_ahead = self.slot.queues().outgoing.unwindowed();
+        // The in-flight limit: stock's window scaled by the packet
+        // throttle, or the congestion window when that is on.
+        let recovery = self.slot.recovery;
+        let congestion_window = recovery
+            .congestion_control
+            .then(|| self.slot.queues().congestion.window);
         while position < self.slot.queues().outgoing.len() {
             if window_exceeded && unwindowed_ahead == 0 {
                 break;
@@ -118,8 +124,10 @@ impl PeerMut<'_> {
                 if has_packet {
                     let peer = &*self.public;
                     if !window_exceeded {
-                        let window = peer.packetThrottle.wrapping_mul(peer.windowSize)
-                            / ENET_PEER_PACKET_THROTTLE_SCALE;
+                        let window = congestion_window.unwrap_or_else(|| {
+                            peer.packetThrottle.wrapping_mul(peer.windowSize)
+                                / ENET_PEER_PACKET_THROTTLE_SCALE
+                        });
                         if peer.reliableDataInTransit + fragment_length > window.max(peer.mtu) {
                             window_exceeded = true;
                         }
@@ -149,7 +157,7 @@ impl PeerMut<'_> {
                 let peer = &mut *self.public;
                 if command.round_trip_timeout == 0 {
                     command.round_trip_timeout =
-                        peer.roundTripTime + 4 * peer.roundTripTimeVariance;
+                        recovery.first_timeout(peer.roundTripTime, peer.roundTripTimeVariance);
                     command.round_trip_timeout_limit =
                         peer.timeoutLimit.wrapping_mul(command.round_trip_timeout);
                 }

@@ -11,10 +11,11 @@ use std::collections::BTreeMap;
 use super::channel::{Incoming, IncomingChannel};
 use super::command::Acknowledgement;
 use super::queue::OutgoingQueue;
+use super::recovery::{CongestionWindow, LossRecovery, RecoveryStats};
 use super::sent::SentQueue;
 use crate::abi::*;
 use crate::mem::{CBox, CSlice, PacketRef};
-use crate::time::time_difference;
+use crate::time::{time_difference, time_less};
 
 pub(crate) const NEEDS_DISPATCH: u16 = ENetPeerFlag::ENET_PEER_FLAG_NEEDS_DISPATCH as u16;
 
@@ -38,7 +39,7 @@ pub struct PeerSlot {
     /// Ordering and reassembly state of each channel.
     pub incoming: Box<[IncomingChannel]>,
     /// The command queues, while there is anything to queue.
-    queues: Option<Box<PeerQueues>>,
+    pub(crate) queues: Option<Box<PeerQueues>>,
     /// The objects the internal `enet_peer_queue_*` exports last returned
     /// (allocated on their first use: programs rarely call them).
     pub receipts: Option<Box<Receipts>>,
@@ -46,6 +47,10 @@ pub struct PeerSlot {
     pub last_traffic: u32,
     /// Commands its channels hold out of order or half reassembled.
     pub(crate) held_commands: usize,
+    /// How it recovers lost reliable commands.
+    pub(crate) recovery: LossRecovery,
+    /// What its loss recovery did (allocated on its first retransmission).
+    pub(crate) recovery_stats: Option<Box<RecoveryStats>>,
 }
 
 /// A peer's command queues.
@@ -58,6 +63,10 @@ pub struct PeerQueues {
     pub acknowledgements: VecDeque<Acknowledgement>,
     /// Received packets ready for the program.
     pub dispatched: VecDeque<Delivery>,
+    /// The reliable-data window, when congestion control is on. It lives
+    /// with the queues, so a peer idle long enough to give them back starts
+    /// again from the initial window, as TCP does after idling.
+    pub congestion: CongestionWindow,
 }
 
 impl PeerQueues {
@@ -295,6 +304,55 @@ impl<'a> PeerMut<'a> {
     pub(crate) fn waiting_room(&self, limit: usize) -> bool {
         let held = self.held_commands().saturating_mul(HELD_COMMAND_COST);
         self.public.totalWaitingData.saturating_add(held) < limit
+    }
+
+    /// When the peer next needs its retransmission timeout checked or a
+    /// copy sent: the earliest deadline of any command in flight, or, as
+    /// stock, the deadline of the oldest (`nextTimeout`), whichever the
+    /// settings use. `None` with nothing in flight.
+    pub(crate) fn retransmission_deadline(&self) -> Option<u32> {
+        let queues = self.slot.queues.as_deref()?;
+        if queues.sent_reliable.is_empty() {
+            return None;
+        }
+        let recovery = &self.slot.recovery;
+        let stock = self.public.nextTimeout;
+        if !recovery.per_command_deadlines {
+            return Some(stock);
+        }
+        let own = queues.sent_reliable.earliest_deadline()?;
+        if !recovery.keep_stock_timeouts || time_less(own, stock) {
+            Some(own)
+        } else {
+            Some(stock)
+        }
+    }
+
+    /// Whether the retransmission timeout (stock's check, which may give
+    /// up on the peer) is due at `now`.
+    pub(crate) fn timeouts_due(&self, now: u32) -> bool {
+        let Some(queues) = self.slot.queues.as_deref() else {
+            return false;
+        };
+        let recovery = &self.slot.recovery;
+        let deadline = if recovery.per_command_deadlines && !recovery.keep_stock_timeouts {
+            queues.sent_reliable.earliest_deadline()
+        } else {
+            (!queues.sent_reliable.is_empty()).then_some(self.public.nextTimeout)
+        };
+        deadline.is_some_and(|deadline| !time_less(now, deadline))
+    }
+
+    /// Whether copies of commands in flight wait to be sent at `now`.
+    pub(crate) fn copies_due(&self, now: u32) -> bool {
+        let recovery = &self.slot.recovery;
+        if !recovery.keep_stock_timeouts {
+            return false;
+        }
+        self.slot.queues.as_deref().is_some_and(|queues| {
+            queues.sent_reliable.copies_pending() > 0
+                || (recovery.per_command_deadlines && queues.sent_reliable.has_copies_due(now))
+        })
     }
 
     /// `enet_peer_receive`: the next received packet, with its channel.

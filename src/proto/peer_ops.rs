@@ -122,6 +122,9 @@ impl Host {
         peer.flags = 0;
         peer.unsequencedWindow = [0; (ENET_PEER_UNSEQUENCED_WINDOW_SIZE / 32) as usize];
         self.reset_queues(index);
+        let slot = &mut self.engine.slots[index];
+        slot.recovery = self.engine.loss_recovery;
+        slot.recovery_stats = None;
         self.engine.schedule.cancel_timer(index);
     }
 

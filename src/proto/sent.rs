@@ -18,6 +18,7 @@ use std::collections::VecDeque;
 
 use super::command::{OutgoingCommand, CONNECTION_CHANNEL};
 use super::queue::room_for_one;
+use crate::time::time_less;
 
 /// Ring length a channel starts with: a handful of commands in flight.
 const FIRST_RING_LEN: usize = 8;
@@ -59,6 +60,31 @@ pub struct SentQueue {
     /// Whether the rings hold every command in the queue (the index is
     /// built on the first acknowledgement that does not match the front).
     indexed: bool,
+    /// No later than the retransmission deadline of any command in the
+    /// queue (exact while `deadlines_in_order`).
+    earliest_deadline: u32,
+    /// Whether deadlines never decrease in send order, so that the front's
+    /// is the earliest. A command sent after one whose timeout grew by a
+    /// retransmission can be due before it.
+    deadlines_in_order: bool,
+    /// The deadline of the command sent last.
+    last_deadline: u32,
+    /// Commands whose copy waits to be packed.
+    copies_pending: usize,
+}
+
+/// When a command in flight is due for retransmission (or its next copy).
+fn deadline(command: &OutgoingCommand) -> u32 {
+    command.due
+}
+
+/// What becomes of a command that later acknowledgements passed over.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PassedOver {
+    /// It is taken out, to be sent again.
+    Take,
+    /// It stays in flight and a copy of it is sent.
+    Copy,
 }
 
 fn ring_index(channel_id: u8) -> usize {
@@ -84,10 +110,157 @@ impl SentQueue {
         self.slots.front().and_then(Option::as_ref)
     }
 
-    /// Appends a command just sent.
-    pub fn push(&mut self, command: OutgoingCommand) {
+    /// The earliest time a command in the queue may be due for
+    /// retransmission: exact while deadlines follow send order (the usual
+    /// case), otherwise possibly early (a command that was due first may
+    /// have been acknowledged since), until [`SentQueue::refresh_deadlines`]
+    /// looks at every command again.
+    pub fn earliest_deadline(&self) -> Option<u32> {
+        if self.deadlines_in_order {
+            return self.front().map(deadline);
+        }
+        (self.live > 0).then_some(self.earliest_deadline)
+    }
+
+    /// Makes [`SentQueue::earliest_deadline`] exact again, looking at every
+    /// command (after a retransmission pass, which looked at them anyway).
+    pub fn refresh_deadlines(&mut self) {
+        let mut deadlines = self.slots.iter().flatten().map(deadline);
+        let Some(first) = deadlines.next() else {
+            return;
+        };
+        let (mut earliest, mut previous, mut in_order) = (first, first, true);
+        for due in deadlines {
+            in_order &= !time_less(due, previous);
+            if time_less(due, earliest) {
+                earliest = due;
+            }
+            previous = due;
+        }
+        self.earliest_deadline = earliest;
+        self.deadlines_in_order = in_order;
+    }
+
+    /// Counts an acknowledgement of the command at `acknowledged` (a send
+    /// position) against the commands sent before it, up to `reach` of
+    /// them from the oldest. Those that `threshold` later acknowledgements
+    /// have now passed over were most likely lost: they are taken out and
+    /// handed to `taken`, or marked for a copy, as `what` says. KCP's fast
+    /// resend; the reach bounds the work per acknowledgement.
+    pub fn pass_over(
+        &mut self,
+        acknowledged: u32,
+        threshold: u8,
+        reach: usize,
+        what: PassedOver,
+        mut taken: impl FnMut(OutgoingCommand),
+    ) {
+        // Positions count up from the head, so "sent before" compares
+        // distances from it; an acknowledged command at or behind the head
+        // (it was the oldest) was sent before everything left.
+        if acknowledged.wrapping_sub(self.head) as i32 <= 0 {
+            return;
+        }
+        let mut cursor = self.cursor();
+        let mut looked = 0;
+        while looked < reach && cursor.peek().is_some() {
+            let head = cursor.queue.head;
+            if cursor.position.wrapping_sub(head) >= acknowledged.wrapping_sub(head) {
+                break;
+            }
+            looked += 1;
+            let Some(command) = cursor.peek_mut() else {
+                break;
+            };
+            if command.copy_pending {
+                cursor.skip();
+                continue;
+            }
+            command.passed_over = command.passed_over.saturating_add(1);
+            if command.passed_over < threshold {
+                cursor.skip();
+                continue;
+            }
+            match what {
+                PassedOver::Copy => {
+                    command.passed_over = 0;
+                    command.copy_pending = true;
+                    cursor.queue.copies_pending += 1;
+                    cursor.skip();
+                }
+                PassedOver::Take => {
+                    if let Some(command) = cursor.take() {
+                        taken(command);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Commands whose copy is marked to be sent.
+    pub fn copies_pending(&self) -> usize {
+        self.copies_pending
+    }
+
+    /// Whether the earliest deadline has come at `now`.
+    pub fn has_copies_due(&self, now: u32) -> bool {
+        self.earliest_deadline()
+            .is_some_and(|due| !time_less(now, due))
+    }
+
+    /// Hands `pack` each command whose copy is marked, or (with
+    /// `deadlines`) whose deadline has come at `now`, in send order, until
+    /// `pack` says the datagram is full (it returns false). A command
+    /// packed counts as copied once more and is next due `timeout(command)`
+    /// after `now`.
+    pub fn copies_due(
+        &mut self,
+        now: u32,
+        deadlines: bool,
+        mut pack: impl FnMut(&OutgoingCommand) -> bool,
+        timeout: impl Fn(&OutgoingCommand) -> u32,
+    ) {
+        let mut cursor = self.cursor();
+        while let Some(command) = cursor.peek_mut() {
+            let due = deadlines && !time_less(now, command.due);
+            if !(command.copy_pending || due) {
+                cursor.skip();
+                continue;
+            }
+            if !pack(command) {
+                break;
+            }
+            command.copies = command.copies.saturating_add(1);
+            command.due = now.wrapping_add(timeout(command));
+            command.passed_over = 0;
+            if command.copy_pending {
+                command.copy_pending = false;
+                cursor.queue.copies_pending -= 1;
+            }
+            cursor.skip();
+        }
+        self.refresh_deadlines();
+    }
+
+    /// Appends a command just sent; it is due for retransmission when its
+    /// timeout has passed.
+    pub fn push(&mut self, mut command: OutgoingCommand) {
+        command.due = command.sent_time.wrapping_add(command.round_trip_timeout);
+        command.copies = 0;
+        command.copy_pending = false;
         let position = self.head.wrapping_add(self.slots.len() as u32);
         let (channel_id, sequence) = (command.channel_id, command.reliable_sequence_number);
+        let due = deadline(&command);
+        if self.live == 0 {
+            self.earliest_deadline = due;
+            self.deadlines_in_order = true;
+        } else {
+            self.deadlines_in_order &= !time_less(due, self.last_deadline);
+            if time_less(due, self.earliest_deadline) {
+                self.earliest_deadline = due;
+            }
+        }
+        self.last_deadline = due;
         room_for_one(&mut self.slots);
         self.slots.push_back(Some(command));
         self.live += 1;
@@ -189,6 +362,9 @@ impl SentQueue {
             self.slots.get_mut(offset)?.take()?
         };
         self.live -= 1;
+        if command.copy_pending {
+            self.copies_pending -= 1;
+        }
         while self.slots.front().is_some_and(Option::is_none) {
             self.slots.pop_front();
             self.head = self.head.wrapping_add(1);
@@ -202,19 +378,31 @@ impl SentQueue {
 
     /// Takes out the command on `channel_id` with `sequence` (its
     /// acknowledgement arrived), in constant time (amortised over the
-    /// index's one-off build).
-    pub fn remove(&mut self, channel_id: u8, sequence: u16) -> Option<OutgoingCommand> {
+    /// index's one-off build), with the send position it had.
+    pub fn remove_with_position(
+        &mut self,
+        channel_id: u8,
+        sequence: u16,
+    ) -> Option<(OutgoingCommand, u32)> {
         let front_matches = self.front().is_some_and(|front| {
             front.channel_id == channel_id && front.reliable_sequence_number == sequence
         });
         if front_matches {
-            return self.take(self.head);
+            let head = self.head;
+            return self.take(head).map(|command| (command, head));
         }
         if !self.indexed && self.live > 0 {
             self.build_index();
         }
         let position = self.find(channel_id, sequence)?;
-        self.take(position)
+        self.take(position).map(|command| (command, position))
+    }
+
+    /// [`SentQueue::remove_with_position`] without the position.
+    #[cfg(test)]
+    pub fn remove(&mut self, channel_id: u8, sequence: u16) -> Option<OutgoingCommand> {
+        self.remove_with_position(channel_id, sequence)
+            .map(|(command, _)| command)
     }
 
     /// A cursor over the commands in send order, for taking some out on
@@ -229,6 +417,7 @@ impl SentQueue {
     /// Takes every command out, in send order.
     pub fn drain(&mut self) -> impl Iterator<Item = OutgoingCommand> + '_ {
         self.live = 0;
+        self.copies_pending = 0;
         self.indexed = false;
         self.head = self.head.wrapping_add(self.slots.len() as u32);
         self.slots.drain(..).flatten()
@@ -271,6 +460,13 @@ impl SentCursor<'_> {
             self.position = self.position.wrapping_add(1);
         }
         None
+    }
+
+    /// The next command in flight, to change it in place.
+    fn peek_mut(&mut self) -> Option<&mut OutgoingCommand> {
+        self.peek()?;
+        let offset = self.position.wrapping_sub(self.queue.head) as usize;
+        self.queue.slots.get_mut(offset)?.as_mut()
     }
 
     /// Moves past the command [`SentCursor::peek`] returned.

@@ -1,0 +1,238 @@
+//! How a peer recovers lost reliable commands ([`LossRecovery`]), and the
+//! congestion window that paces its reliable data when it opts in
+//! ([`CongestionWindow`]).
+//!
+//! Stock ENet retransmits only when the oldest command in flight times out
+//! and doubles the timeout each time; its in-flight limit is the fixed
+//! 64 KiB window. Every option here is on the sender's side and leaves the
+//! wire format alone: a stock receiver acknowledges every reliable command
+//! on its own, so it cannot tell.
+
+use crate::abi::*;
+
+/// Timeout growth per retransmission, in percent, that stock uses (×2).
+pub const STOCK_BACKOFF_PERCENT: u16 = 200;
+
+/// Loss-recovery settings of a peer (a host holds the ones its new peers
+/// start with).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LossRecovery {
+    /// Each reliable command is retransmitted when its own timeout passes.
+    /// Stock looks only when the oldest command's timeout passes, so a
+    /// command sent later, with a shorter timeout than one retransmitted
+    /// before it, waits behind that one.
+    pub per_command_deadlines: bool,
+    /// Resend a reliable command once this many commands sent after it have
+    /// been acknowledged (0: only on timeout, as stock).
+    pub fast_resend: u16,
+    /// Keep stock's timeout bookkeeping untouched: the two options above
+    /// send extra copies of a command that stays in flight as stock has
+    /// it, so a silent peer is dropped exactly when stock drops it and
+    /// `enet_peer_timeout` keeps its meaning. Off, they send the command
+    /// itself again, with a fresh timeout.
+    pub keep_stock_timeouts: bool,
+    /// Timeout growth per retransmission in percent (200: doubling, as
+    /// stock; 150: KCP's gentler ×1.5). At least 100.
+    pub backoff_percent: u16,
+    /// Lowest first retransmission timeout in milliseconds (0: none, as
+    /// stock, whose timeout is the round-trip time plus four variances).
+    pub minimum_timeout: u32,
+    /// Pace reliable data by a congestion window that grows past stock's
+    /// fixed 64 KiB per round trip while acknowledgements keep coming and
+    /// halves on loss, instead of by that fixed window.
+    pub congestion_control: bool,
+}
+
+impl LossRecovery {
+    /// Stock ENet 1.3.17's behaviour, exactly.
+    pub const STOCK: LossRecovery = LossRecovery {
+        per_command_deadlines: false,
+        fast_resend: 0,
+        keep_stock_timeouts: true,
+        backoff_percent: STOCK_BACKOFF_PERCENT,
+        minimum_timeout: 0,
+        congestion_control: false,
+    };
+
+    /// What a host does unless told otherwise: stock's timeouts, exactly,
+    /// plus extra copies of a reliable command when its own deadline
+    /// passes while it waits behind an older one, and once three commands
+    /// sent after it are acknowledged.
+    pub const DEFAULT: LossRecovery = LossRecovery {
+        per_command_deadlines: true,
+        fast_resend: 3,
+        ..LossRecovery::STOCK
+    };
+
+    /// Everything on, stock's timeouts given up: each command resent on its
+    /// own deadline, early resend after two, ×1.5 backoff, KCP's no-delay
+    /// minimum timeout of 30 ms, and the congestion window.
+    pub const FAST: LossRecovery = LossRecovery {
+        per_command_deadlines: true,
+        fast_resend: 2,
+        keep_stock_timeouts: false,
+        backoff_percent: 150,
+        minimum_timeout: 30,
+        congestion_control: true,
+    };
+
+    /// The settings with out-of-range values brought into range.
+    pub fn sanitized(mut self) -> LossRecovery {
+        self.backoff_percent = self.backoff_percent.max(100);
+        self
+    }
+
+    /// The first retransmission timeout for a peer's round-trip estimate.
+    pub fn first_timeout(&self, round_trip_time: u32, variance: u32) -> u32 {
+        round_trip_time
+            .wrapping_add(variance.wrapping_mul(4))
+            .max(self.minimum_timeout)
+    }
+
+    /// The timeout after one more retransmission.
+    pub fn backed_off(&self, timeout: u32) -> u32 {
+        if self.backoff_percent == STOCK_BACKOFF_PERCENT {
+            // Stock's arithmetic, wrapping included.
+            return timeout.wrapping_mul(2);
+        }
+        let grown = u64::from(timeout) * u64::from(self.backoff_percent) / 100;
+        // Never stuck: a 1 ms timeout grows too.
+        u32::try_from(grown.max(u64::from(timeout) + 1)).unwrap_or(u32::MAX)
+    }
+}
+
+impl Default for LossRecovery {
+    fn default() -> Self {
+        LossRecovery::DEFAULT
+    }
+}
+
+/// Counters of a peer's loss recovery, since it connected.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct RecoveryStats {
+    /// Reliable commands sent again, for any reason.
+    pub retransmitted_commands: u64,
+    /// Payload bytes of those commands.
+    pub retransmitted_bytes: u64,
+    /// Of the retransmissions, those sent early (before their timeout).
+    pub fast_retransmits: u64,
+    /// Of the retransmissions, those sent on a timeout.
+    pub timeouts: u64,
+}
+
+/// Smallest congestion window, in datagrams of the peer's MTU.
+const MINIMUM_WINDOW_DATAGRAMS: u32 = 4;
+/// Largest congestion window in bytes: far beyond any bandwidth-delay
+/// product a game sees, and within what the reliable sequence windows let
+/// a sender have in flight.
+const MAXIMUM_WINDOW: u32 = 16 << 20;
+
+/// A reliable-data congestion window (additive increase, multiplicative
+/// decrease, as TCP Reno): it starts at stock's fixed window, doubles every
+/// round trip while no loss is seen (slow start), then grows by one
+/// datagram per round trip; a loss halves it, once per round trip.
+#[derive(Debug, Clone, Copy)]
+pub struct CongestionWindow {
+    /// Bytes of reliable data allowed in flight.
+    pub window: u32,
+    /// Above this the window grows by one datagram per round trip.
+    threshold: u32,
+    /// Bytes acknowledged towards the next one-datagram step.
+    acknowledged: u32,
+    /// Losses of commands sent before this service time belong to the loss
+    /// already answered.
+    recovery_until: Option<u32>,
+}
+
+impl Default for CongestionWindow {
+    fn default() -> Self {
+        CongestionWindow {
+            window: ENET_PROTOCOL_MAXIMUM_WINDOW_SIZE,
+            threshold: MAXIMUM_WINDOW,
+            acknowledged: 0,
+            recovery_until: None,
+        }
+    }
+}
+
+impl CongestionWindow {
+    /// `bytes` of reliable data were acknowledged.
+    pub fn on_acknowledged(&mut self, bytes: u32, mtu: u32) {
+        if self.window < self.threshold {
+            self.window = self.window.saturating_add(bytes).min(MAXIMUM_WINDOW);
+            return;
+        }
+        self.acknowledged = self.acknowledged.saturating_add(bytes);
+        if self.acknowledged >= self.window {
+            self.acknowledged -= self.window;
+            self.window = self.window.saturating_add(mtu).min(MAXIMUM_WINDOW);
+        }
+    }
+
+    /// A command sent at `sent_time` was lost (it timed out or was resent
+    /// early); `now` is the service time. Halves the window unless this
+    /// loss belongs to one already answered.
+    pub fn on_loss(&mut self, sent_time: u32, now: u32, mtu: u32) {
+        if let Some(until) = self.recovery_until {
+            if crate::time::time_less(sent_time, until) {
+                return;
+            }
+        }
+        let minimum = mtu.saturating_mul(MINIMUM_WINDOW_DATAGRAMS);
+        self.window = (self.window / 2).max(minimum);
+        self.threshold = self.window;
+        self.acknowledged = 0;
+        self.recovery_until = Some(now);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stock_settings_keep_stock_arithmetic() {
+        let stock = LossRecovery::STOCK;
+        assert_eq!(stock.first_timeout(500, 0), 500);
+        assert_eq!(stock.first_timeout(40, 5), 60);
+        assert_eq!(stock.backed_off(60), 120);
+        assert_eq!(stock.backed_off(0x9000_0000), 0x2000_0000, "wraps as stock");
+        let fast = LossRecovery::FAST;
+        assert_eq!(fast.first_timeout(2, 1), 30, "KCP's no-delay minimum");
+        assert_eq!(fast.backed_off(60), 90);
+        assert_eq!(fast.backed_off(1), 2, "always grows");
+        assert_eq!(fast.backed_off(u32::MAX), u32::MAX);
+        let odd = LossRecovery {
+            backoff_percent: 10,
+            ..LossRecovery::FAST
+        }
+        .sanitized();
+        assert_eq!(odd.backoff_percent, 100);
+        assert_eq!(odd.backed_off(50), 51);
+    }
+
+    #[test]
+    fn the_window_grows_without_loss_and_halves_once_per_loss_event() {
+        let mtu = 1400;
+        let mut window = CongestionWindow::default();
+        let start = window.window;
+        // A round trip's worth acknowledged: slow start doubles it.
+        window.on_acknowledged(start, mtu);
+        assert_eq!(window.window, 2 * start);
+        window.on_loss(100, 200, mtu);
+        assert_eq!(window.window, start);
+        // More losses from before the answer do not halve it again.
+        window.on_loss(150, 210, mtu);
+        assert_eq!(window.window, start);
+        // Congestion avoidance: one datagram per window acknowledged.
+        window.on_acknowledged(start, mtu);
+        assert_eq!(window.window, start + mtu);
+        // A loss of something sent after the answer is a new event.
+        window.on_loss(250, 300, mtu);
+        assert_eq!(window.window, (start + mtu) / 2);
+        for _ in 0..40 {
+            window.on_loss(window.recovery_until.unwrap(), 1000, mtu);
+        }
+        assert_eq!(window.window, 4 * mtu, "never below four datagrams");
+    }
+}

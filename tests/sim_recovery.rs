@@ -1,0 +1,305 @@
+//! Loss recovery on simulated links: each reliable command retransmitted
+//! on its own deadline, early resends once later commands are
+//! acknowledged, the congestion window, and stock's timeouts kept where
+//! the default promises them.
+
+mod sim;
+
+use enet::mem::PacketRef;
+use enet::proto::LossRecovery;
+use sim::{connect, Link, Sim};
+
+const RELIABLE: u32 = 1;
+
+fn send(sim: &mut Sim, host: usize, peer: usize, channel: u8, data: &[u8]) {
+    let packet = PacketRef::new_with_data(data, RELIABLE).unwrap();
+    assert!(sim.host(host).send(peer, channel, &packet).is_ok());
+    let _ = packet.hand_to_program();
+}
+
+/// A client and a server connected over `link`, both hosts set to
+/// `recovery`; (sim, client, client's peer, server).
+fn pair(seed: u64, start: u32, link: Link, recovery: LossRecovery) -> (Sim, usize, usize, usize) {
+    let mut sim = Sim::new(seed, start);
+    let server = sim.add_host(1, 4);
+    let client = sim.add_host(1, 4);
+    for host in [server, client] {
+        sim.host(host).set_loss_recovery(recovery);
+    }
+    sim.link = link;
+    let (client_peer, _) = connect(&mut sim, client, server, 4, 0);
+    (sim, client, client_peer, server)
+}
+
+/// Virtual time from now until `done`, stepping 1 ms at a time.
+fn time_until(sim: &mut Sim, limit: u32, done: impl Fn(&Sim) -> bool) -> Option<u32> {
+    let start = sim.now;
+    sim.run_until(limit, done)
+        .then(|| sim.now.wrapping_sub(start))
+}
+
+/// When the client gives up on a server that fell silent while the client
+/// kept sending a reliable message every 50 ms.
+fn silent_peer_drop_time(recovery: LossRecovery, latency: u32, start: u32) -> u32 {
+    let link = Link {
+        latency,
+        ..Link::default()
+    };
+    let (mut sim, client, peer, server) = pair(21, start, link, recovery);
+    for i in 0..20u32 {
+        send(&mut sim, client, peer, 0, &i.to_be_bytes());
+        sim.run_for(50);
+    }
+    sim.down[server] = true;
+    let silent_at = sim.now;
+    let mut i = 0u32;
+    while sim.disconnects(client).is_empty() {
+        assert!(i < 2000, "never dropped");
+        send(&mut sim, client, peer, (i % 4) as u8, &i.to_be_bytes());
+        sim.run_until(50, |s| !s.disconnects(client).is_empty());
+        i += 1;
+    }
+    sim.now.wrapping_sub(silent_at)
+}
+
+#[test]
+fn the_default_drops_a_silent_peer_when_stock_does() {
+    for (latency, start) in [(5, 1_000_000), (40, u32::MAX - 4000), (150, 7)] {
+        let stock = silent_peer_drop_time(LossRecovery::STOCK, latency, start);
+        let default = silent_peer_drop_time(LossRecovery::DEFAULT, latency, start);
+        assert_eq!(
+            default, stock,
+            "latency {latency} ms: dropped after {default} ms, stock after {stock} ms"
+        );
+        // The stock rule still holds in fast mode: never before 5 s.
+        let fast = silent_peer_drop_time(LossRecovery::FAST, latency, start);
+        assert!(
+            (5000..=31000).contains(&fast),
+            "fast mode dropped after {fast} ms"
+        );
+    }
+}
+
+/// A command sent after one whose timeout already doubled is lost too:
+/// how long until the later one reaches the server.
+fn later_loss_delivery(recovery: LossRecovery) -> u32 {
+    let link = Link {
+        latency: 10,
+        ..Link::default()
+    };
+    let (mut sim, client, peer, server) = pair(22, 50_000, link, recovery);
+    sim.run_for(200);
+    // The first command is lost twice: its timeout doubles.
+    sim.down[server] = true;
+    send(&mut sim, client, peer, 0, b"first");
+    let resent = sim.hosts[client].host.peer_recovery_stats(peer).0;
+    assert_eq!(resent.timeouts, 0);
+    assert!(sim.run_until(2000, |s| s.hosts[client]
+        .host
+        .peer_recovery_stats(peer)
+        .0
+        .timeouts
+        == 1));
+    // The second, on another channel, is sent now and lost once.
+    send(&mut sim, client, peer, 1, b"second");
+    // Both copies in flight (10 ms away) are lost; the link then returns.
+    sim.run_for(12);
+    sim.down[server] = false;
+    time_until(&mut sim, 10_000, |s| {
+        s.received(server).iter().any(|(_, data)| data == b"second")
+    })
+    .expect("delivered")
+}
+
+#[test]
+fn a_later_loss_is_resent_on_its_own_deadline_not_behind_the_oldest() {
+    let stock = later_loss_delivery(LossRecovery::STOCK);
+    // A copy while the command stays in flight (the default), or the
+    // command itself with a fresh timeout (fast mode).
+    for recovery in [LossRecovery::DEFAULT, LossRecovery::FAST] {
+        let own_deadline = later_loss_delivery(recovery);
+        assert!(
+            own_deadline < stock,
+            "{recovery:?}: own deadline: {own_deadline} ms, behind the oldest: {stock} ms"
+        );
+    }
+}
+
+#[test]
+fn acknowledgements_of_later_commands_resend_a_lost_one_before_its_timeout() {
+    let link = Link {
+        latency: 30,
+        ..Link::default()
+    };
+    let mut delivered = Vec::new();
+    for recovery in [LossRecovery::STOCK, LossRecovery::DEFAULT] {
+        let (mut sim, client, peer, server) = pair(23, 9_000, link, recovery);
+        sim.run_for(300);
+        // One datagram lost; three more follow, 5 ms apart, on the same
+        // channel, so the lost one holds them all back.
+        sim.down[server] = true;
+        send(&mut sim, client, peer, 0, b"lost");
+        sim.run_for(31);
+        sim.down[server] = false;
+        for i in 0..3u8 {
+            send(&mut sim, client, peer, 0, &[i]);
+            sim.run_for(5);
+        }
+        let time =
+            time_until(&mut sim, 10_000, |s| s.received(server).len() == 4).expect("all delivered");
+        let received: Vec<Vec<u8>> = sim.received(server).into_iter().map(|(_, d)| d).collect();
+        assert_eq!(received, [b"lost".to_vec(), vec![0], vec![1], vec![2]]);
+        let stats = sim.hosts[client].host.peer_recovery_stats(peer).0;
+        delivered.push((time, stats.fast_retransmits));
+    }
+    let [(stock_time, stock_fast), (default_time, default_fast)] = delivered[..] else {
+        unreachable!()
+    };
+    assert_eq!(stock_fast, 0);
+    assert_eq!(default_fast, 1, "one early resend");
+    assert!(
+        default_time < stock_time,
+        "early resend: {default_time} ms, timeout: {stock_time} ms"
+    );
+}
+
+/// Virtual ms to move `bytes` reliably over a 20 ms path, and the largest
+/// congestion window seen.
+fn bulk(recovery: LossRecovery, loss: f64, bytes: usize) -> (u32, u32) {
+    let link = Link {
+        latency: 20,
+        loss,
+        ..Link::default()
+    };
+    let (mut sim, client, peer, server) = pair(24, u32::MAX - 10_000, link, recovery);
+    let chunk = vec![0x5Au8; 1000];
+    let messages = bytes / chunk.len();
+    for i in 0..messages {
+        let mut data = chunk.clone();
+        data[..4].copy_from_slice(&(i as u32).to_be_bytes());
+        send(&mut sim, client, peer, 0, &data);
+    }
+    let mut largest_window = 0;
+    let start = sim.now;
+    let done = sim.run_until(600_000, |s| {
+        largest_window = largest_window.max(s.hosts[client].host.peer_recovery_stats(peer).1);
+        s.received(server).len() == messages
+    });
+    assert!(done, "only {} of {messages}", sim.received(server).len());
+    let order: Vec<u32> = sim
+        .received(server)
+        .iter()
+        .map(|(_, d)| u32::from_be_bytes(d[..4].try_into().unwrap()))
+        .collect();
+    assert!(order.iter().copied().eq(0..messages as u32), "out of order");
+    (sim.now.wrapping_sub(start), largest_window)
+}
+
+#[test]
+fn the_congestion_window_opens_past_stock_on_a_long_path_and_backs_off_on_loss() {
+    let bytes = 2_000_000;
+    let (stock_ms, stock_window) = bulk(LossRecovery::STOCK, 0.0, bytes);
+    assert_eq!(stock_window, 0, "no congestion window in stock mode");
+    let (fast_ms, fast_window) = bulk(LossRecovery::FAST, 0.0, bytes);
+    assert!(
+        fast_window > 4 * 65536,
+        "the window only reached {fast_window} bytes"
+    );
+    assert!(
+        fast_ms * 3 < stock_ms,
+        "{bytes} bytes in {fast_ms} ms with the window, {stock_ms} ms without"
+    );
+    // With loss, everything still arrives once and in order.
+    let (lossy_ms, _) = bulk(LossRecovery::FAST, 0.02, bytes);
+    assert!(lossy_ms > fast_ms);
+}
+
+#[test]
+fn every_mode_delivers_exactly_once_in_order_on_a_hostile_link() {
+    for recovery in [
+        LossRecovery::STOCK,
+        LossRecovery::DEFAULT,
+        LossRecovery::FAST,
+    ] {
+        let link = Link {
+            latency: 15,
+            jitter: 25,
+            loss: 0.15,
+            duplicate: 0.05,
+        };
+        let (mut sim, client, peer, server) = pair(25, u32::MAX - 2000, link, recovery);
+        let count = 400u32;
+        for i in 0..count {
+            send(&mut sim, client, peer, (i % 3) as u8, &i.to_be_bytes());
+            if i % 4 == 0 {
+                sim.step();
+            }
+        }
+        assert!(
+            sim.run_until(300_000, |s| s.received(server).len() >= count as usize),
+            "{recovery:?}: only {} delivered",
+            sim.received(server).len()
+        );
+        sim.run_for(3000);
+        let received = sim.received(server);
+        assert_eq!(received.len(), count as usize, "{recovery:?}: duplicates");
+        for channel in 0..3u8 {
+            let values: Vec<u32> = received
+                .iter()
+                .filter(|(c, _)| *c == channel)
+                .map(|(_, d)| u32::from_be_bytes(d[..4].try_into().unwrap()))
+                .collect();
+            let expected: Vec<u32> = (0..count).filter(|i| i % 3 == u32::from(channel)).collect();
+            assert_eq!(values, expected, "{recovery:?}: channel {channel}");
+        }
+        assert!(sim.disconnects(client).is_empty(), "{recovery:?}: dropped");
+    }
+}
+
+/// 1200 small reliable messages and a 100 KB one, queued at once, over a
+/// link with 20 % loss and 30 ms of jitter: whether the client stayed
+/// connected until all arrived, and how long that took.
+fn burst_over_a_bad_link(seed: u64, recovery: LossRecovery) -> (bool, u32) {
+    let mut sim = Sim::new(seed, 1_000_000);
+    let server = sim.add_host(2, 4);
+    let client = sim.add_host(1, 4);
+    sim.host(server).set_loss_recovery(recovery);
+    sim.host(client).set_loss_recovery(recovery);
+    let (client_peer, _) = connect(&mut sim, client, server, 4, 0);
+    sim.link = Link {
+        latency: 20,
+        jitter: 30,
+        loss: 0.2,
+        duplicate: 0.05,
+    };
+    for i in 0..300u32 {
+        for channel in 0..4u8 {
+            let p = PacketRef::new_with_data(&i.to_be_bytes(), 1).unwrap();
+            sim.host(client).send(client_peer, channel, &p).unwrap();
+            let _ = p.hand_to_program();
+        }
+    }
+    let big: Vec<u8> = (0..100_000u32).map(|i| (i % 251) as u8).collect();
+    let p = PacketRef::new_with_data(&big, 1).unwrap();
+    sim.host(client).send(client_peer, 2, &p).unwrap();
+    let _ = p.hand_to_program();
+    let start = sim.now;
+    let ok = sim.run_until(300_000, |s| {
+        s.received(server).len() >= 1201 || !s.disconnects(client).is_empty()
+    });
+    (ok && sim.disconnects(client).is_empty(), sim.now - start)
+}
+
+#[test]
+fn fast_recovery_never_gives_up_on_a_live_peer_and_the_default_no_more_than_stock() {
+    let drops = |recovery| {
+        (0..12)
+            .filter(|&seed| !burst_over_a_bad_link(seed, recovery).0)
+            .count()
+    };
+    let stock = drops(LossRecovery::STOCK);
+    let default = drops(LossRecovery::DEFAULT);
+    let fast = drops(LossRecovery::FAST);
+    assert_eq!(fast, 0, "fast mode dropped a live peer");
+    assert!(default <= stock, "default dropped {default}, stock {stock}");
+}
