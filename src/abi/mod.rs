@@ -6,6 +6,7 @@
 
 pub mod callbacks;
 pub mod enet;
+pub mod enet_rs;
 pub mod list;
 pub mod protocol;
 pub mod types;
@@ -13,6 +14,7 @@ pub mod unix;
 
 pub use callbacks::*;
 pub use enet::*;
+pub use enet_rs::*;
 pub use list::*;
 pub use protocol::*;
 pub use types::*;

@@ -307,6 +307,9 @@ pub unsafe extern "C" fn enet_host_create(
                 driver
                     .host
                     .set_reassembly_budget(reassembly_budget_from_env());
+                if let Some(recovery) = super::enet_rs::loss_recovery_from_env() {
+                    driver.host.set_loss_recovery(recovery);
+                }
                 driver.host.attach();
                 driver.into_raw().cast::<ENetHost>()
             }

@@ -21,6 +21,7 @@ pub mod address;
 pub mod callbacks;
 mod codec;
 pub mod crc;
+pub mod enet_rs;
 pub mod host;
 pub mod list;
 pub mod packet;

@@ -59,7 +59,7 @@ fn generate_one(root: &Path, spec: spec::HeaderSpec) -> Result<Header, String> {
     let mut bindings = builder
         .generate()
         .map_err(|error| format!("cbindgen: {error}"))?;
-    shape::shape(&mut bindings, spec.integers)?;
+    shape::shape(&mut bindings, spec.integers, spec.function_docs)?;
 
     let own_tags: HashSet<String> = if tagged {
         bindings

@@ -25,18 +25,35 @@ use cbindgen::Bindings;
 use crate::spec::Integers;
 
 /// Applies every shaping step to freshly generated `bindings`.
-pub fn shape(bindings: &mut Bindings, integers: Integers) -> Result<(), String> {
+pub fn shape(
+    bindings: &mut Bindings,
+    integers: Integers,
+    function_docs: bool,
+) -> Result<(), String> {
     let order = bindings.config.export.include.clone();
     order_items(&mut bindings.items, &order)?;
     for item in &mut bindings.items {
         for_each_type_in_item(item, &mut |ty| spell_integer(ty, integers));
     }
     for function in &mut bindings.functions {
-        function.documentation = Documentation::none();
+        if function_docs {
+            // The `# Safety` section speaks of Rust; C readers get the rest.
+            let lines = &mut function.documentation.doc_comment;
+            if let Some(safety) = lines.iter().position(|line| line.trim() == "# Safety") {
+                lines.truncate(safety);
+            }
+            while lines.last().is_some_and(|line| line.trim().is_empty()) {
+                lines.pop();
+            }
+        } else {
+            function.documentation = Documentation::none();
+        }
         for_each_type(&mut function.ret, &mut |ty| spell_integer(ty, integers));
         for argument in &mut function.args {
             for_each_type(&mut argument.ty, &mut |ty| spell_integer(ty, integers));
-            argument.name = None;
+            if !function_docs {
+                argument.name = None;
+            }
         }
     }
     name_complete_types_by_typedef(bindings);

@@ -22,6 +22,10 @@ pub struct HeaderSpec {
     /// Rust files cbindgen parses, relative to the repository root.
     pub sources: Vec<PathBuf>,
     pub integers: Integers,
+    /// Whether prototypes keep their documentation (up to its `# Safety`
+    /// section) and argument names: stock's headers have neither, the
+    /// extension header has both.
+    pub function_docs: bool,
     /// `[defaults]` with the header's own `[header.cbindgen]` merged over it.
     pub config: Config,
 }
@@ -77,6 +81,11 @@ fn header_spec(defaults: &Table, mut header: Table) -> Result<HeaderSpec, String
         Some(Value::String(name)) if name == "c" => Integers::C,
         _ => return Err(context("`integers` must be \"enet\" or \"c\"".into())),
     };
+    let function_docs = match header.remove("function_docs") {
+        Some(Value::Boolean(keep)) => keep,
+        None => false,
+        Some(_) => return Err(context("`function_docs` must be true or false".into())),
+    };
     let overrides = match header.remove("cbindgen") {
         Some(Value::Table(overrides)) => overrides,
         Some(_) => return Err(context("`cbindgen` must be a table".into())),
@@ -94,6 +103,7 @@ fn header_spec(defaults: &Table, mut header: Table) -> Result<HeaderSpec, String
         file,
         sources,
         integers,
+        function_docs,
         config,
     })
 }

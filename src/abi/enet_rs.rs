@@ -1,0 +1,65 @@
+//! The C types of enet-rs's extensions (`enet/enet_rs.h`): what stock ENet
+//! 1.3.17 has no type for. None of them appears in a stock struct.
+
+/// The extension set this library offers; `enet_rs_version()` returns the
+/// same number at run time. 1: loss recovery settings and statistics.
+pub const ENET_RS_VERSION: u32 = 1;
+
+/// Ready-made loss-recovery settings (see `enet_rs_loss_recovery_preset`).
+#[repr(C)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ENetRsLossRecoveryMode {
+    /// Stock ENet 1.3.17's retransmission, exactly.
+    ENET_RS_LOSS_RECOVERY_STOCK = 0,
+    /// A host's default: stock's timeouts (a silent peer is dropped when
+    /// stock would drop it), plus extra copies of a reliable command when
+    /// its own timeout passes while it waits behind an older one, and once
+    /// three commands sent after it are acknowledged.
+    ENET_RS_LOSS_RECOVERY_DEFAULT = 1,
+    /// Everything on: each command resent on its own timeout and once two
+    /// later ones are acknowledged, timeouts growing x1.5 from at least
+    /// 30 ms, and a congestion window instead of the fixed 64 KiB one.
+    /// Timeouts are no longer stock's.
+    ENET_RS_LOSS_RECOVERY_FAST = 2,
+}
+
+/// How a host's or a peer's reliable commands are recovered when lost.
+/// Every field is a plain number; 0 turns a feature off.
+#[repr(C)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct ENetRsLossRecovery {
+    /// Nonzero: each reliable command is retransmitted when its own timeout
+    /// passes, not only when the oldest one's does.
+    pub perCommandDeadlines: u32,
+    /// Resend a reliable command once this many commands sent after it
+    /// have been acknowledged (0: off; at most 255).
+    pub fastResend: u32,
+    /// Nonzero: the two options above send extra copies and leave stock's
+    /// timeout bookkeeping (and so when a silent peer is dropped) alone.
+    pub keepStockTimeouts: u32,
+    /// Timeout growth per retransmission in percent: 200 doubles (stock),
+    /// 150 is x1.5; values under 100 count as 100.
+    pub backoffPercent: u32,
+    /// Lowest first retransmission timeout in milliseconds (0: none).
+    pub minimumTimeout: u32,
+    /// Nonzero: a congestion window paces reliable data instead of stock's
+    /// fixed window.
+    pub congestionControl: u32,
+}
+
+/// What a peer's loss recovery did since the peer was last reset.
+#[repr(C)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct ENetRsPeerStats {
+    /// Reliable commands sent again (as themselves or as copies).
+    pub retransmittedCommands: u64,
+    /// Payload bytes of those.
+    pub retransmittedBytes: u64,
+    /// Of those, sent early, once later commands were acknowledged.
+    pub fastRetransmits: u64,
+    /// Of those, sent when a timeout passed.
+    pub timeouts: u64,
+    /// The congestion window in bytes (0 when congestion control is off or
+    /// the peer has been idle).
+    pub congestionWindow: u32,
+}
