@@ -42,8 +42,18 @@ ENET_RS_REASSEMBLY_BUDGET=16777216 bench/frag_memory.sh --ours build/lib --peers
 step "soak smoke (1000 reliable + 1000 unreliable messages through enet-impair: 10 % loss, 5 % duplication, 10 % reordering, 1 % corruption; every client-server pairing of ours and stock; no reliable message lost, duplicated, reordered or corrupted)"
 scripts/soak.sh --ours build/lib --runs 1 --messages 1000 --check
 
+step "soak smoke with our hosts in fast loss recovery (ENET_RS_LOSS_RECOVERY=fast), every pairing"
+ENET_RS_LOSS_RECOVERY=fast scripts/soak.sh --ours build/lib --runs 1 --messages 1000 --check
+
 step "two-process interop with stock ENet (stock server + our client, our server + stock client; checksum x compression x bandwidth)"
 tests-c/interop/run_matrix.sh --ours build/lib
+
+step "the same interop matrix with our hosts in fast loss recovery (ENET_RS_LOSS_RECOVERY=fast: per-command deadlines, early resend, x1.5 backoff, congestion window)"
+ENET_RS_LOSS_RECOVERY=fast tests-c/interop/run_matrix.sh --ours build/lib
+
+step "interop in stock loss recovery (ENET_RS_LOSS_RECOVERY=stock), timeouts and disconnects"
+ENET_RS_LOSS_RECOVERY=stock tests-c/interop/run_matrix.sh --ours build/lib --only disconnect
+ENET_RS_LOSS_RECOVERY=stock tests-c/interop/run_matrix.sh --ours build/lib --only timeout
 
 step "pyenet (Debian's python3-enet, built against stock) on our library"
 tests-py/run.sh build/lib

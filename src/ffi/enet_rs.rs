@@ -92,7 +92,8 @@ pub unsafe extern "C" fn enet_rs_host_set_loss_recovery(
 ) -> c_int {
     guard!(-1, {
         // SAFETY: caller contract.
-        let (Some(host), Some(settings)) = (unsafe { host_mut(host) }, unsafe { settings.as_ref() })
+        let (Some(host), Some(settings)) =
+            (unsafe { host_mut(host) }, unsafe { settings.as_ref() })
         else {
             return -1;
         };

@@ -47,7 +47,9 @@ fn retransmit(
     }
     peer.packetsLost = peer.packetsLost.wrapping_add(1);
     command.passed_over = 0;
-    congestion.on_loss(command.sent_time, now, peer.mtu);
+    let stock_window =
+        peer.packetThrottle.wrapping_mul(peer.windowSize) / ENET_PEER_PACKET_THROTTLE_SCALE;
+    congestion.on_loss(command.sent_time, now, peer.mtu, stock_window);
     let stats = stats.get_or_insert_with(Box::default);
     stats.retransmitted_commands += 1;
     stats.retransmitted_bytes += u64::from(command.fragment_length);

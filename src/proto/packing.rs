@@ -124,10 +124,10 @@ impl PeerMut<'_> {
                 if has_packet {
                     let peer = &*self.public;
                     if !window_exceeded {
-                        let window = congestion_window.unwrap_or_else(|| {
-                            peer.packetThrottle.wrapping_mul(peer.windowSize)
-                                / ENET_PEER_PACKET_THROTTLE_SCALE
-                        });
+                        let stock_window = peer.packetThrottle.wrapping_mul(peer.windowSize)
+                            / ENET_PEER_PACKET_THROTTLE_SCALE;
+                        let window = congestion_window
+                            .map_or(stock_window, |window| window.max(stock_window));
                         if peer.reliableDataInTransit + fragment_length > window.max(peer.mtu) {
                             window_exceeded = true;
                         }

@@ -130,7 +130,8 @@ const MAXIMUM_WINDOW: u32 = 16 << 20;
 /// A reliable-data congestion window (additive increase, multiplicative
 /// decrease, as TCP Reno): it starts at stock's fixed window, doubles every
 /// round trip while no loss is seen (slow start), then grows by one
-/// datagram per round trip; a loss halves it, once per round trip.
+/// datagram per round trip; a loss halves it, once per round trip, down to
+/// no less than stock's window.
 #[derive(Debug, Clone, Copy)]
 pub struct CongestionWindow {
     /// Bytes of reliable data allowed in flight.
@@ -171,14 +172,17 @@ impl CongestionWindow {
 
     /// A command sent at `sent_time` was lost (it timed out or was resent
     /// early); `now` is the service time. Halves the window unless this
-    /// loss belongs to one already answered.
-    pub fn on_loss(&mut self, sent_time: u32, now: u32, mtu: u32) {
+    /// loss belongs to one already answered, but not below `floor`: the
+    /// window stock would allow the peer now. Random loss then costs no
+    /// more than on stock, while flows sharing a bottleneck still back
+    /// off from whatever they grew to beyond it.
+    pub fn on_loss(&mut self, sent_time: u32, now: u32, mtu: u32, floor: u32) {
         if let Some(until) = self.recovery_until {
             if crate::time::time_less(sent_time, until) {
                 return;
             }
         }
-        let minimum = mtu.saturating_mul(MINIMUM_WINDOW_DATAGRAMS);
+        let minimum = mtu.saturating_mul(MINIMUM_WINDOW_DATAGRAMS).max(floor);
         self.window = (self.window / 2).max(minimum);
         self.threshold = self.window;
         self.acknowledged = 0;
@@ -219,20 +223,24 @@ mod tests {
         // A round trip's worth acknowledged: slow start doubles it.
         window.on_acknowledged(start, mtu);
         assert_eq!(window.window, 2 * start);
-        window.on_loss(100, 200, mtu);
+        window.on_loss(100, 200, mtu, 0);
         assert_eq!(window.window, start);
         // More losses from before the answer do not halve it again.
-        window.on_loss(150, 210, mtu);
+        window.on_loss(150, 210, mtu, 0);
         assert_eq!(window.window, start);
         // Congestion avoidance: one datagram per window acknowledged.
         window.on_acknowledged(start, mtu);
         assert_eq!(window.window, start + mtu);
         // A loss of something sent after the answer is a new event.
-        window.on_loss(250, 300, mtu);
+        window.on_loss(250, 300, mtu, 0);
         assert_eq!(window.window, (start + mtu) / 2);
         for _ in 0..40 {
-            window.on_loss(window.recovery_until.unwrap(), 1000, mtu);
+            window.on_loss(window.recovery_until.unwrap(), 1000, mtu, 0);
         }
         assert_eq!(window.window, 4 * mtu, "never below four datagrams");
+        // Nor below the floor (stock's window).
+        window.on_acknowledged(1 << 20, mtu);
+        window.on_loss(2000, 2000, mtu, 20_000);
+        assert_eq!(window.window, 20_000);
     }
 }
