@@ -105,6 +105,11 @@ impl Host {
             .queues
             .as_deref()
             .is_some_and(|queues| queues.sent_reliable.copies_pending() > 0);
+        // Held back by pacing alone: look again a millisecond later.
+        let paced = slot
+            .queues
+            .as_deref()
+            .is_some_and(|queues| queues.congestion.paced && !queues.outgoing.is_empty());
         if !slot.acknowledgements_is_empty() || !slot.outgoing_is_empty() || copies_pending {
             self.engine.schedule.mark_ready(index);
         }
@@ -130,6 +135,18 @@ impl Host {
             }
         } else {
             None
+        };
+        let deadline = if paced {
+            let soon = now.wrapping_add(1);
+            Some(deadline.map_or(soon, |deadline| {
+                if time_less(soon, deadline) {
+                    soon
+                } else {
+                    deadline
+                }
+            }))
+        } else {
+            deadline
         };
         match deadline {
             // A deadline already passed (and not served this pass) would

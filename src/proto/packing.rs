@@ -85,6 +85,13 @@ impl PeerMut<'_> {
         let congestion_window = recovery
             .congestion_control
             .then(|| self.slot.queues().congestion.window);
+        // With a congestion window, reliable data is also paced.
+        let (rtt, mtu) = (self.public.roundTripTime, self.public.mtu);
+        let mut pacing = recovery.congestion_control.then(|| {
+            let congestion = &mut self.slot.queues().congestion;
+            congestion.paced = false;
+            congestion.tokens(now, rtt, mtu)
+        });
         while position < self.slot.queues().outgoing.len() {
             if window_exceeded && unwindowed_ahead == 0 {
                 break;
@@ -130,6 +137,12 @@ impl PeerMut<'_> {
                             .map_or(stock_window, |window| window.max(stock_window));
                         if peer.reliableDataInTransit + fragment_length > window.max(peer.mtu) {
                             window_exceeded = true;
+                        } else if pacing.is_some_and(|tokens| fragment_length > tokens) {
+                            // In the window but over the pace: the rest
+                            // goes in a later pass (the peer is woken for
+                            // it), as if the window were full now.
+                            window_exceeded = true;
+                            self.slot.queues().congestion.paced = true;
                         }
                     }
                     if window_exceeded {
@@ -166,6 +179,9 @@ impl PeerMut<'_> {
                 }
                 command.sent_time = now;
                 peer.reliableDataInTransit += fragment_length;
+                if let Some(tokens) = pacing.as_mut() {
+                    *tokens = tokens.saturating_sub(fragment_length);
+                }
                 let _ = builder.push(&command.header(), &command.wire());
                 self.slot.queues().sent_reliable.push(command);
             } else {
@@ -200,6 +216,11 @@ impl PeerMut<'_> {
             }
             let peer = &mut *self.public;
             peer.packetsSent = peer.packetsSent.wrapping_add(1);
+        }
+        if let (Some(left), Some(queues)) = (pacing, self.slot.queues.as_deref_mut()) {
+            let congestion = &mut queues.congestion;
+            let had = congestion.tokens(now, rtt, mtu);
+            congestion.spend(had.saturating_sub(left));
         }
         Packed { can_ping, full }
     }

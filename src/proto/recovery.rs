@@ -143,6 +143,15 @@ pub struct CongestionWindow {
     /// Losses of commands sent before this service time belong to the loss
     /// already answered.
     recovery_until: Option<u32>,
+    /// Reliable bytes that may leave now: the window is paced out over the
+    /// round trip instead of leaving in one burst that overruns the
+    /// buffers on the way (a token bucket).
+    tokens: u32,
+    /// When the bucket was last filled (service time).
+    filled_at: Option<u32>,
+    /// The last send pass stopped for want of tokens: the peer needs
+    /// another pass shortly, though nothing else is due.
+    pub paced: bool,
 }
 
 impl Default for CongestionWindow {
@@ -152,11 +161,39 @@ impl Default for CongestionWindow {
             threshold: MAXIMUM_WINDOW,
             acknowledged: 0,
             recovery_until: None,
+            tokens: 0,
+            filled_at: None,
+            paced: false,
         }
     }
 }
 
 impl CongestionWindow {
+    /// The reliable bytes that may leave at service time `now`, for a
+    /// round trip of `round_trip_time` ms: the bucket fills at 1.25 windows
+    /// per round trip and holds at most half a window (at least 16
+    /// datagrams), so a program that services the host only now and then
+    /// still sends most of a window per pass.
+    pub fn tokens(&mut self, now: u32, round_trip_time: u32, mtu: u32) -> u32 {
+        let cap = (self.window / 2).max(mtu.saturating_mul(16));
+        let elapsed = match self.filled_at {
+            Some(then) => u64::from(crate::time::time_difference(now, then)),
+            None => u64::MAX,
+        };
+        let rate = u64::from(self.window) * 5 / 4 / u64::from(round_trip_time.max(1));
+        let refill = elapsed.saturating_mul(rate);
+        self.tokens = u64::from(self.tokens)
+            .saturating_add(refill)
+            .min(u64::from(cap)) as u32;
+        self.filled_at = Some(now);
+        self.tokens
+    }
+
+    /// `bytes` of reliable data left.
+    pub fn spend(&mut self, bytes: u32) {
+        self.tokens = self.tokens.saturating_sub(bytes);
+    }
+
     /// `bytes` of reliable data were acknowledged.
     pub fn on_acknowledged(&mut self, bytes: u32, mtu: u32) {
         if self.window < self.threshold {
@@ -213,6 +250,21 @@ mod tests {
         .sanitized();
         assert_eq!(odd.backoff_percent, 100);
         assert_eq!(odd.backed_off(50), 51);
+    }
+
+    #[test]
+    fn the_bucket_paces_a_window_over_the_round_trip() {
+        let mtu = 1400;
+        let mut window = CongestionWindow::default();
+        // A first pass may send half a window at once.
+        assert_eq!(window.tokens(1000, 40, mtu), window.window / 2);
+        window.spend(window.window / 2);
+        assert_eq!(window.tokens(1000, 40, mtu), 0);
+        // 1 ms later: 1.25 windows per 40 ms.
+        let per_ms = window.window * 5 / 4 / 40;
+        assert_eq!(window.tokens(1001, 40, mtu), per_ms);
+        // A long pause fills it no further than half a window.
+        assert_eq!(window.tokens(5000, 40, mtu), window.window / 2);
     }
 
     #[test]

@@ -1,0 +1,271 @@
+/*
+ * loss_peer.c: the two ends of bench/loss.sh, which runs them through the
+ * impairing proxy. Built against the stock header; LD_LIBRARY_PATH picks
+ * the library, ENET_RS_LOSS_RECOVERY our mode.
+ *
+ *   loss_peer server [--seconds S]
+ *       A host on 127.0.0.1:0 (1 peer, 2 channels); prints "PORT <n>",
+ *       takes one client and measures what it sends until its DONE
+ *       arrives, the connection drops or S seconds pass (default 120).
+ *       Every 64 reliable messages it answers with a reliable "GOT n", so
+ *       a bulk sender can keep a bounded backlog. Prints one line:
+ *       "result messages=.. bytes=.. p50_ms=.. p99_ms=.. max_ms=..
+ *        mbytes_per_s=.. dropped=0|1"
+ *       latency being receive time minus the send time the message
+ *       carries (CLOCK_MONOTONIC is shared by the two processes), and the
+ *       throughput bytes over the time from the first to the last message.
+ *   loss_peer client --port P (--rate HZ --seconds S | --bulk BYTES) [--size B]
+ *       Connects to 127.0.0.1:P. With --rate, sends one reliable message of
+ *       B bytes (default 64) HZ times a second for S seconds; with --bulk,
+ *       sends BYTES in reliable messages of B bytes (default 1200) with at
+ *       most 2 MB not yet confirmed by a GOT. Then a reliable DONE; waits
+ *       for the server to disconnect it. Prints "client sent_bytes=..
+ *       payload_bytes=.. dropped=0|1", sent_bytes being the host's
+ *       totalSentData (every byte it put on the wire, retransmissions
+ *       included).
+ */
+#define _XOPEN_SOURCE 700
+
+#include <enet/enet.h>
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define HEADER 16
+#define MAX_MESSAGES 2000000
+#define GOT_EVERY 64
+#define BACKLOG (2u << 20)
+
+static uint64_t now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t) ts.tv_sec * 1000000000u + (uint64_t) ts.tv_nsec;
+}
+
+static void put32(unsigned char *p, uint32_t v)
+{
+    memcpy(p, &v, 4);
+}
+
+static uint32_t get32(const unsigned char *p)
+{
+    uint32_t v;
+    memcpy(&v, p, 4);
+    return v;
+}
+
+static int compare_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *) a, y = *(const uint64_t *) b;
+    return x < y ? -1 : x > y;
+}
+
+static double rank_ms(const uint64_t *sorted, size_t n, double q)
+{
+    size_t index;
+    if (n == 0)
+        return 0;
+    index = (size_t) (q * (double) n + 0.999999);
+    if (index < 1)
+        index = 1;
+    if (index > n)
+        index = n;
+    return (double) sorted[index - 1] / 1e6;
+}
+
+static int server(double seconds)
+{
+    ENetAddress address;
+    ENetHost *host;
+    ENetEvent event;
+    ENetPeer *client = NULL;
+    uint64_t *latencies = malloc(sizeof(uint64_t) * MAX_MESSAGES);
+    size_t count = 0;
+    uint64_t bytes = 0, first = 0, last = 0, deadline;
+    int done = 0, dropped = 0;
+
+    if (!latencies)
+        return 1;
+    enet_address_set_host(&address, "127.0.0.1");
+    address.port = 0;
+    host = enet_host_create(&address, 1, 2, 0, 0);
+    if (!host)
+        return 1;
+    printf("PORT %u\n", host->address.port);
+    fflush(stdout);
+    deadline = now_ns() + (uint64_t) (seconds * 1e9);
+    while (!done && now_ns() < deadline) {
+        if (enet_host_service(host, &event, 1) <= 0)
+            continue;
+        do {
+            if (event.type == ENET_EVENT_TYPE_CONNECT) {
+                client = event.peer;
+            } else if (event.type == ENET_EVENT_TYPE_DISCONNECT) {
+                dropped = 1;
+                done = 1;
+            } else if (event.type == ENET_EVENT_TYPE_RECEIVE) {
+                const unsigned char *data = event.packet->data;
+                uint64_t arrived = now_ns(), sent;
+                if (event.packet->dataLength >= HEADER && memcmp(data, "DONE", 4) == 0) {
+                    done = 1;
+                } else if (event.packet->dataLength >= HEADER && memcmp(data, "LAT0", 4) == 0) {
+                    memcpy(&sent, data + 8, 8);
+                    if (count < MAX_MESSAGES)
+                        latencies[count++] = arrived - sent;
+                    bytes += event.packet->dataLength;
+                    if (!first)
+                        first = arrived;
+                    last = arrived;
+                    if (count % GOT_EVERY == 0 && client) {
+                        unsigned char got[8];
+                        memcpy(got, "GOT0", 4);
+                        put32(got + 4, (uint32_t) count);
+                        enet_peer_send(client, 1,
+                                       enet_packet_create(got, sizeof got,
+                                                          ENET_PACKET_FLAG_RELIABLE));
+                    }
+                }
+                enet_packet_destroy(event.packet);
+            }
+        } while (!done && enet_host_check_events(host, &event) > 0);
+    }
+    if (!done)
+        dropped = 1;
+    if (client && !dropped) {
+        enet_peer_disconnect(client, 0);
+        for (int i = 0; i < 200 && enet_host_service(host, &event, 5) >= 0; ++i)
+            if (event.type == ENET_EVENT_TYPE_DISCONNECT)
+                break;
+    }
+    qsort(latencies, count, sizeof *latencies, compare_u64);
+    printf("result messages=%zu bytes=%llu p50_ms=%.1f p99_ms=%.1f max_ms=%.1f "
+           "mbytes_per_s=%.3f dropped=%d\n",
+           count, (unsigned long long) bytes, rank_ms(latencies, count, 0.5),
+           rank_ms(latencies, count, 0.99), rank_ms(latencies, count, 1.0),
+           last > first ? (double) bytes / ((double) (last - first) / 1e9) / 1e6 : 0.0, dropped);
+    enet_host_destroy(host);
+    free(latencies);
+    return 0;
+}
+
+static int client(unsigned port, double rate, double seconds, uint64_t bulk, size_t size)
+{
+    ENetAddress address;
+    ENetHost *host;
+    ENetPeer *peer;
+    ENetEvent event;
+    unsigned char *message = calloc(1, size < HEADER ? HEADER : size);
+    uint64_t start, next, deadline, payload = 0;
+    uint32_t sequence = 0, confirmed = 0;
+    int connected = 0, dropped = 0, finished = 0;
+
+    if (!message)
+        return 1;
+    if (size < HEADER)
+        size = HEADER;
+    host = enet_host_create(NULL, 1, 2, 0, 0);
+    enet_address_set_host(&address, "127.0.0.1");
+    address.port = (enet_uint16) port;
+    if (!host || !(peer = enet_host_connect(host, &address, 2, 0)))
+        return 1;
+    deadline = now_ns() + 10000000000ull;
+    while (!connected && now_ns() < deadline)
+        if (enet_host_service(host, &event, 5) > 0 && event.type == ENET_EVENT_TYPE_CONNECT)
+            connected = 1;
+    if (!connected) {
+        printf("client sent_bytes=0 payload_bytes=0 dropped=1\n");
+        return 0;
+    }
+    memcpy(message, "LAT0", 4);
+    start = next = now_ns();
+    deadline = start + (uint64_t) ((bulk ? 600 : seconds + 60) * 1e9);
+    while (!dropped && now_ns() < deadline) {
+        uint64_t now = now_ns();
+        int sending = bulk ? payload < bulk : now < start + (uint64_t) (seconds * 1e9);
+        if (!sending && !finished) {
+            memcpy(message, "DONE", 4);
+            enet_peer_send(peer, 0, enet_packet_create(message, size, ENET_PACKET_FLAG_RELIABLE));
+            finished = 1;
+        }
+        if (sending && bulk) {
+            while (payload < bulk && (uint64_t) (sequence - confirmed) * size < BACKLOG) {
+                uint64_t t = now_ns();
+                put32(message + 4, sequence++);
+                memcpy(message + 8, &t, 8);
+                enet_peer_send(peer, 0,
+                               enet_packet_create(message, size, ENET_PACKET_FLAG_RELIABLE));
+                payload += size;
+            }
+        } else if (sending && now >= next) {
+            uint64_t t = now_ns();
+            put32(message + 4, sequence++);
+            memcpy(message + 8, &t, 8);
+            enet_peer_send(peer, 0, enet_packet_create(message, size, ENET_PACKET_FLAG_RELIABLE));
+            payload += size;
+            next += (uint64_t) (1e9 / rate);
+            enet_host_flush(host);
+        }
+        if (enet_host_service(host, &event, 1) > 0) {
+            do {
+                if (event.type == ENET_EVENT_TYPE_DISCONNECT) {
+                    dropped = !finished;
+                    deadline = 0;
+                } else if (event.type == ENET_EVENT_TYPE_RECEIVE) {
+                    if (event.packet->dataLength >= 8 && memcmp(event.packet->data, "GOT0", 4) == 0)
+                        confirmed = get32(event.packet->data + 4);
+                    enet_packet_destroy(event.packet);
+                }
+            } while (deadline && enet_host_check_events(host, &event) > 0);
+        }
+    }
+    printf("client sent_bytes=%u payload_bytes=%llu dropped=%d\n", host->totalSentData,
+           (unsigned long long) payload, dropped);
+    enet_host_destroy(host);
+    free(message);
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    double seconds = 120, rate = 0;
+    unsigned port = 0;
+    uint64_t bulk = 0;
+    size_t size = 0;
+    int i, result;
+
+    if (argc < 2 || enet_initialize() != 0) {
+        fprintf(stderr, "usage: loss_peer server|client ...\n");
+        return 2;
+    }
+    for (i = 2; i + 1 < argc; i += 2) {
+        if (strcmp(argv[i], "--seconds") == 0)
+            seconds = atof(argv[i + 1]);
+        else if (strcmp(argv[i], "--port") == 0)
+            port = (unsigned) atoi(argv[i + 1]);
+        else if (strcmp(argv[i], "--rate") == 0)
+            rate = atof(argv[i + 1]);
+        else if (strcmp(argv[i], "--bulk") == 0)
+            bulk = strtoull(argv[i + 1], NULL, 10);
+        else if (strcmp(argv[i], "--size") == 0)
+            size = (size_t) atoi(argv[i + 1]);
+        else {
+            fprintf(stderr, "loss_peer: unknown argument %s\n", argv[i]);
+            return 2;
+        }
+    }
+    if (strcmp(argv[1], "server") == 0)
+        result = server(seconds);
+    else if (strcmp(argv[1], "client") == 0 && port && (rate > 0 || bulk))
+        result = client(port, rate, seconds, bulk, size ? size : (bulk ? 1200 : 64));
+    else {
+        fprintf(stderr, "usage: loss_peer server [--seconds S] | client --port P "
+                        "(--rate HZ --seconds S | --bulk BYTES) [--size B]\n");
+        return 2;
+    }
+    enet_deinitialize();
+    return result;
+}
