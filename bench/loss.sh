@@ -5,6 +5,9 @@
 #            stream); one-way latency p50, p99 and max, at 0, 2 and 10 % loss;
 #   bulk     reliable 1200-byte messages as fast as they go; MB/s at 0 and
 #            2 % loss;
+#   share    two such bulk flows from two client processes through one
+#            proxy capped at --cap bytes/s (default 8000000): each flow's
+#            MB/s while both send, and Jain's fairness index (1 = equal);
 # and, for both, retransmitted bytes per delivered byte: what the sender
 # put on the wire beyond its own loss-free run, per payload byte.
 #
@@ -16,7 +19,8 @@
 #              kcp crate), over the same proxy: the reference design
 #
 # usage: bench/loss.sh --ours DIR [--runs N] [--seconds S] [--bulk BYTES]
-#                      [--only latency|bulk] [--losses "0 0.02 0.1"]
+#                      [--cap BYTES_PER_S] [--only latency|bulk|share]
+#                      [--losses "0 0.02 0.1"]
 #   --ours DIR     directory holding our libenet.so.7 (or libenet.so)
 #   --runs N       runs per configuration and scenario (default 3)
 #   --seconds S    length of a latency run (default 20)
@@ -25,7 +29,7 @@
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/.." && pwd)
-ours="" runs=3 seconds=20 bulk=8000000 only="" losses="0 0.02 0.1"
+ours="" runs=3 seconds=20 bulk=8000000 cap=8000000 only="" losses="0 0.02 0.1"
 die() { echo "bench/loss.sh: $*" >&2; exit 2; }
 while [ $# -gt 0 ]; do
     case "$1" in
@@ -33,9 +37,10 @@ while [ $# -gt 0 ]; do
         --runs) runs=$2; shift ;;
         --seconds) seconds=$2; shift ;;
         --bulk) bulk=$2; shift ;;
+        --cap) cap=$2; shift ;;
         --only) only=$2; shift ;;
         --losses) losses=$2; shift ;;
-        -h|--help) sed -n '2,27p' "$0"; exit 0 ;;
+        -h|--help) sed -n '2,31p' "$0"; exit 0 ;;
         *) die "unknown argument $1" ;;
     esac
     [ $# -gt 0 ] && shift
@@ -114,17 +119,46 @@ one() {
     echo "$config loss $loss $kind: ${server_line#* } | ${client_line#client }" >&2
 }
 
+# share CONFIG SEED: two bulk flows through one capped proxy; appends
+# "CONFIG share a,b" to $work/shares.
+share() {
+    local config=$1 seed=$2 d="$work/share.$RANDOM"
+    mkdir -p "$d"
+    with "$config" "$peer" server --seconds 300 --clients 2 >"$d/server.out" 2>"$d/server.err" &
+    local spid=$!; track "$spid"
+    local sport; sport=$(wait_port "$d/server.out" "$spid" "$config server")
+    "$impair" --server "127.0.0.1:$sport" --seed "$seed" --delay-ms 20 --bandwidth "$cap" \
+        --duration 330 >"$d/proxy.out" 2>"$d/proxy.err" &
+    local ppid_=$!; track "$ppid_"
+    local pport; pport=$(wait_port "$d/proxy.out" "$ppid_" enet-impair)
+    with "$config" "$peer" client --port "$pport" --bulk "$bulk" --size 1200 >"$d/c1.out" 2>&1 &
+    local c1=$!; track "$c1"
+    with "$config" "$peer" client --port "$pport" --bulk "$bulk" --size 1200 >"$d/c2.out" 2>&1 &
+    local c2=$!; track "$c2"
+    bounded_wait "$c1" 320; bounded_wait "$c2" 320; bounded_wait "$spid" 30
+    kill -TERM "$ppid_" 2>/dev/null || true
+    bounded_wait "$ppid_" 10
+    local flows
+    flows=$(sed -n 's/.*flows_mbytes_per_s=\([0-9.,]*\).*dropped=0.*/\1/p' "$d/server.out")
+    echo "$config share ${flows:-dropped}" >>"$work/shares"
+    echo "$config share: ${flows:-dropped} MB/s" >&2
+}
+
 : >"$work/results"
+: >"$work/shares"
 seed=1
 for run in $(seq 1 "$runs"); do
     for loss in $losses; do
-        if [ "$only" != bulk ]; then
+        if [ -z "$only" ] || [ "$only" = latency ]; then
             for config in $configs; do one "$config" "$loss" latency $((seed++)); done
         fi
-        if [ "$only" != latency ] && [ "$loss" != 0.1 ]; then
+        if { [ -z "$only" ] || [ "$only" = bulk ]; } && [ "$loss" != 0.1 ]; then
             for config in stock ours ours-fast; do one "$config" "$loss" bulk $((seed++)); done
         fi
     done
+    if [ -z "$only" ] || [ "$only" = share ]; then
+        for config in stock ours ours-fast; do share "$config" $((seed++)); done
+    fi
 done
 
 echo
@@ -173,3 +207,12 @@ END {
         }
     }
 }' "$work/results"
+if [ -s "$work/shares" ]; then
+    echo
+    echo "two bulk flows through one proxy capped at $cap B/s, 20 ms each way (per run: flow MB/s while both sent)"
+    awk '{
+        n = split($3, f, ","); if (n != 2) { printf "%-10s dropped\n", $1; next }
+        a = f[1]; b = f[2]; jain = (a + b) * (a + b) / (2 * (a * a + b * b) + 1e-12)
+        printf "%-10s flows %6.2f + %6.2f = %6.2f MB/s   Jain %.3f\n", $1, a, b, a + b, jain
+    }' "$work/shares"
+fi

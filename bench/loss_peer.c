@@ -3,17 +3,19 @@
  * impairing proxy. Built against the stock header; LD_LIBRARY_PATH picks
  * the library, ENET_RS_LOSS_RECOVERY our mode.
  *
- *   loss_peer server [--seconds S]
- *       A host on 127.0.0.1:0 (1 peer, 2 channels); prints "PORT <n>",
- *       takes one client and measures what it sends until its DONE
- *       arrives, the connection drops or S seconds pass (default 120).
+ *   loss_peer server [--seconds S] [--clients N]
+ *       A host on 127.0.0.1:0 (N peers, 2 channels); prints "PORT <n>",
+ *       takes N clients (default 1) and measures what they send until every
+ *       DONE arrives, a connection drops or S seconds pass (default 120).
  *       Every 64 reliable messages it answers with a reliable "GOT n", so
  *       a bulk sender can keep a bounded backlog. Prints one line:
  *       "result messages=.. bytes=.. p50_ms=.. p99_ms=.. max_ms=..
- *        mbytes_per_s=.. dropped=0|1"
+ *        mbytes_per_s=.. flows_mbytes_per_s=A,B,.. dropped=0|1"
  *       latency being receive time minus the send time the message
- *       carries (CLOCK_MONOTONIC is shared by the two processes), and the
- *       throughput bytes over the time from the first to the last message.
+ *       carries (CLOCK_MONOTONIC is shared by the processes), throughput
+ *       bytes over the time from the first to the last message, overall and
+ *       per client (over the time all clients were sending, so flows that
+ *       share a bottleneck can be compared).
  *   loss_peer client --port P (--rate HZ --seconds S | --bulk BYTES) [--size B]
  *       Connects to 127.0.0.1:P. With --rate, sends one reliable message of
  *       B bytes (default 64) HZ times a second for S seconds; with --bulk,
@@ -38,6 +40,15 @@
 #define MAX_MESSAGES 2000000
 #define GOT_EVERY 64
 #define BACKLOG (2u << 20)
+#define MAX_CLIENTS 8
+
+/* What the server saw of one client. */
+struct flow {
+    ENetPeer *peer;
+    uint64_t bytes, first, last;
+    size_t messages;
+    int done;
+};
 
 static uint64_t now_ns(void)
 {
@@ -77,76 +88,107 @@ static double rank_ms(const uint64_t *sorted, size_t n, double q)
     return (double) sorted[index - 1] / 1e6;
 }
 
-static int server(double seconds)
+/* Bytes flow f received between `from` and `to` (ns), assuming a steady
+ * rate between its first and last message. */
+static double share(const struct flow *f, uint64_t from, uint64_t to)
+{
+    uint64_t start = f->first > from ? f->first : from, end = f->last < to ? f->last : to;
+    if (f->last <= f->first || end <= start)
+        return 0;
+    return (double) f->bytes * (double) (end - start) / (double) (f->last - f->first);
+}
+
+static int server(double seconds, int clients)
 {
     ENetAddress address;
     ENetHost *host;
     ENetEvent event;
-    ENetPeer *client = NULL;
+    struct flow flows[MAX_CLIENTS];
     uint64_t *latencies = malloc(sizeof(uint64_t) * MAX_MESSAGES);
     size_t count = 0;
-    uint64_t bytes = 0, first = 0, last = 0, deadline;
-    int done = 0, dropped = 0;
+    uint64_t bytes = 0, first = 0, last = 0, deadline, overlap_from = 0, overlap_to = UINT64_MAX;
+    int connected = 0, finished = 0, dropped = 0, i;
 
-    if (!latencies)
+    memset(flows, 0, sizeof flows);
+    if (!latencies || clients < 1 || clients > MAX_CLIENTS)
         return 1;
     enet_address_set_host(&address, "127.0.0.1");
     address.port = 0;
-    host = enet_host_create(&address, 1, 2, 0, 0);
+    host = enet_host_create(&address, (size_t) clients, 2, 0, 0);
     if (!host)
         return 1;
     printf("PORT %u\n", host->address.port);
     fflush(stdout);
     deadline = now_ns() + (uint64_t) (seconds * 1e9);
-    while (!done && now_ns() < deadline) {
+    while (finished < clients && !dropped && now_ns() < deadline) {
         if (enet_host_service(host, &event, 1) <= 0)
             continue;
         do {
+            struct flow *f = event.peer ? &flows[event.peer - host->peers] : NULL;
             if (event.type == ENET_EVENT_TYPE_CONNECT) {
-                client = event.peer;
+                f->peer = event.peer;
+                ++connected;
             } else if (event.type == ENET_EVENT_TYPE_DISCONNECT) {
                 dropped = 1;
-                done = 1;
             } else if (event.type == ENET_EVENT_TYPE_RECEIVE) {
                 const unsigned char *data = event.packet->data;
                 uint64_t arrived = now_ns(), sent;
                 if (event.packet->dataLength >= HEADER && memcmp(data, "DONE", 4) == 0) {
-                    done = 1;
+                    if (!f->done)
+                        ++finished;
+                    f->done = 1;
                 } else if (event.packet->dataLength >= HEADER && memcmp(data, "LAT0", 4) == 0) {
                     memcpy(&sent, data + 8, 8);
                     if (count < MAX_MESSAGES)
                         latencies[count++] = arrived - sent;
                     bytes += event.packet->dataLength;
+                    f->bytes += event.packet->dataLength;
                     if (!first)
                         first = arrived;
-                    last = arrived;
-                    if (count % GOT_EVERY == 0 && client) {
+                    if (!f->first)
+                        f->first = arrived;
+                    last = f->last = arrived;
+                    if (++f->messages % GOT_EVERY == 0) {
                         unsigned char got[8];
                         memcpy(got, "GOT0", 4);
-                        put32(got + 4, (uint32_t) count);
-                        enet_peer_send(client, 1,
+                        put32(got + 4, (uint32_t) f->messages);
+                        enet_peer_send(event.peer, 1,
                                        enet_packet_create(got, sizeof got,
                                                           ENET_PACKET_FLAG_RELIABLE));
                     }
                 }
                 enet_packet_destroy(event.packet);
             }
-        } while (!done && enet_host_check_events(host, &event) > 0);
+        } while (finished < clients && !dropped && enet_host_check_events(host, &event) > 0);
     }
-    if (!done)
+    if (finished < clients)
         dropped = 1;
-    if (client && !dropped) {
-        enet_peer_disconnect(client, 0);
-        for (int i = 0; i < 200 && enet_host_service(host, &event, 5) >= 0; ++i)
-            if (event.type == ENET_EVENT_TYPE_DISCONNECT)
-                break;
-    }
+    for (i = 0; i < clients; ++i)
+        if (flows[i].peer && !dropped)
+            enet_peer_disconnect(flows[i].peer, 0);
+    for (i = 0; i < 200 && connected > 0 && enet_host_service(host, &event, 5) >= 0; ++i)
+        if (event.type == ENET_EVENT_TYPE_DISCONNECT)
+            --connected;
     qsort(latencies, count, sizeof *latencies, compare_u64);
     printf("result messages=%zu bytes=%llu p50_ms=%.1f p99_ms=%.1f max_ms=%.1f "
-           "mbytes_per_s=%.3f dropped=%d\n",
+           "mbytes_per_s=%.3f flows_mbytes_per_s=",
            count, (unsigned long long) bytes, rank_ms(latencies, count, 0.5),
            rank_ms(latencies, count, 0.99), rank_ms(latencies, count, 1.0),
-           last > first ? (double) bytes / ((double) (last - first) / 1e9) / 1e6 : 0.0, dropped);
+           last > first ? (double) bytes / ((double) (last - first) / 1e9) / 1e6 : 0.0);
+    /* Compare flows over the time all of them were sending. */
+    for (i = 0; i < clients; ++i) {
+        if (flows[i].first > overlap_from)
+            overlap_from = flows[i].first;
+        if (flows[i].last < overlap_to)
+            overlap_to = flows[i].last;
+    }
+    for (i = 0; i < clients; ++i)
+        printf("%s%.3f", i ? "," : "",
+               overlap_to > overlap_from
+                   ? share(&flows[i], overlap_from, overlap_to)
+                         / ((double) (overlap_to - overlap_from) / 1e9) / 1e6
+                   : 0.0);
+    printf(" dropped=%d\n", dropped);
     enet_host_destroy(host);
     free(latencies);
     return 0;
@@ -233,6 +275,7 @@ int main(int argc, char **argv)
 {
     double seconds = 120, rate = 0;
     unsigned port = 0;
+    int clients = 1;
     uint64_t bulk = 0;
     size_t size = 0;
     int i, result;
@@ -250,6 +293,8 @@ int main(int argc, char **argv)
             rate = atof(argv[i + 1]);
         else if (strcmp(argv[i], "--bulk") == 0)
             bulk = strtoull(argv[i + 1], NULL, 10);
+        else if (strcmp(argv[i], "--clients") == 0)
+            clients = atoi(argv[i + 1]);
         else if (strcmp(argv[i], "--size") == 0)
             size = (size_t) atoi(argv[i + 1]);
         else {
@@ -258,11 +303,11 @@ int main(int argc, char **argv)
         }
     }
     if (strcmp(argv[1], "server") == 0)
-        result = server(seconds);
+        result = server(seconds, clients);
     else if (strcmp(argv[1], "client") == 0 && port && (rate > 0 || bulk))
         result = client(port, rate, seconds, bulk, size ? size : (bulk ? 1200 : 64));
     else {
-        fprintf(stderr, "usage: loss_peer server [--seconds S] | client --port P "
+        fprintf(stderr, "usage: loss_peer server [--seconds S] [--clients N] | client --port P "
                         "(--rate HZ --seconds S | --bulk BYTES) [--size B]\n");
         return 2;
     }
