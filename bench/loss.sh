@@ -149,15 +149,20 @@ share() {
 seed=1
 for run in $(seq 1 "$runs"); do
     for loss in $losses; do
+        # Every configuration of a round gets the same proxy seed, so the
+        # same datagram numbers are lost for each.
         if [ -z "$only" ] || [ "$only" = latency ]; then
-            for config in $configs; do one "$config" "$loss" latency $((seed++)); done
+            for config in $configs; do one "$config" "$loss" latency "$seed"; done
+            seed=$((seed + 1))
         fi
         if { [ -z "$only" ] || [ "$only" = bulk ]; } && [ "$loss" != 0.1 ]; then
-            for config in stock ours ours-fast; do one "$config" "$loss" bulk $((seed++)); done
+            for config in stock ours ours-fast; do one "$config" "$loss" bulk "$seed"; done
+            seed=$((seed + 1))
         fi
     done
     if [ -z "$only" ] || [ "$only" = share ]; then
-        for config in stock ours ours-fast; do share "$config" $((seed++)); done
+        for config in stock ours ours-fast; do share "$config" "$seed"; done
+        seed=$((seed + 1))
     fi
 done
 

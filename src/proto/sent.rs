@@ -155,17 +155,17 @@ impl SentQueue {
         what: PassedOver,
         mut taken: impl FnMut(OutgoingCommand),
     ) {
-        // Positions count up from the head, so "sent before" compares
-        // distances from it; an acknowledged command at or behind the head
-        // (it was the oldest) was sent before everything left.
+        // An acknowledged command at or behind the head (it was the
+        // oldest) was sent before everything left.
         if acknowledged.wrapping_sub(self.head) as i32 <= 0 {
             return;
         }
         let mut cursor = self.cursor();
         let mut looked = 0;
         while looked < reach && cursor.peek().is_some() {
-            let head = cursor.queue.head;
-            if cursor.position.wrapping_sub(head) >= acknowledged.wrapping_sub(head) {
+            // Sent before the acknowledged command: a signed distance, as
+            // taking the oldest moves the head past `acknowledged`.
+            if acknowledged.wrapping_sub(cursor.position) as i32 <= 0 {
                 break;
             }
             looked += 1;
@@ -623,5 +623,56 @@ mod tests {
             command.discard();
         }
         assert!(queue.is_empty() && queue.front().is_none());
+    }
+
+    #[test]
+    fn only_commands_sent_before_the_acknowledged_one_are_passed_over() {
+        let mut queue = SentQueue::default();
+        for sequence in 1..=10u16 {
+            queue.push(reliable(0, sequence));
+        }
+        let passed = |queue: &mut SentQueue, sequence: u16| {
+            let mut cursor = queue.cursor();
+            while let Some(command) = cursor.peek() {
+                if command.reliable_sequence_number == sequence {
+                    return Some(command.passed_over);
+                }
+                cursor.skip();
+            }
+            None
+        };
+        // Sequence 2 acknowledged: 1 was sent before it.
+        let (command, position) = queue.remove_with_position(0, 2).unwrap();
+        command.discard();
+        let mut taken = Vec::new();
+        queue.pass_over(position, 2, 64, PassedOver::Take, |c| taken.push(c));
+        assert!(taken.is_empty());
+        assert_eq!(passed(&mut queue, 1), Some(1));
+        assert_eq!(passed(&mut queue, 3), Some(0));
+        // Sequence 3 acknowledged: 1 is passed over twice and goes; taking
+        // it moves the head past 3's position, and nothing after 3 counts.
+        let (command, position) = queue.remove_with_position(0, 3).unwrap();
+        command.discard();
+        queue.pass_over(position, 2, 64, PassedOver::Take, |c| taken.push(c));
+        assert_eq!(
+            taken
+                .iter()
+                .map(|c| c.reliable_sequence_number)
+                .collect::<Vec<_>>(),
+            [1]
+        );
+        for sequence in 4..=10 {
+            assert_eq!(passed(&mut queue, sequence), Some(0), "sequence {sequence}");
+        }
+        // Marking for a copy leaves the command in flight, counted.
+        let (command, position) = queue.remove_with_position(0, 6).unwrap();
+        command.discard();
+        queue.pass_over(position, 1, 64, PassedOver::Copy, |c| taken.push(c));
+        assert_eq!(taken.len(), 1);
+        assert_eq!(queue.copies_pending(), 2, "4 and 5");
+        for command in taken.into_iter().chain(queue.drain()) {
+            command.discard();
+        }
+        assert_eq!(queue.copies_pending(), 0);
     }
 }
