@@ -9,7 +9,10 @@
 #            proxy capped at --cap bytes/s (default 8000000): each flow's
 #            MB/s while both send, and Jain's fairness index (1 = equal);
 # and, for both, retransmitted bytes per delivered byte: what the sender
-# put on the wire beyond its own loss-free run, per payload byte.
+# put on the wire beyond its own loss-free run, per payload byte ("retx/
+# byte": headers, and resends of commands whose acknowledgement was lost,
+# included), and for our library also the payload bytes its loss recovery
+# sent again per payload byte ("resent/byte", from enet_rs_peer_get_stats).
 #
 # Configurations, run alternately, medians of --runs:
 #   stock      Debian's libenet.so.7
@@ -58,7 +61,7 @@ if ! (cd "$repo" && cargo build -q --release --locked -p kcp-latency); then
     configs="stock ours ours-fast"
 fi
 peer="$work/loss_peer"
-gcc -std=c99 -Wall -Wextra -Werror -O2 "$here/loss_peer.c" -lenet -o "$peer" \
+gcc -std=c99 -Wall -Wextra -Werror -O2 "$here/loss_peer.c" -lenet -ldl -o "$peer" \
     || die "building loss_peer.c failed"
 
 # with CONFIG CMD...: runs CMD as configuration CONFIG.
@@ -189,10 +192,12 @@ function add(key, value) { values[key, ++count[key]] = value }
     add(id SUBSEP "max", field("max_ms")); add(id SUBSEP "mbps", field("mbytes_per_s"))
     sent = field("sent_bytes"); payload = field("payload_bytes")
     if (payload + 0 > 0) add(id SUBSEP "ratio", sent / payload)
+    resent = field("retransmitted_payload")
+    if (resent != "" && payload + 0 > 0) add(id SUBSEP "resent", resent / payload)
 }
 END {
     split("stock ours ours-fast kcp", order, " ")
-    printf "%-10s %-6s %-8s %9s %9s %9s %9s %12s %6s\n", "config", "loss", "traffic", "p50 ms", "p99 ms", "max ms", "MB/s", "retx/byte", "drops"
+    printf "%-10s %-6s %-8s %9s %9s %9s %9s %10s %12s %6s\n", "config", "loss", "traffic", "p50 ms", "p99 ms", "max ms", "MB/s", "retx/byte", "resent/byte", "drops"
     nl = split("0 0.02 0.1", lo, " ")
     for (k = 1; k <= 2; ++k) {
         kind = k == 1 ? "latency" : "bulk"
@@ -203,12 +208,13 @@ END {
             retx = "-"
             if (count[id SUBSEP "ratio"] && count[base SUBSEP "ratio"])
                 retx = sprintf("%.3f", median(id SUBSEP "ratio") - median(base SUBSEP "ratio"))
+            resent = count[id SUBSEP "resent"] ? sprintf("%.3f", median(id SUBSEP "resent")) : "-"
             if (kind == "latency")
-                printf "%-10s %-6s %-8s %9.1f %9.1f %9.1f %9s %12s %6d\n", order[c], lo[l], kind,
-                    median(id SUBSEP "p50"), median(id SUBSEP "p99"), median(id SUBSEP "max"), "-", retx, drops[id]
+                printf "%-10s %-6s %-8s %9.1f %9.1f %9.1f %9s %10s %12s %6d\n", order[c], lo[l], kind,
+                    median(id SUBSEP "p50"), median(id SUBSEP "p99"), median(id SUBSEP "max"), "-", retx, resent, drops[id]
             else
-                printf "%-10s %-6s %-8s %9s %9s %9s %9.2f %12s %6d\n", order[c], lo[l], kind,
-                    "-", "-", "-", median(id SUBSEP "mbps"), retx, drops[id]
+                printf "%-10s %-6s %-8s %9s %9s %9s %9.2f %10s %12s %6d\n", order[c], lo[l], kind,
+                    "-", "-", "-", median(id SUBSEP "mbps"), retx, resent, drops[id]
         }
     }
 }' "$work/results"

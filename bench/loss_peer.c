@@ -24,12 +24,15 @@
  *       for the server to disconnect it. Prints "client sent_bytes=..
  *       payload_bytes=.. dropped=0|1", sent_bytes being the host's
  *       totalSentData (every byte it put on the wire, retransmissions
- *       included).
+ *       included), and on enet-rs also "retransmitted_payload=.." (payload
+ *       bytes its loss recovery sent again, from enet_rs_peer_get_stats,
+ *       looked up at run time: stock has no such function).
  */
 #define _XOPEN_SOURCE 700
 
 #include <enet/enet.h>
 
+#include <dlfcn.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -194,6 +197,26 @@ static int server(double seconds, int clients)
     return 0;
 }
 
+/* The payload bytes the library sent again to `peer`, or -1 when it cannot
+ * say (stock ENet). The stats struct's first fields, as enet/enet_rs.h
+ * declares them. */
+static long long retransmitted_payload(ENetPeer *peer)
+{
+    struct {
+        uint64_t commands, bytes, fast, timeouts;
+        uint32_t window;
+    } stats;
+    static int (*get_stats)(ENetPeer *, void *);
+    static int looked;
+    if (!looked) {
+        *(void **) &get_stats = dlsym(RTLD_DEFAULT, "enet_rs_peer_get_stats");
+        looked = 1;
+    }
+    if (!get_stats || get_stats(peer, &stats) != 0)
+        return -1;
+    return (long long) stats.bytes;
+}
+
 static int client(unsigned port, double rate, double seconds, uint64_t bulk, size_t size)
 {
     ENetAddress address;
@@ -204,6 +227,7 @@ static int client(unsigned port, double rate, double seconds, uint64_t bulk, siz
     uint64_t start, next, deadline, payload = 0;
     uint32_t sequence = 0, confirmed = 0;
     int connected = 0, dropped = 0, finished = 0;
+    long long resent = -1;
 
     if (!message)
         return 1;
@@ -251,6 +275,8 @@ static int client(unsigned port, double rate, double seconds, uint64_t bulk, siz
             next += (uint64_t) (1e9 / rate);
             enet_host_flush(host);
         }
+        if (peer->state == ENET_PEER_STATE_CONNECTED)
+            resent = retransmitted_payload(peer);
         if (enet_host_service(host, &event, 1) > 0) {
             do {
                 if (event.type == ENET_EVENT_TYPE_DISCONNECT) {
@@ -264,8 +290,11 @@ static int client(unsigned port, double rate, double seconds, uint64_t bulk, siz
             } while (deadline && enet_host_check_events(host, &event) > 0);
         }
     }
-    printf("client sent_bytes=%u payload_bytes=%llu dropped=%d\n", host->totalSentData,
+    printf("client sent_bytes=%u payload_bytes=%llu dropped=%d", host->totalSentData,
            (unsigned long long) payload, dropped);
+    if (resent >= 0)
+        printf(" retransmitted_payload=%lld", resent);
+    printf("\n");
     enet_host_destroy(host);
     free(message);
     return 0;
