@@ -5,7 +5,7 @@ mod sim;
 
 use enet::abi::ENetPeerState::*;
 use enet::mem::PacketRef;
-use sim::{connect, Seen, Sim};
+use sim::{connect, numbers_on, Seen, Sim};
 
 const RELIABLE: u32 = 1;
 const UNSEQUENCED: u32 = 2;
@@ -72,11 +72,7 @@ fn every_delivery_mode_arrives_in_order() {
     assert!(sim.run_until(5000, |s| s.received(server).len() == 150));
     let received = sim.received(server);
     for channel in 0..3u8 {
-        let values: Vec<u32> = received
-            .iter()
-            .filter(|(c, _)| *c == channel)
-            .map(|(_, d)| u32::from_be_bytes(d[..4].try_into().unwrap()))
-            .collect();
+        let values = numbers_on(&received, channel);
         let expected: Vec<u32> = (0..50).map(|i| u32::from(channel) * 1000 + i).collect();
         assert_eq!(values, expected, "channel {channel}");
     }

@@ -5,7 +5,7 @@ mod sim;
 
 use enet::mem::PacketRef;
 use enet::proto::LossRecovery;
-use sim::{connect, Link, Seen, Sim};
+use sim::{connect, numbers_on, Link, Seen, Sim};
 
 const RELIABLE: u32 = 1;
 const UNRELIABLE_FRAGMENT: u32 = 8;
@@ -90,11 +90,7 @@ fn reliable_exactly_once(seed: u64, start: u32, recovery: LossRecovery) {
     let back = sim.received(client);
     assert_eq!(back.len(), count as usize);
     for channel in 0..4u8 {
-        let values: Vec<u32> = back
-            .iter()
-            .filter(|(c, _)| *c == channel)
-            .map(|(_, d)| u32::from_be_bytes(d[..4].try_into().unwrap()))
-            .collect();
+        let values = numbers_on(&back, channel);
         let expected: Vec<u32> = (0..count).filter(|i| i % 4 == u32::from(channel)).collect();
         assert_eq!(values, expected, "server to client, channel {channel}");
     }

@@ -7,7 +7,7 @@ mod sim;
 
 use enet::mem::PacketRef;
 use enet::proto::LossRecovery;
-use sim::{connect, Link, Sim};
+use sim::{connect, numbers_on, Link, Sim};
 
 const RELIABLE: u32 = 1;
 
@@ -244,11 +244,7 @@ fn every_mode_delivers_exactly_once_in_order_on_a_hostile_link() {
         let received = sim.received(server);
         assert_eq!(received.len(), count as usize, "{recovery:?}: duplicates");
         for channel in 0..3u8 {
-            let values: Vec<u32> = received
-                .iter()
-                .filter(|(c, _)| *c == channel)
-                .map(|(_, d)| u32::from_be_bytes(d[..4].try_into().unwrap()))
-                .collect();
+            let values = numbers_on(&received, channel);
             let expected: Vec<u32> = (0..count).filter(|i| i % 3 == u32::from(channel)).collect();
             assert_eq!(values, expected, "{recovery:?}: channel {channel}");
         }

@@ -382,6 +382,17 @@ impl Sim {
     }
 }
 
+/// The number each packet received on `channel` starts with (a big-endian
+/// u32), in delivery order.
+#[allow(dead_code)] // not every simulation test reads numbered packets
+pub fn numbers_on(received: &[(u8, Vec<u8>)], channel: u8) -> Vec<u32> {
+    received
+        .iter()
+        .filter(|(c, data)| *c == channel && data.len() >= 4)
+        .map(|(_, data)| u32::from_be_bytes([data[0], data[1], data[2], data[3]]))
+        .collect()
+}
+
 /// Connects host `client` to host `server`; returns the client's peer slot
 /// and the server's, once both saw CONNECT.
 pub fn connect(
