@@ -67,6 +67,33 @@ pub(crate) struct Engine {
     pub(crate) loss_recovery: LossRecovery,
 }
 
+impl Engine {
+    /// The peer in slot `index`, borrowed whole.
+    pub(crate) fn peer_view(&mut self, index: usize) -> PeerMut<'_> {
+        PeerMut {
+            public: &mut self.peers[index],
+            slot: &mut self.slots[index],
+        }
+    }
+
+    /// The peer in slot `index` with what a send pass lends it: the
+    /// datagram being packed and the unreliable commands it carries.
+    pub(crate) fn packing(
+        &mut self,
+        index: usize,
+    ) -> (
+        PeerMut<'_>,
+        &mut DatagramBuilder,
+        &mut Vec<super::command::OutgoingCommand>,
+    ) {
+        let peer = PeerMut {
+            public: &mut self.peers[index],
+            slot: &mut self.slots[index],
+        };
+        (peer, &mut self.builder, &mut self.sent_unreliable)
+    }
+}
+
 /// Points an `ENetList` at itself: a valid empty list.
 pub(crate) fn clear_list(list: &mut ENetList) {
     let sentinel: *mut ENetListNode = &mut list.sentinel;
@@ -284,10 +311,7 @@ impl Host {
 
     /// The peer in slot `index`, borrowed whole (see [`PeerMut`]).
     pub fn peer_view(&mut self, index: usize) -> PeerMut<'_> {
-        PeerMut {
-            public: &mut self.engine.peers[index],
-            slot: &mut self.engine.slots[index],
-        }
+        self.engine.peer_view(index)
     }
 
     /// The slot of the peer at `pointer`, if it is one of this host's.

@@ -12,7 +12,6 @@ use super::codec::Codec;
 use super::event::EventSlot;
 use super::host::Host;
 use super::in_flight::TimedOut;
-use super::peer::PeerMut;
 use crate::abi::*;
 use crate::time::{time_difference, time_less, TIME_OVERFLOW};
 use crate::wire::builder::Envelope;
@@ -101,23 +100,14 @@ impl Host {
             self.engine.schedule.cancel_timer(index);
             return;
         }
-        let copies_pending = slot
-            .queues
-            .as_deref()
-            .is_some_and(|queues| queues.sent_reliable.copies_pending() > 0);
-        // Held back by pacing alone: look again a millisecond later.
-        let paced = slot
-            .queues
-            .as_deref()
-            .is_some_and(|queues| queues.congestion.paced && !queues.outgoing.is_empty());
-        if !slot.acknowledgements_is_empty() || !slot.outgoing_is_empty() || copies_pending {
+        let paced = slot.held_back_by_pacing();
+        if !slot.acknowledgements_is_empty()
+            || !slot.outgoing_is_empty()
+            || slot.copies_pending() > 0
+        {
             self.engine.schedule.mark_ready(index);
         }
-        let retransmission = PeerMut {
-            public: &mut self.engine.peers[index],
-            slot: &mut self.engine.slots[index],
-        }
-        .retransmission_deadline();
+        let retransmission = self.engine.peer_view(index).retransmission_deadline();
         let peer = &self.engine.peers[index];
         let deadline = if retransmission.is_some() {
             retransmission
@@ -136,15 +126,10 @@ impl Host {
         } else {
             None
         };
+        // Held back by pacing alone: look again a millisecond later (no
+        // other deadline can come sooner than that).
         let deadline = if paced {
-            let soon = now.wrapping_add(1);
-            Some(deadline.map_or(soon, |deadline| {
-                if time_less(soon, deadline) {
-                    soon
-                } else {
-                    deadline
-                }
-            }))
+            Some(now.wrapping_add(1))
         } else {
             deadline
         };
@@ -189,12 +174,8 @@ impl Host {
             return Ok(false);
         }
         if self.peer_view(index).copies_due(now) {
-            let engine = &mut self.engine;
-            let mut peer = PeerMut {
-                public: &mut engine.peers[index],
-                slot: &mut engine.slots[index],
-            };
-            continue_sending |= peer.pack_copies(&mut engine.builder, now);
+            let (mut peer, builder, _) = self.engine.packing(index);
+            continue_sending |= peer.pack_copies(builder, now);
         }
         let can_ping = if self.engine.slots[index].outgoing_is_empty() {
             true
@@ -227,12 +208,8 @@ impl Host {
     /// Packs owed acknowledgements; true if some had to wait for the next
     /// datagram.
     fn pack_acknowledgements(&mut self, index: usize) -> bool {
-        let engine = &mut self.engine;
-        let mut peer = PeerMut {
-            public: &mut engine.peers[index],
-            slot: &mut engine.slots[index],
-        };
-        let packed = peer.pack_acknowledgements(&mut engine.builder);
+        let (mut peer, builder, _) = self.engine.packing(index);
+        let packed = peer.pack_acknowledgements(builder);
         if packed.disconnect_acknowledged {
             self.dispatch_state(index, ENET_PEER_STATE_ZOMBIE);
         }
@@ -254,12 +231,8 @@ impl Host {
     /// sent disconnects when nothing is left. Returns whether a ping may
     /// follow and whether the datagram filled up with commands left over.
     fn pack_outgoing(&mut self, index: usize, now: u32) -> (bool, bool) {
-        let engine = &mut self.engine;
-        let mut peer = PeerMut {
-            public: &mut engine.peers[index],
-            slot: &mut engine.slots[index],
-        };
-        let packed = peer.pack_outgoing(now, &mut engine.builder, &mut engine.sent_unreliable);
+        let (mut peer, builder, sent_unreliable) = self.engine.packing(index);
+        let packed = peer.pack_outgoing(now, builder, sent_unreliable);
         let peer = &self.engine.peers[index];
         let slot = &self.engine.slots[index];
         if peer.state == ENET_PEER_STATE_DISCONNECT_LATER

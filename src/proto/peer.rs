@@ -131,6 +131,21 @@ impl PeerSlot {
             .is_none_or(|q| q.acknowledgements.is_empty())
     }
 
+    /// Commands in flight whose copy is marked to be sent.
+    pub(crate) fn copies_pending(&self) -> usize {
+        self.queues
+            .as_ref()
+            .map_or(0, |q| q.sent_reliable.copies_pending())
+    }
+
+    /// Whether the last send pass left queued commands for want of pacing
+    /// tokens alone.
+    pub(crate) fn held_back_by_pacing(&self) -> bool {
+        self.queues
+            .as_ref()
+            .is_some_and(|q| q.congestion.paced && !q.outgoing.is_empty())
+    }
+
     pub(crate) fn dispatched_is_empty(&self) -> bool {
         self.queues.as_ref().is_none_or(|q| q.dispatched.is_empty())
     }
@@ -306,53 +321,57 @@ impl<'a> PeerMut<'a> {
         self.public.totalWaitingData.saturating_add(held) < limit
     }
 
-    /// When the peer next needs its retransmission timeout checked or a
-    /// copy sent: the earliest deadline of any command in flight, or, as
-    /// stock, the deadline of the oldest (`nextTimeout`), whichever the
-    /// settings use. `None` with nothing in flight.
-    pub(crate) fn retransmission_deadline(&self) -> Option<u32> {
-        let queues = self.slot.queues.as_deref()?;
-        if queues.sent_reliable.is_empty() {
+    /// When the retransmission timeout (stock's check, which may give up
+    /// on the peer) is next due: the earliest deadline of any command in
+    /// flight when each command has its own and stock's bookkeeping is
+    /// given up, otherwise, as stock, the oldest command's (`nextTimeout`).
+    /// `None` with nothing in flight.
+    fn timeout_deadline(&self) -> Option<u32> {
+        let sent = &self.slot.queues.as_deref()?.sent_reliable;
+        let recovery = &self.slot.recovery;
+        if recovery.per_command_deadlines && !recovery.keep_stock_timeouts {
+            sent.earliest_deadline()
+        } else {
+            (!sent.is_empty()).then_some(self.public.nextTimeout)
+        }
+    }
+
+    /// When a copy of a command in flight is next due for its own deadline
+    /// (only while copies stand in for per-command deadlines).
+    fn copy_deadline(&self) -> Option<u32> {
+        let recovery = &self.slot.recovery;
+        if !(recovery.per_command_deadlines && recovery.keep_stock_timeouts) {
             return None;
         }
-        let recovery = &self.slot.recovery;
-        let stock = self.public.nextTimeout;
-        if !recovery.per_command_deadlines {
-            return Some(stock);
-        }
-        let own = queues.sent_reliable.earliest_deadline()?;
-        if !recovery.keep_stock_timeouts || time_less(own, stock) {
-            Some(own)
-        } else {
-            Some(stock)
+        self.slot
+            .queues
+            .as_deref()?
+            .sent_reliable
+            .earliest_deadline()
+    }
+
+    /// When the peer next needs its retransmission timeout checked or a
+    /// copy sent, whichever comes first; `None` with nothing in flight.
+    pub(crate) fn retransmission_deadline(&self) -> Option<u32> {
+        match (self.timeout_deadline(), self.copy_deadline()) {
+            (Some(timeout), Some(copy)) if time_less(copy, timeout) => Some(copy),
+            (timeout, copy) => timeout.or(copy),
         }
     }
 
-    /// Whether the retransmission timeout (stock's check, which may give
-    /// up on the peer) is due at `now`.
+    /// Whether the retransmission timeout is due at `now`.
     pub(crate) fn timeouts_due(&self, now: u32) -> bool {
-        let Some(queues) = self.slot.queues.as_deref() else {
-            return false;
-        };
-        let recovery = &self.slot.recovery;
-        let deadline = if recovery.per_command_deadlines && !recovery.keep_stock_timeouts {
-            queues.sent_reliable.earliest_deadline()
-        } else {
-            (!queues.sent_reliable.is_empty()).then_some(self.public.nextTimeout)
-        };
-        deadline.is_some_and(|deadline| !time_less(now, deadline))
+        self.timeout_deadline()
+            .is_some_and(|deadline| !time_less(now, deadline))
     }
 
-    /// Whether copies of commands in flight wait to be sent at `now`.
+    /// Whether copies of commands in flight wait to be sent at `now`:
+    /// marked by an early resend, or due on their own deadline.
     pub(crate) fn copies_due(&self, now: u32) -> bool {
-        let recovery = &self.slot.recovery;
-        if !recovery.keep_stock_timeouts {
-            return false;
-        }
-        self.slot.queues.as_deref().is_some_and(|queues| {
-            queues.sent_reliable.copies_pending() > 0
-                || (recovery.per_command_deadlines && queues.sent_reliable.has_copies_due(now))
-        })
+        self.slot.copies_pending() > 0
+            || self
+                .copy_deadline()
+                .is_some_and(|deadline| !time_less(now, deadline))
     }
 
     /// `enet_peer_receive`: the next received packet, with its channel.

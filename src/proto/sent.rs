@@ -73,11 +73,6 @@ pub struct SentQueue {
     copies_pending: usize,
 }
 
-/// When a command in flight is due for retransmission (or its next copy).
-fn deadline(command: &OutgoingCommand) -> u32 {
-    command.due
-}
-
 /// What becomes of a command that later acknowledgements passed over.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum PassedOver {
@@ -117,7 +112,7 @@ impl SentQueue {
     /// looks at every command again.
     pub fn earliest_deadline(&self) -> Option<u32> {
         if self.deadlines_in_order {
-            return self.front().map(deadline);
+            return self.front().map(|command| command.due);
         }
         (self.live > 0).then_some(self.earliest_deadline)
     }
@@ -125,7 +120,7 @@ impl SentQueue {
     /// Makes [`SentQueue::earliest_deadline`] exact again, looking at every
     /// command (after a retransmission pass, which looked at them anyway).
     pub fn refresh_deadlines(&mut self) {
-        let mut deadlines = self.slots.iter().flatten().map(deadline);
+        let mut deadlines = self.slots.iter().flatten().map(|command| command.due);
         let Some(first) = deadlines.next() else {
             return;
         };
@@ -202,12 +197,6 @@ impl SentQueue {
         self.copies_pending
     }
 
-    /// Whether the earliest deadline has come at `now`.
-    pub fn has_copies_due(&self, now: u32) -> bool {
-        self.earliest_deadline()
-            .is_some_and(|due| !time_less(now, due))
-    }
-
     /// Hands `pack` each command whose copy is marked, or (with
     /// `deadlines`) whose deadline has come at `now`, in send order, until
     /// `pack` says the datagram is full (it returns false). A command
@@ -245,12 +234,12 @@ impl SentQueue {
     /// Appends a command just sent; it is due for retransmission when its
     /// timeout has passed.
     pub fn push(&mut self, mut command: OutgoingCommand) {
-        command.due = command.sent_time.wrapping_add(command.round_trip_timeout);
+        let due = command.sent_time.wrapping_add(command.round_trip_timeout);
+        command.due = due;
         command.copies = 0;
         command.copy_pending = false;
         let position = self.head.wrapping_add(self.slots.len() as u32);
         let (channel_id, sequence) = (command.channel_id, command.reliable_sequence_number);
-        let due = deadline(&command);
         if self.live == 0 {
             self.earliest_deadline = due;
             self.deadlines_in_order = true;
