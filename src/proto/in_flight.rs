@@ -7,7 +7,7 @@
 //! settings say. Reporting a lost peer is the host's.
 
 use super::command::OutgoingCommand;
-use super::peer::{PeerMut, PeerQueues};
+use super::peer::{stock_window, PeerMut, PeerQueues};
 use super::recovery::{CongestionWindow, RecoveryStats};
 use super::sent::PassedOver;
 use crate::abi::*;
@@ -47,9 +47,7 @@ fn retransmit(
     }
     peer.packetsLost = peer.packetsLost.wrapping_add(1);
     command.passed_over = 0;
-    let stock_window =
-        peer.packetThrottle.wrapping_mul(peer.windowSize) / ENET_PEER_PACKET_THROTTLE_SCALE;
-    congestion.on_loss(command.sent_time, now, peer.mtu, stock_window);
+    congestion.on_loss(command.sent_time, now, peer.mtu, stock_window(peer));
     let stats = stats.get_or_insert_with(Box::default);
     stats.retransmitted_commands += 1;
     stats.retransmitted_bytes += u64::from(command.fragment_length);

@@ -7,7 +7,7 @@
 //! the pass; finishing and sending the datagram is the host's too.
 
 use super::command::{number, OutgoingCommand};
-use super::peer::PeerMut;
+use super::peer::{stock_window, PeerMut};
 use super::queue::is_windowed;
 use crate::abi::*;
 use crate::wire::builder::DatagramBuilder;
@@ -92,6 +92,7 @@ impl PeerMut<'_> {
             congestion.paced = false;
             congestion.tokens(now, rtt, mtu)
         });
+        let pacing_at_start = pacing;
         while position < self.slot.queues().outgoing.len() {
             if window_exceeded && unwindowed_ahead == 0 {
                 break;
@@ -131,10 +132,8 @@ impl PeerMut<'_> {
                 if has_packet {
                     let peer = &*self.public;
                     if !window_exceeded {
-                        let stock_window = peer.packetThrottle.wrapping_mul(peer.windowSize)
-                            / ENET_PEER_PACKET_THROTTLE_SCALE;
-                        let window = congestion_window
-                            .map_or(stock_window, |window| window.max(stock_window));
+                        let stock = stock_window(peer);
+                        let window = congestion_window.map_or(stock, |window| window.max(stock));
                         if peer.reliableDataInTransit + fragment_length > window.max(peer.mtu) {
                             window_exceeded = true;
                         } else if pacing.is_some_and(|tokens| fragment_length > tokens) {
@@ -217,10 +216,11 @@ impl PeerMut<'_> {
             let peer = &mut *self.public;
             peer.packetsSent = peer.packetsSent.wrapping_add(1);
         }
-        if let (Some(left), Some(queues)) = (pacing, self.slot.queues.as_deref_mut()) {
-            let congestion = &mut queues.congestion;
-            let had = congestion.tokens(now, rtt, mtu);
-            congestion.spend(had.saturating_sub(left));
+        if let (Some(had), Some(left)) = (pacing_at_start, pacing) {
+            self.slot
+                .queues()
+                .congestion
+                .spend(had.saturating_sub(left));
         }
         Packed { can_ping, full }
     }

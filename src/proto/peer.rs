@@ -413,6 +413,12 @@ impl<'a> PeerMut<'a> {
     }
 }
 
+/// The reliable data stock lets a peer have in flight: its window scaled by
+/// its packet throttle (the congestion window never goes below it).
+pub(crate) fn stock_window(peer: &ENetPeer) -> u32 {
+    peer.packetThrottle.wrapping_mul(peer.windowSize) / ENET_PEER_PACKET_THROTTLE_SCALE
+}
+
 /// The window size for a bandwidth in bytes per second (0 = unlimited).
 pub(crate) fn window_size_for(bandwidth: u32) -> u32 {
     if bandwidth == 0 {
