@@ -43,15 +43,6 @@ impl From<ENetRsLossRecovery> for LossRecovery {
     }
 }
 
-/// The settings of a preset mode.
-pub(crate) fn preset(mode: ENetRsLossRecoveryMode) -> LossRecovery {
-    match mode {
-        ENetRsLossRecoveryMode::ENET_RS_LOSS_RECOVERY_STOCK => LossRecovery::STOCK,
-        ENetRsLossRecoveryMode::ENET_RS_LOSS_RECOVERY_DEFAULT => LossRecovery::DEFAULT,
-        ENetRsLossRecoveryMode::ENET_RS_LOSS_RECOVERY_FAST => LossRecovery::FAST,
-    }
-}
-
 /// The loss-recovery preset a mode stands for: the program can adjust it
 /// and hand it to `enet_rs_host_set_loss_recovery`. 0, or -1 for an
 /// unknown mode or a NULL `settings`.
@@ -64,17 +55,19 @@ pub unsafe extern "C" fn enet_rs_loss_recovery_preset(
     settings: *mut ENetRsLossRecovery,
 ) -> c_int {
     guard!(-1, {
-        let mode = match mode {
-            0 => ENetRsLossRecoveryMode::ENET_RS_LOSS_RECOVERY_STOCK,
-            1 => ENetRsLossRecoveryMode::ENET_RS_LOSS_RECOVERY_DEFAULT,
-            2 => ENetRsLossRecoveryMode::ENET_RS_LOSS_RECOVERY_FAST,
+        use ENetRsLossRecoveryMode::*;
+        // The mode comes as a plain int (no undefined behaviour on a bad one).
+        let preset = match mode {
+            m if m == ENET_RS_LOSS_RECOVERY_STOCK as c_int => LossRecovery::STOCK,
+            m if m == ENET_RS_LOSS_RECOVERY_DEFAULT as c_int => LossRecovery::DEFAULT,
+            m if m == ENET_RS_LOSS_RECOVERY_FAST as c_int => LossRecovery::FAST,
             _ => return -1,
         };
         // SAFETY: caller contract.
         let Some(out) = (unsafe { settings.as_mut() }) else {
             return -1;
         };
-        *out = preset(mode).into();
+        *out = preset.into();
         0
     })
 }
