@@ -48,6 +48,11 @@ fn retransmit(
     peer.packetsLost = peer.packetsLost.wrapping_add(1);
     command.passed_over = 0;
     congestion.on_loss(command.sent_time, now, peer.mtu, stock_window(peer));
+    count_resend(stats, command, why);
+}
+
+/// Counts one more resend of `command` in the peer's statistics.
+fn count_resend(stats: &mut Option<Box<RecoveryStats>>, command: &OutgoingCommand, why: Resend) {
     let stats = stats.get_or_insert_with(Box::default);
     stats.retransmitted_commands += 1;
     stats.retransmitted_bytes += u64::from(command.fragment_length);
@@ -190,14 +195,13 @@ impl PeerMut<'_> {
                     full = true;
                     return false;
                 }
-                let stats = stats.get_or_insert_with(Box::default);
-                stats.retransmitted_commands += 1;
-                stats.retransmitted_bytes += u64::from(command.fragment_length);
-                if command.copy_pending {
-                    stats.fast_retransmits += 1;
+                // Marked by an early resend, or due on its own deadline.
+                let why = if command.copy_pending {
+                    Resend::Early
                 } else {
-                    stats.timeouts += 1;
-                }
+                    Resend::Timeout
+                };
+                count_resend(stats, command, why);
                 true
             },
             |command| {
