@@ -100,11 +100,14 @@ int main(void)
     standard = preset(ENET_RS_LOSS_RECOVERY_DEFAULT);
     fast = preset(ENET_RS_LOSS_RECOVERY_FAST);
     CHECK(stock.perCommandDeadlines == 0 && stock.fastResend == 0 && stock.backoffPercent == 200
-          && stock.minimumTimeout == 0 && stock.congestionControl == 0);
+          && stock.minimumTimeout == 0 && stock.congestionControl == 0
+          && stock.thinStreamCommands == 0 && stock.repeatAcknowledgements == 0);
     CHECK(standard.perCommandDeadlines && standard.fastResend == 3 && standard.keepStockTimeouts
-          && standard.backoffPercent == 200 && !standard.congestionControl);
+          && standard.backoffPercent == 200 && !standard.congestionControl
+          && standard.thinStreamCommands == 0 && !standard.repeatAcknowledgements);
     CHECK(fast.perCommandDeadlines && fast.fastResend == 2 && !fast.keepStockTimeouts
-          && fast.backoffPercent == 150 && fast.minimumTimeout == 30 && fast.congestionControl);
+          && fast.backoffPercent == 150 && fast.minimumTimeout == 30 && fast.congestionControl
+          && fast.thinStreamCommands == 4 && fast.repeatAcknowledgements);
     CHECK(enet_rs_loss_recovery_preset(3, &settings) == -1);
     CHECK(enet_rs_loss_recovery_preset(-1, &settings) == -1);
     CHECK(enet_rs_loss_recovery_preset(ENET_RS_LOSS_RECOVERY_FAST, NULL) == -1);

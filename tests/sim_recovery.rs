@@ -294,3 +294,101 @@ fn fast_recovery_never_gives_up_on_a_live_peer_and_the_default_no_more_than_stoc
     assert_eq!(fast, 0, "fast mode dropped a live peer");
     assert!(default <= stock, "default dropped {default}, stock {stock}");
 }
+
+/// A 60 Hz stream of small reliable messages (a game's state updates) for
+/// `seconds` over a 20 ms path losing `loss` of the datagrams each way:
+/// the client's retransmitted commands, and the datagrams the server sent.
+fn state_stream(recovery: LossRecovery, loss: f64, seconds: u32) -> (u64, usize) {
+    let link = Link {
+        latency: 20,
+        ..Link::default()
+    };
+    let (mut sim, client, peer, server) = pair(26, 3_000_000, link, recovery);
+    sim.run_for(500);
+    sim.link.loss = loss;
+    sim.trace = Some(Vec::new());
+    let server_port = sim::address_of(server).port;
+    let messages = seconds * 60;
+    for i in 0..messages {
+        send(&mut sim, client, peer, 0, &i.to_be_bytes());
+        sim.run_for(if i % 3 == 2 { 16 } else { 17 });
+    }
+    assert!(sim.run_until(30_000, |s| s.received(server).len() == messages as usize));
+    assert!(numbers_on(&sim.received(server), 0)
+        .into_iter()
+        .eq(0..messages));
+    let resent = sim.hosts[client]
+        .host
+        .peer_recovery_stats(peer)
+        .0
+        .retransmitted_commands;
+    let server_datagrams = sim
+        .trace_sent
+        .iter()
+        .filter(|(_, port)| *port == server_port)
+        .count();
+    (resent, server_datagrams)
+}
+
+#[test]
+fn repeated_acknowledgements_go_in_a_datagram_of_their_own_and_spare_resends() {
+    let once = LossRecovery {
+        repeat_acknowledgements: false,
+        ..LossRecovery::FAST
+    };
+    // Loss-free, the acknowledgement of each of the 300 messages goes
+    // once more in a datagram of its own (the server's pings are not
+    // acknowledgements).
+    let (_, single) = state_stream(once, 0.0, 5);
+    let (resent, doubled) = state_stream(LossRecovery::FAST, 0.0, 5);
+    assert_eq!(resent, 0);
+    assert!(
+        (300..=305).contains(&(doubled - single)),
+        "{doubled} datagrams with repeats, {single} without"
+    );
+    // At 10 % loss each way, a lost acknowledgement no longer costs a
+    // resend unless its repeat is lost too: about half the resends.
+    let (resent_once, _) = state_stream(once, 0.1, 30);
+    let (resent_twice, _) = state_stream(LossRecovery::FAST, 0.1, 30);
+    assert!(
+        resent_twice * 10 < resent_once * 7,
+        "{resent_twice} resends with repeated acknowledgements, {resent_once} without"
+    );
+}
+
+/// One message lost `losses` times in a row (the server is cut off until
+/// the client has sent it that many times): ms from its send to delivery.
+fn repeated_loss_delivery(recovery: LossRecovery, losses: u64) -> u32 {
+    let link = Link {
+        latency: 20,
+        ..Link::default()
+    };
+    let (mut sim, client, peer, server) = pair(27, 70_000, link, recovery);
+    sim.run_for(500);
+    sim.down[server] = true;
+    let start = sim.now;
+    send(&mut sim, client, peer, 0, b"lost");
+    let stats = |s: &Sim| s.hosts[client].host.peer_recovery_stats(peer).0;
+    assert!(sim.run_until(10_000, |s| stats(s).timeouts == losses - 1));
+    // The last loss is the copy just sent, still on its way.
+    sim.run_for(21);
+    sim.down[server] = false;
+    assert!(sim.run_until(10_000, |s| !s.received(server).is_empty()));
+    sim.now.wrapping_sub(start)
+}
+
+#[test]
+fn a_thin_stream_keeps_its_timeout_through_repeated_losses() {
+    let backing_off = LossRecovery {
+        thin_stream_commands: 0,
+        ..LossRecovery::FAST
+    };
+    let thin = repeated_loss_delivery(LossRecovery::FAST, 3);
+    let backed_off = repeated_loss_delivery(backing_off, 3);
+    // Timeouts t, t, t against t, 1.5 t, 2.25 t: the third resend is
+    // 0.75 t sooner.
+    assert!(
+        thin + 20 < backed_off,
+        "thin stream: {thin} ms, backing off: {backed_off} ms"
+    );
+}

@@ -43,8 +43,9 @@ typedef enum _ENetRsLossRecoveryMode
    /**
     * Everything on: each command resent on its own timeout and once two
     * later ones are acknowledged, timeouts growing x1.5 from at least
-    * 30 ms, and a congestion window instead of the fixed 64 KiB one.
-    * Timeouts are no longer stock's.
+    * 30 ms (not growing for a thin stream's first six resends), a
+    * congestion window instead of the fixed 64 KiB one, and every
+    * acknowledgement sent twice. Timeouts are no longer stock's.
     */
    ENET_RS_LOSS_RECOVERY_FAST = 2
 } ENetRsLossRecoveryMode;
@@ -84,6 +85,17 @@ typedef struct _ENetRsLossRecovery
     * fixed window.
     */
    enet_uint32 congestionControl;
+   /**
+    * While no more than this many reliable commands are in flight, a
+    * timeout does not grow for a command's first six resends (0: off).
+    */
+   enet_uint32 thinStreamCommands;
+   /**
+    * Nonzero: each acknowledgement is sent twice, the second time in a
+    * datagram of its own, so a lost acknowledgement rarely costs a
+    * resend. A peer takes the second as a duplicate.
+    */
+   enet_uint32 repeatAcknowledgements;
 } ENetRsLossRecovery;
 
 /**

@@ -18,8 +18,9 @@ pub enum ENetRsLossRecoveryMode {
     ENET_RS_LOSS_RECOVERY_DEFAULT = 1,
     /// Everything on: each command resent on its own timeout and once two
     /// later ones are acknowledged, timeouts growing x1.5 from at least
-    /// 30 ms, and a congestion window instead of the fixed 64 KiB one.
-    /// Timeouts are no longer stock's.
+    /// 30 ms (not growing for a thin stream's first six resends), a
+    /// congestion window instead of the fixed 64 KiB one, and every
+    /// acknowledgement sent twice. Timeouts are no longer stock's.
     ENET_RS_LOSS_RECOVERY_FAST = 2,
 }
 
@@ -45,6 +46,13 @@ pub struct ENetRsLossRecovery {
     /// Nonzero: a congestion window paces reliable data instead of stock's
     /// fixed window.
     pub congestionControl: u32,
+    /// While no more than this many reliable commands are in flight, a
+    /// timeout does not grow for a command's first six resends (0: off).
+    pub thinStreamCommands: u32,
+    /// Nonzero: each acknowledgement is sent twice, the second time in a
+    /// datagram of its own, so a lost acknowledgement rarely costs a
+    /// resend. A peer takes the second as a duplicate.
+    pub repeatAcknowledgements: u32,
 }
 
 /// What a peer's loss recovery did since the peer was last reset.

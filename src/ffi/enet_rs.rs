@@ -25,6 +25,8 @@ impl From<LossRecovery> for ENetRsLossRecovery {
             backoffPercent: u32::from(settings.backoff_percent),
             minimumTimeout: settings.minimum_timeout,
             congestionControl: u32::from(settings.congestion_control),
+            thinStreamCommands: u32::from(settings.thin_stream_commands),
+            repeatAcknowledgements: u32::from(settings.repeat_acknowledgements),
         }
     }
 }
@@ -38,6 +40,8 @@ impl From<ENetRsLossRecovery> for LossRecovery {
             backoff_percent: settings.backoffPercent.clamp(100, 1000) as u16,
             minimum_timeout: settings.minimumTimeout,
             congestion_control: settings.congestionControl != 0,
+            thin_stream_commands: settings.thinStreamCommands.min(u32::from(u16::MAX)) as u16,
+            repeat_acknowledgements: settings.repeatAcknowledgements != 0,
         }
         .sanitized()
     }

@@ -184,6 +184,7 @@ impl PeerMut<'_> {
             return false;
         };
         let mut full = false;
+        let in_flight = queues.sent_reliable.len();
         queues.sent_reliable.copies_due(
             now,
             recovery.per_command_deadlines,
@@ -205,8 +206,8 @@ impl PeerMut<'_> {
                 true
             },
             |command| {
-                (0..command.copies).fold(command.round_trip_timeout, |timeout, _| {
-                    recovery.backed_off(timeout)
+                (1..=command.copies).fold(command.round_trip_timeout, |timeout, copy| {
+                    recovery.after_resend(timeout, u16::from(copy), in_flight)
                 })
             },
         );
@@ -230,6 +231,7 @@ impl PeerMut<'_> {
             congestion,
             ..
         } = queues;
+        let in_flight = sent_reliable.len();
         let mut cursor = sent_reliable.cursor();
         let mut moved = 0;
         while let Some(command) = cursor.peek() {
@@ -259,7 +261,11 @@ impl PeerMut<'_> {
                 break;
             };
             retransmit(peer, congestion, stats, &mut command, Resend::Timeout, now);
-            command.round_trip_timeout = recovery.backed_off(command.round_trip_timeout);
+            command.round_trip_timeout = recovery.after_resend(
+                command.round_trip_timeout,
+                command.send_attempts,
+                in_flight,
+            );
             if was_front {
                 if let Some(next) = cursor.front() {
                     peer.nextTimeout = next.sent_time.wrapping_add(next.round_trip_timeout);

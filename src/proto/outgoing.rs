@@ -200,11 +200,25 @@ impl Host {
         self.peer_view(index).update_packet_loss(now);
         let sent = self.transmit_datagram(index, now, codec, transmit);
         self.complete_sent_unreliable(index);
-        let sent = sent?;
-        self.public.totalSentData = self.public.totalSentData.wrapping_add(sent as u32);
-        self.public.totalSentPackets = self.public.totalSentPackets.wrapping_add(1);
+        self.count_sent(sent?);
+        if self.engine.slots[index].has_repeated_acknowledgements() {
+            self.engine.builder.restart(mtu);
+            let (mut peer, builder, _) = self.engine.packing(index);
+            peer.pack_repeated_acknowledgements(builder);
+            if !self.engine.builder.is_empty() {
+                let sent = self.transmit_datagram(index, now, codec, transmit)?;
+                self.count_sent(sent);
+            }
+        }
         Ok(continue_sending)
     }
+
+    /// Counts a datagram of `bytes` sent in the host's totals.
+    fn count_sent(&mut self, bytes: usize) {
+        self.public.totalSentData = self.public.totalSentData.wrapping_add(bytes as u32);
+        self.public.totalSentPackets = self.public.totalSentPackets.wrapping_add(1);
+    }
+
     /// Packs owed acknowledgements; true if some had to wait for the next
     /// datagram.
     fn pack_acknowledgements(&mut self, index: usize) -> bool {

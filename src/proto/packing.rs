@@ -43,6 +43,7 @@ impl PeerMut<'_> {
         builder: &mut DatagramBuilder,
     ) -> PackedAcknowledgements {
         let mut packed = PackedAcknowledgements::default();
+        let repeat = self.slot.recovery.repeat_acknowledgements;
         while let Some(acknowledgement) = self.slot.queues().acknowledgements.front().copied() {
             if !builder.fits(ACKNOWLEDGE_LEN) {
                 packed.left_over = true;
@@ -53,12 +54,30 @@ impl PeerMut<'_> {
                 packed.left_over = true;
                 break;
             }
-            self.slot.queues().acknowledgements.pop_front();
+            let queues = self.slot.queues();
+            queues.acknowledgements.pop_front();
             if acknowledgement.command_number == number::DISCONNECT {
+                // The peer is done once this one is sent: nothing to repeat.
                 packed.disconnect_acknowledged = true;
+            } else if repeat {
+                queues.repeated_acknowledgements.push(acknowledgement);
             }
         }
         packed
+    }
+
+    /// Packs the acknowledgements just sent once more, into a datagram of
+    /// their own; those that do not fit are not repeated.
+    pub(crate) fn pack_repeated_acknowledgements(&mut self, builder: &mut DatagramBuilder) {
+        let Some(queues) = self.slot.queues_if_any() else {
+            return;
+        };
+        for acknowledgement in queues.repeated_acknowledgements.drain(..) {
+            let (header, command) = acknowledgement.wire();
+            if !builder.fits(ACKNOWLEDGE_LEN) || builder.push(&header, &command).is_err() {
+                break;
+            }
+        }
     }
 
     /// Packs queued commands in order while they fit into `builder`,

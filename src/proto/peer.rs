@@ -61,6 +61,9 @@ pub struct PeerQueues {
     /// Reliable commands sent and waiting for their acknowledgement.
     pub sent_reliable: SentQueue,
     pub acknowledgements: VecDeque<Acknowledgement>,
+    /// Acknowledgements just sent that go again in a datagram of their own
+    /// (when the loss recovery repeats them); emptied by the same send.
+    pub repeated_acknowledgements: Vec<Acknowledgement>,
     /// Received packets ready for the program.
     pub dispatched: VecDeque<Delivery>,
     /// The reliable-data window, when congestion control is on. It lives
@@ -136,6 +139,13 @@ impl PeerSlot {
         self.queues
             .as_ref()
             .map_or(0, |q| q.sent_reliable.copies_pending())
+    }
+
+    /// Whether acknowledgements just sent wait to be sent again.
+    pub(crate) fn has_repeated_acknowledgements(&self) -> bool {
+        self.queues
+            .as_ref()
+            .is_some_and(|q| !q.repeated_acknowledgements.is_empty())
     }
 
     /// Whether the last send pass left queued commands for want of pacing

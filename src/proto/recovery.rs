@@ -41,7 +41,23 @@ pub struct LossRecovery {
     /// fixed 64 KiB per round trip while acknowledgements keep coming and
     /// halves on loss, instead of by that fixed window.
     pub congestion_control: bool,
+    /// While no more than this many reliable commands are in flight, a
+    /// timeout does not grow for the first [`THIN_STREAM_LINEAR_RESENDS`]
+    /// resends of a command (0: off). A thin stream, such as a game's
+    /// state updates, cannot congest a path, and backing off only delays
+    /// it (Linux's thin-stream linear timeouts).
+    pub thin_stream_commands: u16,
+    /// Send each acknowledgement twice, the second time in a datagram of
+    /// its own right after the first. ENet acknowledges every reliable
+    /// command by itself, with no cumulative acknowledgement to stand in
+    /// for a lost one, so each lost acknowledgement costs a resend; sent
+    /// twice, one is lost about as often as the path loses two datagrams.
+    /// Any ENet peer takes a repeated acknowledgement as a duplicate.
+    pub repeat_acknowledgements: bool,
 }
+
+/// Resends of a command that keep its timeout in a thin stream.
+pub const THIN_STREAM_LINEAR_RESENDS: u16 = 6;
 
 impl LossRecovery {
     /// Stock ENet 1.3.17's behaviour, exactly.
@@ -52,6 +68,8 @@ impl LossRecovery {
         backoff_percent: STOCK_BACKOFF_PERCENT,
         minimum_timeout: 0,
         congestion_control: false,
+        thin_stream_commands: 0,
+        repeat_acknowledgements: false,
     };
 
     /// What a host does unless told otherwise: stock's timeouts, exactly,
@@ -65,8 +83,10 @@ impl LossRecovery {
     };
 
     /// Everything on, stock's timeouts given up: each command resent on its
-    /// own deadline, early resend after two, ×1.5 backoff, KCP's no-delay
-    /// minimum timeout of 30 ms, and the congestion window.
+    /// own deadline, early resend after two, ×1.5 backoff (none in a thin
+    /// stream of up to four commands in flight), KCP's no-delay minimum
+    /// timeout of 30 ms, the congestion window, and acknowledgements sent
+    /// twice.
     pub const FAST: LossRecovery = LossRecovery {
         per_command_deadlines: true,
         fast_resend: 2,
@@ -74,6 +94,8 @@ impl LossRecovery {
         backoff_percent: 150,
         minimum_timeout: 30,
         congestion_control: true,
+        thin_stream_commands: 4,
+        repeat_acknowledgements: true,
     };
 
     /// The settings with out-of-range values brought into range.
@@ -87,6 +109,20 @@ impl LossRecovery {
         round_trip_time
             .wrapping_add(variance.wrapping_mul(4))
             .max(self.minimum_timeout)
+    }
+
+    /// The timeout of a command resent for the `resends`th time, with
+    /// `in_flight` reliable commands in flight: unchanged in a thin stream's
+    /// first resends, else [`LossRecovery::backed_off`].
+    pub fn after_resend(&self, timeout: u32, resends: u16, in_flight: usize) -> u32 {
+        let thin = self.thin_stream_commands > 0
+            && in_flight <= usize::from(self.thin_stream_commands)
+            && resends <= THIN_STREAM_LINEAR_RESENDS;
+        if thin {
+            timeout
+        } else {
+            self.backed_off(timeout)
+        }
     }
 
     /// The timeout after one more retransmission.

@@ -95,7 +95,7 @@ impl SentQueue {
         self.live == 0
     }
 
-    #[cfg(test)]
+    /// Commands in flight.
     pub fn len(&self) -> usize {
         self.live
     }
