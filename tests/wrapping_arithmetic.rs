@@ -106,7 +106,7 @@ fn fragment_count_multiple_of_65536() {
         }
         let datagram = builder.finish(Envelope::plain(peer_id, session, now as u16));
         sim.host(server)
-            .receive_datagram(now, from, &datagram, &mut NoCodec, &mut events)
+            .receive_datagram(now, from.into(), &datagram, &mut NoCodec, &mut events)
             .expect("accepted");
     }
     let event = sim

@@ -5,6 +5,7 @@
 use core::ffi::c_int;
 use core::ops::{Deref, DerefMut};
 use core::ptr;
+use std::net::SocketAddr;
 
 use super::codec::CallbackCodec;
 use crate::abi::*;
@@ -30,6 +31,9 @@ pub(crate) struct DriverHost {
     received: ReceiveBatch,
     /// Datagrams of the current send phase, sent with `sendmmsg`.
     outgoing: SendBatch,
+    /// Whether the socket is IPv6 (made by `enet_rs_host_create`), so
+    /// IPv6 peers can be reached.
+    pub(crate) ipv6_socket: bool,
 }
 
 impl Deref for DriverHost {
@@ -84,7 +88,7 @@ impl Transport for SocketTransport<'_> {
 
     fn receive<R>(
         &mut self,
-        handle: impl FnOnce(ENetAddress, &[u8]) -> R,
+        handle: impl FnOnce(SocketAddr, &[u8]) -> R,
     ) -> Result<Option<R>, ServiceFailed> {
         loop {
             if !self.received.has_pending() {
@@ -101,7 +105,7 @@ impl Transport for SocketTransport<'_> {
         }
     }
 
-    fn transmit(&mut self, to: &ENetAddress, bytes: &[u8], windowed: bool) -> isize {
+    fn transmit(&mut self, to: &SocketAddr, bytes: &[u8], windowed: bool) -> isize {
         self.outgoing.push(to, bytes, windowed);
         if self.outgoing.is_full() && self.outgoing.flush(self.socket).is_err() {
             return -1;
@@ -180,6 +184,7 @@ fn split<'a>(
         host,
         received,
         outgoing,
+        ..
     } = driver;
     let transport = SocketTransport {
         socket: host.public.socket,
@@ -284,41 +289,65 @@ pub unsafe extern "C" fn enet_host_create(
             Some(requested) => socket::local_address(sock).unwrap_or(requested),
             None => ENetAddress::default(),
         };
-        let settings = HostSettings {
-            address: bound,
-            socket: sock,
-            peer_count: peerCount,
-            channel_limit: channelLimit,
-            incoming_bandwidth: incomingBandwidth,
-            outgoing_bandwidth: outgoingBandwidth,
-            random_seed: random_seed(),
-            now: clock::now(),
-        };
-        let offload = offload::allowed_by_env();
-        let driver = Host::new(settings).and_then(|host| {
-            CBox::new(DriverHost {
-                host,
-                received: ReceiveBatch::for_socket(sock, offload),
-                outgoing: SendBatch::new(offload),
-            })
-        });
-        match driver {
-            Some(mut driver) => {
-                driver
-                    .host
-                    .set_reassembly_budget(reassembly_budget_from_env());
-                if let Some(recovery) = super::enet_rs::loss_recovery_from_env() {
-                    driver.host.set_loss_recovery(recovery);
-                }
-                driver.host.attach();
-                driver.into_raw().cast::<ENetHost>()
-            }
-            None => {
-                socket::destroy(sock);
-                ptr::null_mut()
-            }
-        }
+        host_on_socket(
+            sock,
+            bound,
+            false,
+            peerCount,
+            channelLimit,
+            incomingBandwidth,
+            outgoingBandwidth,
+        )
     })
+}
+
+/// Makes a host on a socket already opened and bound (whose address is
+/// `bound`), or closes the socket and returns NULL. `peer_count` is
+/// checked already.
+pub(crate) fn host_on_socket(
+    sock: ENetSocket,
+    bound: ENetAddress,
+    ipv6_socket: bool,
+    peer_count: usize,
+    channel_limit: usize,
+    incoming_bandwidth: u32,
+    outgoing_bandwidth: u32,
+) -> *mut ENetHost {
+    let settings = HostSettings {
+        address: bound,
+        socket: sock,
+        peer_count,
+        channel_limit,
+        incoming_bandwidth,
+        outgoing_bandwidth,
+        random_seed: random_seed(),
+        now: clock::now(),
+    };
+    let offload = offload::allowed_by_env();
+    let driver = Host::new(settings).and_then(|host| {
+        CBox::new(DriverHost {
+            host,
+            received: ReceiveBatch::for_socket(sock, offload),
+            outgoing: SendBatch::new(offload, ipv6_socket),
+            ipv6_socket,
+        })
+    });
+    match driver {
+        Some(mut driver) => {
+            driver
+                .host
+                .set_reassembly_budget(reassembly_budget_from_env());
+            if let Some(recovery) = super::enet_rs::loss_recovery_from_env() {
+                driver.host.set_loss_recovery(recovery);
+            }
+            driver.host.attach();
+            driver.into_raw().cast::<ENetHost>()
+        }
+        None => {
+            socket::destroy(sock);
+            ptr::null_mut()
+        }
+    }
 }
 
 /// `ENET_RS_REASSEMBLY_BUDGET`: a fixed host-wide limit, in bytes, on

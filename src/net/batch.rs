@@ -5,9 +5,11 @@ use core::mem::{size_of, zeroed};
 use core::ptr;
 use std::io::{self, ErrorKind};
 
-use super::address::{from_sockaddr_in, sockaddr_in};
+use std::net::{Ipv4Addr, SocketAddr, SocketAddrV4};
+
 use super::offload::{self, ControlBuffer};
-use crate::abi::{ENetAddress, ENetSocket};
+use super::socket_name::SocketName;
+use crate::abi::ENetSocket;
 
 /// Datagrams per system call.
 pub const BATCH: usize = 32;
@@ -15,11 +17,14 @@ pub const BATCH: usize = 32;
 /// A longer one arrives truncated and is reported as such.
 pub const DATAGRAM_CAPACITY: usize = 4096;
 
+/// The source of a datagram the kernel named in no family we know.
+const NOBODY: SocketAddr = SocketAddr::V4(SocketAddrV4::new(Ipv4Addr::UNSPECIFIED, 0));
+
 /// One datagram taken from a [`ReceiveBatch`].
 #[derive(Debug)]
 pub enum Datagram<'a> {
     Received {
-        from: ENetAddress,
+        from: SocketAddr,
         bytes: &'a [u8],
     },
     /// Longer than [`DATAGRAM_CAPACITY`]; its contents are lost.
@@ -36,7 +41,7 @@ pub struct ReceiveBatch {
     storage: Box<[u8]>,
     /// Bytes per slot of `storage`.
     slot: usize,
-    names: Box<[libc::sockaddr_in]>,
+    names: Box<[SocketName]>,
     /// Read only by the kernel, through `headers`; owned here so they live.
     #[allow(dead_code)]
     vectors: Box<[libc::iovec]>,
@@ -47,7 +52,7 @@ pub struct ReceiveBatch {
     /// The size of each datagram in a slot (the slot's length unless the
     /// kernel coalesced several).
     segments: [usize; BATCH],
-    sources: [ENetAddress; BATCH],
+    sources: [SocketAddr; BATCH],
     truncated: [bool; BATCH],
     filled: usize,
     next: usize,
@@ -78,8 +83,7 @@ impl ReceiveBatch {
 
     fn with_slot(slot: usize) -> Self {
         let mut storage = vec![0u8; BATCH * slot].into_boxed_slice();
-        // SAFETY: sockaddr_in and mmsghdr are plain old data; zeroes are valid.
-        let mut names: Box<[libc::sockaddr_in]> = (0..BATCH).map(|_| unsafe { zeroed() }).collect();
+        let mut names: Box<[SocketName]> = (0..BATCH).map(|_| SocketName::zeroed()).collect();
         let mut vectors: Box<[libc::iovec]> = storage
             .chunks_exact_mut(slot)
             .map(|chunk| libc::iovec {
@@ -88,10 +92,10 @@ impl ReceiveBatch {
             })
             .collect();
         let mut controls: Box<[ControlBuffer]> = vec![[0; 4]; BATCH].into_boxed_slice();
-        // SAFETY: as above.
+        // SAFETY: mmsghdr is plain old data; zeroes are valid.
         let mut headers: Box<[libc::mmsghdr]> = (0..BATCH).map(|_| unsafe { zeroed() }).collect();
         for (index, header) in headers.iter_mut().enumerate() {
-            header.msg_hdr.msg_name = (&mut names[index] as *mut libc::sockaddr_in).cast();
+            header.msg_hdr.msg_name = names[index].as_mut_ptr().cast();
             header.msg_hdr.msg_iov = &mut vectors[index];
             header.msg_hdr.msg_iovlen = 1;
             header.msg_hdr.msg_control = controls[index].as_mut_ptr().cast();
@@ -105,7 +109,7 @@ impl ReceiveBatch {
             headers,
             lengths: [0; BATCH],
             segments: [0; BATCH],
-            sources: [ENetAddress::default(); BATCH],
+            sources: [NOBODY; BATCH],
             truncated: [false; BATCH],
             filled: 0,
             next: 0,
@@ -160,7 +164,7 @@ impl ReceiveBatch {
         self.next = 0;
         self.offset = 0;
         for header in self.headers.iter_mut() {
-            header.msg_hdr.msg_namelen = size_of::<libc::sockaddr_in>() as libc::socklen_t;
+            header.msg_hdr.msg_namelen = SocketName::CAPACITY;
             header.msg_hdr.msg_controllen = size_of::<ControlBuffer>();
             header.msg_hdr.msg_flags = 0;
         }
@@ -190,7 +194,7 @@ impl ReceiveBatch {
             let length = header.msg_len as usize;
             self.lengths[index] = length;
             self.truncated[index] = header.msg_hdr.msg_flags & libc::MSG_TRUNC != 0;
-            self.sources[index] = from_sockaddr_in(&self.names[index]);
+            self.sources[index] = self.names[index].endpoint().unwrap_or(NOBODY);
             let segment = offload::read_gro(&header.msg_hdr).unwrap_or(length);
             if segment < length {
                 self.coalesced += 1;
@@ -206,7 +210,7 @@ impl ReceiveBatch {
 /// One datagram waiting in a [`SendBatch`].
 #[derive(Clone, Copy)]
 struct Waiting {
-    to: ENetAddress,
+    to: SocketAddr,
     start: usize,
     length: usize,
     /// Whether it may leave in one segmented burst with equal ones before
@@ -220,7 +224,7 @@ pub struct SendBatch {
     datagrams: Vec<Waiting>,
     /// The `sendmmsg` arguments, kept between flushes so sending costs no
     /// allocation once they have grown: one message per run of datagrams.
-    names: Vec<libc::sockaddr_in>,
+    names: Vec<(SocketName, libc::socklen_t)>,
     vectors: Vec<libc::iovec>,
     controls: Vec<(ControlBuffer, usize)>,
     headers: Vec<libc::mmsghdr>,
@@ -231,12 +235,15 @@ pub struct SendBatch {
     segmenting: bool,
     /// Messages handed to the kernel, since creation.
     messages: u64,
+    /// Whether the socket is IPv6, so IPv4 addresses go as mapped ones.
+    ipv6_socket: bool,
 }
 
 impl SendBatch {
-    /// An empty batch; `segmenting` allows segmented sends (the host's
-    /// offload setting, [`offload::allowed_by_env`]).
-    pub fn new(segmenting: bool) -> Self {
+    /// An empty batch for an IPv4 socket or an IPv6 one; `segmenting`
+    /// allows segmented sends (the host's offload setting,
+    /// [`offload::allowed_by_env`]).
+    pub fn new(segmenting: bool, ipv6_socket: bool) -> Self {
         SendBatch {
             bytes: Vec::new(),
             datagrams: Vec::new(),
@@ -247,6 +254,7 @@ impl SendBatch {
             firsts: Vec::new(),
             segmenting,
             messages: 0,
+            ipv6_socket,
         }
     }
 
@@ -255,7 +263,7 @@ impl SendBatch {
     /// before it: the engine allows that for traffic its reliable window
     /// paces, not for unreliable payloads, which a burst would let a fast
     /// sender pour onto a receiver faster than it can read them.
-    pub fn push(&mut self, to: &ENetAddress, datagram: &[u8], burst: bool) {
+    pub fn push(&mut self, to: &SocketAddr, datagram: &[u8], burst: bool) {
         let start = self.bytes.len();
         self.bytes.extend_from_slice(datagram);
         self.datagrams.push(Waiting {
@@ -332,8 +340,7 @@ impl SendBatch {
         let mut total = head.length;
         while end < self.datagrams.len() && end - first < offload::MAX_SEGMENTS {
             let next = self.datagrams[end];
-            let same_peer = next.to.host == head.to.host && next.to.port == head.to.port;
-            if !same_peer
+            if next.to != head.to
                 || !next.burst
                 || next.length == 0
                 || next.length > head.length
@@ -363,7 +370,7 @@ impl SendBatch {
             let end = self.run_end(first);
             let head = self.datagrams[first];
             let last = self.datagrams[end - 1];
-            self.names.push(sockaddr_in(&head.to));
+            self.names.push(SocketName::of(&head.to, self.ipv6_socket));
             self.vectors.push(libc::iovec {
                 iov_base: self.bytes[head.start..].as_ptr().cast_mut().cast(),
                 iov_len: last.start + last.length - head.start,
@@ -380,8 +387,9 @@ impl SendBatch {
         for index in 0..self.names.len() {
             // SAFETY: mmsghdr is plain old data; zeroes are valid.
             let mut header: libc::mmsghdr = unsafe { zeroed() };
-            header.msg_hdr.msg_name = (&mut self.names[index] as *mut libc::sockaddr_in).cast();
-            header.msg_hdr.msg_namelen = size_of::<libc::sockaddr_in>() as libc::socklen_t;
+            let (name, length) = &mut self.names[index];
+            header.msg_hdr.msg_name = name.as_mut_ptr().cast();
+            header.msg_hdr.msg_namelen = *length;
             header.msg_hdr.msg_iov = &mut self.vectors[index];
             header.msg_hdr.msg_iovlen = 1;
             let (control, length) = &mut self.controls[index];
@@ -429,11 +437,11 @@ mod tests {
     use super::*;
     use crate::net::socket;
 
-    fn bound_udp() -> (ENetSocket, ENetAddress) {
+    fn bound_udp() -> (ENetSocket, SocketAddr) {
         let sock =
             socket::create(crate::abi::ENetSocketType::ENET_SOCKET_TYPE_DATAGRAM as libc::c_int)
                 .unwrap();
-        let mut address = ENetAddress {
+        let mut address = crate::abi::ENetAddress {
             host: u32::from_ne_bytes([127, 0, 0, 1]),
             port: 0,
         };
@@ -445,14 +453,14 @@ mod tests {
             1,
         )
         .unwrap();
-        (sock, address)
+        (sock, address.into())
     }
 
     #[test]
     fn batches_carry_many_datagrams_each_way() {
         let (receiver, receiver_address) = bound_udp();
         let (sender, sender_address) = bound_udp();
-        let mut outgoing = SendBatch::new(offload::allowed_by_env());
+        let mut outgoing = SendBatch::new(offload::allowed_by_env(), false);
         for index in 0..(BATCH + 5) {
             outgoing.push(&receiver_address, &[index as u8; 100][..index + 1], true);
         }
@@ -518,7 +526,7 @@ mod tests {
         let (receiver, receiver_address) = bound_udp();
         let (other, other_address) = bound_udp();
         let (sender, _) = bound_udp();
-        let mut outgoing = SendBatch::new(offload::allowed_by_env());
+        let mut outgoing = SendBatch::new(offload::allowed_by_env(), false);
         if !outgoing.segmenting {
             return; // ENET_RS_UDP_OFFLOAD=off in this environment.
         }
@@ -555,7 +563,7 @@ mod tests {
         let (receiver, receiver_address) = bound_udp();
         let (sender, _) = bound_udp();
         let mut incoming = ReceiveBatch::for_socket(receiver, offload::allowed_by_env());
-        let mut outgoing = SendBatch::new(offload::allowed_by_env());
+        let mut outgoing = SendBatch::new(offload::allowed_by_env(), false);
         let run = run_of(BATCH);
         for datagram in &run {
             outgoing.push(&receiver_address, datagram, true);
@@ -575,7 +583,7 @@ mod tests {
         let (receiver, receiver_address) = bound_udp();
         let (sender, _) = bound_udp();
         let mut incoming = ReceiveBatch::for_socket(receiver, offload::allowed_by_env());
-        let mut outgoing = SendBatch::new(offload::allowed_by_env());
+        let mut outgoing = SendBatch::new(offload::allowed_by_env(), false);
         // Each datagram's bytes all derive from its number, so bytes of
         // two datagrams mixed up would show.
         let datagram = |number: u32| -> Vec<u8> {
@@ -616,7 +624,7 @@ mod tests {
     fn without_segmenting_each_datagram_is_its_own_message() {
         let (receiver, receiver_address) = bound_udp();
         let (sender, _) = bound_udp();
-        let mut outgoing = SendBatch::new(false);
+        let mut outgoing = SendBatch::new(false, false);
         let run = run_of(5);
         for datagram in &run {
             outgoing.push(&receiver_address, datagram, true);
@@ -647,7 +655,7 @@ mod tests {
             )
         };
         assert_eq!(set, 0);
-        let mut outgoing = SendBatch::new(offload::allowed_by_env());
+        let mut outgoing = SendBatch::new(offload::allowed_by_env(), false);
         if !outgoing.segmenting {
             return; // ENET_RS_UDP_OFFLOAD=off in this environment.
         }
@@ -667,7 +675,7 @@ mod tests {
     fn an_oversized_datagram_is_reported_truncated() {
         let (receiver, receiver_address) = bound_udp();
         let (sender, _) = bound_udp();
-        let mut outgoing = SendBatch::new(offload::allowed_by_env());
+        let mut outgoing = SendBatch::new(offload::allowed_by_env(), false);
         outgoing.push(&receiver_address, &[1; DATAGRAM_CAPACITY + 100], true);
         outgoing.push(&receiver_address, b"after", true);
         outgoing.flush(sender).unwrap();

@@ -1,4 +1,4 @@
-//! The operating-system glue: the ENet clock, IPv4 sockets, waiting,
+//! The operating-system glue: the ENet clock, IPv4 and IPv6 sockets, waiting,
 //! address text and lookup. `unsafe` is allowed here (and in `ffi`) only.
 
 pub mod address;
@@ -6,3 +6,4 @@ pub mod batch;
 pub mod clock;
 pub mod offload;
 pub mod socket;
+pub mod socket_name;

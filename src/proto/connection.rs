@@ -2,6 +2,8 @@
 //! CONNECT, VERIFY_CONNECT and DISCONNECT handlers), and the state changes
 //! that produce CONNECT and DISCONNECT events.
 
+use std::net::SocketAddr;
+
 use super::command::OutgoingBody;
 use super::event::{Event, EventKind, EventSlot};
 use super::host::Host;
@@ -111,6 +113,16 @@ impl Host {
         channel_count: usize,
         data: u32,
     ) -> Option<usize> {
+        self.connect_endpoint(address.into(), channel_count, data)
+    }
+
+    /// Starts connecting a free peer slot to `endpoint`, IPv4 or IPv6.
+    pub fn connect_endpoint(
+        &mut self,
+        endpoint: SocketAddr,
+        channel_count: usize,
+        data: u32,
+    ) -> Option<usize> {
         let channel_count = channel_count.clamp(
             ENET_PROTOCOL_MINIMUM_CHANNEL_COUNT as usize,
             ENET_PROTOCOL_MAXIMUM_CHANNEL_COUNT as usize,
@@ -127,9 +139,9 @@ impl Host {
         let connect_id = mix_connect_id(self.public.randomSeed);
         let outgoing_bandwidth = self.public.outgoingBandwidth;
         let incoming_bandwidth = self.public.incomingBandwidth;
+        self.set_peer_endpoint(index, endpoint);
         let peer = &mut self.engine.peers[index];
         peer.state = ENET_PEER_STATE_CONNECTING;
-        peer.address = address;
         peer.connectID = connect_id;
         peer.windowSize = window_size_for(outgoing_bandwidth);
         let fields = ConnectFields {
@@ -159,7 +171,7 @@ impl Host {
     /// it (which stops the datagram, as stock).
     pub(crate) fn handle_connect(
         &mut self,
-        from: ENetAddress,
+        from: SocketAddr,
         connect: &ConnectFields,
         data: u32,
     ) -> Option<usize> {
@@ -176,8 +188,8 @@ impl Host {
         for (index, peer) in self.engine.peers.iter().enumerate() {
             if peer.state == ENET_PEER_STATE_DISCONNECTED {
                 free.get_or_insert(index);
-            } else if peer.state != ENET_PEER_STATE_CONNECTING && peer.address.host == from.host {
-                if peer.address.port == from.port && peer.connectID == connect_id {
+            } else if peer.state != ENET_PEER_STATE_CONNECTING && self.peer_has_ip(index, &from) {
+                if self.peer_endpoint(index).port() == from.port() && peer.connectID == connect_id {
                     return None; // a retransmitted CONNECT of a connection we have
                 }
                 duplicates += 1;
@@ -196,10 +208,10 @@ impl Host {
         }
         let host_incoming = self.public.incomingBandwidth;
         let host_outgoing = self.public.outgoingBandwidth;
+        self.set_peer_endpoint(index, from);
         let peer = &mut self.engine.peers[index];
         peer.state = ENET_PEER_STATE_ACKNOWLEDGING_CONNECT;
         peer.connectID = connect_id;
-        peer.address = from;
         peer.outgoingPeerID = connect.outgoing_peer_id;
         peer.incomingBandwidth = connect.incoming_bandwidth;
         peer.outgoingBandwidth = connect.outgoing_bandwidth;

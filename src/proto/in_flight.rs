@@ -261,11 +261,8 @@ impl PeerMut<'_> {
                 break;
             };
             retransmit(peer, congestion, stats, &mut command, Resend::Timeout, now);
-            command.round_trip_timeout = recovery.after_resend(
-                command.round_trip_timeout,
-                command.send_attempts,
-                in_flight,
-            );
+            command.round_trip_timeout =
+                recovery.after_resend(command.round_trip_timeout, command.send_attempts, in_flight);
             if was_front {
                 if let Some(next) = cursor.front() {
                     peer.nextTimeout = next.sent_time.wrapping_add(next.round_trip_timeout);

@@ -1,6 +1,8 @@
 //! Receiving a datagram (stock `enet_protocol_handle_incoming_commands` and
 //! the command handlers that do not set up or tear down connections).
 
+use std::net::SocketAddr;
+
 use super::channel::{in_receive_window, FragmentInfo, Queued, Sequencing};
 use super::codec::Codec;
 use super::command::number;
@@ -31,7 +33,7 @@ impl Host {
     pub fn receive_datagram(
         &mut self,
         now: u32,
-        from: ENetAddress,
+        from: SocketAddr,
         datagram: &[u8],
         codec: &mut dyn Codec,
         events: &mut EventSlot,
@@ -50,7 +52,7 @@ impl Host {
     /// [`Host::receive_datagram`]; `peer` learns which peer it concerned.
     fn handle_datagram(
         &mut self,
-        from: ENetAddress,
+        from: SocketAddr,
         datagram: &[u8],
         codec: &mut dyn Codec,
         events: &mut EventSlot,
@@ -87,8 +89,8 @@ impl Host {
         }
 
         if let Some(index) = peer_index {
+            self.set_peer_endpoint(index, from);
             let peer = &mut self.engine.peers[index];
-            peer.address = from;
             peer.incomingDataTotal = peer
                 .incomingDataTotal
                 .wrapping_add((header_len + body.len()) as u32);
@@ -128,7 +130,7 @@ impl Host {
     fn datagram_peer(
         &self,
         header: &DatagramHeader,
-        from: ENetAddress,
+        from: SocketAddr,
     ) -> Result<Option<usize>, DropReason> {
         if header.peer_id == NO_PEER_ID {
             return Ok(None);
@@ -138,9 +140,7 @@ impl Host {
         if peer.state == ENET_PEER_STATE_DISCONNECTED || peer.state == ENET_PEER_STATE_ZOMBIE {
             return Err(DropReason::PeerNotConnected);
         }
-        if (from.host != peer.address.host || from.port != peer.address.port)
-            && peer.address.host != ENET_HOST_BROADCAST
-        {
+        if !self.peer_matches(index, &from) {
             return Err(DropReason::AddressMismatch);
         }
         if peer.outgoingPeerID < NO_PEER_ID && header.session_id != peer.incomingSessionID {

@@ -21,6 +21,7 @@ pub mod command;
 mod connection;
 mod delivery;
 mod dispatch;
+pub mod endpoint;
 mod estimate;
 pub mod event;
 mod half_open;

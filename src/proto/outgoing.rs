@@ -7,6 +7,7 @@
 //! datagrams and applies what the peer's state changes mean to the host.
 
 use std::cell::RefCell;
+use std::net::SocketAddr;
 
 use super::codec::Codec;
 use super::event::EventSlot;
@@ -25,7 +26,7 @@ const PING_LEN: usize = 4;
 /// The flag says whether the datagram is paced by the peer's reliable
 /// window (it carries no unreliable payload), so it may leave in one burst
 /// with others (see [`super::Transport::transmit`]).
-pub type Transmit<'a> = dyn FnMut(&ENetAddress, &[u8], bool) -> isize + 'a;
+pub type Transmit<'a> = dyn FnMut(&SocketAddr, &[u8], bool) -> isize + 'a;
 
 /// The socket refused a datagram (`enet_host_service` then returns -1).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -269,9 +270,9 @@ impl Host {
         codec: &mut dyn Codec,
         transmit: &mut Transmit<'_>,
     ) -> Result<usize, SendFailed> {
+        let address = self.peer_endpoint(index);
         let peer = &mut self.engine.peers[index];
         peer.lastSendTime = now;
-        let address = peer.address;
         let has_checksum = codec.has_checksum();
         let has_compressor = codec.has_compressor();
         let codec = RefCell::new(codec);

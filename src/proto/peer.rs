@@ -4,6 +4,8 @@
 //! per-peer operation shares. The operations themselves, which need the
 //! host, are in `peer_ops.rs`.
 
+use std::net::SocketAddrV6;
+
 use std::collections::VecDeque;
 
 use std::collections::BTreeMap;
@@ -51,6 +53,9 @@ pub struct PeerSlot {
     pub(crate) recovery: LossRecovery,
     /// What its loss recovery did (allocated on its first retransmission).
     pub(crate) recovery_stats: Option<Box<RecoveryStats>>,
+    /// The peer's IPv6 address, if it has one; an IPv4 peer's address is
+    /// `ENetPeer::address`, as in stock (see `endpoint.rs`).
+    pub(crate) ipv6: Option<Box<SocketAddrV6>>,
 }
 
 /// A peer's command queues.

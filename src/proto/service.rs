@@ -10,7 +10,10 @@
 //! in and out, waiting) and [`Hooks`] (the program's checksum, compressor
 //! and intercept callbacks).
 
+use std::net::SocketAddr;
+
 use super::codec::Codec;
+use super::endpoint::enet_view;
 use super::event::{Event, EventSlot};
 use super::host::Host;
 use crate::abi::*;
@@ -34,13 +37,13 @@ pub trait Transport {
     /// returned, or `None` when nothing is waiting.
     fn receive<R>(
         &mut self,
-        handle: impl FnOnce(ENetAddress, &[u8]) -> R,
+        handle: impl FnOnce(SocketAddr, &[u8]) -> R,
     ) -> Result<Option<R>, ServiceFailed>;
     /// Queues a datagram for sending; its length, or negative on failure.
     /// `windowed`: it carries no unreliable payload, so the peer's reliable
     /// window paces it and it may leave in one burst with the datagrams
     /// queued before it (a segmented send).
-    fn transmit(&mut self, to: &ENetAddress, bytes: &[u8], windowed: bool) -> isize;
+    fn transmit(&mut self, to: &SocketAddr, bytes: &[u8], windowed: bool) -> isize;
     /// Sends what [`Transport::transmit`] queued.
     fn flush(&mut self) -> Result<(), ServiceFailed>;
     /// Waits up to `ms` for a datagram. `false` when a signal cut the wait
@@ -205,9 +208,8 @@ impl Host {
             EventSlot::unwanted()
         };
         let codec = hooks.codec(&self.public);
-        let mut transmit = |to: &ENetAddress, bytes: &[u8], windowed: bool| {
-            transport.transmit(to, bytes, windowed)
-        };
+        let mut transmit =
+            |to: &SocketAddr, bytes: &[u8], windowed: bool| transport.transmit(to, bytes, windowed);
         let sent = self.send_outgoing(now, check_timeouts, codec, &mut transmit, &mut slot);
         transport.flush()?;
         if sent.is_err() {
@@ -248,12 +250,12 @@ impl Host {
         &mut self,
         hooks: &mut impl Hooks,
         now: u32,
-        from: ENetAddress,
+        from: SocketAddr,
         bytes: &[u8],
         want_event: bool,
     ) -> Result<Phase, ServiceFailed> {
         let length = bytes.len();
-        self.public.receivedAddress = from;
+        self.public.receivedAddress = enet_view(&from);
         self.public.receivedDataLength = length;
         self.public.totalReceivedData = self.public.totalReceivedData.wrapping_add(length as u32);
         self.public.totalReceivedPackets = self.public.totalReceivedPackets.wrapping_add(1);

@@ -39,7 +39,7 @@ impl Forger {
         let now = sim.now;
         let mut events = EventSlot::wanted();
         sim.host(server)
-            .receive_datagram(now, self.from, bytes, &mut NoCodec, &mut events)
+            .receive_datagram(now, self.from.into(), bytes, &mut NoCodec, &mut events)
     }
 }
 

@@ -7,7 +7,9 @@ pub mod forge;
 
 use enet::abi::{ENetAddress, ENetPeerState};
 use enet::mem::CBox;
+use enet::proto::endpoint::enet_view;
 use std::collections::VecDeque;
+use std::net::SocketAddr;
 
 use enet::proto::{
     Codec, CodecOnly, Event, EventKind, Host, HostSettings, NoCodec, ServiceFailed, Serviced,
@@ -67,16 +69,16 @@ impl Transport for SimTransport<'_> {
 
     fn receive<R>(
         &mut self,
-        handle: impl FnOnce(ENetAddress, &[u8]) -> R,
+        handle: impl FnOnce(SocketAddr, &[u8]) -> R,
     ) -> Result<Option<R>, ServiceFailed> {
         Ok(self
             .due
             .pop_front()
-            .map(|(from, bytes)| handle(from, &bytes)))
+            .map(|(from, bytes)| handle(from.into(), &bytes)))
     }
 
-    fn transmit(&mut self, to: &ENetAddress, bytes: &[u8], _windowed: bool) -> isize {
-        self.outbox.push((*to, bytes.to_vec()));
+    fn transmit(&mut self, to: &SocketAddr, bytes: &[u8], _windowed: bool) -> isize {
+        self.outbox.push((enet_view(to), bytes.to_vec()));
         bytes.len() as isize
     }
 

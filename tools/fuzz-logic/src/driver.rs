@@ -159,8 +159,8 @@ impl Pair {
         for _ in 0..64 {
             let side = &mut self.sides[index];
             let mut out: Vec<(ENetAddress, Vec<u8>)> = Vec::new();
-            let mut transmit = |to: &ENetAddress, bytes: &[u8], _: bool| {
-                out.push((*to, bytes.to_vec()));
+            let mut transmit = |to: &std::net::SocketAddr, bytes: &[u8], _: bool| {
+                out.push((enet::proto::endpoint::enet_view(to), bytes.to_vec()));
                 bytes.len() as isize
             };
             let mut events = EventSlot::wanted();
@@ -210,7 +210,7 @@ impl Pair {
         let mut events = EventSlot::wanted();
         let _ = side
             .host
-            .receive_datagram(now, from, bytes, &mut side.codec, &mut events);
+            .receive_datagram(now, from.into(), bytes, &mut side.codec, &mut events);
         if let Some(event) = events.event {
             self.record(index, event);
         }
