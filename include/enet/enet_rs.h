@@ -21,8 +21,30 @@ extern "C"
 /**
  * The extension set this library offers; `enet_rs_version()` returns the
  * same number at run time. 1: loss recovery settings and statistics.
+ * 2: IPv6 and dual-stack hosts, and hosts sharing a port.
  */
-#define ENET_RS_VERSION 1
+#define ENET_RS_VERSION 2
+
+/**
+ * `ENetPeer::address.host` (and `ENetHost::receivedAddress.host`) of an
+ * IPv6 peer: 0.0.0.0, with the peer's real port beside it. Old code can
+ * read, print and compare it; `enet_rs_peer_get_address` gives the whole
+ * address.
+ */
+#define ENET_RS_IPV6_PLACEHOLDER_HOST 0
+
+/**
+ * `ENetRsHostOptions::flags`: an IPv6 host takes no IPv4 peers (without
+ * it an IPv6 host is dual-stack).
+ */
+#define ENET_RS_HOST_IPV6_ONLY 1
+
+/**
+ * `ENetRsHostOptions::flags`: the host's port may be shared with other
+ * hosts that ask for it too (`SO_REUSEPORT`); the kernel spreads clients
+ * over them by address, so each client stays with one host.
+ */
+#define ENET_RS_HOST_REUSE_PORT 2
 
 /**
  * Ready-made loss-recovery settings (see `enet_rs_loss_recovery_preset`).
@@ -127,6 +149,79 @@ typedef struct _ENetRsPeerStats
 } ENetRsPeerStats;
 
 /**
+ * The family of an `ENetRsAddress`.
+ */
+typedef enum _ENetRsAddressFamily
+{
+   /**
+    * `host[0..4]` holds an IPv4 address.
+    */
+   ENET_RS_ADDRESS_IPV4 = 4,
+   /**
+    * `host` holds an IPv6 address (an IPv4-mapped one, `::ffff:a.b.c.d`,
+    * stands for that IPv4 address).
+    */
+   ENET_RS_ADDRESS_IPV6 = 6
+} ENetRsAddressFamily;
+
+/**
+ * An IPv4 or IPv6 address and port.
+ */
+typedef struct _ENetRsAddress
+{
+   /**
+    * The address in network byte order: an IPv4 one in the first four
+    * bytes (the rest zero), an IPv6 one in all sixteen.
+    */
+   enet_uint8 host[16];
+   /**
+    * In host byte order, as `ENetAddress::port`.
+    */
+   enet_uint16 port;
+   /**
+    * `ENET_RS_ADDRESS_IPV4` or `ENET_RS_ADDRESS_IPV6`.
+    */
+   enet_uint16 family;
+   /**
+    * An IPv6 link-local address's interface index (0: none).
+    */
+   enet_uint32 scopeId;
+} ENetRsAddress;
+
+/**
+ * How `enet_rs_host_create` makes a host.
+ */
+typedef struct _ENetRsHostOptions
+{
+   /**
+    * Where to bind: an IPv4 or IPv6 address (`::` is every address of
+    * both families). NULL binds `::` with a port the system picks, as a
+    * client does.
+    */
+   const ENetRsAddress *address;
+   /**
+    * Peer slots, at most 4095.
+    */
+   size_t peerCount;
+   /**
+    * Channels per peer at most (0: the maximum), as `enet_host_create`.
+    */
+   size_t channelLimit;
+   /**
+    * Bytes per second (0: unlimited), as `enet_host_create`.
+    */
+   enet_uint32 incomingBandwidth;
+   /**
+    * Bytes per second (0: unlimited), as `enet_host_create`.
+    */
+   enet_uint32 outgoingBandwidth;
+   /**
+    * `ENET_RS_HOST_*` flags.
+    */
+   enet_uint32 flags;
+} ENetRsHostOptions;
+
+/**
  * The extension set this library offers (`ENET_RS_VERSION`), so a program
  * can find out at run time whether it runs on enet-rs (stock ENet has no
  * such symbol) and which extensions it may call.
@@ -169,6 +264,69 @@ int enet_rs_peer_get_loss_recovery(ENetPeer *peer, ENetRsLossRecovery *settings)
  * -1 for a NULL or foreign argument.
  */
 int enet_rs_peer_get_stats(ENetPeer *peer, ENetRsPeerStats *stats);
+
+/**
+ * Sets the address's IP from its text: dotted IPv4 (`"127.0.0.1"`) or
+ * IPv6 (`"::1"`, `"fe80::1%2"` with an interface index); the port is kept.
+ * 0, or -1 for text that is neither (nothing is changed then).
+ */
+int enet_rs_address_set_host_ip(ENetRsAddress *address, const char *hostName);
+
+/**
+ * Sets the address's IP by looking the name up (the system resolver, both
+ * families, its first answer); the port is kept. 0, or -1 if the name
+ * does not resolve.
+ */
+int enet_rs_address_set_host(ENetRsAddress *address, const char *hostName);
+
+/**
+ * Writes the address's IP as text (`"127.0.0.1"`, `"::1"`, `"fe80::1%2"`)
+ * and a NUL into `hostName`. 0, or -1 for an unknown family or a buffer
+ * too small (nothing is written then).
+ */
+int enet_rs_address_get_host_ip(const ENetRsAddress *address, char *hostName, size_t nameLength);
+
+/**
+ * The `ENetRsAddress` of an `ENetAddress`. 0, or -1 for a NULL argument.
+ */
+int enet_rs_address_from_enet(ENetRsAddress *out, const ENetAddress *address);
+
+/**
+ * The `ENetAddress` of an IPv4 (or IPv4-mapped IPv6) address. 0, or -1
+ * for another IPv6 address, which `ENetAddress` cannot hold.
+ */
+int enet_rs_address_to_enet(ENetAddress *out, const ENetRsAddress *address);
+
+/**
+ * Creates a host as `options` say: bound to an IPv4 or IPv6 address
+ * (dual-stack on an IPv6 one unless `ENET_RS_HOST_IPV6_ONLY`), its port
+ * shared with other hosts if `ENET_RS_HOST_REUSE_PORT`. Everything else is
+ * as `enet_host_create`, whose hosts stay IPv4 as in stock; destroy it
+ * with `enet_host_destroy`. NULL on failure (a NULL `options`, more than
+ * 4095 peers, an unknown flag or family, a port in use).
+ */
+ENetHost *enet_rs_host_create(const ENetRsHostOptions *options);
+
+/**
+ * The address the host's socket is bound to (with the port the system
+ * picked, if it did). 0, or -1 for a NULL argument or a socket error.
+ */
+int enet_rs_host_get_address(ENetHost *host, ENetRsAddress *address);
+
+/**
+ * Starts connecting to an IPv4 or IPv6 address, as `enet_host_connect`;
+ * the peer, or NULL if no slot is free or the host's socket cannot reach
+ * that family (an IPv4 host and an IPv6 address, or an IPv6-only host and
+ * an IPv4 one).
+ */
+ENetPeer *enet_rs_host_connect(ENetHost *host, const ENetRsAddress *address, size_t channelCount, enet_uint32 data);
+
+/**
+ * The peer's whole address, IPv4 or IPv6 (`peer->address` holds only an
+ * IPv4 one; see `ENET_RS_IPV6_PLACEHOLDER_HOST`). 0, or -1 for a NULL or
+ * foreign argument.
+ */
+int enet_rs_peer_get_address(ENetPeer *peer, ENetRsAddress *address);
 
 #ifdef __cplusplus
 }

@@ -3,7 +3,68 @@
 
 /// The extension set this library offers; `enet_rs_version()` returns the
 /// same number at run time. 1: loss recovery settings and statistics.
-pub const ENET_RS_VERSION: u32 = 1;
+/// 2: IPv6 and dual-stack hosts, and hosts sharing a port.
+pub const ENET_RS_VERSION: u32 = 2;
+
+/// `ENetPeer::address.host` (and `ENetHost::receivedAddress.host`) of an
+/// IPv6 peer: 0.0.0.0, with the peer's real port beside it. Old code can
+/// read, print and compare it; `enet_rs_peer_get_address` gives the whole
+/// address.
+pub const ENET_RS_IPV6_PLACEHOLDER_HOST: u32 = 0;
+
+/// The family of an `ENetRsAddress`.
+#[repr(C)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ENetRsAddressFamily {
+    /// `host[0..4]` holds an IPv4 address.
+    ENET_RS_ADDRESS_IPV4 = 4,
+    /// `host` holds an IPv6 address (an IPv4-mapped one, `::ffff:a.b.c.d`,
+    /// stands for that IPv4 address).
+    ENET_RS_ADDRESS_IPV6 = 6,
+}
+
+/// An IPv4 or IPv6 address and port.
+#[repr(C)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct ENetRsAddress {
+    /// The address in network byte order: an IPv4 one in the first four
+    /// bytes (the rest zero), an IPv6 one in all sixteen.
+    pub host: [u8; 16],
+    /// In host byte order, as `ENetAddress::port`.
+    pub port: u16,
+    /// `ENET_RS_ADDRESS_IPV4` or `ENET_RS_ADDRESS_IPV6`.
+    pub family: u16,
+    /// An IPv6 link-local address's interface index (0: none).
+    pub scopeId: u32,
+}
+
+/// `ENetRsHostOptions::flags`: an IPv6 host takes no IPv4 peers (without
+/// it an IPv6 host is dual-stack).
+pub const ENET_RS_HOST_IPV6_ONLY: u32 = 1;
+/// `ENetRsHostOptions::flags`: the host's port may be shared with other
+/// hosts that ask for it too (`SO_REUSEPORT`); the kernel spreads clients
+/// over them by address, so each client stays with one host.
+pub const ENET_RS_HOST_REUSE_PORT: u32 = 2;
+
+/// How `enet_rs_host_create` makes a host.
+#[repr(C)]
+#[derive(Debug, Clone, Copy)]
+pub struct ENetRsHostOptions {
+    /// Where to bind: an IPv4 or IPv6 address (`::` is every address of
+    /// both families). NULL binds `::` with a port the system picks, as a
+    /// client does.
+    pub address: *const ENetRsAddress,
+    /// Peer slots, at most 4095.
+    pub peerCount: usize,
+    /// Channels per peer at most (0: the maximum), as `enet_host_create`.
+    pub channelLimit: usize,
+    /// Bytes per second (0: unlimited), as `enet_host_create`.
+    pub incomingBandwidth: u32,
+    /// Bytes per second (0: unlimited), as `enet_host_create`.
+    pub outgoingBandwidth: u32,
+    /// `ENET_RS_HOST_*` flags.
+    pub flags: u32,
+}
 
 /// Ready-made loss-recovery settings (see `enet_rs_loss_recovery_preset`).
 #[repr(C)]

@@ -11,6 +11,7 @@ use super::codec::CallbackCodec;
 use crate::abi::*;
 use crate::mem::{packet, CBox, PacketRef, PacketView};
 use crate::net::batch::{Datagram, ReceiveBatch, SendBatch};
+use crate::net::host_socket::SocketFamily;
 use crate::net::{clock, offload, socket};
 use crate::proto::{
     Codec, Event, EventKind, Hooks, Host, HostSettings, Intercept, ServiceFailed, Serviced,
@@ -31,9 +32,9 @@ pub(crate) struct DriverHost {
     received: ReceiveBatch,
     /// Datagrams of the current send phase, sent with `sendmmsg`.
     outgoing: SendBatch,
-    /// Whether the socket is IPv6 (made by `enet_rs_host_create`), so
-    /// IPv6 peers can be reached.
-    pub(crate) ipv6_socket: bool,
+    /// Which peers the socket reaches (IPv4 for a stock host; others come
+    /// from `enet_rs_host_create`).
+    pub(crate) family: SocketFamily,
 }
 
 impl Deref for DriverHost {
@@ -264,6 +265,17 @@ pub unsafe extern "C" fn enet_host_create(
         }
         // SAFETY: the caller passes NULL or a valid address.
         let address = unsafe { address.as_ref() }.copied();
+        if super::enet_rs_net::dual_stack_from_env()
+            && address.is_none_or(|address| address.host == ENET_HOST_ANY)
+        {
+            return super::enet_rs_net::dual_stack_host(
+                address,
+                peerCount,
+                channelLimit,
+                incomingBandwidth,
+                outgoingBandwidth,
+            );
+        }
         let Ok(sock) = socket::create(ENetSocketType::ENET_SOCKET_TYPE_DATAGRAM as c_int) else {
             return ptr::null_mut();
         };
@@ -292,7 +304,7 @@ pub unsafe extern "C" fn enet_host_create(
         host_on_socket(
             sock,
             bound,
-            false,
+            SocketFamily::Ipv4,
             peerCount,
             channelLimit,
             incomingBandwidth,
@@ -307,7 +319,7 @@ pub unsafe extern "C" fn enet_host_create(
 pub(crate) fn host_on_socket(
     sock: ENetSocket,
     bound: ENetAddress,
-    ipv6_socket: bool,
+    family: SocketFamily,
     peer_count: usize,
     channel_limit: usize,
     incoming_bandwidth: u32,
@@ -328,8 +340,8 @@ pub(crate) fn host_on_socket(
         CBox::new(DriverHost {
             host,
             received: ReceiveBatch::for_socket(sock, offload),
-            outgoing: SendBatch::new(offload, ipv6_socket),
-            ipv6_socket,
+            outgoing: SendBatch::new(offload, family.is_ipv6()),
+            family,
         })
     });
     match driver {

@@ -4,6 +4,7 @@
 pub mod address;
 pub mod batch;
 pub mod clock;
+pub mod host_socket;
 pub mod offload;
 pub mod socket;
 pub mod socket_name;

@@ -17,7 +17,7 @@ use crate::abi::ENetAddress;
 
 /// `ENetAddress::host` of an IPv6 peer: `0.0.0.0` (`ENET_HOST_ANY`), which
 /// no peer's real IPv4 address can be.
-pub const IPV6_PLACEHOLDER_HOST: u32 = 0;
+pub const IPV6_PLACEHOLDER_HOST: u32 = crate::abi::ENET_RS_IPV6_PLACEHOLDER_HOST;
 
 impl From<ENetAddress> for SocketAddr {
     /// The IPv4 endpoint an `ENetAddress` names (its host is in network

@@ -392,7 +392,13 @@ static ENetHost *make_host(const struct options *o, int bind_server, size_t peer
     ENetHost *host;
     memset(&address, 0, sizeof address);
     if (bind_server) {
-        if (enet_address_set_host_ip(&address, "127.0.0.1") != 0)
+        /* INTEROP_BIND_ANY=1: the server binds every address (0.0.0.0), so
+         * that ENET_RS_DUAL_STACK=1 makes ours a dual-stack host the client
+         * still reaches on 127.0.0.1. */
+        const char *bind_any = getenv("INTEROP_BIND_ANY");
+        if (bind_any != NULL && strcmp(bind_any, "1") == 0)
+            address.host = ENET_HOST_ANY;
+        else if (enet_address_set_host_ip(&address, "127.0.0.1") != 0)
             fail("enet_address_set_host_ip failed");
         address.port = 0;
     }

@@ -25,7 +25,9 @@
 # status is non-zero if any case failed. A case passes when both sides exit 0
 # and each side's stdout (minus the PORT line) equals expected/<case>.<role>.out.
 # Processes are stopped by PID only; every wait is bounded.
-# Environment: PEER_CFLAGS = extra compiler flags for peer.c (sanitizers).
+# Environment: PEER_CFLAGS = extra compiler flags for peer.c (sanitizers);
+# INTEROP_BIND_ANY=1 makes the server bind 0.0.0.0 instead of 127.0.0.1
+# (with ENET_RS_DUAL_STACK=1 our server is then a dual-stack host).
 set -u
 
 here=$(cd "$(dirname "$0")" && pwd)
