@@ -21,7 +21,8 @@ extern "C"
 /**
  * The extension set this library offers; `enet_rs_version()` returns the
  * same number at run time. 1: loss recovery settings and statistics.
- * 2: IPv6 and dual-stack hosts, and hosts sharing a port.
+ * 2: IPv6 and dual-stack hosts, hosts sharing a port, and thread-safe
+ * sending.
  */
 #define ENET_RS_VERSION 2
 
@@ -222,6 +223,28 @@ typedef struct _ENetRsHostOptions
 } ENetRsHostOptions;
 
 /**
+ * A peer as other threads name it (`enet_rs_peer_handle`): its slot and
+ * the slot's generation, so a handle of a peer that has left never
+ * reaches the next peer in its slot.
+ */
+typedef struct _ENetRsPeerHandle
+{
+   /**
+    * The peer's slot in `host->peers`.
+    */
+   enet_uint32 index;
+   /**
+    * 0 names no peer.
+    */
+   enet_uint32 generation;
+} ENetRsPeerHandle;
+
+/**
+ * A handle other threads use to queue work for one host.
+ */
+typedef struct ENetRsSender ENetRsSender;
+
+/**
  * The extension set this library offers (`ENET_RS_VERSION`), so a program
  * can find out at run time whether it runs on enet-rs (stock ENet has no
  * such symbol) and which extensions it may call.
@@ -327,6 +350,54 @@ ENetPeer *enet_rs_host_connect(ENetHost *host, const ENetRsAddress *address, siz
  * foreign argument.
  */
 int enet_rs_peer_get_address(ENetPeer *peer, ENetRsAddress *address);
+
+/**
+ * Turns thread-safe sending on for `host` (the first call) and returns a
+ * sender for it, which any thread may use until
+ * `enet_rs_sender_destroy`; call it on the thread that services the host
+ * (or before that thread starts). NULL for a NULL host or if the system
+ * refuses an eventfd.
+ */
+ENetRsSender *enet_rs_host_sender(ENetHost *host);
+
+/**
+ * Gives a sender up (the host keeps applying what it queued). NULL is
+ * ignored.
+ */
+void enet_rs_sender_destroy(ENetRsSender *sender);
+
+/**
+ * The handle other threads name `peer` by: its slot and the slot's
+ * generation, which changes when the slot is reset, so a handle of a peer
+ * that left never reaches a later peer in its slot. A free slot's handle
+ * (generation 0) names no one. Call it where `peer` may be read (the
+ * service thread, e.g. at its CONNECT event).
+ */
+ENetRsPeerHandle enet_rs_peer_handle(ENetPeer *peer);
+
+/**
+ * Queues `enet_peer_send(peer, channelID, packet)` for the host's service
+ * thread, from any thread. 0 once queued: the packet is then the
+ * library's (do not touch it, or queue it again), and it is freed if the
+ * send cannot be made when the service thread comes to it (the peer left,
+ * a channel out of range). -1, the packet still the program's, for a
+ * NULL argument, a destroyed host, or a handle whose peer has left.
+ */
+int enet_rs_sender_send(ENetRsSender *sender, ENetRsPeerHandle peer, enet_uint8 channelID, ENetPacket *packet);
+
+/**
+ * Queues `enet_host_broadcast(host, channelID, packet)`, from any thread.
+ * 0 once queued (the packet is then the library's), -1 (still the
+ * program's) for a NULL argument or a destroyed host.
+ */
+int enet_rs_sender_broadcast(ENetRsSender *sender, enet_uint8 channelID, ENetPacket *packet);
+
+/**
+ * Queues `enet_peer_disconnect(peer, data)`, from any thread. 0 once
+ * queued, -1 for a NULL sender, a destroyed host, or a handle whose peer
+ * has left.
+ */
+int enet_rs_sender_disconnect(ENetRsSender *sender, ENetRsPeerHandle peer, enet_uint32 data);
 
 #ifdef __cplusplus
 }

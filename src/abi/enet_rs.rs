@@ -3,7 +3,8 @@
 
 /// The extension set this library offers; `enet_rs_version()` returns the
 /// same number at run time. 1: loss recovery settings and statistics.
-/// 2: IPv6 and dual-stack hosts, and hosts sharing a port.
+/// 2: IPv6 and dual-stack hosts, hosts sharing a port, and thread-safe
+/// sending.
 pub const ENET_RS_VERSION: u32 = 2;
 
 /// `ENetPeer::address.host` (and `ENetHost::receivedAddress.host`) of an
@@ -36,6 +37,18 @@ pub struct ENetRsAddress {
     pub family: u16,
     /// An IPv6 link-local address's interface index (0: none).
     pub scopeId: u32,
+}
+
+/// A peer as other threads name it (`enet_rs_peer_handle`): its slot and
+/// the slot's generation, so a handle of a peer that has left never
+/// reaches the next peer in its slot.
+#[repr(C)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct ENetRsPeerHandle {
+    /// The peer's slot in `host->peers`.
+    pub index: u32,
+    /// 0 names no peer.
+    pub generation: u32,
 }
 
 /// `ENetRsHostOptions::flags`: an IPv6 host takes no IPv4 peers (without

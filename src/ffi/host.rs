@@ -6,6 +6,9 @@ use core::ffi::c_int;
 use core::ops::{Deref, DerefMut};
 use core::ptr;
 use std::net::SocketAddr;
+use std::sync::Arc;
+
+use super::sender::RequestQueue;
 
 use super::codec::CallbackCodec;
 use crate::abi::*;
@@ -14,8 +17,8 @@ use crate::net::batch::{Datagram, ReceiveBatch, SendBatch};
 use crate::net::host_socket::SocketFamily;
 use crate::net::{clock, offload, socket};
 use crate::proto::{
-    Codec, Event, EventKind, Hooks, Host, HostSettings, Intercept, ServiceFailed, Serviced,
-    Transport,
+    Codec, Event, EventKind, Hooks, Host, HostSettings, Intercept, Request, ServiceFailed,
+    Serviced, Transport,
 };
 
 const WAIT_RECEIVE: u32 = ENetSocketWait::ENET_SOCKET_WAIT_RECEIVE as u32;
@@ -35,6 +38,8 @@ pub(crate) struct DriverHost {
     /// Which peers the socket reaches (IPv4 for a stock host; others come
     /// from `enet_rs_host_create`).
     pub(crate) family: SocketFamily,
+    /// Requests from other threads, once `enet_rs_host_sender` was called.
+    pub(crate) requests: Option<Arc<RequestQueue>>,
 }
 
 impl Deref for DriverHost {
@@ -78,6 +83,8 @@ pub(crate) unsafe fn peer_host<'a>(peer: *mut ENetPeer) -> Option<(&'a mut Drive
 /// The socket and the system clock, as the engine's [`Transport`].
 struct SocketTransport<'a> {
     socket: ENetSocket,
+    /// The eventfd other threads wake the host with, if they may.
+    wake: Option<c_int>,
     received: &'a mut ReceiveBatch,
     outgoing: &'a mut SendBatch,
 }
@@ -119,6 +126,12 @@ impl Transport for SocketTransport<'_> {
     }
 
     fn wait(&mut self, ms: u32) -> Result<bool, ServiceFailed> {
+        if let Some(wake) = self.wake {
+            return match socket::wait_receive_or_wake(self.socket, wake, ms) {
+                Err(_) => Err(ServiceFailed),
+                Ok(woken) => Ok(woken == socket::Woken::Ready),
+            };
+        }
         match socket::wait(self.socket, WAIT_RECEIVE | WAIT_INTERRUPT, ms) {
             Err(_) => Err(ServiceFailed),
             Ok(condition) => Ok(condition & WAIT_INTERRUPT == 0),
@@ -130,6 +143,7 @@ impl Transport for SocketTransport<'_> {
 struct ProgramHooks<'a> {
     codec: CallbackCodec,
     event: Option<&'a mut ENetEvent>,
+    requests: Option<&'a RequestQueue>,
 }
 
 impl<'a> ProgramHooks<'a> {
@@ -137,6 +151,7 @@ impl<'a> ProgramHooks<'a> {
         ProgramHooks {
             codec: CallbackCodec::new(host.checksum, host.compressor),
             event,
+            requests: None,
         }
     }
 }
@@ -173,6 +188,12 @@ impl Hooks for ProgramHooks<'_> {
             .as_deref()
             .is_some_and(|event| event.r#type != ENetEventType::ENET_EVENT_TYPE_NONE)
     }
+
+    fn take_requests(&mut self, into: &mut Vec<Request>) {
+        if let Some(requests) = self.requests {
+            requests.take(into);
+        }
+    }
 }
 
 /// The engine's transport and hooks for one call on `driver`, beside the
@@ -185,14 +206,18 @@ fn split<'a>(
         host,
         received,
         outgoing,
+        requests,
         ..
     } = driver;
+    let requests = requests.as_deref();
     let transport = SocketTransport {
         socket: host.public.socket,
+        wake: requests.map(RequestQueue::wake_descriptor),
         received,
         outgoing,
     };
-    let hooks = ProgramHooks::new(&host.public, event);
+    let mut hooks = ProgramHooks::new(&host.public, event);
+    hooks.requests = requests;
     (host, transport, hooks)
 }
 
@@ -342,6 +367,7 @@ pub(crate) fn host_on_socket(
             received: ReceiveBatch::for_socket(sock, offload),
             outgoing: SendBatch::new(offload, family.is_ipv6()),
             family,
+            requests: None,
         })
     });
     match driver {
@@ -397,6 +423,9 @@ pub unsafe extern "C" fn enet_host_destroy(host: *mut ENetHost) {
         let Some(mut host) = (unsafe { CBox::from_raw(host.cast::<DriverHost>()) }) else {
             return;
         };
+        if let Some(requests) = host.requests.take() {
+            requests.close();
+        }
         socket::destroy(host.public.socket);
         host.shut_down();
         let compressor = host.public.compressor;

@@ -29,5 +29,6 @@ pub mod packet;
 pub mod peer;
 pub mod protocol;
 pub mod range_coder;
+pub mod sender;
 pub mod socket;
 pub mod time;

@@ -65,6 +65,10 @@ pub(crate) struct Engine {
     pub(crate) reassembly: Budget,
     /// The loss recovery a peer starts with when its slot is reset.
     pub(crate) loss_recovery: LossRecovery,
+    /// Each slot's generation (see `request.rs`).
+    pub(crate) generations: super::handle::Generations,
+    /// Requests from other threads being applied (kept to reuse memory).
+    pub(crate) requests: Vec<super::handle::Request>,
 }
 
 impl Engine {
@@ -255,6 +259,8 @@ impl Host {
                 half_open: HalfOpen::new(settings.peer_count),
                 reassembly: Budget::default(),
                 loss_recovery: LossRecovery::DEFAULT,
+                generations: super::handle::new_generations(settings.peer_count),
+                requests: Vec::new(),
             },
         })
     }

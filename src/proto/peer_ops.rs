@@ -125,6 +125,7 @@ impl Host {
         let slot = &mut self.engine.slots[index];
         slot.recovery = self.engine.loss_recovery;
         slot.recovery_stats = None;
+        self.next_generation(index);
         self.engine.schedule.cancel_timer(index);
     }
 

@@ -15,6 +15,7 @@ use std::net::SocketAddr;
 use super::codec::Codec;
 use super::endpoint::enet_view;
 use super::event::{Event, EventSlot};
+use super::handle::Request;
 use super::host::Host;
 use crate::abi::*;
 use crate::mem::PacketView;
@@ -65,6 +66,9 @@ pub trait Hooks {
     fn intercepted_event(&self) -> bool {
         false
     }
+    /// Moves what other threads asked of the host since the last call into
+    /// `into` (see `request.rs`).
+    fn take_requests(&mut self, _into: &mut Vec<Request>) {}
 }
 
 /// Hooks of a host with no callbacks, using one codec.
@@ -125,6 +129,7 @@ impl Host {
         self.public.serviceTime = now;
         let deadline = now.wrapping_add(timeout);
         loop {
+            self.apply_requests(transport, hooks)?;
             // Stock's two checks: this one, then the pass's own (which
             // differ when the clock was set back by less than a second).
             if time_difference(now, self.public.bandwidthThrottleEpoch)
@@ -174,6 +179,17 @@ impl Host {
     /// `enet_host_flush`: one send pass, without timeouts, receiving or
     /// waiting; events it causes stay queued.
     pub fn flush(
+        &mut self,
+        transport: &mut impl Transport,
+        hooks: &mut impl Hooks,
+    ) -> Result<(), ServiceFailed> {
+        self.apply_requests(transport, hooks)?;
+        self.flush_queued(transport, hooks)
+    }
+
+    /// The send pass of [`Host::flush`], leaving other threads' requests
+    /// for later.
+    pub(crate) fn flush_queued(
         &mut self,
         transport: &mut impl Transport,
         hooks: &mut impl Hooks,

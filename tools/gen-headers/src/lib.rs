@@ -59,7 +59,12 @@ fn generate_one(root: &Path, spec: spec::HeaderSpec) -> Result<Header, String> {
     let mut bindings = builder
         .generate()
         .map_err(|error| format!("cbindgen: {error}"))?;
-    shape::shape(&mut bindings, spec.integers, spec.function_docs)?;
+    shape::shape(
+        &mut bindings,
+        spec.integers,
+        spec.function_docs,
+        &spec.opaque,
+    )?;
 
     let own_tags: HashSet<String> = if tagged {
         bindings

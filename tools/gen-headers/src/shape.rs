@@ -29,9 +29,10 @@ pub fn shape(
     bindings: &mut Bindings,
     integers: Integers,
     function_docs: bool,
+    opaque: &[String],
 ) -> Result<(), String> {
     let order = bindings.config.export.include.clone();
-    order_items(&mut bindings.items, &order)?;
+    order_items(&mut bindings.items, &order, opaque)?;
     for item in &mut bindings.items {
         for_each_type_in_item(item, &mut |ty| spell_integer(ty, integers));
     }
@@ -65,12 +66,18 @@ pub fn shape(
 
 /// Puts the items in the order of `order` (the header's `export.include`),
 /// refusing items it does not list, listed names cbindgen did not find, and
-/// opaque items (which is what cbindgen makes of a struct it cannot parse).
-fn order_items(items: &mut [ItemContainer], order: &[String]) -> Result<(), String> {
+/// opaque items (which is what cbindgen makes of a struct it cannot parse)
+/// other than those the header declares `opaque`.
+fn order_items(
+    items: &mut [ItemContainer],
+    order: &[String],
+    opaque: &[String],
+) -> Result<(), String> {
     let mut unlisted = Vec::new();
     for item in items.iter() {
         let name = item.deref().name();
-        if let ItemContainer::OpaqueItem(_) = item {
+        let declared_opaque = opaque.iter().any(|allowed| allowed == name);
+        if matches!(item, ItemContainer::OpaqueItem(_)) && !declared_opaque {
             return Err(format!(
                 "`{name}` came out opaque: cbindgen could not read its definition"
             ));

@@ -26,6 +26,10 @@ pub struct HeaderSpec {
     /// section) and argument names: stock's headers have neither, the
     /// extension header has both.
     pub function_docs: bool,
+    /// Types the header declares without a definition: handles a program
+    /// only holds pointers to (any other type that comes out opaque is an
+    /// error).
+    pub opaque: Vec<String>,
     /// `[defaults]` with the header's own `[header.cbindgen]` merged over it.
     pub config: Config,
 }
@@ -86,6 +90,17 @@ fn header_spec(defaults: &Table, mut header: Table) -> Result<HeaderSpec, String
         None => false,
         Some(_) => return Err(context("`function_docs` must be true or false".into())),
     };
+    let opaque = match header.remove("opaque") {
+        Some(Value::Array(names)) => names
+            .into_iter()
+            .map(|name| match name {
+                Value::String(name) => Ok(name),
+                _ => Err(context("`opaque` entries must be strings".into())),
+            })
+            .collect::<Result<Vec<_>, _>>()?,
+        None => Vec::new(),
+        Some(_) => return Err(context("`opaque` must be an array of names".into())),
+    };
     let overrides = match header.remove("cbindgen") {
         Some(Value::Table(overrides)) => overrides,
         Some(_) => return Err(context("`cbindgen` must be a table".into())),
@@ -104,6 +119,7 @@ fn header_spec(defaults: &Table, mut header: Table) -> Result<HeaderSpec, String
         sources,
         integers,
         function_docs,
+        opaque,
         config,
     })
 }

@@ -1,0 +1,91 @@
+//! Work handed to a host from other threads: sends, broadcasts and
+//! disconnects that a driver queues while its service thread runs, applied
+//! by [`Host::service`] and [`Host::flush`] on that thread.
+//!
+//! A peer is named by a [`PeerHandle`]: its slot and the slot's
+//! generation, which grows each time the slot is reset. A request for a
+//! peer whose slot was reset since the handle was taken (the peer left,
+//! and maybe another took its slot) is dropped, never applied to whoever
+//! holds the slot now. Generations live in atomics so that other threads
+//! can refuse a stale handle at once, before queueing anything.
+
+use std::sync::atomic::Ordering;
+use std::sync::Arc;
+
+pub use super::handle::{is_current, new_generations, Generations, PeerHandle, Request};
+use super::host::Host;
+use super::service::{Hooks, ServiceFailed, Transport};
+use crate::abi::ENetPeerState;
+
+impl Host {
+    /// The handle of the peer in slot `index` (generation 0 if the slot
+    /// holds no connection).
+    pub fn peer_handle(&self, index: usize) -> PeerHandle {
+        let free = self.engine.peers[index].state == ENetPeerState::ENET_PEER_STATE_DISCONNECTED;
+        PeerHandle {
+            index: index as u32,
+            generation: if free {
+                0
+            } else {
+                self.engine.generations[index].load(Ordering::Relaxed)
+            },
+        }
+    }
+
+    /// The slot a handle names, if it is still that connection's.
+    pub fn handle_index(&self, handle: PeerHandle) -> Option<usize> {
+        is_current(&self.engine.generations, handle).then_some(handle.index as usize)
+    }
+
+    /// Every slot's generation, for threads that check handles.
+    pub fn generations(&self) -> Generations {
+        Arc::clone(&self.engine.generations)
+    }
+
+    /// A slot was reset: handles taken before no longer name it.
+    pub(crate) fn next_generation(&mut self, index: usize) {
+        let generation = &self.engine.generations[index];
+        let next = generation.load(Ordering::Relaxed).wrapping_add(1).max(1);
+        generation.store(next, Ordering::Release);
+    }
+
+    /// Applies what other threads queued since the last look, in order.
+    pub(crate) fn apply_requests(
+        &mut self,
+        transport: &mut impl Transport,
+        hooks: &mut impl Hooks,
+    ) -> Result<(), ServiceFailed> {
+        let mut requests = std::mem::take(&mut self.engine.requests);
+        hooks.take_requests(&mut requests);
+        for request in requests.drain(..) {
+            match request {
+                Request::Send {
+                    peer,
+                    channel_id,
+                    packet,
+                } => {
+                    if let Some(index) = self.handle_index(peer) {
+                        let _ = self.send(index, channel_id, packet.view());
+                    }
+                    // The request's reference goes: a packet no peer took
+                    // is freed here.
+                    packet.release();
+                }
+                Request::Broadcast { channel_id, packet } => {
+                    self.broadcast(channel_id, packet.view());
+                    packet.release();
+                }
+                Request::Disconnect { peer, data } => {
+                    if let Some(index) = self.handle_index(peer) {
+                        if self.disconnect(index, data) {
+                            self.flush_queued(transport, hooks)?;
+                            self.reset_peer(index);
+                        }
+                    }
+                }
+            }
+        }
+        self.engine.requests = requests;
+        Ok(())
+    }
+}
