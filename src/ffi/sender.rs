@@ -214,6 +214,21 @@ unsafe fn sender_ref<'a>(sender: *const ENetRsSender) -> Option<&'a RequestQueue
     unsafe { sender.as_ref() }.map(|sender| &*sender.queue)
 }
 
+/// The sender behind a pointer from C and `peer` as the engine names it,
+/// if the sender is live and the handle still names its peer.
+///
+/// # Safety
+/// As [`sender_ref`].
+unsafe fn sender_for<'a>(
+    sender: *const ENetRsSender,
+    peer: ENetRsPeerHandle,
+) -> Option<(&'a RequestQueue, PeerHandle)> {
+    // SAFETY: caller contract.
+    let requests = unsafe { sender_ref(sender) }?;
+    let peer = PeerHandle::from(peer);
+    is_current(&requests.generations, peer).then_some((requests, peer))
+}
+
 /// Takes the program's packet for a request: from now on it is the
 /// library's.
 ///
@@ -256,13 +271,9 @@ pub unsafe extern "C" fn enet_rs_sender_send(
 ) -> c_int {
     guard!(-1, {
         // SAFETY: caller contract.
-        let Some(requests) = (unsafe { sender_ref(sender) }) else {
+        let Some((requests, peer)) = (unsafe { sender_for(sender, peer) }) else {
             return -1;
         };
-        let peer = PeerHandle::from(peer);
-        if !is_current(&requests.generations, peer) {
-            return -1;
-        }
         // SAFETY: caller contract.
         let Some(packet) = (unsafe { take_packet(packet) }) else {
             return -1;
@@ -321,13 +332,9 @@ pub unsafe extern "C" fn enet_rs_sender_disconnect(
 ) -> c_int {
     guard!(-1, {
         // SAFETY: caller contract.
-        let Some(requests) = (unsafe { sender_ref(sender) }) else {
+        let Some((requests, peer)) = (unsafe { sender_for(sender, peer) }) else {
             return -1;
         };
-        let peer = PeerHandle::from(peer);
-        if !is_current(&requests.generations, peer) {
-            return -1;
-        }
         queue(requests, Request::Disconnect { peer, data })
     })
 }
