@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # Installs what the build and the tests need from Debian's packages:
 # stock ENet 1.3.17 (the reference the tests compare against), pyenet (a
-# real consumer), CMake and a C toolchain, libclang (bindgen layout tests).
+# real consumer), CMake and a C toolchain, libclang (bindgen layout tests),
+# valgrind, and tshark (the Wireshark dissector's tests).
 set -euo pipefail
-packages=(libenet-dev libenet7 python3-enet cmake gcc g++ make pkg-config libclang-dev clang valgrind)
+packages=(libenet-dev libenet7 python3-enet cmake gcc g++ make pkg-config libclang-dev clang valgrind
+          tshark)
 sudo=""
 [ "$(id -u)" -eq 0 ] || sudo="sudo"
 missing=()

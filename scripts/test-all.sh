@@ -58,5 +58,8 @@ step "interop in stock loss recovery (ENET_RS_LOSS_RECOVERY=stock), timeouts and
 ENET_RS_LOSS_RECOVERY=stock tests-c/interop/run_matrix.sh --ours build/lib --only disconnect
 ENET_RS_LOSS_RECOVERY=stock tests-c/interop/run_matrix.sh --ours build/lib --only timeout
 
+step "the Wireshark dissector (tools/wireshark/enet.lua) under tshark, on captures of interop traffic"
+tools/wireshark/test.sh --ours build/lib
+
 step "pyenet (Debian's python3-enet, built against stock) on our library"
 tests-py/run.sh build/lib

@@ -6,10 +6,11 @@
 //! each direction, every datagram meets the same [`Profile`]: it may be
 //! lost, corrupted (one random bit flipped), duplicated, held back for a
 //! reordering delay, delayed by a fixed latency plus jitter, and queued
-//! behind a bandwidth cap. Given the seed and the order datagrams arrive
+//! behind a bandwidth cap. What passes can be captured to a pcap file. Given the seed and the order datagrams arrive
 //! in, every decision is the same from run to run.
 
 pub mod impairment;
+pub mod pcap;
 pub mod proxy;
 
 pub use impairment::{Decision, Impairer, Profile, Random};

@@ -5,7 +5,12 @@
 //!             [--loss P] [--duplicate P] [--reorder P] [--reorder-delay-ms MS]
 //!             [--corrupt P] [--delay-ms MS] [--jitter-ms MS]
 //!             [--bandwidth BYTES_PER_S] [--queue-bytes N] [--duration S]
+//!             [--pcap FILE]
 //! ```
+//!
+//! `--pcap FILE` records every datagram the proxy receives, as it arrived,
+//! between the client's and the server's addresses (for Wireshark; see
+//! `tools/wireshark/`).
 //!
 //! Both directions get the same profile (with different seeds). Prints
 //! `PORT <n>` once listening, and the counters of each direction when it
@@ -30,6 +35,7 @@ struct Options {
     seed: u64,
     profile: Profile,
     duration: Duration,
+    pcap: Option<std::path::PathBuf>,
 }
 
 fn parse(args: impl Iterator<Item = String>) -> Result<Options, String> {
@@ -39,6 +45,7 @@ fn parse(args: impl Iterator<Item = String>) -> Result<Options, String> {
         seed: 1,
         profile: Profile::default(),
         duration: Duration::from_secs(600),
+        pcap: None,
     };
     let mut have_server = false;
     let mut args = args;
@@ -68,6 +75,7 @@ fn parse(args: impl Iterator<Item = String>) -> Result<Options, String> {
             "--reorder-delay-ms" => p.reorder_delay_ms = value.parse().map_err(|_| bad())?,
             "--delay-ms" => p.delay_ms = value.parse().map_err(|_| bad())?,
             "--jitter-ms" => p.jitter_ms = value.parse().map_err(|_| bad())?,
+            "--pcap" => options.pcap = Some(value.into()),
             "--bandwidth" => p.bandwidth = value.parse().map_err(|_| bad())?,
             "--queue-bytes" => p.queue_bytes = value.parse().map_err(|_| bad())?,
             "--duration" => {
@@ -120,6 +128,15 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    if let Some(path) = &options.pcap {
+        match impair::pcap::Capture::create(path) {
+            Ok(capture) => proxy.capture_to(capture),
+            Err(error) => {
+                eprintln!("enet-impair: cannot write {}: {error}", path.display());
+                return ExitCode::from(2);
+            }
+        }
+    }
     match proxy.local_addr() {
         Ok(address) => println!("PORT {}", address.port()),
         Err(error) => {

@@ -9,6 +9,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use crate::impairment::{Impairer, Profile};
+use crate::pcap::Capture;
 
 /// Client to server, then server to client.
 const UP: usize = 0;
@@ -62,6 +63,8 @@ pub struct Proxy {
     order: u64,
     counters: [Counters; 2],
     start: Instant,
+    /// Where each datagram received is recorded, if anywhere.
+    capture: Option<Capture>,
 }
 
 impl Proxy {
@@ -89,11 +92,18 @@ impl Proxy {
             order: 0,
             counters: [Counters::default(); 2],
             start: Instant::now(),
+            capture: None,
         })
     }
 
     pub fn local_addr(&self) -> io::Result<SocketAddr> {
         self.listen.local_addr()
+    }
+
+    /// Records every datagram received from now on (as it arrived, before
+    /// impairment) into `capture`.
+    pub fn capture_to(&mut self, capture: Capture) {
+        self.capture = Some(capture);
     }
 
     /// Counters of the client-to-server and server-to-client directions.
@@ -122,6 +132,9 @@ impl Proxy {
                 );
             self.wait_readable(Duration::from_micros(wait));
             self.receive_all(&mut buffer)?;
+        }
+        if let Some(capture) = self.capture.as_mut() {
+            capture.flush()?;
         }
         Ok(())
     }
@@ -180,6 +193,15 @@ impl Proxy {
 
     /// Decides a received datagram's fate and schedules its copies.
     fn admit(&mut self, direction: usize, client: SocketAddr, bytes: &[u8]) {
+        if let Some(capture) = self.capture.as_mut() {
+            let (from, to) = if direction == UP {
+                (client, self.server)
+            } else {
+                (self.server, client)
+            };
+            // A capture that cannot be written is not worth stopping for.
+            let _ = capture.record(from, to, bytes);
+        }
         let now = self.now_us();
         let counters = &mut self.counters[direction];
         counters.received += 1;
