@@ -1,0 +1,334 @@
+//! Hosts, peers and events.
+
+use std::collections::hash_map::RandomState;
+use std::hash::BuildHasher;
+use std::net::SocketAddr;
+use std::time::Duration;
+
+use enet::abi::ENetPeerState;
+use enet::net::clock;
+use enet::net::host_socket::{self, HostSocketOptions, SocketFamily};
+use enet::proto::endpoint::{enet_view, normalized};
+use enet::proto::{self, CodecOnly, HostSettings, PeerHandle, SendError, Serviced, WireCodec};
+
+use crate::error::Error;
+use crate::packet::Packet;
+use crate::transport::SocketTransport;
+
+/// How a host is made.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct HostConfig {
+    /// Peer slots, at most 4095 (default 32).
+    pub peers: usize,
+    /// Channels a peer may open at most, 1 to 255 (default 255).
+    pub channel_limit: usize,
+    /// Bytes per second this host takes in, 0 for no limit (the default);
+    /// peers pace what they send to it.
+    pub incoming_bandwidth: u32,
+    /// Bytes per second this host sends, 0 for no limit (the default).
+    pub outgoing_bandwidth: u32,
+    /// A CRC-32 in every datagram, as `enet_crc32` (both ends must agree).
+    pub checksum: bool,
+    /// ENet's range coder on every datagram (both ends must agree).
+    pub compress: bool,
+    /// An IPv6 host takes no IPv4 peers (otherwise it is dual-stack).
+    pub ipv6_only: bool,
+    /// Share the port with other hosts that ask for it too
+    /// (`SO_REUSEPORT`), one per thread, for a server spread over cores.
+    pub reuse_port: bool,
+}
+
+impl Default for HostConfig {
+    fn default() -> Self {
+        HostConfig {
+            peers: 32,
+            channel_limit: 255,
+            incoming_bandwidth: 0,
+            outgoing_bandwidth: 0,
+            checksum: false,
+            compress: false,
+            ipv6_only: false,
+            reuse_port: false,
+        }
+    }
+}
+
+/// A peer: a slot of its host and the slot's generation. Copy it freely;
+/// once the peer has disconnected, calls with it fail with
+/// [`Error::PeerGone`], whoever holds the slot by then.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Peer {
+    handle: PeerHandle,
+}
+
+impl Peer {
+    /// The peer's slot in its host (reused after the peer has gone).
+    pub fn slot(&self) -> usize {
+        self.handle.index as usize
+    }
+}
+
+/// What a host reports.
+#[derive(Debug)]
+pub enum Event {
+    /// A connection completed: a peer that connected to us (with the data
+    /// it passed to its connect), or one we connected to.
+    Connect { peer: Peer, data: u32 },
+    /// A connection ended: the peer disconnected (with the data it passed)
+    /// or stopped answering (data 0). Its handle is stale from now on.
+    Disconnect { peer: Peer, data: u32 },
+    /// A packet arrived on `channel`.
+    Receive {
+        peer: Peer,
+        channel: u8,
+        packet: Packet,
+    },
+}
+
+/// What is known of a connected peer.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct PeerInfo {
+    pub address: SocketAddr,
+    /// Channels of the connection.
+    pub channels: usize,
+    /// The smoothed round-trip time.
+    pub round_trip_time: Duration,
+    /// Reliable packets lost, as a fraction (ENet's estimate).
+    pub packet_loss: f32,
+}
+
+/// An ENet host: one UDP socket and its peers. It stays on the thread that
+/// made it (the engine's state is shared with C-layout structures); to
+/// spread a server over cores, make one host per thread with
+/// [`HostConfig::reuse_port`].
+pub struct Host {
+    engine: Box<proto::Host>,
+    transport: SocketTransport,
+    codec: WireCodec,
+    family: SocketFamily,
+    local: SocketAddr,
+    /// The handle each slot's connection was reported with.
+    connections: Vec<Option<PeerHandle>>,
+}
+
+impl Host {
+    /// A host bound to `address` (an IPv6 one, such as `[::]:7777`, is
+    /// dual-stack unless [`HostConfig::ipv6_only`]).
+    pub fn bind(address: SocketAddr, config: HostConfig) -> Result<Host, Error> {
+        Host::open(Some(address), config)
+    }
+
+    /// A host for connecting out: dual-stack, on a port the system picks.
+    pub fn client(config: HostConfig) -> Result<Host, Error> {
+        Host::open(None, config)
+    }
+
+    fn open(bind: Option<SocketAddr>, config: HostConfig) -> Result<Host, Error> {
+        const MAXIMUM_PEERS: usize = enet::abi::ENET_PROTOCOL_MAXIMUM_PEER_ID as usize;
+        if config.peers > MAXIMUM_PEERS {
+            return Err(Error::TooManyPeers(config.peers));
+        }
+        let (socket, family, local) = host_socket::open(&HostSocketOptions {
+            bind,
+            ipv6_only: config.ipv6_only,
+            reuse_port: config.reuse_port,
+        })?;
+        // Owned from here: dropped, it closes the socket.
+        let transport = SocketTransport::new(socket, family.is_ipv6());
+        let settings = HostSettings {
+            address: enet_view(&local),
+            socket,
+            peer_count: config.peers,
+            channel_limit: config.channel_limit,
+            incoming_bandwidth: config.incoming_bandwidth,
+            outgoing_bandwidth: config.outgoing_bandwidth,
+            random_seed: RandomState::new().hash_one(local) as u32,
+            now: clock::now(),
+        };
+        let engine = proto::Host::new(settings).ok_or(Error::TooManyPeers(config.peers))?;
+        let mut engine = Box::new(engine);
+        engine.attach();
+        Ok(Host {
+            engine,
+            transport,
+            codec: WireCodec::new(config.checksum, config.compress),
+            family,
+            local,
+            connections: vec![None; config.peers],
+        })
+    }
+
+    /// The address the socket is bound to.
+    pub fn local_addr(&self) -> Result<SocketAddr, Error> {
+        Ok(self.local)
+    }
+
+    /// Starts connecting to `address` with `channels` channels (1 to
+    /// 255); `data` reaches the other side's connect event. The
+    /// [`Event::Connect`] for the returned peer says when it is done.
+    pub fn connect(
+        &mut self,
+        address: SocketAddr,
+        channels: usize,
+        data: u32,
+    ) -> Result<Peer, Error> {
+        let address = normalized(address);
+        if !self.family.reaches(&address) {
+            return Err(Error::AddressFamily);
+        }
+        let index = self
+            .engine
+            .connect_endpoint(address, channels, data)
+            .ok_or(Error::NoFreeSlot)?;
+        let handle = self.engine.peer_handle(index);
+        self.connections[index] = Some(handle);
+        Ok(Peer { handle })
+    }
+
+    /// Sends what is queued, receives, and returns the first event, waiting
+    /// up to `timeout` for one (`Duration::ZERO` never waits).
+    pub fn service(&mut self, timeout: Duration) -> Result<Option<Event>, Error> {
+        let timeout = u32::try_from(timeout.as_millis()).unwrap_or(u32::MAX);
+        let mut hooks = CodecOnly(&mut self.codec);
+        let serviced = self
+            .engine
+            .service(&mut self.transport, &mut hooks, true, timeout)
+            .map_err(|_| Error::Service)?;
+        Ok(match serviced {
+            Serviced::Event(event) => Some(self.event(event)),
+            Serviced::Idle | Serviced::InterceptedEvent => None,
+        })
+    }
+
+    /// Sends what is queued now, without receiving or waiting.
+    pub fn flush(&mut self) -> Result<(), Error> {
+        let mut hooks = CodecOnly(&mut self.codec);
+        self.engine
+            .flush(&mut self.transport, &mut hooks)
+            .map_err(|_| Error::Service)
+    }
+
+    /// Queues `packet` for `peer` on `channel`; it leaves at the next
+    /// [`Host::service`] or [`Host::flush`].
+    pub fn send(&mut self, peer: Peer, channel: u8, packet: Packet) -> Result<(), Error> {
+        let index = self.index(peer)?;
+        let result = self.engine.send(index, channel, packet.engine().view());
+        result.map_err(|error| match error {
+            SendError::NotConnected => Error::NotConnected,
+            SendError::BadChannel => Error::BadChannel {
+                channel,
+                channels: self.engine.peer(index).channelCount,
+            },
+            SendError::TooLarge | SendError::TooManyFragments => Error::TooLarge(packet.len()),
+        })
+    }
+
+    /// Queues `packet` for every connected peer on `channel`.
+    pub fn broadcast(&mut self, channel: u8, packet: Packet) {
+        self.engine.broadcast(channel, packet.engine().view());
+    }
+
+    /// Disconnects `peer` gracefully: what is queued goes first, and an
+    /// [`Event::Disconnect`] follows once the peer has acknowledged.
+    pub fn disconnect(&mut self, peer: Peer, data: u32) -> Result<(), Error> {
+        let index = self.index(peer)?;
+        if self.engine.disconnect(index, data) {
+            // Not connected yet: tell it once and forget it, as ENet does.
+            self.flush()?;
+            self.forget(index);
+        }
+        Ok(())
+    }
+
+    /// Disconnects `peer` at once: it is told (once, unreliably), no event
+    /// follows, and its handle is stale at once.
+    pub fn disconnect_now(&mut self, peer: Peer, data: u32) -> Result<(), Error> {
+        let index = self.index(peer)?;
+        if self.engine.disconnect_now(index, data) {
+            self.flush()?;
+        }
+        self.forget(index);
+        Ok(())
+    }
+
+    /// What is known of `peer`.
+    pub fn peer_info(&self, peer: Peer) -> Result<PeerInfo, Error> {
+        let index = self.index(peer)?;
+        let public = self.engine.peer(index);
+        Ok(PeerInfo {
+            address: self.engine.peer_endpoint(index),
+            channels: public.channelCount,
+            round_trip_time: Duration::from_millis(u64::from(public.roundTripTime)),
+            packet_loss: public.packetLoss as f32 / enet::abi::ENET_PEER_PACKET_LOSS_SCALE as f32,
+        })
+    }
+
+    /// Whether `peer` is connected now.
+    pub fn is_connected(&self, peer: Peer) -> bool {
+        self.index(peer).is_ok_and(|index| {
+            self.engine.peer(index).state == ENetPeerState::ENET_PEER_STATE_CONNECTED
+        })
+    }
+
+    /// The slot `peer` names, if it still names that connection.
+    fn index(&self, peer: Peer) -> Result<usize, Error> {
+        let index = peer.slot();
+        let ours = self.connections.get(index) == Some(&Some(peer.handle));
+        match self.engine.handle_index(peer.handle) {
+            Some(index) if ours => Ok(index),
+            _ => Err(Error::PeerGone),
+        }
+    }
+
+    /// Resets slot `index` without an event; its handle goes stale.
+    fn forget(&mut self, index: usize) {
+        self.engine.reset_peer(index);
+        self.connections[index] = None;
+    }
+
+    /// An engine event as this API reports it.
+    fn event(&mut self, event: proto::Event) -> Event {
+        let index = event.peer;
+        let known = self.connections[index];
+        match event.kind {
+            proto::EventKind::Connect => {
+                let handle = self.engine.peer_handle(index);
+                self.connections[index] = Some(handle);
+                Event::Connect {
+                    peer: Peer { handle },
+                    data: event.data,
+                }
+            }
+            proto::EventKind::Disconnect => {
+                self.connections[index] = None;
+                let handle = known.unwrap_or(PeerHandle {
+                    index: index as u32,
+                    generation: 0,
+                });
+                Event::Disconnect {
+                    peer: Peer { handle },
+                    data: event.data,
+                }
+            }
+            proto::EventKind::Receive => Event::Receive {
+                peer: Peer {
+                    handle: known.unwrap_or_else(|| self.engine.peer_handle(index)),
+                },
+                channel: event.channel_id,
+                packet: Packet::from_engine(
+                    event
+                        .packet
+                        .expect("the engine's receive events carry a packet"),
+                ),
+            },
+        }
+    }
+}
+
+impl Drop for Host {
+    fn drop(&mut self) {
+        // Peers' queued packets go back before the socket closes (the
+        // transport is dropped after this).
+        self.engine.shut_down();
+    }
+}

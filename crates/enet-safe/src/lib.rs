@@ -1,0 +1,53 @@
+//! A safe Rust API over enet-rs's ENet engine: the same protocol core that
+//! serves `libenet.so.7`, on the ENet 1.3.17 wire, so it talks to any stock
+//! ENet peer.
+//!
+//! - A [`Host`] owns a UDP socket (IPv4, IPv6 or dual-stack) and its peers.
+//! - A [`Peer`] is a small copyable handle: a slot and the slot's
+//!   generation. Once the peer disconnects its handle goes stale, and every
+//!   call with it fails with [`Error::PeerGone`], even after another peer
+//!   takes the slot.
+//! - [`Host::service`] sends what is queued, receives, and returns the next
+//!   [`Event`].
+//! - A [`Packet`] says how it is delivered ([`Delivery`]); packets on one
+//!   channel keep their order as ENet's channels do.
+//!
+//! No `unsafe` is needed to use it, and no C type appears in it.
+//!
+//! ```
+//! use std::time::Duration;
+//! use enet_safe::{Event, Host, HostConfig, Packet};
+//!
+//! # fn main() -> Result<(), enet_safe::Error> {
+//! let mut server = Host::bind("127.0.0.1:0".parse().unwrap(), HostConfig::default())?;
+//! let mut client = Host::client(HostConfig::default())?;
+//! let server_address = server.local_addr()?;
+//! let peer = client.connect(server_address, 2, 42)?;
+//!
+//! let mut greeting = None;
+//! for _ in 0..2000 {
+//!     if let Some(Event::Connect { peer: who, data }) = server.service(Duration::from_millis(1))? {
+//!         assert_eq!(data, 42);
+//!         server.send(who, 0, Packet::reliable(b"hello"))?;
+//!     }
+//!     if let Some(Event::Receive { packet, .. }) = client.service(Duration::ZERO)? {
+//!         greeting = Some(packet.data().to_vec());
+//!         break;
+//!     }
+//! }
+//! assert_eq!(greeting.as_deref(), Some(&b"hello"[..]));
+//! client.disconnect(peer, 0)?;
+//! # Ok(())
+//! # }
+//! ```
+
+#![forbid(unsafe_code)]
+
+mod error;
+mod host;
+mod packet;
+mod transport;
+
+pub use error::Error;
+pub use host::{Event, Host, HostConfig, Peer, PeerInfo};
+pub use packet::{Delivery, Packet};
