@@ -5,7 +5,6 @@
 use core::ffi::c_int;
 use core::ops::{Deref, DerefMut};
 use core::ptr;
-use std::net::SocketAddr;
 use std::sync::Arc;
 
 use super::sender::RequestQueue;
@@ -13,16 +12,13 @@ use super::sender::RequestQueue;
 use super::codec::CallbackCodec;
 use crate::abi::*;
 use crate::mem::{packet, CBox, PacketRef, PacketView};
-use crate::net::batch::{Datagram, ReceiveBatch, SendBatch};
+use crate::net::batch::{ReceiveBatch, SendBatch};
 use crate::net::host_socket::SocketFamily;
+use crate::net::transport::SocketTransport;
 use crate::net::{clock, offload, socket};
 use crate::proto::{
-    Codec, Event, EventKind, Hooks, Host, HostSettings, Intercept, Request, ServiceFailed,
-    Serviced, Transport,
+    Codec, Event, EventKind, Hooks, Host, HostSettings, Intercept, Request, ServiceFailed, Serviced,
 };
-
-const WAIT_RECEIVE: u32 = ENetSocketWait::ENET_SOCKET_WAIT_RECEIVE as u32;
-const WAIT_INTERRUPT: u32 = ENetSocketWait::ENET_SOCKET_WAIT_INTERRUPT as u32;
 
 /// A host as `enet_host_create` makes it: the engine's host first, so the
 /// `ENetHost *` C code holds (the engine host's first field) points at the
@@ -78,65 +74,6 @@ pub(crate) unsafe fn peer_host<'a>(peer: *mut ENetPeer) -> Option<(&'a mut Drive
     let host = unsafe { host_mut(host_pointer) }?;
     let index = host.peer_index(peer)?;
     Some((host, index))
-}
-
-/// The socket and the system clock, as the engine's [`Transport`].
-struct SocketTransport<'a> {
-    socket: ENetSocket,
-    /// The eventfd other threads wake the host with, if they may.
-    wake: Option<c_int>,
-    received: &'a mut ReceiveBatch,
-    outgoing: &'a mut SendBatch,
-}
-
-impl Transport for SocketTransport<'_> {
-    fn now(&mut self) -> u32 {
-        clock::now()
-    }
-
-    fn receive<R>(
-        &mut self,
-        handle: impl FnOnce(SocketAddr, &[u8]) -> R,
-    ) -> Result<Option<R>, ServiceFailed> {
-        loop {
-            if !self.received.has_pending() {
-                match self.received.fill(self.socket) {
-                    Ok(0) => return Ok(None),
-                    Ok(_) => {}
-                    Err(_) => return Err(ServiceFailed),
-                }
-            }
-            // Oversized datagrams are skipped (stock 1.3.17 fails the call).
-            if let Some(Datagram::Received { from, bytes }) = self.received.pop() {
-                return Ok(Some(handle(from, bytes)));
-            }
-        }
-    }
-
-    fn transmit(&mut self, to: &SocketAddr, bytes: &[u8], windowed: bool) -> isize {
-        self.outgoing.push(to, bytes, windowed);
-        if self.outgoing.is_full() && self.outgoing.flush(self.socket).is_err() {
-            return -1;
-        }
-        bytes.len() as isize
-    }
-
-    fn flush(&mut self) -> Result<(), ServiceFailed> {
-        self.outgoing.flush(self.socket).map_err(|_| ServiceFailed)
-    }
-
-    fn wait(&mut self, ms: u32) -> Result<bool, ServiceFailed> {
-        if let Some(wake) = self.wake {
-            return match socket::wait_receive_or_wake(self.socket, wake, ms) {
-                Err(_) => Err(ServiceFailed),
-                Ok(woken) => Ok(woken == socket::Woken::Ready),
-            };
-        }
-        match socket::wait(self.socket, WAIT_RECEIVE | WAIT_INTERRUPT, ms) {
-            Err(_) => Err(ServiceFailed),
-            Ok(condition) => Ok(condition & WAIT_INTERRUPT == 0),
-        }
-    }
 }
 
 /// The program's callbacks on a host, and the event it passed in.

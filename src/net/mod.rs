@@ -8,3 +8,4 @@ pub mod host_socket;
 pub mod offload;
 pub mod socket;
 pub mod socket_name;
+pub mod transport;

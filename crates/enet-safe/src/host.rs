@@ -13,7 +13,7 @@ use enet::proto::{self, CodecOnly, HostSettings, PeerHandle, SendError, Serviced
 
 use crate::error::Error;
 use crate::packet::Packet;
-use crate::transport::SocketTransport;
+use crate::transport::HostSocket;
 
 /// How a host is made.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -103,7 +103,7 @@ pub struct PeerInfo {
 /// [`HostConfig::reuse_port`].
 pub struct Host {
     engine: Box<proto::Host>,
-    transport: SocketTransport,
+    socket: HostSocket,
     codec: WireCodec,
     family: SocketFamily,
     local: SocketAddr,
@@ -134,7 +134,7 @@ impl Host {
             reuse_port: config.reuse_port,
         })?;
         // Owned from here: dropped, it closes the socket.
-        let transport = SocketTransport::new(socket, family.is_ipv6());
+        let host_socket = HostSocket::new(socket, family.is_ipv6());
         let settings = HostSettings {
             address: enet_view(&local),
             socket,
@@ -150,7 +150,7 @@ impl Host {
         engine.attach();
         Ok(Host {
             engine,
-            transport,
+            socket: host_socket,
             codec: WireCodec::new(config.checksum, config.compress),
             family,
             local,
@@ -192,7 +192,7 @@ impl Host {
         let mut hooks = CodecOnly(&mut self.codec);
         let serviced = self
             .engine
-            .service(&mut self.transport, &mut hooks, true, timeout)
+            .service(&mut self.socket.transport(), &mut hooks, true, timeout)
             .map_err(|_| Error::Service)?;
         Ok(match serviced {
             Serviced::Event(event) => Some(self.event(event)),
@@ -204,7 +204,7 @@ impl Host {
     pub fn flush(&mut self) -> Result<(), Error> {
         let mut hooks = CodecOnly(&mut self.codec);
         self.engine
-            .flush(&mut self.transport, &mut hooks)
+            .flush(&mut self.socket.transport(), &mut hooks)
             .map_err(|_| Error::Service)
     }
 
@@ -327,8 +327,8 @@ impl Host {
 
 impl Drop for Host {
     fn drop(&mut self) {
-        // Peers' queued packets go back before the socket closes (the
-        // transport is dropped after this).
+        // Peers' queued packets go back before the socket closes (it is
+        // dropped after this).
         self.engine.shut_down();
     }
 }
