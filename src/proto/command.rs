@@ -89,6 +89,10 @@ pub struct OutgoingCommand {
     pub copies: u8,
     /// Whether a copy waits to be packed.
     pub copy_pending: bool,
+    /// The sent queue's next position when the last copy went out: only
+    /// acknowledgements of commands sent after it (at this position or
+    /// later) count as passing the copy over.
+    pub copy_position: u32,
     /// When the command is next due for retransmission while in flight:
     /// its send time plus its timeout, or for copies the last copy's time
     /// plus the copies' timeout.
@@ -112,6 +116,7 @@ impl OutgoingCommand {
             passed_over: 0,
             copies: 0,
             copy_pending: false,
+            copy_position: 0,
             due: 0,
             fragment_offset: 0,
             fragment_length: 0,

@@ -307,7 +307,7 @@ impl Host {
             self.dispatch_state(index, ENET_PEER_STATE_ZOMBIE);
             return Err(());
         }
-        self.remove_sent_reliable(index, 1, 0xFF);
+        self.remove_sent_reliable(index, 1, 0xFF, None);
         let peer = &mut self.engine.peers[index];
         if channel_count < peer.channelCount {
             peer.channelCount = channel_count;

@@ -70,7 +70,15 @@ impl PeerMut<'_> {
     /// Takes the reliable command on `channel_id` with `sequence` out of
     /// the sent queue (or, if the acknowledgement beat our own bookkeeping,
     /// out of the send queue), at service time `now`; its command number.
-    pub(crate) fn acknowledge(&mut self, channel_id: u8, sequence: u16, now: u32) -> Option<u8> {
+    /// `acknowledged_send` is the send time the acknowledgement echoes,
+    /// when it has one.
+    pub(crate) fn acknowledge(
+        &mut self,
+        channel_id: u8,
+        sequence: u16,
+        now: u32,
+        acknowledged_send: Option<u32>,
+    ) -> Option<u8> {
         let queues = self.slot.queues_if_any()?;
         let (command, sent_at) = match queues
             .sent_reliable
@@ -116,8 +124,17 @@ impl PeerMut<'_> {
                 self.slot.queues().congestion.on_acknowledged(length, mtu);
             }
         }
+        // Only an acknowledgement of the command's latest transmission
+        // says that the commands sent before it at its place in the queue
+        // were passed over. One of an earlier transmission (or of a copy)
+        // arriving after a retransmission moved the command to the back
+        // would otherwise pass over everything in flight in between, and
+        // on a busy stream draw dozens of needless copies.
+        let latest = acknowledged_send.is_none_or(|sent| sent == command.sent_time);
         command.complete();
-        if let (Some(position), threshold @ 1..) = (sent_at, self.slot.recovery.fast_resend) {
+        if let (Some(position), threshold @ 1.., true) =
+            (sent_at, self.slot.recovery.fast_resend, latest)
+        {
             self.resend_passed_over(position, threshold, now);
         }
         let peer = &mut *self.public;

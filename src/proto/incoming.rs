@@ -439,7 +439,8 @@ impl Host {
         self.peer_view(index)
             .update_round_trip_time(round_trip_time, now);
 
-        let command_number = self.remove_sent_reliable(index, received_sequence, channel_id);
+        let command_number =
+            self.remove_sent_reliable(index, received_sequence, channel_id, Some(sent_time));
         match self.engine.peers[index].state {
             ENET_PEER_STATE_ACKNOWLEDGING_CONNECT => {
                 if command_number != Some(number::VERIFY_CONNECT) {

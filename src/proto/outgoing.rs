@@ -326,8 +326,10 @@ impl Host {
         index: usize,
         sequence: u16,
         channel_id: u8,
+        acknowledged_send: Option<u32>,
     ) -> Option<u8> {
         let now = self.public.serviceTime;
-        self.peer_view(index).acknowledge(channel_id, sequence, now)
+        self.peer_view(index)
+            .acknowledge(channel_id, sequence, now, acknowledged_send)
     }
 }

@@ -167,7 +167,13 @@ impl SentQueue {
             let Some(command) = cursor.peek_mut() else {
                 break;
             };
-            if command.copy_pending {
+            // A copy in flight is passed over only by commands sent after
+            // it: without this, every later acknowledgement of a busy
+            // stream counted again, and a lost command drew a copy every
+            // `threshold` acknowledgements until its copy's came back.
+            let before_copy =
+                command.copies > 0 && (acknowledged.wrapping_sub(command.copy_position) as i32) < 0;
+            if command.copy_pending || before_copy {
                 cursor.skip();
                 continue;
             }
@@ -209,6 +215,7 @@ impl SentQueue {
         mut pack: impl FnMut(&OutgoingCommand) -> bool,
         timeout: impl Fn(&OutgoingCommand) -> u32,
     ) {
+        let next_position = self.head.wrapping_add(self.slots.len() as u32);
         let mut cursor = self.cursor();
         while let Some(command) = cursor.peek_mut() {
             let due = deadlines && !time_less(now, command.due);
@@ -220,6 +227,7 @@ impl SentQueue {
                 break;
             }
             command.copies = command.copies.saturating_add(1);
+            command.copy_position = next_position;
             command.due = now.wrapping_add(timeout(command));
             command.passed_over = 0;
             if command.copy_pending {
