@@ -1,0 +1,199 @@
+//! enetperf from the outside: friendly errors for bad arguments, an
+//! unreachable host and a busy port, and the `--json` output's fields,
+//! for stock ENet and for enet-rs.
+
+use std::io::{BufRead, BufReader};
+use std::net::UdpSocket;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+const ENETPERF: &str = env!("CARGO_BIN_EXE_enetperf");
+
+fn run(args: &[&str]) -> (i32, String, String) {
+    let output = Command::new(ENETPERF)
+        .args(args)
+        .output()
+        .expect("enetperf runs");
+    (
+        output.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&output.stdout).into_owned(),
+        String::from_utf8_lossy(&output.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn bad_arguments_are_explained() {
+    for (args, says) in [
+        (&["client"][..], "which server?"),
+        (
+            &["client", "127.0.0.1", "--size", "big"],
+            "--size: expected a message size in bytes, got \"big\"",
+        ),
+        (
+            &["client", "127.0.0.1", "--mode", "fast"],
+            "--mode: expected reliable, unreliable or unsequenced",
+        ),
+        (
+            &["client", "127.0.0.1", "--loss", "2"],
+            "--loss: expected a probability from 0 to 1",
+        ),
+        (&["server", "--port"], "--port needs a port"),
+        (&["serve"], "unknown command \"serve\""),
+        (
+            &["server", "--rate", "5", "--bogus"],
+            "--bogus: no such option",
+        ),
+    ] {
+        let (code, _, stderr) = run(args);
+        assert_eq!(code, 2, "{args:?}: {stderr}");
+        assert!(stderr.contains(says), "{args:?}: {stderr}");
+        assert!(stderr.contains("usage:"), "{args:?} shows the usage");
+    }
+}
+
+#[test]
+fn an_unreachable_server_is_reported() {
+    // A port nobody answers on: bound here, never read.
+    let silent = UdpSocket::bind("127.0.0.1:0").unwrap();
+    let port = silent.local_addr().unwrap().port().to_string();
+    let started = Instant::now();
+    let (code, _, stderr) = run(&["client", "127.0.0.1", "--port", &port, "--duration", "1"]);
+    assert_eq!(code, 1);
+    assert!(stderr.contains("no answer from 127.0.0.1:"), "{stderr}");
+    assert!(started.elapsed() < Duration::from_secs(15));
+}
+
+#[test]
+fn a_busy_port_is_reported() {
+    let taken = UdpSocket::bind("0.0.0.0:0").unwrap();
+    let port = taken.local_addr().unwrap().port().to_string();
+    let (code, _, stderr) = run(&["server", "--port", &port]);
+    assert_eq!(code, 1);
+    assert!(
+        stderr.contains(&format!("cannot listen on UDP port {port}")),
+        "{stderr}"
+    );
+}
+
+/// A server on `library` (`--once`), and a two-second JSON client run.
+fn json_run(library: &str, extra: &[&str]) -> String {
+    let mut server = Command::new(ENETPERF)
+        .args(["server", "--port", "0", "--once", "--library", library])
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut lines = BufReader::new(server.stdout.take().unwrap()).lines();
+    let port = lines
+        .next()
+        .unwrap()
+        .unwrap()
+        .strip_prefix("PORT ")
+        .unwrap()
+        .to_string();
+    let mut args = vec!["client", "127.0.0.1", "--port", &port, "--library", library];
+    args.extend_from_slice(&[
+        "--duration",
+        "2",
+        "--rate",
+        "2000",
+        "--peers",
+        "2",
+        "--json",
+    ]);
+    args.extend_from_slice(extra);
+    let (code, stdout, stderr) = run(&args);
+    let _ = server.kill();
+    let _ = server.wait();
+    assert_eq!(code, 0, "{stderr}");
+    stdout
+}
+
+fn field<'a>(json: &'a str, name: &str) -> &'a str {
+    let key = format!("\n  \"{name}\": ");
+    let start = json
+        .find(&key)
+        .unwrap_or_else(|| panic!("no {name} in {json}"))
+        + key.len();
+    let end = json[start..].find([',', '\n']).unwrap() + start;
+    &json[start..end]
+}
+
+#[test]
+fn json_output_has_its_stable_fields() {
+    for library in ["stock", "ours"] {
+        let json = json_run(library, &[]);
+        assert!(json.starts_with("{\n  \"schema\": 1,"), "{json}");
+        // Every top-level field, in this order.
+        let keys: Vec<&str> = json
+            .lines()
+            .filter_map(|line| line.strip_prefix("  \""))
+            .filter_map(|line| line.split('"').next())
+            .collect();
+        assert_eq!(
+            keys,
+            [
+                "schema",
+                "library",
+                "library_path",
+                "version",
+                "mode",
+                "size",
+                "rate",
+                "peers",
+                "channels",
+                "duration_s",
+                "impairment",
+                "sent",
+                "delivered",
+                "delivered_bytes",
+                "messages_per_s",
+                "megabytes_per_s",
+                "mean_rtt_ms",
+                "mean_loss_percent",
+                "retransmissions",
+                "intervals"
+            ]
+        );
+        assert_eq!(field(&json, "version"), "\"1.3.17\"");
+        assert_eq!(field(&json, "mode"), "\"reliable\"");
+        let sent: u64 = field(&json, "sent").parse().unwrap();
+        let delivered: u64 = field(&json, "delivered").parse().unwrap();
+        assert!(sent >= 3000, "{sent} sent");
+        assert_eq!(delivered, sent, "reliable messages all arrive on loopback");
+        assert_eq!(
+            field(&json, "delivered_bytes").parse::<u64>().unwrap(),
+            64 * delivered
+        );
+        assert!(json.matches("{\"seconds\": ").count() >= 1);
+        let resent = field(&json, "retransmissions");
+        if library == "stock" {
+            assert_eq!(field(&json, "library"), "\"stock ENet\"");
+            assert_eq!(resent, "null", "stock ENet does not count resends");
+        } else {
+            assert_eq!(field(&json, "library"), "\"enet-rs\"");
+            assert_eq!(resent, "0");
+        }
+    }
+}
+
+#[test]
+fn impairment_goes_through_the_proxy() {
+    let json = json_run(
+        "ours",
+        &["--loss", "0.1", "--delay-ms", "5", "--mode", "unreliable"],
+    );
+    assert!(
+        json.contains(
+            "\"impairment\": {\"loss\": 0.1, \"duplicate\": 0, \"delay_ms\": 5, \"jitter_ms\": 0}"
+        ),
+        "{json}"
+    );
+    let sent: f64 = field(&json, "sent").parse().unwrap();
+    let delivered: f64 = field(&json, "delivered").parse().unwrap();
+    // About 10 % of unreliable messages are lost on the way.
+    assert!(
+        delivered < sent * 0.97 && delivered > sent * 0.8,
+        "{delivered} of {sent}"
+    );
+    assert!(field(&json, "mean_rtt_ms").parse::<f64>().unwrap() >= 9.0);
+}
