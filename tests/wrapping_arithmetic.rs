@@ -1,7 +1,7 @@
 //! Arithmetic that stock ENet does in wrapping 32- or 16-bit C arithmetic
 //! wraps here too, with stock's results, instead of overflowing (which
-//! would panic in debug builds, where `[profile.dev]` has
-//! `panic = "abort"`). Both cases are reachable from a remote peer; these
+//! would panic in debug builds, where overflow checks are on). Both cases
+//! are reachable from a remote peer; these
 //! tests run the debug engine, as `cargo test` does.
 
 mod sim;
