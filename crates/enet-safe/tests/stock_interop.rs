@@ -6,12 +6,19 @@
 use std::io::{BufRead, BufReader};
 use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
+use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
 use enet_safe::{Delivery, Event, Host, HostConfig, Packet};
 
-/// Builds `stock_peer.c` against Debian's header and library.
+/// `stock_peer.c` built against Debian's header and library, once for
+/// every test (they run at once, and a program being written cannot run).
 fn stock_peer() -> PathBuf {
+    static BUILT: OnceLock<PathBuf> = OnceLock::new();
+    BUILT.get_or_init(build_stock_peer).clone()
+}
+
+fn build_stock_peer() -> PathBuf {
     let out = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("stock_peer");
     let source = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/stock_peer.c");
     let built = Command::new("gcc")
