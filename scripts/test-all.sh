@@ -17,6 +17,9 @@ step "header drift (include/enet vs a fresh cbindgen run)"
 cargo run -q -p gen-headers --locked -- --check
 
 step "cargo tests (unit, layout vs stock header, integration)"
+# enetperf's tests load our libenet.so at run time, as the program does:
+# build it first (a test build makes only the rlib).
+cargo build -q --locked -p enet-rs
 cargo test --workspace --locked
 
 step "panic guard (the installed library's build must refuse panic = unwind)"

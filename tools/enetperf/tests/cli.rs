@@ -1,6 +1,8 @@
 //! enetperf from the outside: friendly errors for bad arguments, an
 //! unreachable host and a busy port, and the `--json` output's fields,
-//! for stock ENet and for enet-rs.
+//! for stock ENet and for enet-rs. enetperf loads our `libenet.so` from
+//! beside itself, so build it first (`cargo build -p enet-rs`, as
+//! `scripts/test-all.sh` does).
 
 use std::io::{BufRead, BufReader};
 use std::net::UdpSocket;
