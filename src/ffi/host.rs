@@ -7,9 +7,8 @@ use core::ops::{Deref, DerefMut};
 use core::ptr;
 use std::sync::Arc;
 
-use super::sender::RequestQueue;
-
 use super::codec::CallbackCodec;
+use super::sender::RequestQueue;
 use crate::abi::*;
 use crate::mem::{packet, CBox, PacketRef, PacketView};
 use crate::net::batch::{ReceiveBatch, SendBatch};

@@ -9,9 +9,10 @@
 //! into IPv4 ones.
 
 use core::mem::size_of;
-use std::net::{Ipv4Addr, Ipv6Addr, SocketAddr, SocketAddrV4, SocketAddrV6};
+use std::net::{Ipv6Addr, SocketAddr, SocketAddrV6};
 
-use crate::proto::endpoint::normalized;
+use super::address::{from_sockaddr_in, sockaddr_in};
+use crate::proto::endpoint::{enet_view, normalized};
 
 /// Room for a `sockaddr_in` or a `sockaddr_in6`.
 #[derive(Clone, Copy)]
@@ -37,16 +38,8 @@ impl SocketName {
     pub fn of(endpoint: &SocketAddr, ipv6_socket: bool) -> (Self, libc::socklen_t) {
         let mut name = SocketName::zeroed();
         let v6 = match (endpoint, ipv6_socket) {
-            (SocketAddr::V4(v4), false) => {
-                let sin = libc::sockaddr_in {
-                    sin_family: libc::AF_INET as libc::sa_family_t,
-                    sin_port: v4.port().to_be(),
-                    sin_addr: libc::in_addr {
-                        s_addr: u32::from_ne_bytes(v4.ip().octets()),
-                    },
-                    sin_zero: [0; 8],
-                };
-                name.v4 = sin;
+            (SocketAddr::V4(_), false) => {
+                name.v4 = sockaddr_in(&enet_view(endpoint));
                 return (name, size_of::<libc::sockaddr_in>() as libc::socklen_t);
             }
             (SocketAddr::V4(v4), true) => {
@@ -58,7 +51,8 @@ impl SocketName {
         name.v6 = libc::sockaddr_in6 {
             sin6_family: libc::AF_INET6 as libc::sa_family_t,
             sin6_port: v6.port().to_be(),
-            sin6_flowinfo: v6.flowinfo().to_be(),
+            // As std and socket2 convert it: the field's value as is.
+            sin6_flowinfo: v6.flowinfo(),
             sin6_addr: libc::in6_addr {
                 s6_addr: v6.ip().octets(),
             },
@@ -76,10 +70,7 @@ impl SocketName {
         if family == libc::AF_INET {
             // SAFETY: the family says the kernel wrote a sockaddr_in.
             let sin = unsafe { self.v4 };
-            return Some(SocketAddr::V4(SocketAddrV4::new(
-                Ipv4Addr::from(sin.sin_addr.s_addr.to_ne_bytes()),
-                u16::from_be(sin.sin_port),
-            )));
+            return Some(from_sockaddr_in(&sin).into());
         }
         if family == libc::AF_INET6 {
             // SAFETY: the family says the kernel wrote a sockaddr_in6.
@@ -87,7 +78,7 @@ impl SocketName {
             return Some(normalized(SocketAddr::V6(SocketAddrV6::new(
                 Ipv6Addr::from(sin6.sin6_addr.s6_addr),
                 u16::from_be(sin6.sin6_port),
-                u32::from_be(sin6.sin6_flowinfo),
+                sin6.sin6_flowinfo,
                 sin6.sin6_scope_id,
             ))));
         }

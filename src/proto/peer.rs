@@ -4,11 +4,8 @@
 //! per-peer operation shares. The operations themselves, which need the
 //! host, are in `peer_ops.rs`.
 
+use std::collections::{BTreeMap, VecDeque};
 use std::net::SocketAddrV6;
-
-use std::collections::VecDeque;
-
-use std::collections::BTreeMap;
 
 use super::channel::{Incoming, IncomingChannel};
 use super::command::Acknowledgement;
