@@ -132,8 +132,7 @@ pub fn serve(
             let Some(event) = service(library, guard.host, 10)? else {
                 continue;
             };
-            // SAFETY: events name peers of this host.
-            let index = unsafe { event.peer.offset_from((*guard.host).peers) } as usize;
+            let index = slot_of(guard.host, event.peer);
             if received.len() <= index {
                 received.resize(index + 1, (0, 0));
             }
@@ -182,6 +181,13 @@ pub fn serve(
         }
     }
     Ok(())
+}
+
+/// The slot of `peer` in `host`'s peer array (a peer an event named).
+fn slot_of(host: *mut ENetHost, peer: *mut ENetPeer) -> usize {
+    // SAFETY: events name peers of the host they came from, so both
+    // pointers are into its one peer array.
+    unsafe { peer.offset_from((*host).peers) as usize }
 }
 
 /// Queues `data` to `peer`; false if the library refused it.
@@ -261,8 +267,9 @@ pub fn run_client(
                 if length == 16 {
                     // SAFETY: 16 readable bytes.
                     let bytes = unsafe { std::slice::from_raw_parts(data, 16) };
-                    if let Some(index) = peers.iter().position(|&peer| peer == event.peer) {
-                        delivered[index] = (
+                    // The client's host has one slot per peer.
+                    if let Some(slot) = delivered.get_mut(slot_of(guard.host, event.peer)) {
+                        *slot = (
                             u64::from_be_bytes(bytes[..8].try_into().unwrap()),
                             u64::from_be_bytes(bytes[8..].try_into().unwrap()),
                         );
