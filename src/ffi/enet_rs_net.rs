@@ -266,19 +266,40 @@ pub unsafe extern "C" fn enet_rs_host_create(options: *const ENetRsHostOptions) 
             ipv6_only: options.flags & ENET_RS_HOST_IPV6_ONLY != 0,
             reuse_port: options.flags & ENET_RS_HOST_REUSE_PORT != 0,
         };
-        let Ok((socket, family, bound)) = host_socket::open(&socket_options) else {
-            return ptr::null_mut();
-        };
-        host_on_socket(
-            socket,
-            enet_view(&bound),
-            family,
+        host_on_new_socket(
+            &socket_options,
+            enet_view,
             options.peerCount,
             options.channelLimit,
             options.incomingBandwidth,
             options.outgoingBandwidth,
         )
     })
+}
+
+/// Opens a socket as `socket_options` say and makes a host on it, whose
+/// `address` field shows what `shown` makes of the bound address; NULL if
+/// either fails.
+fn host_on_new_socket(
+    socket_options: &HostSocketOptions,
+    shown: impl FnOnce(&SocketAddr) -> ENetAddress,
+    peer_count: usize,
+    channel_limit: usize,
+    incoming_bandwidth: u32,
+    outgoing_bandwidth: u32,
+) -> *mut ENetHost {
+    let Ok((socket, family, bound)) = host_socket::open(socket_options) else {
+        return ptr::null_mut();
+    };
+    host_on_socket(
+        socket,
+        shown(&bound),
+        family,
+        peer_count,
+        channel_limit,
+        incoming_bandwidth,
+        outgoing_bandwidth,
+    )
 }
 
 /// `ENET_RS_DUAL_STACK=1`: `enet_host_create` makes every host it would
@@ -310,17 +331,12 @@ pub(crate) fn dual_stack_host(
         ipv6_only: false,
         reuse_port: false,
     };
-    let Ok((socket, family, bound)) = host_socket::open(&options) else {
-        return ptr::null_mut();
-    };
-    let shown = match address {
-        Some(_) => enet_view(&bound),
-        None => ENetAddress::default(),
-    };
-    host_on_socket(
-        socket,
-        shown,
-        family,
+    host_on_new_socket(
+        &options,
+        |bound| match address {
+            Some(_) => enet_view(bound),
+            None => ENetAddress::default(),
+        },
         peer_count,
         channel_limit,
         incoming_bandwidth,
