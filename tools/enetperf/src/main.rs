@@ -5,7 +5,8 @@
 //! enetperf client HOST [--port P] [--mode reliable|unreliable|unsequenced]
 //!                 [--size BYTES] [--rate MSGS_PER_S] [--peers N] [--channels N]
 //!                 [--duration S] [--loss P] [--duplicate P] [--delay-ms MS]
-//!                 [--jitter-ms MS] [--library L] [--json]
+//!                 [--jitter-ms MS] [--interval S] [--library L] [--json]
+//!                 [--plot OUT.png]
 //! enetperf compare [client options]     the same run on stock ENet and on enet-rs
 //! ```
 //!
@@ -15,6 +16,7 @@
 //! proxy (`enet-impair`) between client and server, inside the client.
 
 mod library;
+mod plot;
 mod report;
 mod session;
 
@@ -34,8 +36,12 @@ const USAGE: &str = "usage:
   enetperf client HOST [--port P] [--mode reliable|unreliable|unsequenced] [--size BYTES]
                   [--rate MSGS_PER_S] [--peers N] [--channels N] [--duration S]
                   [--loss P] [--duplicate P] [--delay-ms MS] [--jitter-ms MS]
-                  [--library ours|stock|PATH] [--json]
-  enetperf compare [the client's traffic and impairment options] [--json]";
+                  [--interval S] [--library ours|stock|PATH] [--json] [--plot OUT.png]
+  enetperf compare [the client's traffic, impairment and --interval options]
+                   [--json] [--plot OUT.png]
+
+  compare runs the same client on stock ENet (Debian's libenet.so.7), then on
+  enet-rs, each against a server on the same library, and shows them side by side.";
 
 /// A mistake in the command line: printed with the usage, exit 2.
 struct Usage(String);
@@ -51,8 +57,11 @@ struct Options {
     channels: usize,
     duration: Duration,
     impairment: Impairment,
+    /// How often to measure.
+    interval: Duration,
     library: String,
     json: bool,
+    plot: Option<PathBuf>,
     once: bool,
 }
 
@@ -67,8 +76,10 @@ fn parse(args: &[String], command: &str) -> Result<Options, Usage> {
         channels: 1,
         duration: Duration::from_secs(10),
         impairment: Impairment::default(),
+        interval: Duration::from_secs(1),
         library: "ours".into(),
         json: false,
+        plot: None,
         once: false,
     };
     let mut rest = args.iter();
@@ -127,8 +138,29 @@ fn parse(args: &[String], command: &str) -> Result<Options, Usage> {
             "--jitter-ms" => {
                 options.impairment.jitter_ms = number(arg, &value("ms")?, "milliseconds")?
             }
-            "--library" => options.library = value("ours, stock or a path")?,
-            "--json" => options.json = true,
+            "--interval" => {
+                let seconds: f64 = number(arg, &value("seconds")?, "seconds")?;
+                if !(0.1..=3600.0).contains(&seconds) {
+                    return Err(Usage(
+                        "--interval: expected seconds from 0.1 to 3600".into(),
+                    ));
+                }
+                options.interval = Duration::from_secs_f64(seconds);
+            }
+            "--library" if command != "compare" => {
+                options.library = value("ours, stock or a path")?
+            }
+            "--json" if command != "server" => options.json = true,
+            "--plot" if command != "server" => {
+                let path = PathBuf::from(value("a file name")?);
+                if path.extension().and_then(|e| e.to_str()) != Some("png") {
+                    return Err(Usage(format!(
+                        "--plot: expected a file name ending in .png, got {:?}",
+                        path.display().to_string()
+                    )));
+                }
+                options.plot = Some(path);
+            }
             "--once" if command == "server" => options.once = true,
             flag if flag.starts_with('-') => {
                 return Err(Usage(format!(
@@ -256,6 +288,7 @@ fn run_client(options: &Options, quiet: bool) -> Result<Summary, String> {
         peers: options.peers,
         channels: options.channels,
         duration: options.duration,
+        interval: options.interval,
     };
     if !quiet {
         eprintln!(
@@ -271,7 +304,7 @@ fn run_client(options: &Options, quiet: bool) -> Result<Summary, String> {
     }
     let result = session::run_client(&library, &plan, |interval| {
         if !quiet {
-            eprintln!("{}", interval.line());
+            eprintln!("{}", interval.line(options.mode.name()));
         }
     });
     stop.store(true, Ordering::Relaxed);
@@ -283,9 +316,22 @@ fn run_client(options: &Options, quiet: bool) -> Result<Summary, String> {
     Ok(summary)
 }
 
-/// `compare`: a server and a client process per library, stock first.
-fn run_compare(args: &[String]) -> Result<Vec<Compared>, String> {
+/// `compare`: a server and a client process per library, stock first;
+/// each client's JSON report is read back.
+fn run_compare(args: &[String]) -> Result<Vec<Summary>, String> {
     let exe = std::env::current_exe().map_err(|error| error.to_string())?;
+    // The client gets the traffic options; the parent writes the output.
+    let mut passed = Vec::new();
+    let mut rest = args.iter();
+    while let Some(arg) = rest.next() {
+        match arg.as_str() {
+            "--json" => {}
+            "--plot" => {
+                rest.next();
+            }
+            _ => passed.push(arg.clone()),
+        }
+    }
     let mut summaries = Vec::new();
     for library in ["stock", "ours"] {
         let path = library_path(library)?;
@@ -296,25 +342,27 @@ fn run_compare(args: &[String]) -> Result<Vec<Compared>, String> {
             .stderr(Stdio::null())
             .spawn()
             .map_err(|error| format!("cannot start the server: {error}"))?;
-        let port = read_port(&mut server)?;
-        let mut client_args: Vec<String> = vec!["client".into(), "127.0.0.1".into()];
-        client_args.extend(args.iter().filter(|&arg| arg != "--json").cloned());
-        client_args.extend(["--port".into(), port.to_string(), "--library".into()]);
-        client_args.push(path.display().to_string());
-        client_args.push("--json".into());
-        eprintln!("enetperf compare: {library} ({})", path.display());
-        let output = Command::new(&exe)
-            .args(&client_args)
-            .stderr(Stdio::inherit())
-            .output()
-            .map_err(|error| format!("cannot start the client: {error}"))?;
+        let port = read_port(&mut server);
+        let output = port.and_then(|port| {
+            eprintln!("enetperf compare: {library} ({})", path.display());
+            Command::new(&exe)
+                .args(["client", "127.0.0.1"])
+                .args(&passed)
+                .args(["--port", &port.to_string(), "--json", "--library"])
+                .arg(&path)
+                .stderr(Stdio::inherit())
+                .output()
+                .map_err(|error| format!("cannot start the client: {error}"))
+        });
         let _ = server.kill();
         let _ = server.wait();
+        let output = output?;
         if !output.status.success() {
             return Err(format!("the {library} run failed"));
         }
-        let json = String::from_utf8_lossy(&output.stdout).into_owned();
-        summaries.push(compared_from_json(&json)?);
+        summaries.push(Summary::from_json(&String::from_utf8_lossy(
+            &output.stdout,
+        ))?);
     }
     Ok(summaries)
 }
@@ -334,74 +382,33 @@ fn read_port(server: &mut std::process::Child) -> Result<u16, String> {
         .ok_or_else(|| "the server did not start".to_string())
 }
 
-/// What `compare` shows of one library's run, read back from the
-/// client's JSON.
-struct Compared {
-    library: String,
-    version: String,
-    sent: f64,
-    delivered: f64,
-    messages_per_s: f64,
-    megabytes_per_s: f64,
-    mean_rtt_ms: f64,
-    mean_loss_percent: f64,
-    retransmissions: Option<f64>,
-}
-
-fn compared_from_json(json: &str) -> Result<Compared, String> {
-    let field = |name: &str| -> Option<String> {
-        let key = format!("\"{name}\": ");
-        let start = json.find(&key)? + key.len();
-        let end = json[start..].find([',', '\n'])? + start;
-        Some(json[start..end].trim_matches('"').to_string())
-    };
-    let number = |name: &str| -> Result<f64, String> {
-        field(name)
-            .and_then(|text| text.parse().ok())
-            .ok_or_else(|| format!("the client's JSON lacks {name}"))
-    };
-    Ok(Compared {
-        library: field("library").unwrap_or_default(),
-        version: field("version").unwrap_or_default(),
-        sent: number("sent")?,
-        delivered: number("delivered")?,
-        messages_per_s: number("messages_per_s")?,
-        megabytes_per_s: number("megabytes_per_s")?,
-        mean_rtt_ms: number("mean_rtt_ms")?,
-        mean_loss_percent: number("mean_loss_percent")?,
-        retransmissions: field("retransmissions").and_then(|text| text.parse().ok()),
-    })
-}
-
-/// The two runs side by side.
-fn comparison_table(runs: &[Compared]) -> String {
+/// The runs side by side, with enet-rs's ratio to stock.
+fn comparison_table(runs: &[Summary]) -> String {
     let mut out = format!("{:<24}", "");
     for run in runs {
         out += &format!("{:>22}", format!("{} {}", run.library, run.version));
     }
-    type Show<'a> = &'a dyn Fn(&Compared) -> String;
+    type Show<'a> = &'a dyn Fn(&Summary) -> String;
     let rows: [(&str, Show); 7] = [
-        ("delivered msg/s", &|r| format!("{:.0}", r.messages_per_s)),
-        ("delivered MB/s", &|r| format!("{:.3}", r.megabytes_per_s)),
+        ("delivered msg/s", &|r| format!("{:.0}", r.messages_per_s())),
+        ("delivered MB/s", &|r| format!("{:.3}", r.megabytes_per_s())),
         ("delivered / sent", &|r| {
             format!(
                 "{:.1} %",
-                if r.sent > 0.0 {
-                    r.delivered * 100.0 / r.sent
+                if r.sent > 0 {
+                    r.delivered as f64 * 100.0 / r.sent as f64
                 } else {
                     0.0
                 }
             )
         }),
-        ("mean rtt", &|r| format!("{:.1} ms", r.mean_rtt_ms)),
-        ("mean loss (ENet)", &|r| {
-            format!("{:.2} %", r.mean_loss_percent)
-        }),
+        ("mean rtt", &|r| format!("{:.1} ms", r.mean_rtt_ms())),
+        ("mean loss", &|r| format!("{:.2} %", r.mean_loss_shown())),
         ("retransmissions", &|r| {
-            r.retransmissions
-                .map_or("-".to_string(), |n| format!("{n:.0}"))
+            r.retransmissions()
+                .map_or("-".to_string(), |n| n.to_string())
         }),
-        ("sent", &|r| format!("{:.0}", r.sent)),
+        ("sent", &|r| r.sent.to_string()),
     ];
     for (name, show) in rows {
         out += &format!("\n{name:<24}");
@@ -410,14 +417,36 @@ fn comparison_table(runs: &[Compared]) -> String {
         }
     }
     if let [stock, ours] = runs {
-        if stock.messages_per_s > 0.0 {
+        if stock.messages_per_s() > 0.0 {
             out += &format!(
                 "\n\nenet-rs / stock: {:.2}x the delivered messages per second",
-                ours.messages_per_s / stock.messages_per_s
+                ours.messages_per_s() / stock.messages_per_s()
             );
         }
     }
     out
+}
+
+/// `compare --json`: both reports, stock first.
+fn comparison_json(runs: &[Summary]) -> String {
+    let reports: Vec<String> = runs
+        .iter()
+        .map(|run| run.json().replace('\n', "\n  "))
+        .collect();
+    format!(
+        "{{\n  \"schema\": 1,\n  \"runs\": [\n  {}\n  ]\n}}",
+        reports.join(",\n  ")
+    )
+}
+
+/// `--plot`: the runs drawn into the PNG it names.
+fn draw_if_asked(options: &Options, runs: &[Summary]) -> Result<(), String> {
+    let Some(path) = &options.plot else {
+        return Ok(());
+    };
+    plot::draw(path, runs)?;
+    eprintln!("enetperf: plot written to {}", path.display());
+    Ok(())
 }
 
 fn main() -> ExitCode {
@@ -443,23 +472,26 @@ fn main() -> ExitCode {
         }
     };
     let outcome = match command.as_str() {
-        "server" => run_server(&options).map(|()| None),
-        "client" => run_client(&options, options.json).map(|summary| {
+        "server" => run_server(&options),
+        "client" => run_client(&options, options.json).and_then(|summary| {
             if options.json {
                 println!("{}", summary.json());
             } else {
                 println!("{}", summary.table());
             }
-            None
+            draw_if_asked(&options, &[summary])
         }),
-        _ => run_compare(rest).map(Some),
+        _ => run_compare(rest).and_then(|runs| {
+            if options.json {
+                println!("{}", comparison_json(&runs));
+            } else {
+                println!("{}", comparison_table(&runs));
+            }
+            draw_if_asked(&options, &runs)
+        }),
     };
     match outcome {
-        Ok(Some(runs)) => {
-            println!("{}", comparison_table(&runs));
-            ExitCode::SUCCESS
-        }
-        Ok(None) => ExitCode::SUCCESS,
+        Ok(()) => ExitCode::SUCCESS,
         Err(message) => {
             eprintln!("enetperf: {message}");
             ExitCode::from(1)

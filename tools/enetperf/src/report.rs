@@ -6,7 +6,7 @@ use std::fmt::Write;
 use crate::library::Library;
 use crate::session::ClientPlan;
 
-/// One second of a run.
+/// One interval of a run (a second unless `--interval` says otherwise).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Interval {
     /// Seconds since sending began, at the end of this interval.
@@ -24,11 +24,31 @@ pub struct Interval {
     pub throttle_percent: f64,
     /// Reliable commands resent in the interval (enet-rs only).
     pub retransmissions: Option<u64>,
+    /// Commands ENet counted lost in the interval, as a share of the
+    /// datagrams it sent (the ratio behind its 10-second estimate,
+    /// sampled every interval).
+    pub sampled_loss_percent: f64,
+    /// Messages sent in the interval that never arrived, percent: those
+    /// numbered below the newest the server saw (0 for messages under
+    /// 8 bytes, which carry no number).
+    pub undelivered_percent: f64,
 }
 
 impl Interval {
+    /// The loss to show for traffic of `mode`. Reliable messages are never
+    /// lost end to end, so for them it is what ENet counted lost and sent
+    /// again; for unreliable and unsequenced ones, the messages that never
+    /// arrived.
+    pub fn loss_shown(&self, mode: &str) -> f64 {
+        if mode == "reliable" {
+            self.sampled_loss_percent
+        } else {
+            self.undelivered_percent
+        }
+    }
+
     /// The live progress line.
-    pub fn line(&self) -> String {
+    pub fn line(&self, mode: &str) -> String {
         let resent = self
             .retransmissions
             .map_or_else(|| "-".to_string(), |count| count.to_string());
@@ -38,7 +58,7 @@ impl Interval {
             self.messages_per_s,
             self.megabytes_per_s,
             self.rtt_ms,
-            self.loss_percent,
+            self.loss_shown(mode),
             resent,
             self.throttle_percent
         )
@@ -46,12 +66,12 @@ impl Interval {
 }
 
 /// A whole run.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Summary {
     pub library: String,
     pub library_path: String,
     pub version: String,
-    pub mode: &'static str,
+    pub mode: String,
     pub size: usize,
     pub rate: u32,
     pub peers: usize,
@@ -86,7 +106,7 @@ impl Summary {
             library: library.name().to_string(),
             library_path: library.path.display().to_string(),
             version: library.version(),
-            mode: plan.mode.name(),
+            mode: plan.mode.name().to_string(),
             size: plan.size,
             rate: plan.rate,
             peers: plan.peers,
@@ -130,6 +150,11 @@ impl Summary {
 
     pub fn mean_loss_percent(&self) -> f64 {
         self.mean(|i| i.loss_percent)
+    }
+
+    /// The mean of the loss shown for this run's mode.
+    pub fn mean_loss_shown(&self) -> f64 {
+        self.mean(|i| i.loss_shown(&self.mode))
     }
 
     /// The closing table.
@@ -176,10 +201,16 @@ impl Summary {
             self.megabytes_per_s()
         );
         let _ = writeln!(out, "{:<22} {:.1} ms", "mean rtt", self.mean(|i| i.rtt_ms));
+        let shown = if self.mode == "reliable" {
+            "of commands resent per datagram (ENet's counters)"
+        } else {
+            "of messages never arrived"
+        };
         let _ = writeln!(
             out,
-            "{:<22} {:.2} %",
-            "mean loss (ENet)",
+            "{:<22} {:.2} % {shown}; ENet's 10-second estimate {:.2} %",
+            "mean loss",
+            self.mean_loss_shown(),
             self.mean(|i| i.loss_percent)
         );
         let _ = writeln!(
@@ -207,7 +238,7 @@ impl Summary {
         let _ = writeln!(out, "  \"library\": {},", quote(&self.library));
         let _ = writeln!(out, "  \"library_path\": {},", quote(&self.library_path));
         let _ = writeln!(out, "  \"version\": {},", quote(&self.version));
-        let _ = writeln!(out, "  \"mode\": {},", quote(self.mode));
+        let _ = writeln!(out, "  \"mode\": {},", quote(&self.mode));
         let _ = writeln!(out, "  \"size\": {},", self.size);
         let _ = writeln!(out, "  \"rate\": {},", self.rate);
         let _ = writeln!(out, "  \"peers\": {},", self.peers);
@@ -250,13 +281,77 @@ impl Summary {
                 .retransmissions
                 .map_or_else(|| "null".to_string(), |n| n.to_string());
             let _ = writeln!(out,
-                "    {{\"seconds\": {}, \"messages_per_s\": {}, \"megabytes_per_s\": {}, \"sent\": {}, \"rtt_ms\": {}, \"loss_percent\": {}, \"throttle_percent\": {}, \"retransmissions\": {}}}{comma}",
+                "    {{\"seconds\": {}, \"messages_per_s\": {}, \"megabytes_per_s\": {}, \"sent\": {}, \"rtt_ms\": {}, \"loss_percent\": {}, \"throttle_percent\": {}, \"retransmissions\": {}, \"sampled_loss_percent\": {}, \"undelivered_percent\": {}}}{comma}",
                 number(interval.seconds), number(interval.messages_per_s), number(interval.megabytes_per_s),
                 interval.sent, number(interval.rtt_ms), number(interval.loss_percent),
-                number(interval.throttle_percent), resent);
+                number(interval.throttle_percent), resent, number(interval.sampled_loss_percent), number(interval.undelivered_percent));
         }
         out.push_str("  ]\n}");
         out
+    }
+}
+
+impl Summary {
+    /// Reads back what [`Summary::json`] wrote (as `compare` does with
+    /// each client's output). The figures derived from the others
+    /// (`messages_per_s` and the means) are recomputed, not read.
+    pub fn from_json(text: &str) -> Result<Summary, String> {
+        let json: serde_json::Value =
+            serde_json::from_str(text).map_err(|error| format!("unreadable report: {error}"))?;
+        let missing = |name: &str| format!("the report lacks {name}");
+        let text_of = |name: &str| {
+            json[name]
+                .as_str()
+                .map(str::to_string)
+                .ok_or_else(|| missing(name))
+        };
+        let count = |value: &serde_json::Value, name: &str| {
+            value[name].as_u64().ok_or_else(|| missing(name))
+        };
+        let real = |value: &serde_json::Value, name: &str| {
+            value[name].as_f64().ok_or_else(|| missing(name))
+        };
+        let impairment = &json["impairment"];
+        let intervals = json["intervals"]
+            .as_array()
+            .ok_or_else(|| missing("intervals"))?
+            .iter()
+            .map(|interval| {
+                Ok(Interval {
+                    seconds: real(interval, "seconds")?,
+                    messages_per_s: real(interval, "messages_per_s")?,
+                    megabytes_per_s: real(interval, "megabytes_per_s")?,
+                    sent: count(interval, "sent")?,
+                    rtt_ms: real(interval, "rtt_ms")?,
+                    loss_percent: real(interval, "loss_percent")?,
+                    throttle_percent: real(interval, "throttle_percent")?,
+                    retransmissions: interval["retransmissions"].as_u64(),
+                    sampled_loss_percent: real(interval, "sampled_loss_percent")?,
+                    undelivered_percent: real(interval, "undelivered_percent")?,
+                })
+            })
+            .collect::<Result<Vec<_>, String>>()?;
+        Ok(Summary {
+            library: text_of("library")?,
+            library_path: text_of("library_path")?,
+            version: text_of("version")?,
+            mode: text_of("mode")?,
+            size: count(&json, "size")? as usize,
+            rate: count(&json, "rate")? as u32,
+            peers: count(&json, "peers")? as usize,
+            channels: count(&json, "channels")? as usize,
+            duration_s: real(&json, "duration_s")?,
+            impairment: Impairment {
+                loss: real(impairment, "loss")?,
+                duplicate: real(impairment, "duplicate")?,
+                delay_ms: count(impairment, "delay_ms")? as u32,
+                jitter_ms: count(impairment, "jitter_ms")? as u32,
+            },
+            sent: count(&json, "sent")?,
+            delivered: count(&json, "delivered")?,
+            delivered_bytes: count(&json, "delivered_bytes")?,
+            intervals,
+        })
     }
 }
 
@@ -297,5 +392,52 @@ mod tests {
         assert_eq!(number(2.0), "2");
         assert_eq!(number(f64::NAN), "0");
         assert_eq!(quote("a\"b\\c\n"), "\"a\\\"b\\\\c\\u000a\"");
+    }
+
+    fn interval(seconds: f64, retransmissions: Option<u64>) -> Interval {
+        Interval {
+            seconds,
+            messages_per_s: 1999.5,
+            megabytes_per_s: 0.128,
+            sent: 2000,
+            rtt_ms: 41.25,
+            loss_percent: 4.5,
+            throttle_percent: 100.0,
+            retransmissions,
+            sampled_loss_percent: 2.375,
+            undelivered_percent: 9.5,
+        }
+    }
+
+    #[test]
+    fn a_report_reads_back_as_written() {
+        for resent in [None, Some(17)] {
+            let summary = Summary {
+                library: "enet-rs".into(),
+                library_path: "/tmp/a \"quoted\" path".into(),
+                version: "1.3.17".into(),
+                mode: "unsequenced".into(),
+                size: 512,
+                rate: 2000,
+                peers: 3,
+                channels: 2,
+                duration_s: 2.5,
+                impairment: Impairment {
+                    loss: 0.05,
+                    duplicate: 0.01,
+                    delay_ms: 20,
+                    jitter_ms: 5,
+                },
+                sent: 5000,
+                delivered: 4750,
+                delivered_bytes: 4750 * 512,
+                intervals: vec![interval(1.0, resent), interval(2.0, resent)],
+            };
+            assert_eq!(Summary::from_json(&summary.json()), Ok(summary));
+        }
+        assert!(Summary::from_json("{\"schema\": 1}")
+            .unwrap_err()
+            .contains("lacks"));
+        assert!(Summary::from_json("not json").is_err());
     }
 }

@@ -1,9 +1,11 @@
 //! The two sides of a measurement, over a loaded ENet library.
 //!
-//! The client sends data on channels 1..=C; the server counts what
-//! arrives and, every 100 ms, tells each peer on channel 0 how many
-//! messages and bytes it has received from it so far. The client's
-//! figures are therefore what was delivered, not what was sent.
+//! The client sends data on channels 1..=C, numbering its messages; the
+//! server counts what arrives and, every 100 ms, tells each peer on
+//! channel 0 how many messages and bytes it has received from it so far
+//! and the highest number it has seen. The client's figures are
+//! therefore what was delivered, not what was sent, and a message
+//! numbered below the highest that never arrived was lost on the way.
 
 use std::net::SocketAddrV4;
 use std::ptr;
@@ -53,6 +55,8 @@ pub struct ClientPlan {
     pub peers: usize,
     pub channels: usize,
     pub duration: Duration,
+    /// How often to measure (the live line, the JSON intervals, the plot).
+    pub interval: Duration,
 }
 
 const REPORT_CHANNEL: u8 = 0;
@@ -121,7 +125,7 @@ pub fn serve(
         library.name(),
         library.version()
     );
-    let mut received: Vec<(u64, u64)> = Vec::new();
+    let mut received: Vec<Received> = Vec::new();
     let mut connected = 0usize;
     let mut ever_connected = false;
     let mut last_report = Instant::now();
@@ -134,22 +138,24 @@ pub fn serve(
             };
             let index = slot_of(guard.host, event.peer);
             if received.len() <= index {
-                received.resize(index + 1, (0, 0));
+                received.resize(index + 1, Received::default());
             }
             match event.r#type {
                 ENetEventType::ENET_EVENT_TYPE_CONNECT => {
                     connected += 1;
                     ever_connected = true;
-                    received[index] = (0, 0);
+                    received[index] = Received::default();
                 }
                 ENetEventType::ENET_EVENT_TYPE_DISCONNECT => {
                     connected = connected.saturating_sub(1)
                 }
                 ENetEventType::ENET_EVENT_TYPE_RECEIVE => {
-                    // SAFETY: a received packet is ours until destroyed.
-                    let length = unsafe { (*event.packet).dataLength } as u64;
-                    received[index].0 += 1;
-                    received[index].1 += length;
+                    // SAFETY: a received packet is ours until destroyed,
+                    // its data readable for its length.
+                    let data = unsafe {
+                        std::slice::from_raw_parts((*event.packet).data, (*event.packet).dataLength)
+                    };
+                    received[index].count(data);
                     // SAFETY: as above.
                     unsafe { (library.packet_destroy)(event.packet) };
                 }
@@ -158,21 +164,18 @@ pub fn serve(
         }
         if last_report.elapsed() >= REPORT_EVERY {
             last_report = Instant::now();
-            for (index, &(messages, bytes)) in received.iter().enumerate() {
+            for (index, peer_received) in received.iter().enumerate() {
                 // SAFETY: `index` is below the host's peer count.
                 let peer = unsafe { (*guard.host).peers.add(index) };
                 // SAFETY: a peer of the live host.
                 if unsafe { (*peer).state } != ENetPeerState::ENET_PEER_STATE_CONNECTED {
                     continue;
                 }
-                let mut report = [0u8; 16];
-                report[..8].copy_from_slice(&messages.to_be_bytes());
-                report[8..].copy_from_slice(&bytes.to_be_bytes());
                 send(
                     library,
                     peer,
                     REPORT_CHANNEL,
-                    &report,
+                    &peer_received.encode(),
                     Mode::Reliable.flags(),
                 );
             }
@@ -206,7 +209,7 @@ fn send(library: &Library, peer: *mut ENetPeer, channel: u8, data: &[u8], flags:
     true
 }
 
-/// Runs the client's plan, calling `progress` once a second.
+/// Runs the client's plan, calling `progress` once an interval.
 pub fn run_client(
     library: &Library,
     plan: &ClientPlan,
@@ -247,8 +250,10 @@ pub fn run_client(
         service(library, host, 10)?;
     }
 
-    // Delivered so far, per peer, as the server last said.
-    let mut delivered = vec![(0u64, 0u64); peers.len()];
+    let mut delivered = Delivered {
+        per_peer: vec![Received::default(); peers.len()],
+        reported_at: Instant::now(),
+    };
     let mut payload = vec![0x5Au8; plan.size.max(8)];
     payload.truncate(plan.size);
     let per_ms = f64::from(plan.rate) / 1000.0;
@@ -256,24 +261,29 @@ pub fn run_client(
     let mut sent = 0u64;
     let mut sequence = 0u64;
     let mut intervals = Vec::new();
-    let mut last = (0u64, 0u64, Instant::now(), 0u64);
     let begin = Instant::now();
+    let mut mark = Mark {
+        messages: 0,
+        bytes: 0,
+        sent_through: 0,
+        reported_at: begin,
+        measured_at: begin,
+        resent: 0,
+        counters: vec![LossCounters::default(); peers.len()],
+    };
     let mut next_tick = begin;
-    let handle_events = |delivered: &mut Vec<(u64, u64)>| -> Result<(), String> {
+    let handle_events = |delivered: &mut Delivered| -> Result<(), String> {
         while let Some(event) = service(library, guard.host, 0)? {
             if event.r#type == ENetEventType::ENET_EVENT_TYPE_RECEIVE {
                 // SAFETY: a received packet is ours until destroyed.
                 let (data, length) = unsafe { ((*event.packet).data, (*event.packet).dataLength) };
-                if length == 16 {
-                    // SAFETY: 16 readable bytes.
-                    let bytes = unsafe { std::slice::from_raw_parts(data, 16) };
-                    // The client's host has one slot per peer.
-                    if let Some(slot) = delivered.get_mut(slot_of(guard.host, event.peer)) {
-                        *slot = (
-                            u64::from_be_bytes(bytes[..8].try_into().unwrap()),
-                            u64::from_be_bytes(bytes[8..].try_into().unwrap()),
-                        );
-                    }
+                // SAFETY: as above, readable for its length.
+                let bytes = unsafe { std::slice::from_raw_parts(data, length) };
+                // The client's host has one slot per peer.
+                let slot = delivered.per_peer.get_mut(slot_of(guard.host, event.peer));
+                if let (Some(slot), Some(report)) = (slot, Received::decode(bytes)) {
+                    *slot = report;
+                    delivered.reported_at = Instant::now();
                 }
                 // SAFETY: as above.
                 unsafe { (library.packet_destroy)(event.packet) };
@@ -300,12 +310,18 @@ pub fn run_client(
             }
         }
         handle_events(&mut delivered)?;
-        if last.2.elapsed() >= Duration::from_secs(1) {
-            let interval = measure(library, &peers, &delivered, &mut last, sent, begin);
+        if mark.measured_at.elapsed() >= plan.interval {
+            let interval = measure(library, &peers, &delivered, &mut mark, sent, begin);
             progress(&interval);
             intervals.push(interval);
         }
         std::thread::sleep(Duration::from_micros(200));
+    }
+    // The sending time's last part, if it is most of an interval.
+    if mark.measured_at.elapsed() >= plan.interval / 2 {
+        let interval = measure(library, &peers, &delivered, &mut mark, sent, begin);
+        progress(&interval);
+        intervals.push(interval);
     }
     // The last reports: what was still on its way.
     let settle = Instant::now();
@@ -321,36 +337,171 @@ pub fn run_client(
     while farewell.elapsed() < Duration::from_millis(500) {
         service(library, host, 10)?;
     }
-    let messages: u64 = delivered.iter().map(|d| d.0).sum();
-    let bytes: u64 = delivered.iter().map(|d| d.1).sum();
+    let (messages, bytes, _) = delivered.totals(peers.len());
     Ok(Summary::new(
         plan, library, sent, messages, bytes, intervals,
     ))
 }
 
-/// One second's figures since `last` (updated).
+/// What the server has said it received, and when its latest report
+/// arrived: delivery rates are measured between report arrivals, so an
+/// interval is not credited with a report more or less than its
+/// neighbours (the server reports every 100 ms).
+struct Delivered {
+    /// The latest report of each peer.
+    per_peer: Vec<Received>,
+    reported_at: Instant,
+}
+
+impl Delivered {
+    /// Messages and bytes delivered, and how many messages were sent up
+    /// to the newest stamp each peer's server side has seen.
+    fn totals(&self, peer_count: usize) -> (u64, u64, u64) {
+        self.per_peer
+            .iter()
+            .enumerate()
+            .fold((0, 0, 0), |sum, (slot, peer)| {
+                (
+                    sum.0 + peer.messages,
+                    sum.1 + peer.bytes,
+                    sum.2 + peer.sent_through(slot, peer_count),
+                )
+            })
+    }
+}
+
+/// What the server has received from one peer, and its report of it.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+struct Received {
+    messages: u64,
+    bytes: u64,
+    /// One past the highest sequence number stamped in a message (0: none
+    /// seen). Messages of 8 bytes or more carry their number in their
+    /// first 8 bytes.
+    stamps_through: u64,
+}
+
+impl Received {
+    const REPORT_BYTES: usize = 24;
+
+    fn count(&mut self, message: &[u8]) {
+        self.messages += 1;
+        self.bytes += message.len() as u64;
+        if let Some(stamp) = message.first_chunk::<8>() {
+            self.stamps_through = self.stamps_through.max(u64::from_be_bytes(*stamp) + 1);
+        }
+    }
+
+    fn encode(&self) -> [u8; Self::REPORT_BYTES] {
+        let mut report = [0u8; Self::REPORT_BYTES];
+        report[..8].copy_from_slice(&self.messages.to_be_bytes());
+        report[8..16].copy_from_slice(&self.bytes.to_be_bytes());
+        report[16..].copy_from_slice(&self.stamps_through.to_be_bytes());
+        report
+    }
+
+    fn decode(report: &[u8]) -> Option<Received> {
+        let report: &[u8; Self::REPORT_BYTES] = report.try_into().ok()?;
+        let field = |at: usize| u64::from_be_bytes(report[at..at + 8].try_into().unwrap());
+        Some(Received {
+            messages: field(0),
+            bytes: field(8),
+            stamps_through: field(16),
+        })
+    }
+
+    /// How many messages the client sent to the peer in `slot` with a
+    /// number below `stamps_through`: numbers go round the peers in turn,
+    /// so the peer in slot k sends k, k + n, k + 2n, ...
+    fn sent_through(&self, slot: usize, peer_count: usize) -> u64 {
+        let (slot, peer_count) = (slot as u64, peer_count as u64);
+        if self.stamps_through > slot {
+            (self.stamps_through - slot - 1) / peer_count + 1
+        } else {
+            0
+        }
+    }
+}
+
+/// Where the previous interval ended.
+struct Mark {
+    messages: u64,
+    bytes: u64,
+    sent_through: u64,
+    reported_at: Instant,
+    measured_at: Instant,
+    /// Retransmissions counted so far (enet-rs only).
+    resent: u64,
+    /// Each peer's loss counters as last read.
+    counters: Vec<LossCounters>,
+}
+
+/// A peer's `packetsSent` (datagrams) and `packetsLost` (commands that
+/// timed out and went again): ENet folds their ratio into its loss
+/// estimate every 10 s and then zeroes both, so enetperf samples them
+/// every interval to see the loss as it happens.
+#[derive(Debug, Clone, Copy, Default)]
+struct LossCounters {
+    sent: u32,
+    lost: u32,
+}
+
+impl LossCounters {
+    /// What was counted since `before`; after ENet zeroed the counters,
+    /// what they hold now (the counts between the last reading and the
+    /// reset are not seen).
+    fn since(self, before: &LossCounters) -> (u64, u64) {
+        if self.sent < before.sent || self.lost < before.lost {
+            (u64::from(self.sent), u64::from(self.lost))
+        } else {
+            (
+                u64::from(self.sent - before.sent),
+                u64::from(self.lost - before.lost),
+            )
+        }
+    }
+}
+
+/// The figures of the interval since `mark` (moved to now).
 fn measure(
     library: &Library,
     peers: &[*mut ENetPeer],
-    delivered: &[(u64, u64)],
-    last: &mut (u64, u64, Instant, u64),
+    delivered: &Delivered,
+    mark: &mut Mark,
     sent: u64,
     begin: Instant,
 ) -> Interval {
-    let messages: u64 = delivered.iter().map(|d| d.0).sum();
-    let bytes: u64 = delivered.iter().map(|d| d.1).sum();
-    let seconds = last.2.elapsed().as_secs_f64();
+    let (messages, bytes, sent_through) = delivered.totals(peers.len());
+    let reported_over = delivered
+        .reported_at
+        .saturating_duration_since(mark.reported_at)
+        .as_secs_f64();
+    // No report in the interval: nothing is known to have arrived.
+    let per_second = |count: u64| {
+        if reported_over > 0.0 {
+            count as f64 / reported_over
+        } else {
+            0.0
+        }
+    };
     let count = peers.len() as f64;
     let (mut rtt, mut loss, mut throttle, mut resent) = (0.0, 0.0, 0.0, None::<u64>);
+    let mut counters = Vec::with_capacity(peers.len());
     for &peer in peers {
         // SAFETY: peers of the live host; plain fields are read.
-        let (round_trip, packet_loss, packet_throttle) = unsafe {
+        let (round_trip, packet_loss, packet_throttle, datagrams_sent, commands_lost) = unsafe {
             (
                 (*peer).roundTripTime,
                 (*peer).packetLoss,
                 (*peer).packetThrottle,
+                (*peer).packetsSent,
+                (*peer).packetsLost,
             )
         };
+        counters.push(LossCounters {
+            sent: datagrams_sent,
+            lost: commands_lost,
+        });
         rtt += f64::from(round_trip) / count;
         loss += f64::from(packet_loss) / 65536.0 * 100.0 / count;
         throttle += f64::from(packet_throttle) / 32.0 * 100.0 / count;
@@ -364,17 +515,83 @@ fn measure(
             }
         }
     }
-    let retransmissions = resent.map(|total| total.saturating_sub(last.3));
+    let retransmissions = resent.map(|total| total.saturating_sub(mark.resent));
+    let (mut sent_since, mut lost_since) = (0u64, 0u64);
+    for (now, before) in counters.iter().zip(&mark.counters) {
+        let (sent, lost) = now.since(before);
+        sent_since += sent;
+        lost_since += lost;
+    }
     let interval = Interval {
         seconds: begin.elapsed().as_secs_f64(),
-        messages_per_s: (messages - last.0) as f64 / seconds,
-        megabytes_per_s: (bytes - last.1) as f64 / seconds / 1e6,
+        messages_per_s: per_second(messages - mark.messages),
+        megabytes_per_s: per_second(bytes - mark.bytes) / 1e6,
         sent,
         rtt_ms: rtt,
         loss_percent: loss,
         throttle_percent: throttle,
         retransmissions,
+        sampled_loss_percent: if sent_since > 0 {
+            lost_since as f64 * 100.0 / sent_since as f64
+        } else {
+            0.0
+        },
+        undelivered_percent: {
+            let offered = sent_through.saturating_sub(mark.sent_through);
+            let arrived = messages - mark.messages;
+            if offered > arrived {
+                (offered - arrived) as f64 * 100.0 / offered as f64
+            } else {
+                0.0
+            }
+        },
     };
-    *last = (messages, bytes, Instant::now(), resent.unwrap_or(0));
+    *mark = Mark {
+        messages,
+        bytes,
+        sent_through,
+        reported_at: delivered.reported_at,
+        measured_at: Instant::now(),
+        resent: resent.unwrap_or(mark.resent),
+        counters,
+    };
     interval
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_report_carries_counts_and_the_newest_stamp() {
+        let mut received = Received::default();
+        received.count(&7u64.to_be_bytes());
+        received.count(&[0, 0, 0, 0, 0, 0, 0, 3, 0xAA]);
+        received.count(&[1, 2]); // too short to carry a number
+        assert_eq!(
+            received,
+            Received {
+                messages: 3,
+                bytes: 19,
+                stamps_through: 8
+            }
+        );
+        assert_eq!(Received::decode(&received.encode()), Some(received));
+        assert_eq!(Received::decode(&[0; 16]), None);
+    }
+
+    #[test]
+    fn messages_sent_through_a_stamp_are_counted_per_peer() {
+        // Three peers: slot 1 sends 1, 4, 7, 10, ...
+        let through = |stamps_through| Received {
+            stamps_through,
+            ..Received::default()
+        };
+        assert_eq!(through(0).sent_through(1, 3), 0);
+        assert_eq!(through(1).sent_through(1, 3), 0);
+        assert_eq!(through(2).sent_through(1, 3), 1);
+        assert_eq!(through(8).sent_through(1, 3), 3);
+        assert_eq!(through(11).sent_through(1, 3), 4);
+        assert_eq!(through(5).sent_through(0, 1), 5);
+    }
 }

@@ -45,6 +45,18 @@ fn bad_arguments_are_explained() {
             &["server", "--rate", "5", "--bogus"],
             "--bogus: no such option",
         ),
+        (
+            &["client", "127.0.0.1", "--plot", "out.svg"],
+            "--plot: expected a file name ending in .png",
+        ),
+        (
+            &["compare", "--interval", "0"],
+            "--interval: expected seconds from 0.1 to 3600",
+        ),
+        (
+            &["compare", "--library", "stock"],
+            "--library: no such option for `enetperf compare`",
+        ),
     ] {
         let (code, _, stderr) = run(args);
         assert_eq!(code, 2, "{args:?}: {stderr}");
@@ -166,7 +178,27 @@ fn json_output_has_its_stable_fields() {
             field(&json, "delivered_bytes").parse::<u64>().unwrap(),
             64 * delivered
         );
-        assert!(json.matches("{\"seconds\": ").count() >= 1);
+        // Each interval's fields, in this order.
+        let interval = json
+            .lines()
+            .find(|line| line.starts_with("    {\"seconds\": "))
+            .expect("at least one interval");
+        let interval_keys: Vec<&str> = interval.split('"').skip(1).step_by(2).collect();
+        assert_eq!(
+            interval_keys,
+            [
+                "seconds",
+                "messages_per_s",
+                "megabytes_per_s",
+                "sent",
+                "rtt_ms",
+                "loss_percent",
+                "throttle_percent",
+                "retransmissions",
+                "sampled_loss_percent",
+                "undelivered_percent"
+            ]
+        );
         let resent = field(&json, "retransmissions");
         if library == "stock" {
             assert_eq!(field(&json, "library"), "\"stock ENet\"");
@@ -192,10 +224,155 @@ fn impairment_goes_through_the_proxy() {
     );
     let sent: f64 = field(&json, "sent").parse().unwrap();
     let delivered: f64 = field(&json, "delivered").parse().unwrap();
-    // About 10 % of unreliable messages are lost on the way.
+    // About 10 % of unreliable messages are lost on the way, and each
+    // interval sees it.
     assert!(
         delivered < sent * 0.97 && delivered > sent * 0.8,
         "{delivered} of {sent}"
     );
+    let undelivered: Vec<f64> = json
+        .split("\"undelivered_percent\": ")
+        .skip(1)
+        .map(|rest| rest.split('}').next().unwrap().parse().unwrap())
+        .collect();
+    assert!(!undelivered.is_empty());
+    for share in undelivered {
+        assert!((3.0..20.0).contains(&share), "{share} % undelivered");
+    }
     assert!(field(&json, "mean_rtt_ms").parse::<f64>().unwrap() >= 9.0);
+}
+
+/// The pixels of a PNG enetperf drew, as RGB rows.
+struct Picture {
+    width: usize,
+    height: usize,
+    rgb: Vec<u8>,
+}
+
+impl Picture {
+    fn read(path: &std::path::Path) -> Picture {
+        let decoder = png::Decoder::new(std::fs::File::open(path).expect("the plot exists"));
+        let mut reader = decoder.read_info().expect("a PNG");
+        let mut rgb = vec![0; reader.output_buffer_size()];
+        let frame = reader.next_frame(&mut rgb).expect("one frame");
+        assert_eq!(frame.color_type, png::ColorType::Rgb);
+        rgb.truncate(frame.buffer_size());
+        Picture {
+            width: frame.width as usize,
+            height: frame.height as usize,
+            rgb,
+        }
+    }
+
+    /// Pixels of exactly `colour` in the columns `from..to`.
+    fn count(&self, colour: [u8; 3], columns: std::ops::Range<usize>) -> usize {
+        (0..self.height)
+            .flat_map(|y| columns.clone().map(move |x| (y * self.width + x) * 3))
+            .filter(|&at| self.rgb[at..at + 3] == colour)
+            .count()
+    }
+}
+
+const STOCK_COLOUR: [u8; 3] = [204, 68, 40];
+const OURS_COLOUR: [u8; 3] = [31, 102, 196];
+
+fn scratch(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("enetperf-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir.join(name)
+}
+
+#[test]
+fn plot_draws_a_run_into_a_png() {
+    let path = scratch("client.png");
+    let mut server = Command::new(ENETPERF)
+        .args(["server", "--port", "0", "--once"])
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let port = BufReader::new(server.stdout.take().unwrap())
+        .lines()
+        .next()
+        .unwrap()
+        .unwrap()
+        .strip_prefix("PORT ")
+        .unwrap()
+        .to_string();
+    let (code, _, stderr) = run(&[
+        "client",
+        "127.0.0.1",
+        "--port",
+        &port,
+        "--duration",
+        "2",
+        "--interval",
+        "0.5",
+        "--plot",
+        path.to_str().unwrap(),
+    ]);
+    let _ = server.kill();
+    let _ = server.wait();
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stderr.contains("plot written to"), "{stderr}");
+    let picture = Picture::read(&path);
+    assert_eq!((picture.width, picture.height), (720, 1020));
+    // Three panels of enet-rs's blue lines and points, nothing in stock's
+    // colour.
+    let blue = picture.count(OURS_COLOUR, 0..picture.width);
+    assert!(blue > 2000, "{blue} blue pixels");
+    assert_eq!(picture.count(STOCK_COLOUR, 0..picture.width), 0);
+    let _ = std::fs::remove_file(&path);
+}
+
+#[test]
+fn compare_runs_both_libraries_and_draws_them_side_by_side() {
+    let path = scratch("compare.png");
+    let (code, stdout, stderr) = run(&[
+        "compare",
+        "--duration",
+        "2",
+        "--interval",
+        "0.5",
+        "--rate",
+        "1000",
+        "--json",
+        "--plot",
+        path.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{stderr}");
+    // Both reports, stock first, each with its own library.
+    assert!(
+        stdout.starts_with("{\n  \"schema\": 1,\n  \"runs\": ["),
+        "{stdout}"
+    );
+    let stock = stdout
+        .find("\"library\": \"stock ENet\"")
+        .expect("a stock run");
+    let ours = stdout
+        .find("\"library\": \"enet-rs\"")
+        .expect("an enet-rs run");
+    assert!(stock < ours);
+    // Each run's top-level counts (indented once more inside "runs").
+    let counts = |name: &str| -> Vec<u64> {
+        let key = format!("    \"{name}\": ");
+        stdout
+            .lines()
+            .filter_map(|line| line.strip_prefix(key.as_str()))
+            .map(|rest| rest.trim_end_matches(',').parse().unwrap())
+            .collect()
+    };
+    let (sent, delivered) = (counts("sent"), counts("delivered"));
+    assert_eq!(sent.len(), 2, "{stdout}");
+    assert_eq!(sent, delivered, "reliable messages all arrive on loopback");
+    assert!(sent.iter().all(|&count| count >= 1500), "{sent:?}");
+    // Stock's column on the left, ours on the right.
+    let picture = Picture::read(&path);
+    assert_eq!((picture.width, picture.height), (1440, 1020));
+    let half = picture.width / 2;
+    let (left, right) = (0..half, half..picture.width);
+    assert!(picture.count(STOCK_COLOUR, left.clone()) > 2000);
+    assert!(picture.count(OURS_COLOUR, right.clone()) > 2000);
+    assert_eq!(picture.count(STOCK_COLOUR, right), 0);
+    assert_eq!(picture.count(OURS_COLOUR, left), 0);
+    let _ = std::fs::remove_file(&path);
 }
