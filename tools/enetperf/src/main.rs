@@ -7,7 +7,8 @@
 //!                 [--duration S] [--loss P] [--duplicate P] [--delay-ms MS]
 //!                 [--jitter-ms MS] [--interval S] [--library L] [--json]
 //!                 [--plot OUT.png]
-//! enetperf compare [client options]     the same run on stock ENet and on enet-rs
+//! enetperf compare [client options]     the same run on stock ENet and on enet-rs,
+//!                                       drawn into enetperf-compare.png
 //! ```
 //!
 //! `--library` is `ours` (enet-rs, the default), `stock` (Debian's
@@ -38,10 +39,14 @@ const USAGE: &str = "usage:
                   [--loss P] [--duplicate P] [--delay-ms MS] [--jitter-ms MS]
                   [--interval S] [--library ours|stock|PATH] [--json] [--plot OUT.png]
   enetperf compare [the client's traffic, impairment and --interval options]
-                   [--json] [--plot OUT.png]
+                   [--json] [--plot OUT.png | --no-plot]
 
   compare runs the same client on stock ENet (Debian's libenet.so.7), then on
-  enet-rs, each against a server on the same library, and shows them side by side.";
+  enet-rs, each against a server on the same library, prints them side by side
+  and draws them side by side into enetperf-compare.png (or --plot's file).";
+
+/// Where `compare` draws its picture unless `--plot` names a file.
+const COMPARE_PLOT: &str = "enetperf-compare.png";
 
 /// A mistake in the command line: printed with the usage, exit 2.
 struct Usage(String);
@@ -62,6 +67,8 @@ struct Options {
     library: String,
     json: bool,
     plot: Option<PathBuf>,
+    /// `compare --no-plot`: no picture.
+    no_plot: bool,
     once: bool,
 }
 
@@ -80,6 +87,7 @@ fn parse(args: &[String], command: &str) -> Result<Options, Usage> {
         library: "ours".into(),
         json: false,
         plot: None,
+        no_plot: false,
         once: false,
     };
     let mut rest = args.iter();
@@ -161,6 +169,7 @@ fn parse(args: &[String], command: &str) -> Result<Options, Usage> {
                 }
                 options.plot = Some(path);
             }
+            "--no-plot" if command == "compare" => options.no_plot = true,
             "--once" if command == "server" => options.once = true,
             flag if flag.starts_with('-') => {
                 return Err(Usage(format!(
@@ -329,6 +338,7 @@ fn run_compare(args: &[String]) -> Result<Vec<Summary>, String> {
             "--plot" => {
                 rest.next();
             }
+            "--no-plot" => {}
             _ => passed.push(arg.clone()),
         }
     }
@@ -486,6 +496,11 @@ fn main() -> ExitCode {
                 println!("{}", comparison_json(&runs));
             } else {
                 println!("{}", comparison_table(&runs));
+            }
+            // compare always draws, unless told not to.
+            let mut options = options;
+            if options.plot.is_none() && !options.no_plot {
+                options.plot = Some(PathBuf::from(COMPARE_PLOT));
             }
             draw_if_asked(&options, &runs)
         }),

@@ -166,115 +166,138 @@ pub fn draw(path: &Path, runs: &[Summary]) -> Result<(), String> {
     register_fonts();
     let columns = runs.len();
     let width = COLUMN_WIDTH * columns as u32;
-    let root = BitMapBackend::new(path, (width, HEIGHT)).into_drawing_area();
-    root.fill(&WHITE).map_err(|error| failed(&error))?;
-    let (header, rest) = root.split_vertically(HEADER_HEIGHT);
-    let (body, footer) = rest.split_vertically(HEIGHT - HEADER_HEIGHT - FOOTER_HEIGHT);
-    let title = if columns == 2 {
-        "enetperf compare: the same run on each library"
-    } else {
-        "enetperf"
-    };
-    header
-        .draw_text(title, &(FONT, 28).into_font().color(&BLACK), (16, 10))
-        .map_err(|error| failed(&error))?;
-    for (line, y) in scenario(first).iter().zip([44, 66]) {
+    let mut pixels = vec![0u8; width as usize * HEIGHT as usize * 3];
+    // The drawing areas borrow the pixels until the block ends.
+    {
+        let root = BitMapBackend::with_buffer(&mut pixels, (width, HEIGHT)).into_drawing_area();
+        root.fill(&WHITE).map_err(|error| failed(&error))?;
+        let (header, rest) = root.split_vertically(HEADER_HEIGHT);
+        let (body, footer) = rest.split_vertically(HEIGHT - HEADER_HEIGHT - FOOTER_HEIGHT);
+        let title = if columns == 2 {
+            "enetperf compare: the same run on each library"
+        } else {
+            "enetperf"
+        };
         header
-            .draw_text(line, &(FONT, 17).into_font().color(&BLACK), (16, y))
+            .draw_text(title, &(FONT, 28).into_font().color(&BLACK), (16, 10))
             .map_err(|error| failed(&error))?;
-    }
-    for (column, run) in header.split_evenly((1, columns)).iter().zip(runs.iter()) {
-        let colour = colour_of(run);
-        column
-            .draw_text(
-                &format!("{} {}", run.library, run.version),
-                &(FONT, 22).into_font().color(&colour),
-                (16, 96),
-            )
-            .map_err(|error| failed(&error))?;
-        column
-            .draw_text(
-                &outcome(run),
-                &(FONT, 15).into_font().color(&BLACK),
-                (16, 124),
-            )
-            .map_err(|error| failed(&error))?;
-    }
-    let duration = runs.iter().map(|run| run.duration_s).fold(1.0f64, f64::max);
-    let metrics = metrics(&first.mode);
-    let panels = body.split_evenly((metrics.len(), columns));
-    for (row, metric) in metrics.iter().enumerate() {
-        let guide_top = runs
-            .iter()
-            .filter_map(|run| guide(row, run))
-            .fold(None, |top: Option<f64>, level| {
-                Some(top.map_or(level, |t| t.max(level)))
-            });
-        let top = axis_top(runs, metric, guide_top);
-        for (column, run) in runs.iter().enumerate() {
-            let panel = &panels[row * columns + column];
+        for (line, y) in scenario(first).iter().zip([44, 66]) {
+            header
+                .draw_text(line, &(FONT, 17).into_font().color(&BLACK), (16, y))
+                .map_err(|error| failed(&error))?;
+        }
+        for (column, run) in header.split_evenly((1, columns)).iter().zip(runs.iter()) {
             let colour = colour_of(run);
-            let mut chart = ChartBuilder::on(panel)
-                .caption(metric.title, (FONT, 17))
-                .margin(12)
-                .x_label_area_size(34)
-                .y_label_area_size(70)
-                .build_cartesian_2d(0.0..duration, 0.0..top)
+            column
+                .draw_text(
+                    &format!("{} {}", run.library, run.version),
+                    &(FONT, 22).into_font().color(&colour),
+                    (16, 96),
+                )
                 .map_err(|error| failed(&error))?;
-            chart
-                .configure_mesh()
-                .light_line_style(RGBColor(235, 235, 235))
-                .x_desc("seconds")
-                .y_desc(metric.unit)
-                .label_style((FONT, 13))
-                .x_label_formatter(&|value| tick(*value))
-                .y_label_formatter(&|value| tick(*value))
-                .axis_desc_style((FONT, 14))
-                .draw()
-                .map_err(|error| failed(&error))?;
-            if let Some(level) = guide(row, run) {
-                chart
-                    .draw_series(DashedLineSeries::new(
-                        [(0.0, level), (duration, level)],
-                        8,
-                        6,
-                        GUIDE_COLOUR.stroke_width(2),
-                    ))
-                    .map_err(|error| failed(&error))?;
-            }
-            let points: Vec<(f64, f64)> = run
-                .intervals
-                .iter()
-                .map(|interval| (interval.seconds, (metric.value)(interval)))
-                .collect();
-            chart
-                .draw_series(LineSeries::new(
-                    points.iter().copied(),
-                    colour.stroke_width(3),
-                ))
-                .map_err(|error| failed(&error))?;
-            chart
-                .draw_series(
-                    points
-                        .iter()
-                        .map(|&point| Circle::new(point, 3, colour.filled())),
+            column
+                .draw_text(
+                    &outcome(run),
+                    &(FONT, 15).into_font().color(&BLACK),
+                    (16, 124),
                 )
                 .map_err(|error| failed(&error))?;
         }
-    }
-    let legend = if first.mode == "reliable" {
-        "dashed grey: the rate offered (top); the loss the proxy adds each way (bottom). A command \
+        let duration = runs.iter().map(|run| run.duration_s).fold(1.0f64, f64::max);
+        let metrics = metrics(&first.mode);
+        let panels = body.split_evenly((metrics.len(), columns));
+        for (row, metric) in metrics.iter().enumerate() {
+            let guide_top = runs
+                .iter()
+                .filter_map(|run| guide(row, run))
+                .fold(None, |top: Option<f64>, level| {
+                    Some(top.map_or(level, |t| t.max(level)))
+                });
+            let top = axis_top(runs, metric, guide_top);
+            for (column, run) in runs.iter().enumerate() {
+                let panel = &panels[row * columns + column];
+                let colour = colour_of(run);
+                let mut chart = ChartBuilder::on(panel)
+                    .caption(metric.title, (FONT, 17))
+                    .margin(12)
+                    .x_label_area_size(34)
+                    .y_label_area_size(70)
+                    .build_cartesian_2d(0.0..duration, 0.0..top)
+                    .map_err(|error| failed(&error))?;
+                chart
+                    .configure_mesh()
+                    .light_line_style(RGBColor(235, 235, 235))
+                    .x_desc("seconds")
+                    .y_desc(metric.unit)
+                    .label_style((FONT, 13))
+                    .x_label_formatter(&|value| tick(*value))
+                    .y_label_formatter(&|value| tick(*value))
+                    .axis_desc_style((FONT, 14))
+                    .draw()
+                    .map_err(|error| failed(&error))?;
+                if let Some(level) = guide(row, run) {
+                    chart
+                        .draw_series(DashedLineSeries::new(
+                            [(0.0, level), (duration, level)],
+                            8,
+                            6,
+                            GUIDE_COLOUR.stroke_width(2),
+                        ))
+                        .map_err(|error| failed(&error))?;
+                }
+                let points: Vec<(f64, f64)> = run
+                    .intervals
+                    .iter()
+                    .map(|interval| (interval.seconds, (metric.value)(interval)))
+                    .collect();
+                chart
+                    .draw_series(LineSeries::new(
+                        points.iter().copied(),
+                        colour.stroke_width(3),
+                    ))
+                    .map_err(|error| failed(&error))?;
+                chart
+                    .draw_series(
+                        points
+                            .iter()
+                            .map(|&point| Circle::new(point, 3, colour.filled())),
+                    )
+                    .map_err(|error| failed(&error))?;
+            }
+        }
+        let legend = if first.mode == "reliable" {
+            "dashed grey: the rate offered (top); the loss the proxy adds each way (bottom). A command \
          is resent when its datagram or its acknowledgement is lost, so ENet counts about twice that."
-    } else {
-        "dashed grey: the rate offered (top); the loss the proxy adds each way (bottom)."
-    };
-    footer
-        .draw_text(
-            legend,
-            &(FONT, 14).into_font().color(&OTHER_COLOUR),
-            (16, 6),
-        )
-        .map_err(|error| failed(&error))?;
-    root.present().map_err(|error| failed(&error))?;
-    Ok(())
+        } else {
+            "dashed grey: the rate offered (top); the loss the proxy adds each way (bottom)."
+        };
+        footer
+            .draw_text(
+                legend,
+                &(FONT, 14).into_font().color(&OTHER_COLOUR),
+                (16, 6),
+            )
+            .map_err(|error| failed(&error))?;
+        root.present().map_err(|error| failed(&error))?;
+    }
+    write_png(path, width, HEIGHT, &pixels).map_err(|error| failed(&error))
+}
+
+/// Writes RGB `pixels` as a PNG, compressed hard: plots are mostly
+/// white and grid, and a small file is easy to attach to a bug report.
+fn write_png(
+    path: &Path,
+    width: u32,
+    height: u32,
+    pixels: &[u8],
+) -> Result<(), png::EncodingError> {
+    let file = std::io::BufWriter::new(std::fs::File::create(path)?);
+    let mut encoder = png::Encoder::new(file, width, height);
+    encoder.set_color(png::ColorType::Rgb);
+    encoder.set_depth(png::BitDepth::Eight);
+    encoder.set_compression(png::Compression::Best);
+    encoder.set_adaptive_filter(png::AdaptiveFilterType::Adaptive);
+    let mut writer = encoder.write_header()?;
+    writer.write_image_data(pixels)?;
+    writer.finish()
 }

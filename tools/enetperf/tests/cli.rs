@@ -12,8 +12,13 @@ use std::time::{Duration, Instant};
 const ENETPERF: &str = env!("CARGO_BIN_EXE_enetperf");
 
 fn run(args: &[&str]) -> (i32, String, String) {
+    run_in(&std::env::temp_dir(), args)
+}
+
+fn run_in(dir: &std::path::Path, args: &[&str]) -> (i32, String, String) {
     let output = Command::new(ENETPERF)
         .args(args)
+        .current_dir(dir)
         .output()
         .expect("enetperf runs");
     (
@@ -326,19 +331,22 @@ fn plot_draws_a_run_into_a_png() {
 
 #[test]
 fn compare_runs_both_libraries_and_draws_them_side_by_side() {
-    let path = scratch("compare.png");
-    let (code, stdout, stderr) = run(&[
-        "compare",
-        "--duration",
-        "2",
-        "--interval",
-        "0.5",
-        "--rate",
-        "1000",
-        "--json",
-        "--plot",
-        path.to_str().unwrap(),
-    ]);
+    // Without --plot, compare draws into enetperf-compare.png.
+    let path = scratch("enetperf-compare.png");
+    let _ = std::fs::remove_file(&path);
+    let (code, stdout, stderr) = run_in(
+        path.parent().unwrap(),
+        &[
+            "compare",
+            "--duration",
+            "2",
+            "--interval",
+            "0.5",
+            "--rate",
+            "1000",
+            "--json",
+        ],
+    );
     assert_eq!(code, 0, "{stderr}");
     // Both reports, stock first, each with its own library.
     assert!(
