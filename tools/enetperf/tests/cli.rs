@@ -210,7 +210,9 @@ fn json_output_has_its_stable_fields() {
             assert_eq!(resent, "null", "stock ENet does not count resends");
         } else {
             assert_eq!(field(&json, "library"), "\"enet-rs\"");
-            assert_eq!(resent, "0");
+            // A count (on a busy machine even loopback can cost a resend).
+            let resent: u64 = resent.parse().expect("enet-rs counts resends");
+            assert!(resent < 100, "{resent} resends on loopback");
         }
     }
 }
