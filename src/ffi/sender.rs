@@ -28,8 +28,9 @@ struct Pending {
     closed: bool,
 }
 
-/// A host's queue of requests from other threads.
-pub(crate) struct RequestQueue {
+/// A host's queue of requests from other threads. The C sender
+/// (`ENetRsSender`) and the safe Rust API's `Sender` both queue through it.
+pub struct RequestQueue {
     /// Boxed: a pthread mutex must not move once used.
     lock: Box<UnsafeCell<libc::pthread_mutex_t>>,
     pending: UnsafeCell<Pending>,
@@ -46,7 +47,9 @@ unsafe impl Send for RequestQueue {}
 unsafe impl Sync for RequestQueue {}
 
 impl RequestQueue {
-    fn new(generations: Generations) -> Option<RequestQueue> {
+    /// A queue for the host whose slots' generations these are; `None`
+    /// if the system refuses an eventfd.
+    pub fn new(generations: Generations) -> Option<RequestQueue> {
         Some(RequestQueue {
             lock: Box::new(UnsafeCell::new(libc::PTHREAD_MUTEX_INITIALIZER)),
             pending: UnsafeCell::new(Pending {
@@ -75,7 +78,7 @@ impl RequestQueue {
     /// back if the host is gone. Only the first request after the service
     /// thread took the queue wakes it (it takes them all at once), so a
     /// burst of sends costs one wake, not a system call each.
-    fn push(&self, request: Request) -> Result<(), Request> {
+    pub fn push(&self, request: Request) -> Result<(), Request> {
         let first = self.locked(|pending| {
             if pending.closed {
                 return Err(request);
@@ -90,18 +93,28 @@ impl RequestQueue {
     }
 
     /// Moves every pending request into `into` (the service thread).
-    pub(crate) fn take(&self, into: &mut Vec<Request>) {
+    pub fn take(&self, into: &mut Vec<Request>) {
         self.locked(|pending| into.append(&mut pending.requests));
     }
 
     /// The eventfd the service thread's wait watches.
-    pub(crate) fn wake_descriptor(&self) -> c_int {
+    pub fn wake_descriptor(&self) -> c_int {
         self.wake.as_raw_fd()
+    }
+
+    /// Whether `handle` still names the connection it was taken from.
+    pub fn is_current(&self, handle: PeerHandle) -> bool {
+        is_current(&self.generations, handle)
+    }
+
+    /// Whether the host was destroyed.
+    pub fn is_closed(&self) -> bool {
+        self.locked(|pending| pending.closed)
     }
 
     /// The host is being destroyed: refuse what comes, and drop what is
     /// pending (its packets are freed).
-    pub(crate) fn close(&self) {
+    pub fn close(&self) {
         let left = self.locked(|pending| {
             pending.closed = true;
             std::mem::take(&mut pending.requests)

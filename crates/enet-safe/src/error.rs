@@ -27,6 +27,11 @@ pub enum Error {
     TooLarge(usize),
     /// Sending or receiving failed inside `service` or `flush`.
     Service,
+    /// The host a [`Sender`](crate::Sender) queues for was dropped.
+    HostGone,
+    /// The system refused what a [`Sender`](crate::Sender) needs (an
+    /// eventfd to wake the host's thread).
+    NoSender,
 }
 
 impl fmt::Display for Error {
@@ -45,6 +50,8 @@ impl fmt::Display for Error {
             }
             Error::TooLarge(length) => write!(f, "a {length}-byte packet is too large for ENet"),
             Error::Service => f.write_str("the host's socket failed while servicing"),
+            Error::HostGone => f.write_str("the host was dropped"),
+            Error::NoSender => f.write_str("the system refused an eventfd for the sender"),
         }
     }
 }

@@ -3,16 +3,21 @@
 use std::collections::hash_map::RandomState;
 use std::hash::BuildHasher;
 use std::net::SocketAddr;
+use std::sync::Arc;
 use std::time::Duration;
 
-use enet::abi::ENetPeerState;
+use enet::abi::{ENetHost, ENetPeerState};
+use enet::ffi::sender::RequestQueue;
 use enet::net::clock;
 use enet::net::host_socket::{self, HostSocketOptions, SocketFamily};
 use enet::proto::endpoint::{enet_view, normalized};
-use enet::proto::{self, CodecOnly, HostSettings, PeerHandle, SendError, Serviced, WireCodec};
+use enet::proto::{
+    self, Codec, Hooks, HostSettings, PeerHandle, Request, SendError, Serviced, WireCodec,
+};
 
 use crate::error::Error;
 use crate::packet::Packet;
+use crate::sender::Sender;
 use crate::transport::HostSocket;
 
 /// How a host is made.
@@ -66,6 +71,10 @@ impl Peer {
     pub fn slot(&self) -> usize {
         self.handle.index as usize
     }
+
+    pub(crate) fn handle(&self) -> PeerHandle {
+        self.handle
+    }
 }
 
 /// What a host reports.
@@ -98,8 +107,9 @@ pub struct PeerInfo {
 }
 
 /// An ENet host: one UDP socket and its peers. It stays on the thread that
-/// made it (the engine's state is shared with C-layout structures); to
-/// spread a server over cores, make one host per thread with
+/// made it (the engine's state is shared with C-layout structures); other
+/// threads send through a [`Sender`] ([`Host::sender`]). To spread a
+/// server over cores, make one host per thread with
 /// [`HostConfig::reuse_port`].
 pub struct Host {
     engine: Box<proto::Host>,
@@ -109,6 +119,26 @@ pub struct Host {
     local: SocketAddr,
     /// The handle each slot's connection was reported with.
     connections: Vec<Option<PeerHandle>>,
+    /// What senders on other threads queued, once one was asked for.
+    requests: Option<Arc<RequestQueue>>,
+}
+
+/// The engine's hooks for a call: the codec, and the senders' queue.
+struct SafeHooks<'a> {
+    codec: &'a mut WireCodec,
+    requests: Option<&'a RequestQueue>,
+}
+
+impl Hooks for SafeHooks<'_> {
+    fn codec(&mut self, _host: &ENetHost) -> &mut dyn Codec {
+        self.codec
+    }
+
+    fn take_requests(&mut self, into: &mut Vec<Request>) {
+        if let Some(requests) = self.requests {
+            requests.take(into);
+        }
+    }
 }
 
 impl Host {
@@ -155,7 +185,20 @@ impl Host {
             family,
             local,
             connections: vec![None; config.peers],
+            requests: None,
         })
+    }
+
+    /// A [`Sender`] other threads can queue work for this host with (every
+    /// call gives one for the same queue). Fails only if the system
+    /// refuses an eventfd.
+    pub fn sender(&mut self) -> Result<Sender, Error> {
+        if self.requests.is_none() {
+            let queue = RequestQueue::new(self.engine.generations()).ok_or(Error::NoSender)?;
+            self.requests = Some(Arc::new(queue));
+        }
+        let queue = self.requests.as_ref().map(Arc::clone);
+        queue.map(Sender::new).ok_or(Error::NoSender)
     }
 
     /// The address the socket is bound to.
@@ -189,10 +232,17 @@ impl Host {
     /// up to `timeout` for one (`Duration::ZERO` never waits).
     pub fn service(&mut self, timeout: Duration) -> Result<Option<Event>, Error> {
         let timeout = u32::try_from(timeout.as_millis()).unwrap_or(u32::MAX);
-        let mut hooks = CodecOnly(&mut self.codec);
+        let requests = self.requests.as_deref();
+        let mut hooks = SafeHooks {
+            codec: &mut self.codec,
+            requests,
+        };
+        let mut transport = self
+            .socket
+            .transport(requests.map(RequestQueue::wake_descriptor));
         let serviced = self
             .engine
-            .service(&mut self.socket.transport(), &mut hooks, true, timeout)
+            .service(&mut transport, &mut hooks, true, timeout)
             .map_err(|_| Error::Service)?;
         Ok(match serviced {
             Serviced::Event(event) => Some(self.event(event)),
@@ -202,9 +252,16 @@ impl Host {
 
     /// Sends what is queued now, without receiving or waiting.
     pub fn flush(&mut self) -> Result<(), Error> {
-        let mut hooks = CodecOnly(&mut self.codec);
+        let requests = self.requests.as_deref();
+        let mut hooks = SafeHooks {
+            codec: &mut self.codec,
+            requests,
+        };
+        let mut transport = self
+            .socket
+            .transport(requests.map(RequestQueue::wake_descriptor));
         self.engine
-            .flush(&mut self.socket.transport(), &mut hooks)
+            .flush(&mut transport, &mut hooks)
             .map_err(|_| Error::Service)
     }
 
@@ -327,6 +384,10 @@ impl Host {
 
 impl Drop for Host {
     fn drop(&mut self) {
+        // Senders are refused from now on, and what they queued is dropped.
+        if let Some(requests) = self.requests.take() {
+            requests.close();
+        }
         // Peers' queued packets go back before the socket closes (it is
         // dropped after this).
         self.engine.shut_down();

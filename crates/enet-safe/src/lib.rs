@@ -11,6 +11,8 @@
 //!   [`Event`].
 //! - A [`Packet`] says how it is delivered ([`Delivery`]); packets on one
 //!   channel keep their order as ENet's channels do.
+//! - A host stays on its thread; a [`Sender`] from [`Host::sender`] lets
+//!   any other thread queue sends, broadcasts and disconnects for it.
 //!
 //! No `unsafe` is needed to use it, and no C type appears in it.
 //!
@@ -46,8 +48,10 @@
 mod error;
 mod host;
 mod packet;
+mod sender;
 mod transport;
 
 pub use error::Error;
 pub use host::{Event, Host, HostConfig, Peer, PeerInfo};
 pub use packet::{Delivery, Packet};
+pub use sender::Sender;

@@ -98,4 +98,9 @@ impl Packet {
     pub(crate) fn engine(&self) -> &PacketRef {
         &self.inner
     }
+
+    /// The engine's reference, handed over (to a request).
+    pub(crate) fn into_engine(self) -> PacketRef {
+        self.inner
+    }
 }

@@ -1,6 +1,8 @@
 //! The host's socket and its batches; the engine runs over them through
 //! enet-rs's own socket transport.
 
+use std::ffi::c_int;
+
 use enet::abi::ENetSocket;
 use enet::net::batch::{ReceiveBatch, SendBatch};
 use enet::net::socket;
@@ -23,11 +25,12 @@ impl HostSocket {
         }
     }
 
-    /// The engine's transport over this socket, for one call.
-    pub(crate) fn transport(&mut self) -> SocketTransport<'_> {
+    /// The engine's transport over this socket, for one call; its waits
+    /// also end when `wake` (a sender's eventfd) is signalled.
+    pub(crate) fn transport(&mut self, wake: Option<c_int>) -> SocketTransport<'_> {
         SocketTransport {
             socket: self.socket,
-            wake: None,
+            wake,
             received: &mut self.received,
             outgoing: &mut self.outgoing,
         }
