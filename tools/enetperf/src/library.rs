@@ -6,7 +6,7 @@
 use std::ffi::{c_int, c_void, CStr, CString};
 use std::path::{Path, PathBuf};
 
-use enet::abi::{ENetAddress, ENetEvent, ENetHost, ENetPacket, ENetPeer};
+use enet::abi::{ENetAddress, ENetEvent, ENetHost, ENetPacket, ENetPeer, ENetRsLossRecovery};
 
 /// Debian's stock library.
 pub const STOCK: &str = "/usr/lib/x86_64-linux-gnu/libenet.so.7";
@@ -23,6 +23,8 @@ type PeerSend = unsafe extern "C" fn(*mut ENetPeer, u8, *mut ENetPacket) -> c_in
 type PeerDisconnect = unsafe extern "C" fn(*mut ENetPeer, u32);
 type LinkedVersion = unsafe extern "C" fn() -> u32;
 type PeerStats = unsafe extern "C" fn(*mut ENetPeer, *mut enet::abi::ENetRsPeerStats) -> c_int;
+type LossRecoveryPreset = unsafe extern "C" fn(c_int, *mut ENetRsLossRecovery) -> c_int;
+type HostSetLossRecovery = unsafe extern "C" fn(*mut ENetHost, *const ENetRsLossRecovery) -> c_int;
 
 /// The functions enetperf calls, from one loaded library.
 pub struct Library {
@@ -39,7 +41,12 @@ pub struct Library {
     pub linked_version: LinkedVersion,
     /// enet-rs only: its retransmission counters (`enet_rs_peer_get_stats`).
     pub peer_stats: Option<PeerStats>,
+    /// enet-rs only: its loss-recovery presets and the call that sets one.
+    loss_recovery: Option<(LossRecoveryPreset, HostSetLossRecovery)>,
 }
+
+/// enet-rs's loss-recovery modes (`--loss-recovery`), by name.
+pub const LOSS_RECOVERY_MODES: [&str; 3] = ["stock", "default", "fast"];
 
 impl Library {
     /// Loads the library at `path` and initializes it.
@@ -100,12 +107,49 @@ impl Library {
                 .ok()
                 // SAFETY: as above.
                 .map(|found| unsafe { std::mem::transmute::<*mut c_void, PeerStats>(found) }),
+            loss_recovery: symbol("enet_rs_loss_recovery_preset")
+                .and_then(|preset| Ok((preset, symbol("enet_rs_host_set_loss_recovery")?)))
+                .ok()
+                // SAFETY: as above.
+                .map(|(preset, set)| unsafe {
+                    (
+                        std::mem::transmute::<*mut c_void, LossRecoveryPreset>(preset),
+                        std::mem::transmute::<*mut c_void, HostSetLossRecovery>(set),
+                    )
+                }),
         };
         // SAFETY: the library's own initializer, called once.
         if unsafe { initialize() } != 0 {
             return Err(format!("{}: enet_initialize failed", path.display()));
         }
         Ok(library)
+    }
+
+    /// Gives every peer of `host` the loss-recovery mode named `mode` (one
+    /// of [`LOSS_RECOVERY_MODES`]); enet-rs only.
+    pub fn set_loss_recovery(&self, host: *mut ENetHost, mode: &str) -> Result<(), String> {
+        let Some((preset, set)) = self.loss_recovery else {
+            return Err(format!(
+                "{} has no loss-recovery modes (--loss-recovery is enet-rs's)",
+                self.name()
+            ));
+        };
+        let index = LOSS_RECOVERY_MODES
+            .iter()
+            .position(|&known| known == mode)
+            .ok_or_else(|| format!("no loss-recovery mode {mode:?}"))?;
+        // SAFETY: all-zero settings are valid, and the preset writes them.
+        let mut settings: ENetRsLossRecovery = unsafe { std::mem::zeroed() };
+        // SAFETY: a writable settings struct; the mode is one the header
+        // lists (stock 0, default 1, fast 2).
+        if unsafe { preset(index as c_int, &mut settings) } != 0 {
+            return Err(format!("the library has no loss-recovery mode {mode:?}"));
+        }
+        // SAFETY: a live host and valid settings.
+        if unsafe { set(host, &settings) } != 0 {
+            return Err("the library refused the loss-recovery settings".into());
+        }
+        Ok(())
     }
 
     /// "stock ENet 1.3.17" or "enet-rs", for reports.

@@ -1,11 +1,12 @@
 //! `enetperf`: iperf for ENet.
 //!
 //! ```text
-//! enetperf server [--port P] [--library L] [--once]
+//! enetperf server [--port P] [--loss-recovery M] [--library L] [--once]
 //! enetperf client HOST [--port P] [--mode reliable|unreliable|unsequenced]
 //!                 [--size BYTES] [--rate MSGS_PER_S] [--peers N] [--channels N]
 //!                 [--duration S] [--loss P] [--duplicate P] [--delay-ms MS]
-//!                 [--jitter-ms MS] [--interval S] [--library L] [--json]
+//!                 [--jitter-ms MS] [--interval S] [--loss-recovery M]
+//!                 [--library L] [--json]
 //!                 [--plot OUT.png]
 //! enetperf compare [client options]     the same run on stock ENet and on enet-rs,
 //!                                       drawn into enetperf-compare.png
@@ -33,17 +34,21 @@ use report::{Impairment, Summary};
 use session::{ClientPlan, Mode};
 
 const USAGE: &str = "usage:
-  enetperf server [--port P] [--library ours|stock|PATH] [--once]
+  enetperf server [--port P] [--loss-recovery stock|default|fast]
+                  [--library ours|stock|PATH] [--once]
   enetperf client HOST [--port P] [--mode reliable|unreliable|unsequenced] [--size BYTES]
                   [--rate MSGS_PER_S] [--peers N] [--channels N] [--duration S]
                   [--loss P] [--duplicate P] [--delay-ms MS] [--jitter-ms MS]
-                  [--interval S] [--library ours|stock|PATH] [--json] [--plot OUT.png]
-  enetperf compare [the client's traffic, impairment and --interval options]
-                   [--json] [--plot OUT.png | --no-plot]
+                  [--interval S] [--loss-recovery stock|default|fast]
+                  [--library ours|stock|PATH] [--json] [--plot OUT.png]
+  enetperf compare [the client's traffic, impairment, --interval and
+                   --loss-recovery options] [--json] [--plot OUT.png | --no-plot]
 
   compare runs the same client on stock ENet (Debian's libenet.so.7), then on
   enet-rs, each against a server on the same library, prints them side by side
-  and draws them side by side into enetperf-compare.png (or --plot's file).";
+  and draws them side by side into enetperf-compare.png (or --plot's file).
+  --loss-recovery picks one of enet-rs's modes (its server and client);
+  stock ENet runs as it is.";
 
 /// Where `compare` draws its picture unless `--plot` names a file.
 const COMPARE_PLOT: &str = "enetperf-compare.png";
@@ -64,6 +69,8 @@ struct Options {
     impairment: Impairment,
     /// How often to measure.
     interval: Duration,
+    /// enet-rs's loss-recovery mode.
+    loss_recovery: Option<String>,
     library: String,
     json: bool,
     plot: Option<PathBuf>,
@@ -84,6 +91,7 @@ fn parse(args: &[String], command: &str) -> Result<Options, Usage> {
         duration: Duration::from_secs(10),
         impairment: Impairment::default(),
         interval: Duration::from_secs(1),
+        loss_recovery: None,
         library: "ours".into(),
         json: false,
         plot: None,
@@ -154,6 +162,15 @@ fn parse(args: &[String], command: &str) -> Result<Options, Usage> {
                     ));
                 }
                 options.interval = Duration::from_secs_f64(seconds);
+            }
+            "--loss-recovery" => {
+                let mode = value("a mode")?;
+                if !library::LOSS_RECOVERY_MODES.contains(&mode.as_str()) {
+                    return Err(Usage(format!(
+                        "--loss-recovery: expected stock, default or fast, got {mode:?}"
+                    )));
+                }
+                options.loss_recovery = Some(mode);
             }
             "--library" if command != "compare" => {
                 options.library = value("ours, stock or a path")?
@@ -246,9 +263,13 @@ fn resolve(host: &str, port: u16) -> Result<SocketAddrV4, String> {
 fn run_server(options: &Options) -> Result<(), String> {
     let library = Library::load(&library_path(&options.library)?)?;
     let stop = Arc::new(AtomicBool::new(false));
-    session::serve(&library, options.port, options.once, || {
-        stop.load(Ordering::Relaxed)
-    })
+    session::serve(
+        &library,
+        options.port,
+        options.once,
+        options.loss_recovery.as_deref(),
+        || stop.load(Ordering::Relaxed),
+    )
 }
 
 /// Runs the client; with impairment, through a proxy of its own.
@@ -298,6 +319,7 @@ fn run_client(options: &Options, quiet: bool) -> Result<Summary, String> {
         channels: options.channels,
         duration: options.duration,
         interval: options.interval,
+        loss_recovery: options.loss_recovery.clone(),
     };
     if !quiet {
         eprintln!(
@@ -330,24 +352,35 @@ fn run_client(options: &Options, quiet: bool) -> Result<Summary, String> {
 fn run_compare(args: &[String]) -> Result<Vec<Summary>, String> {
     let exe = std::env::current_exe().map_err(|error| error.to_string())?;
     // The client gets the traffic options; the parent writes the output.
+    // A loss-recovery mode is enet-rs's: its server and client get it.
     let mut passed = Vec::new();
+    let mut loss_recovery = Vec::new();
     let mut rest = args.iter();
     while let Some(arg) = rest.next() {
         match arg.as_str() {
-            "--json" => {}
+            "--json" | "--no-plot" => {}
             "--plot" => {
                 rest.next();
             }
-            "--no-plot" => {}
+            "--loss-recovery" => {
+                loss_recovery.push(arg.clone());
+                loss_recovery.extend(rest.next().cloned());
+            }
             _ => passed.push(arg.clone()),
         }
     }
     let mut summaries = Vec::new();
     for library in ["stock", "ours"] {
         let path = library_path(library)?;
+        let extensions: &[String] = if library == "ours" {
+            &loss_recovery
+        } else {
+            &[]
+        };
         let mut server = Command::new(&exe)
             .args(["server", "--port", "0", "--once", "--library"])
             .arg(&path)
+            .args(extensions)
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
             .spawn()
@@ -360,6 +393,7 @@ fn run_compare(args: &[String]) -> Result<Vec<Summary>, String> {
                 .args(&passed)
                 .args(["--port", &port.to_string(), "--json", "--library"])
                 .arg(&path)
+                .args(extensions)
                 .stderr(Stdio::inherit())
                 .output()
                 .map_err(|error| format!("cannot start the client: {error}"))
@@ -394,9 +428,15 @@ fn read_port(server: &mut std::process::Child) -> Result<u16, String> {
 
 /// The runs side by side, with enet-rs's ratio to stock.
 fn comparison_table(runs: &[Summary]) -> String {
+    let width = runs
+        .iter()
+        .map(|run| run.library_label().len() + 3)
+        .max()
+        .unwrap_or(0)
+        .max(16);
     let mut out = format!("{:<24}", "");
     for run in runs {
-        out += &format!("{:>22}", format!("{} {}", run.library, run.version));
+        out += &format!("{:>width$}", run.library_label());
     }
     type Show<'a> = &'a dyn Fn(&Summary) -> String;
     let rows: [(&str, Show); 7] = [
@@ -423,7 +463,7 @@ fn comparison_table(runs: &[Summary]) -> String {
     for (name, show) in rows {
         out += &format!("\n{name:<24}");
         for run in runs {
-            out += &format!("{:>22}", show(run));
+            out += &format!("{:>width$}", show(run));
         }
     }
     if let [stock, ours] = runs {

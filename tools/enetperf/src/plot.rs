@@ -190,7 +190,7 @@ pub fn draw(path: &Path, runs: &[Summary]) -> Result<(), String> {
             let colour = colour_of(run);
             column
                 .draw_text(
-                    &format!("{} {}", run.library, run.version),
+                    &run.library_label(),
                     &(FONT, 22).into_font().color(&colour),
                     (16, 96),
                 )

@@ -82,6 +82,8 @@ pub struct Summary {
     pub delivered: u64,
     pub delivered_bytes: u64,
     pub intervals: Vec<Interval>,
+    /// enet-rs's loss-recovery mode when `--loss-recovery` chose one.
+    pub loss_recovery: Option<String>,
 }
 
 /// The proxy's settings for a run (all zero without one).
@@ -117,6 +119,15 @@ impl Summary {
             delivered,
             delivered_bytes,
             intervals,
+            loss_recovery: plan.loss_recovery.clone(),
+        }
+    }
+
+    /// The library's name, with the loss-recovery mode if one was chosen.
+    pub fn library_label(&self) -> String {
+        match &self.loss_recovery {
+            Some(mode) => format!("{} {} ({mode} loss recovery)", self.library, self.version),
+            None => format!("{} {}", self.library, self.version),
         }
     }
 
@@ -163,8 +174,10 @@ impl Summary {
         let mut out = String::new();
         let _ = writeln!(
             out,
-            "{:<22} {} {} ({})",
-            "library", self.library, self.version, self.library_path
+            "{:<22} {} ({})",
+            "library",
+            self.library_label(),
+            self.library_path
         );
         let _ = writeln!(
             out,
@@ -286,7 +299,12 @@ impl Summary {
                 interval.sent, number(interval.rtt_ms), number(interval.loss_percent),
                 number(interval.throttle_percent), resent, number(interval.sampled_loss_percent), number(interval.undelivered_percent));
         }
-        out.push_str("  ]\n}");
+        out.push_str("  ],\n");
+        let mode = self
+            .loss_recovery
+            .as_deref()
+            .map_or_else(|| "null".to_string(), quote);
+        let _ = write!(out, "  \"loss_recovery\": {mode}\n}}");
         out
     }
 }
@@ -351,6 +369,7 @@ impl Summary {
             delivered: count(&json, "delivered")?,
             delivered_bytes: count(&json, "delivered_bytes")?,
             intervals,
+            loss_recovery: json["loss_recovery"].as_str().map(str::to_string),
         })
     }
 }
@@ -432,6 +451,7 @@ mod tests {
                 delivered: 4750,
                 delivered_bytes: 4750 * 512,
                 intervals: vec![interval(1.0, resent), interval(2.0, resent)],
+                loss_recovery: resent.map(|_| "fast".to_string()),
             };
             assert_eq!(Summary::from_json(&summary.json()), Ok(summary));
         }

@@ -57,6 +57,8 @@ pub struct ClientPlan {
     pub duration: Duration,
     /// How often to measure (the live line, the JSON intervals, the plot).
     pub interval: Duration,
+    /// enet-rs's loss-recovery mode, if one was asked for.
+    pub loss_recovery: Option<String>,
 }
 
 const REPORT_CHANNEL: u8 = 0;
@@ -106,6 +108,7 @@ pub fn serve(
     library: &Library,
     port: u16,
     once: bool,
+    loss_recovery: Option<&str>,
     stop: impl Fn() -> bool,
 ) -> Result<(), String> {
     let address = ENetAddress { host: 0, port };
@@ -117,6 +120,9 @@ pub fn serve(
         ));
     }
     let guard = HostGuard { library, host };
+    if let Some(mode) = loss_recovery {
+        library.set_loss_recovery(host, mode)?;
+    }
     // SAFETY: a live host.
     let bound = unsafe { (*host).address.port };
     println!("PORT {bound}");
@@ -221,6 +227,9 @@ pub fn run_client(
         return Err("cannot create the client host".into());
     }
     let guard = HostGuard { library, host };
+    if let Some(mode) = &plan.loss_recovery {
+        library.set_loss_recovery(host, mode)?;
+    }
     let address = enet_address(plan.server);
     let mut peers = Vec::with_capacity(plan.peers);
     for _ in 0..plan.peers {

@@ -62,6 +62,10 @@ fn bad_arguments_are_explained() {
             &["compare", "--library", "stock"],
             "--library: no such option for `enetperf compare`",
         ),
+        (
+            &["server", "--loss-recovery", "turbo"],
+            "--loss-recovery: expected stock, default or fast, got \"turbo\"",
+        ),
     ] {
         let (code, _, stderr) = run(args);
         assert_eq!(code, 2, "{args:?}: {stderr}");
@@ -170,7 +174,8 @@ fn json_output_has_its_stable_fields() {
                 "mean_rtt_ms",
                 "mean_loss_percent",
                 "retransmissions",
-                "intervals"
+                "intervals",
+                "loss_recovery"
             ]
         );
         assert_eq!(field(&json, "version"), "\"1.3.17\"");
@@ -204,6 +209,7 @@ fn json_output_has_its_stable_fields() {
                 "undelivered_percent"
             ]
         );
+        assert!(json.trim_end().ends_with("\n  \"loss_recovery\": null\n}"), "{json}");
         let resent = field(&json, "retransmissions");
         if library == "stock" {
             assert_eq!(field(&json, "library"), "\"stock ENet\"");
@@ -385,4 +391,29 @@ fn compare_runs_both_libraries_and_draws_them_side_by_side() {
     assert_eq!(picture.count(STOCK_COLOUR, right), 0);
     assert_eq!(picture.count(OURS_COLOUR, left), 0);
     let _ = std::fs::remove_file(&path);
+}
+
+#[test]
+fn a_loss_recovery_mode_is_enet_rs_s_alone() {
+    let (code, _, stderr) = run(&[
+        "server",
+        "--port",
+        "0",
+        "--library",
+        "stock",
+        "--loss-recovery",
+        "fast",
+    ]);
+    assert_eq!(code, 1);
+    assert!(
+        stderr.contains("stock ENet has no loss-recovery modes"),
+        "{stderr}"
+    );
+    let json = json_run("ours", &["--loss-recovery", "fast"]);
+    assert!(
+        json.trim_end().ends_with("\n  \"loss_recovery\": \"fast\"\n}"),
+        "{json}"
+    );
+    let sent: u64 = field(&json, "sent").parse().unwrap();
+    assert_eq!(field(&json, "delivered").parse::<u64>().unwrap(), sent);
 }
