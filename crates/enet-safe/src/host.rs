@@ -10,6 +10,7 @@ use enet::abi::{ENetHost, ENetPeerState};
 use enet::ffi::sender::RequestQueue;
 use enet::net::clock;
 use enet::net::host_socket::{self, HostSocketOptions, SocketFamily};
+use enet::net::transport::SocketTransport;
 use enet::proto::endpoint::{enet_view, normalized};
 use enet::proto::{
     self, Codec, Hooks, HostSettings, PeerHandle, Request, SendError, Serviced, WireCodec,
@@ -232,17 +233,8 @@ impl Host {
     /// up to `timeout` for one (`Duration::ZERO` never waits).
     pub fn service(&mut self, timeout: Duration) -> Result<Option<Event>, Error> {
         let timeout = u32::try_from(timeout.as_millis()).unwrap_or(u32::MAX);
-        let requests = self.requests.as_deref();
-        let mut hooks = SafeHooks {
-            codec: &mut self.codec,
-            requests,
-        };
-        let mut transport = self
-            .socket
-            .transport(requests.map(RequestQueue::wake_descriptor));
         let serviced = self
-            .engine
-            .service(&mut transport, &mut hooks, true, timeout)
+            .with_engine(|engine, transport, hooks| engine.service(transport, hooks, true, timeout))
             .map_err(|_| Error::Service)?;
         Ok(match serviced {
             Serviced::Event(event) => Some(self.event(event)),
@@ -252,6 +244,16 @@ impl Host {
 
     /// Sends what is queued now, without receiving or waiting.
     pub fn flush(&mut self) -> Result<(), Error> {
+        self.with_engine(|engine, transport, hooks| engine.flush(transport, hooks))
+            .map_err(|_| Error::Service)
+    }
+
+    /// Runs `call` on the engine with this host's transport (woken by its
+    /// senders) and hooks (its codec, and what its senders queued).
+    fn with_engine<R>(
+        &mut self,
+        call: impl FnOnce(&mut proto::Host, &mut SocketTransport<'_>, &mut SafeHooks<'_>) -> R,
+    ) -> R {
         let requests = self.requests.as_deref();
         let mut hooks = SafeHooks {
             codec: &mut self.codec,
@@ -260,9 +262,7 @@ impl Host {
         let mut transport = self
             .socket
             .transport(requests.map(RequestQueue::wake_descriptor));
-        self.engine
-            .flush(&mut transport, &mut hooks)
-            .map_err(|_| Error::Service)
+        call(&mut self.engine, &mut transport, &mut hooks)
     }
 
     /// Queues `packet` for `peer` on `channel`; it leaves at the next

@@ -98,21 +98,48 @@ fn a_busy_port_is_reported() {
     );
 }
 
+/// An `enetperf server --once` process, stopped when dropped.
+struct Server {
+    child: std::process::Child,
+    port: String,
+    /// Kept open: the server prints to it while it runs.
+    _output: std::io::Lines<BufReader<std::process::ChildStdout>>,
+}
+
+impl Server {
+    fn start(library: &str) -> Server {
+        let mut child = Command::new(ENETPERF)
+            .args(["server", "--port", "0", "--once", "--library", library])
+            .stdout(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut output = BufReader::new(child.stdout.take().unwrap()).lines();
+        let port = output
+            .next()
+            .unwrap()
+            .unwrap()
+            .strip_prefix("PORT ")
+            .unwrap()
+            .to_string();
+        Server {
+            child,
+            port,
+            _output: output,
+        }
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
 /// A server on `library` (`--once`), and a two-second JSON client run.
 fn json_run(library: &str, extra: &[&str]) -> String {
-    let mut server = Command::new(ENETPERF)
-        .args(["server", "--port", "0", "--once", "--library", library])
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut lines = BufReader::new(server.stdout.take().unwrap()).lines();
-    let port = lines
-        .next()
-        .unwrap()
-        .unwrap()
-        .strip_prefix("PORT ")
-        .unwrap()
-        .to_string();
+    let server = Server::start(library);
+    let port = server.port.clone();
     let mut args = vec!["client", "127.0.0.1", "--port", &port, "--library", library];
     args.extend_from_slice(&[
         "--duration",
@@ -125,8 +152,6 @@ fn json_run(library: &str, extra: &[&str]) -> String {
     ]);
     args.extend_from_slice(extra);
     let (code, stdout, stderr) = run(&args);
-    let _ = server.kill();
-    let _ = server.wait();
     assert_eq!(code, 0, "{stderr}");
     stdout
 }
@@ -209,7 +234,10 @@ fn json_output_has_its_stable_fields() {
                 "undelivered_percent"
             ]
         );
-        assert!(json.trim_end().ends_with("\n  \"loss_recovery\": null\n}"), "{json}");
+        assert!(
+            json.trim_end().ends_with("\n  \"loss_recovery\": null\n}"),
+            "{json}"
+        );
         let resent = field(&json, "retransmissions");
         if library == "stock" {
             assert_eq!(field(&json, "library"), "\"stock ENet\"");
@@ -298,19 +326,8 @@ fn scratch(name: &str) -> std::path::PathBuf {
 #[test]
 fn plot_draws_a_run_into_a_png() {
     let path = scratch("client.png");
-    let mut server = Command::new(ENETPERF)
-        .args(["server", "--port", "0", "--once"])
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let port = BufReader::new(server.stdout.take().unwrap())
-        .lines()
-        .next()
-        .unwrap()
-        .unwrap()
-        .strip_prefix("PORT ")
-        .unwrap()
-        .to_string();
+    let server = Server::start("ours");
+    let port = server.port.clone();
     let (code, _, stderr) = run(&[
         "client",
         "127.0.0.1",
@@ -323,8 +340,6 @@ fn plot_draws_a_run_into_a_png() {
         "--plot",
         path.to_str().unwrap(),
     ]);
-    let _ = server.kill();
-    let _ = server.wait();
     assert_eq!(code, 0, "{stderr}");
     assert!(stderr.contains("plot written to"), "{stderr}");
     let picture = Picture::read(&path);
@@ -411,7 +426,8 @@ fn a_loss_recovery_mode_is_enet_rs_s_alone() {
     );
     let json = json_run("ours", &["--loss-recovery", "fast"]);
     assert!(
-        json.trim_end().ends_with("\n  \"loss_recovery\": \"fast\"\n}"),
+        json.trim_end()
+            .ends_with("\n  \"loss_recovery\": \"fast\"\n}"),
         "{json}"
     );
     let sent: u64 = field(&json, "sent").parse().unwrap();
