@@ -40,8 +40,10 @@ pub struct RequestQueue {
 }
 
 // SAFETY: `pending` is only touched with `lock` held (see `locked`), and the
-// packets its requests hold belong to the queue alone: a sender gives its
-// packet up when it queues it, and only the service thread takes them out.
+// packets its requests hold belong to the queue alone: a request enters
+// only with the sole reference to its packet (`queue` checks it for Rust
+// callers; the C API's contract says so for `push`), so whichever thread
+// takes or drops it touches a packet no other thread can reach.
 unsafe impl Send for RequestQueue {}
 // SAFETY: as above.
 unsafe impl Sync for RequestQueue {}
@@ -78,7 +80,7 @@ impl RequestQueue {
     /// back if the host is gone. Only the first request after the service
     /// thread took the queue wakes it (it takes them all at once), so a
     /// burst of sends costs one wake, not a system call each.
-    pub fn push(&self, request: Request) -> Result<(), Request> {
+    fn push(&self, request: Request) -> Result<(), Request> {
         let first = self.locked(|pending| {
             if pending.closed {
                 return Err(request);
@@ -90,6 +92,24 @@ impl RequestQueue {
             socket::wake(self.wake.as_raw_fd());
         }
         Ok(())
+    }
+
+    /// Queues `request` from Rust, as [`push`](Self::push) does, if its
+    /// packet (if any) has no reference but the request's own; gives it
+    /// back otherwise, or if the host is gone. A packet shared with
+    /// anything else could be touched by two threads at once (its
+    /// reference count is not atomic, as ENet's is not).
+    pub fn queue(&self, request: Request) -> Result<(), Request> {
+        let shared = match &request {
+            Request::Send { packet, .. } | Request::Broadcast { packet, .. } => {
+                packet.reference_count() != 1
+            }
+            Request::Disconnect { .. } => false,
+        };
+        if shared {
+            return Err(request);
+        }
+        self.push(request)
     }
 
     /// Moves every pending request into `into` (the service thread).
@@ -350,4 +370,41 @@ pub unsafe extern "C" fn enet_rs_sender_disconnect(
         };
         queue(requests, Request::Disconnect { peer, data })
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::proto::request::new_generations;
+
+    #[test]
+    fn rust_callers_queue_only_packets_they_alone_hold() {
+        let queue = RequestQueue::new(new_generations(1)).expect("an eventfd");
+        let packet = PacketRef::new_with_data(b"shared", 0).unwrap();
+        let other = packet.retain();
+        let refused = queue.queue(Request::Broadcast {
+            channel_id: 0,
+            packet,
+        });
+        assert!(matches!(refused, Err(Request::Broadcast { .. })));
+        drop(refused);
+        assert_eq!(other.reference_count(), 1);
+        assert!(queue
+            .queue(Request::Broadcast {
+                channel_id: 0,
+                packet: other,
+            })
+            .is_ok());
+        let mut taken = Vec::new();
+        queue.take(&mut taken);
+        assert_eq!(taken.len(), 1);
+        queue.close();
+        let late = PacketRef::new_with_data(b"late", 0).unwrap();
+        assert!(queue
+            .queue(Request::Broadcast {
+                channel_id: 0,
+                packet: late,
+            })
+            .is_err());
+    }
 }

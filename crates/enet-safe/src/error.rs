@@ -19,6 +19,8 @@ pub enum Error {
     AddressFamily,
     /// The peer has disconnected (its handle is stale).
     PeerGone,
+    /// The peer belongs to another host.
+    ForeignPeer,
     /// The peer is still connecting or already disconnecting.
     NotConnected,
     /// The channel is not one of the peer's.
@@ -44,6 +46,7 @@ impl fmt::Display for Error {
                 f.write_str("the host's socket cannot reach that address family")
             }
             Error::PeerGone => f.write_str("the peer has disconnected"),
+            Error::ForeignPeer => f.write_str("the peer belongs to another host"),
             Error::NotConnected => f.write_str("the peer is not connected"),
             Error::BadChannel { channel, channels } => {
                 write!(f, "channel {channel} is not one of the peer's {channels}")

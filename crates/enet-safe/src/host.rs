@@ -3,6 +3,7 @@
 use std::collections::hash_map::RandomState;
 use std::hash::BuildHasher;
 use std::net::SocketAddr;
+use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -59,12 +60,15 @@ impl Default for HostConfig {
     }
 }
 
-/// A peer: a slot of its host and the slot's generation. Copy it freely;
-/// once the peer has disconnected, calls with it fail with
-/// [`Error::PeerGone`], whoever holds the slot by then.
+/// A peer: its host, a slot of that host and the slot's generation. Copy
+/// it freely; once the peer has disconnected, calls with it fail with
+/// [`Error::PeerGone`], whoever holds the slot by then, and another host
+/// refuses it with [`Error::ForeignPeer`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Peer {
     handle: PeerHandle,
+    /// The [`Host::id`] of the host that reported it.
+    host: u32,
 }
 
 impl Peer {
@@ -76,7 +80,14 @@ impl Peer {
     pub(crate) fn handle(&self) -> PeerHandle {
         self.handle
     }
+
+    pub(crate) fn host(&self) -> u32 {
+        self.host
+    }
 }
+
+/// Hosts are numbered from 1 as they are made, so a peer knows its own.
+static NEXT_HOST_ID: AtomicU32 = AtomicU32::new(1);
 
 /// What a host reports.
 #[derive(Debug)]
@@ -113,6 +124,8 @@ pub struct PeerInfo {
 /// server over cores, make one host per thread with
 /// [`HostConfig::reuse_port`].
 pub struct Host {
+    /// This host's number, which its peers carry.
+    id: u32,
     engine: Box<proto::Host>,
     socket: HostSocket,
     codec: WireCodec,
@@ -180,6 +193,7 @@ impl Host {
         let mut engine = Box::new(engine);
         engine.attach();
         Ok(Host {
+            id: NEXT_HOST_ID.fetch_add(1, Ordering::Relaxed),
             engine,
             socket: host_socket,
             codec: WireCodec::new(config.checksum, config.compress),
@@ -199,7 +213,10 @@ impl Host {
             self.requests = Some(Arc::new(queue));
         }
         let queue = self.requests.as_ref().map(Arc::clone);
-        queue.map(Sender::new).ok_or(Error::NoSender)
+        let host = self.id;
+        queue
+            .map(|queue| Sender::new(queue, host))
+            .ok_or(Error::NoSender)
     }
 
     /// The address the socket is bound to.
@@ -226,7 +243,7 @@ impl Host {
             .ok_or(Error::NoFreeSlot)?;
         let handle = self.engine.peer_handle(index);
         self.connections[index] = Some(handle);
-        Ok(Peer { handle })
+        Ok(self.peer(handle))
     }
 
     /// Sends what is queued, receives, and returns the first event, waiting
@@ -327,8 +344,20 @@ impl Host {
         })
     }
 
-    /// The slot `peer` names, if it still names that connection.
+    /// This host's peer of `handle`.
+    fn peer(&self, handle: PeerHandle) -> Peer {
+        Peer {
+            handle,
+            host: self.id,
+        }
+    }
+
+    /// The slot `peer` names, if it is this host's and still names that
+    /// connection.
     fn index(&self, peer: Peer) -> Result<usize, Error> {
+        if peer.host != self.id {
+            return Err(Error::ForeignPeer);
+        }
         let index = peer.slot();
         let ours = self.connections.get(index) == Some(&Some(peer.handle));
         match self.engine.handle_index(peer.handle) {
@@ -352,7 +381,7 @@ impl Host {
                 let handle = self.engine.peer_handle(index);
                 self.connections[index] = Some(handle);
                 Event::Connect {
-                    peer: Peer { handle },
+                    peer: self.peer(handle),
                     data: event.data,
                 }
             }
@@ -363,14 +392,12 @@ impl Host {
                     generation: 0,
                 });
                 Event::Disconnect {
-                    peer: Peer { handle },
+                    peer: self.peer(handle),
                     data: event.data,
                 }
             }
             proto::EventKind::Receive => Event::Receive {
-                peer: Peer {
-                    handle: known.unwrap_or_else(|| self.engine.peer_handle(index)),
-                },
+                peer: self.peer(known.unwrap_or_else(|| self.engine.peer_handle(index))),
                 channel: event.channel_id,
                 packet: Packet::from_engine(
                     event

@@ -55,15 +55,18 @@ use crate::packet::Packet;
 #[derive(Clone)]
 pub struct Sender {
     queue: Arc<RequestQueue>,
+    /// The id of the host it queues for.
+    host: u32,
 }
 
 impl Sender {
-    pub(crate) fn new(queue: Arc<RequestQueue>) -> Sender {
-        Sender { queue }
+    pub(crate) fn new(queue: Arc<RequestQueue>, host: u32) -> Sender {
+        Sender { queue, host }
     }
 
     /// Queues `packet` for `peer` on `channel`. Fails with
-    /// [`Error::PeerGone`] if the peer has already left and
+    /// [`Error::PeerGone`] if the peer has already left,
+    /// [`Error::ForeignPeer`] if it is another host's, and
     /// [`Error::HostGone`] if the host was dropped. A send that cannot be
     /// made when the host comes to it (the peer left meanwhile, a channel
     /// out of range) is dropped there.
@@ -91,11 +94,14 @@ impl Sender {
         self.push(Request::Disconnect { peer: handle, data })
     }
 
-    /// `peer`'s handle if it still names its connection; otherwise why not
-    /// (a dropped host resets its peers, so that is asked first).
+    /// `peer`'s handle if it is this host's and still names its
+    /// connection; otherwise why not (a dropped host resets its peers, so
+    /// that is asked before the handle).
     fn current(&self, peer: Peer) -> Result<enet::proto::PeerHandle, Error> {
         let handle = peer.handle();
-        if self.queue.is_closed() {
+        if peer.host() != self.host {
+            Err(Error::ForeignPeer)
+        } else if self.queue.is_closed() {
             Err(Error::HostGone)
         } else if self.queue.is_current(handle) {
             Ok(handle)
@@ -105,8 +111,9 @@ impl Sender {
     }
 
     fn push(&self, request: Request) -> Result<(), Error> {
-        // A refused request is dropped here, its packet with it.
-        self.queue.push(request).map_err(|_| Error::HostGone)
+        // A refused request is dropped here, its packet with it. Packets
+        // of this API have one reference, so only a dropped host refuses.
+        self.queue.queue(request).map_err(|_| Error::HostGone)
     }
 }
 

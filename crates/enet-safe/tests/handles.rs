@@ -87,3 +87,43 @@ fn errors_name_their_cause() {
         Err(Error::AddressFamily)
     ));
 }
+
+#[test]
+fn a_peer_of_one_host_is_refused_by_another() {
+    let config = HostConfig {
+        peers: 1,
+        ..HostConfig::default()
+    };
+    let mut first_server = Host::bind("127.0.0.1:0".parse().unwrap(), config).unwrap();
+    let mut second_server = Host::bind("127.0.0.1:0".parse().unwrap(), config).unwrap();
+    let mut first_client = Host::client(HostConfig::default()).unwrap();
+    let mut second_client = Host::client(HostConfig::default()).unwrap();
+    let first = connect(&mut first_server, &mut first_client);
+    let second = connect(&mut second_server, &mut second_client);
+    // The same slot of two hosts: only the host field tells them apart.
+    assert_eq!(first.slot(), second.slot());
+    assert_ne!(first, second);
+    assert!(matches!(
+        second_server.send(first, 0, Packet::reliable(b"wrong host")),
+        Err(Error::ForeignPeer)
+    ));
+    assert!(matches!(
+        second_server.peer_info(first),
+        Err(Error::ForeignPeer)
+    ));
+    assert!(!second_server.is_connected(first));
+    let sender = second_server.sender().unwrap();
+    assert!(matches!(
+        sender.send(first, 0, Packet::reliable(b"wrong host")),
+        Err(Error::ForeignPeer)
+    ));
+    assert!(matches!(
+        sender.disconnect(first, 0),
+        Err(Error::ForeignPeer)
+    ));
+    // Each host still serves its own.
+    assert!(first_server.is_connected(first));
+    second_server
+        .send(second, 0, Packet::reliable(b"right host"))
+        .unwrap();
+}

@@ -141,8 +141,10 @@ fn parse(args: &[String], command: &str) -> Result<Options, Usage> {
             }
             "--duration" => {
                 let seconds: f64 = number(arg, &value("seconds")?, "seconds")?;
-                if !(seconds > 0.0 && seconds <= 86_400.0) {
-                    return Err(Usage("--duration: expected seconds from 0 to 86400".into()));
+                if !(0.1..=86_400.0).contains(&seconds) {
+                    return Err(Usage(
+                        "--duration: expected seconds from 0.1 to 86400".into(),
+                    ));
                 }
                 options.duration = Duration::from_secs_f64(seconds);
             }
@@ -212,6 +214,9 @@ fn parse(args: &[String], command: &str) -> Result<Options, Usage> {
     }
     if !(1..=254).contains(&options.channels) {
         return Err(Usage("--channels: expected 1 to 254".into()));
+    }
+    if options.plot.is_some() && options.no_plot {
+        return Err(Usage("--plot and --no-plot: choose one".into()));
     }
     if command == "client" && options.host.is_none() {
         return Err(Usage("client: which server? (enetperf client HOST)".into()));

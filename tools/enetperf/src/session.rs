@@ -397,7 +397,8 @@ impl Received {
         self.messages += 1;
         self.bytes += message.len() as u64;
         if let Some(stamp) = message.first_chunk::<8>() {
-            self.stamps_through = self.stamps_through.max(u64::from_be_bytes(*stamp) + 1);
+            let through = u64::from_be_bytes(*stamp).saturating_add(1);
+            self.stamps_through = self.stamps_through.max(through);
         }
     }
 
@@ -453,6 +454,8 @@ struct Mark {
 struct LossCounters {
     sent: u32,
     lost: u32,
+    /// When ENet last folded and zeroed them (`packetLossEpoch`).
+    epoch: u32,
 }
 
 impl LossCounters {
@@ -460,7 +463,9 @@ impl LossCounters {
     /// what they hold now (the counts between the last reading and the
     /// reset are not seen).
     fn since(self, before: &LossCounters) -> (u64, u64) {
-        if self.sent < before.sent || self.lost < before.lost {
+        let reset =
+            self.epoch != before.epoch || self.sent < before.sent || self.lost < before.lost;
+        if reset {
             (u64::from(self.sent), u64::from(self.lost))
         } else {
             (
@@ -498,18 +503,20 @@ fn measure(
     let mut counters = Vec::with_capacity(peers.len());
     for &peer in peers {
         // SAFETY: peers of the live host; plain fields are read.
-        let (round_trip, packet_loss, packet_throttle, datagrams_sent, commands_lost) = unsafe {
+        let (round_trip, packet_loss, packet_throttle) = unsafe {
             (
                 (*peer).roundTripTime,
                 (*peer).packetLoss,
                 (*peer).packetThrottle,
-                (*peer).packetsSent,
-                (*peer).packetsLost,
             )
         };
-        counters.push(LossCounters {
-            sent: datagrams_sent,
-            lost: commands_lost,
+        // SAFETY: as above.
+        counters.push(unsafe {
+            LossCounters {
+                sent: (*peer).packetsSent,
+                lost: (*peer).packetsLost,
+                epoch: (*peer).packetLossEpoch,
+            }
         });
         rtt += f64::from(round_trip) / count;
         loss += f64::from(packet_loss) / 65536.0 * 100.0 / count;
@@ -587,6 +594,33 @@ mod tests {
         );
         assert_eq!(Received::decode(&received.encode()), Some(received));
         assert_eq!(Received::decode(&[0; 16]), None);
+    }
+
+    #[test]
+    fn loss_counters_count_from_zero_after_enet_zeroes_them() {
+        let before = LossCounters {
+            sent: 900,
+            lost: 40,
+            epoch: 10_000,
+        };
+        let later = LossCounters {
+            sent: 1000,
+            lost: 50,
+            epoch: 10_000,
+        };
+        assert_eq!(later.since(&before), (100, 10));
+        // Zeroed and counted past the old reading within one interval:
+        // only the epoch tells.
+        let after_reset = LossCounters {
+            sent: 1200,
+            lost: 45,
+            epoch: 20_000,
+        };
+        assert_eq!(after_reset.since(&later), (1200, 45));
+        // A stamp at the top of the range does not overflow.
+        let mut received = Received::default();
+        received.count(&u64::MAX.to_be_bytes());
+        assert_eq!(received.stamps_through, u64::MAX);
     }
 
     #[test]

@@ -63,6 +63,14 @@ fn bad_arguments_are_explained() {
             "--library: no such option for `enetperf compare`",
         ),
         (
+            &["compare", "--plot", "a.png", "--no-plot"],
+            "--plot and --no-plot: choose one",
+        ),
+        (
+            &["client", "127.0.0.1", "--duration", "0.0004"],
+            "--duration: expected seconds from 0.1 to 86400",
+        ),
+        (
             &["server", "--loss-recovery", "turbo"],
             "--loss-recovery: expected stock, default or fast, got \"turbo\"",
         ),
