@@ -208,15 +208,14 @@ impl Host {
     /// call gives one for the same queue). Fails only if the system
     /// refuses an eventfd.
     pub fn sender(&mut self) -> Result<Sender, Error> {
-        if self.requests.is_none() {
-            let queue = RequestQueue::new(self.engine.generations()).ok_or(Error::NoSender)?;
-            self.requests = Some(Arc::new(queue));
-        }
-        let queue = self.requests.as_ref().map(Arc::clone);
-        let host = self.id;
-        queue
-            .map(|queue| Sender::new(queue, host))
-            .ok_or(Error::NoSender)
+        let queue = match &self.requests {
+            Some(queue) => Arc::clone(queue),
+            None => {
+                let queue = RequestQueue::new(self.engine.generations()).ok_or(Error::NoSender)?;
+                Arc::clone(self.requests.insert(Arc::new(queue)))
+            }
+        };
+        Ok(Sender::new(queue, self.id))
     }
 
     /// The address the socket is bound to.

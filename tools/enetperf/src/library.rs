@@ -6,7 +6,10 @@
 use std::ffi::{c_int, c_void, CStr, CString};
 use std::path::{Path, PathBuf};
 
-use enet::abi::{ENetAddress, ENetEvent, ENetHost, ENetPacket, ENetPeer, ENetRsLossRecovery};
+use enet::abi::{
+    ENetAddress, ENetEvent, ENetHost, ENetPacket, ENetPeer, ENetRsLossRecovery,
+    ENetRsLossRecoveryMode,
+};
 
 /// Debian's stock library.
 pub const STOCK: &str = "/usr/lib/x86_64-linux-gnu/libenet.so.7";
@@ -45,8 +48,21 @@ pub struct Library {
     loss_recovery: Option<(LossRecoveryPreset, HostSetLossRecovery)>,
 }
 
-/// enet-rs's loss-recovery modes (`--loss-recovery`), by name.
-pub const LOSS_RECOVERY_MODES: [&str; 3] = ["stock", "default", "fast"];
+/// enet-rs's loss-recovery modes (`--loss-recovery`): names and the
+/// header's values.
+const LOSS_RECOVERY_MODES: [(&str, ENetRsLossRecoveryMode); 3] = [
+    ("stock", ENetRsLossRecoveryMode::ENET_RS_LOSS_RECOVERY_STOCK),
+    (
+        "default",
+        ENetRsLossRecoveryMode::ENET_RS_LOSS_RECOVERY_DEFAULT,
+    ),
+    ("fast", ENetRsLossRecoveryMode::ENET_RS_LOSS_RECOVERY_FAST),
+];
+
+/// Whether `mode` names one of enet-rs's loss-recovery modes.
+pub fn is_loss_recovery_mode(mode: &str) -> bool {
+    LOSS_RECOVERY_MODES.iter().any(|&(name, _)| name == mode)
+}
 
 impl Library {
     /// Loads the library at `path` and initializes it.
@@ -134,15 +150,14 @@ impl Library {
                 self.name()
             ));
         };
-        let index = LOSS_RECOVERY_MODES
-            .iter()
-            .position(|&known| known == mode)
+        let (_, value) = LOSS_RECOVERY_MODES
+            .into_iter()
+            .find(|&(name, _)| name == mode)
             .ok_or_else(|| format!("no loss-recovery mode {mode:?}"))?;
         // SAFETY: all-zero settings are valid, and the preset writes them.
         let mut settings: ENetRsLossRecovery = unsafe { std::mem::zeroed() };
-        // SAFETY: a writable settings struct; the mode is one the header
-        // lists (stock 0, default 1, fast 2).
-        if unsafe { preset(index as c_int, &mut settings) } != 0 {
+        // SAFETY: a writable settings struct and a mode the header lists.
+        if unsafe { preset(value as c_int, &mut settings) } != 0 {
             return Err(format!("the library has no loss-recovery mode {mode:?}"));
         }
         // SAFETY: a live host and valid settings.

@@ -167,7 +167,7 @@ fn parse(args: &[String], command: &str) -> Result<Options, Usage> {
             }
             "--loss-recovery" => {
                 let mode = value("a mode")?;
-                if !library::LOSS_RECOVERY_MODES.contains(&mode.as_str()) {
+                if !library::is_loss_recovery_mode(&mode) {
                     return Err(Usage(format!(
                         "--loss-recovery: expected stock, default or fast, got {mode:?}"
                     )));
@@ -448,14 +448,7 @@ fn comparison_table(runs: &[Summary]) -> String {
         ("delivered msg/s", &|r| format!("{:.0}", r.messages_per_s())),
         ("delivered MB/s", &|r| format!("{:.3}", r.megabytes_per_s())),
         ("delivered / sent", &|r| {
-            format!(
-                "{:.1} %",
-                if r.sent > 0 {
-                    r.delivered as f64 * 100.0 / r.sent as f64
-                } else {
-                    0.0
-                }
-            )
+            format!("{:.1} %", r.delivered_percent())
         }),
         ("mean rtt", &|r| format!("{:.1} ms", r.mean_rtt_ms())),
         ("mean loss", &|r| format!("{:.2} %", r.mean_loss_shown())),

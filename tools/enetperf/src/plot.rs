@@ -31,7 +31,8 @@ const FOOTER_HEIGHT: u32 = 30;
 struct Metric {
     title: &'static str,
     unit: &'static str,
-    value: fn(&Interval) -> f64,
+    /// The value of an interval of a run of the given mode.
+    value: fn(&Interval, &str) -> f64,
     /// The axis never ends below this, so a flat zero still has a scale.
     least_top: f64,
 }
@@ -39,35 +40,29 @@ struct Metric {
 /// The three rows: throughput, round-trip time, and the loss that
 /// matters for the run's mode (see [`Interval::loss_shown`]).
 fn metrics(mode: &str) -> [Metric; 3] {
-    let loss = if mode == "reliable" {
-        Metric {
-            title: "packet loss (ENet's counters: commands resent per datagram)",
-            unit: "%",
-            value: |interval| interval.sampled_loss_percent,
-            least_top: 5.0,
-        }
-    } else {
-        Metric {
-            title: "messages lost on the way (sent, never delivered)",
-            unit: "%",
-            value: |interval| interval.undelivered_percent,
-            least_top: 5.0,
-        }
-    };
     [
         Metric {
             title: "delivered messages per second",
             unit: "msg/s",
-            value: |interval| interval.messages_per_s,
+            value: |interval, _| interval.messages_per_s,
             least_top: 10.0,
         },
         Metric {
             title: "round-trip time (ENet's estimate)",
             unit: "ms",
-            value: |interval| interval.rtt_ms,
+            value: |interval, _| interval.rtt_ms,
             least_top: 5.0,
         },
-        loss,
+        Metric {
+            title: if mode == "reliable" {
+                "packet loss (ENet's counters: commands resent per datagram)"
+            } else {
+                "messages lost on the way (sent, never delivered)"
+            },
+            unit: "%",
+            value: Interval::loss_shown,
+            least_top: 5.0,
+        },
     ]
 }
 
@@ -113,17 +108,13 @@ fn scenario(run: &Summary) -> [String; 2] {
 
 /// A run's result in one line, under its column's name.
 fn outcome(run: &Summary) -> String {
-    let share = if run.sent > 0 {
-        run.delivered as f64 * 100.0 / run.sent as f64
-    } else {
-        0.0
-    };
     let resent = run
         .retransmissions()
         .map_or_else(String::new, |count| format!(", {count} resent"));
     format!(
-        "{:.0} msg/s delivered ({share:.1} % of sent), mean rtt {:.1} ms{resent}",
+        "{:.0} msg/s delivered ({:.1} % of sent), mean rtt {:.1} ms{resent}",
         run.messages_per_s(),
+        run.delivered_percent(),
         run.mean_rtt_ms()
     )
 }
@@ -133,7 +124,11 @@ fn outcome(run: &Summary) -> String {
 fn axis_top(runs: &[Summary], metric: &Metric, guide: Option<f64>) -> f64 {
     let highest = runs
         .iter()
-        .flat_map(|run| run.intervals.iter().map(metric.value))
+        .flat_map(|run| {
+            run.intervals
+                .iter()
+                .map(|interval| (metric.value)(interval, &run.mode))
+        })
         .chain(guide)
         .fold(0.0f64, f64::max);
     (highest * 1.15).max(metric.least_top)
@@ -248,7 +243,7 @@ pub fn draw(path: &Path, runs: &[Summary]) -> Result<(), String> {
                 let points: Vec<(f64, f64)> = run
                     .intervals
                     .iter()
-                    .map(|interval| (interval.seconds, (metric.value)(interval)))
+                    .map(|interval| (interval.seconds, (metric.value)(interval, &run.mode)))
                     .collect();
                 chart
                     .draw_series(LineSeries::new(

@@ -138,6 +138,15 @@ impl Summary {
         self.intervals.iter().map(of).sum::<f64>() / self.intervals.len() as f64
     }
 
+    /// Delivered messages as a share of those sent, percent.
+    pub fn delivered_percent(&self) -> f64 {
+        if self.sent > 0 {
+            self.delivered as f64 * 100.0 / self.sent as f64
+        } else {
+            0.0
+        }
+    }
+
     /// Messages delivered per second over the sending time.
     pub fn messages_per_s(&self) -> f64 {
         self.delivered as f64 / self.duration_s
@@ -200,11 +209,7 @@ impl Summary {
             "{:<22} {} ({:.1} %)",
             "delivered",
             self.delivered,
-            if self.sent > 0 {
-                self.delivered as f64 * 100.0 / self.sent as f64
-            } else {
-                0.0
-            }
+            self.delivered_percent()
         );
         let _ = writeln!(
             out,

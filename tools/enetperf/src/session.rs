@@ -346,7 +346,7 @@ pub fn run_client(
     while farewell.elapsed() < Duration::from_millis(500) {
         service(library, host, 10)?;
     }
-    let (messages, bytes, _) = delivered.totals(peers.len());
+    let (messages, bytes, _) = delivered.totals();
     Ok(Summary::new(
         plan, library, sent, messages, bytes, intervals,
     ))
@@ -365,7 +365,8 @@ struct Delivered {
 impl Delivered {
     /// Messages and bytes delivered, and how many messages were sent up
     /// to the newest stamp each peer's server side has seen.
-    fn totals(&self, peer_count: usize) -> (u64, u64, u64) {
+    fn totals(&self) -> (u64, u64, u64) {
+        let peer_count = self.per_peer.len();
         self.per_peer
             .iter()
             .enumerate()
@@ -485,7 +486,7 @@ fn measure(
     sent: u64,
     begin: Instant,
 ) -> Interval {
-    let (messages, bytes, sent_through) = delivered.totals(peers.len());
+    let (messages, bytes, sent_through) = delivered.totals();
     let reported_over = delivered
         .reported_at
         .saturating_duration_since(mark.reported_at)
