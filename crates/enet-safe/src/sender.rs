@@ -95,16 +95,17 @@ impl Sender {
     }
 
     /// `peer`'s handle if it is this host's and still names its
-    /// connection; otherwise why not (a dropped host resets its peers, so
-    /// that is asked before the handle).
+    /// connection; otherwise why not. A current handle takes no lock here:
+    /// queueing finds a dropped host. A stale one may be stale because the
+    /// host was dropped (that resets its peers), which is the better answer.
     fn current(&self, peer: Peer) -> Result<enet::proto::PeerHandle, Error> {
         let handle = peer.handle();
         if peer.host() != self.host {
             Err(Error::ForeignPeer)
-        } else if self.queue.is_closed() {
-            Err(Error::HostGone)
         } else if self.queue.is_current(handle) {
             Ok(handle)
+        } else if self.queue.is_closed() {
+            Err(Error::HostGone)
         } else {
             Err(Error::PeerGone)
         }
