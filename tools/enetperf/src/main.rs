@@ -109,6 +109,16 @@ fn parse(args: &[String], command: &str) -> Result<Options, Usage> {
             text.parse()
                 .map_err(|_| Usage(format!("{flag}: expected {what}, got {text:?}")))
         }
+        fn seconds(flag: &str, text: &str, most: u32) -> Result<Duration, Usage> {
+            let seconds: f64 = number(flag, text, "seconds")?;
+            if (0.1..=f64::from(most)).contains(&seconds) {
+                Ok(Duration::from_secs_f64(seconds))
+            } else {
+                Err(Usage(format!(
+                    "{flag}: expected seconds from 0.1 to {most}"
+                )))
+            }
+        }
         fn share(flag: &str, text: &str) -> Result<f64, Usage> {
             let share: f64 = number(flag, text, "a probability from 0 to 1")?;
             if (0.0..=1.0).contains(&share) {
@@ -139,15 +149,7 @@ fn parse(args: &[String], command: &str) -> Result<Options, Usage> {
             "--channels" => {
                 options.channels = number(arg, &value("a count")?, "a number of channels")?
             }
-            "--duration" => {
-                let seconds: f64 = number(arg, &value("seconds")?, "seconds")?;
-                if !(0.1..=86_400.0).contains(&seconds) {
-                    return Err(Usage(
-                        "--duration: expected seconds from 0.1 to 86400".into(),
-                    ));
-                }
-                options.duration = Duration::from_secs_f64(seconds);
-            }
+            "--duration" => options.duration = seconds(arg, &value("seconds")?, 86_400)?,
             "--loss" => options.impairment.loss = share(arg, &value("a probability")?)?,
             "--duplicate" => options.impairment.duplicate = share(arg, &value("a probability")?)?,
             "--delay-ms" => {
@@ -156,15 +158,7 @@ fn parse(args: &[String], command: &str) -> Result<Options, Usage> {
             "--jitter-ms" => {
                 options.impairment.jitter_ms = number(arg, &value("ms")?, "milliseconds")?
             }
-            "--interval" => {
-                let seconds: f64 = number(arg, &value("seconds")?, "seconds")?;
-                if !(0.1..=3600.0).contains(&seconds) {
-                    return Err(Usage(
-                        "--interval: expected seconds from 0.1 to 3600".into(),
-                    ));
-                }
-                options.interval = Duration::from_secs_f64(seconds);
-            }
+            "--interval" => options.interval = seconds(arg, &value("seconds")?, 3600)?,
             "--loss-recovery" => {
                 let mode = value("a mode")?;
                 if !library::is_loss_recovery_mode(&mode) {
