@@ -11,7 +11,7 @@ use super::protocol::{
     ENetProtocol, ENET_PROTOCOL_MAXIMUM_MTU, ENET_PROTOCOL_MAXIMUM_PACKET_COMMANDS,
 };
 use super::types::{enet_uint16, enet_uint32, enet_uint8};
-use super::unix::{ENetBuffer, ENetSocket};
+use super::{ENetBuffer, ENetSocket};
 
 pub const ENET_VERSION_MAJOR: u32 = 1;
 pub const ENET_VERSION_MINOR: u32 = 3;

@@ -10,7 +10,10 @@ pub mod enet_rs;
 pub mod list;
 pub mod protocol;
 pub mod types;
+#[cfg(unix)]
 pub mod unix;
+#[cfg(windows)]
+pub mod win32;
 
 pub use callbacks::*;
 pub use enet::*;
@@ -18,4 +21,7 @@ pub use enet_rs::*;
 pub use list::*;
 pub use protocol::*;
 pub use types::*;
+#[cfg(unix)]
 pub use unix::*;
+#[cfg(windows)]
+pub use win32::*;
