@@ -5,14 +5,23 @@ use core::ffi::{c_int, c_void};
 
 use crate::abi::{ENetCallbacks, ENetVersion, ENET_VERSION};
 use crate::mem::hooks;
+use crate::net;
 
 /// `ENET_VERSION_CREATE(1, 3, 0)`: the oldest caller ABI we accept.
 const OLDEST_SUPPORTED_VERSION: ENetVersion = (1 << 16) | (3 << 8);
 
-/// Initialises ENet. Nothing to set up on Unix; always succeeds.
+/// Initialises ENet: on Windows, starts WinSock (version 1.1, as stock
+/// asks for) and sets the system timer to 1 ms, both undone by
+/// `enet_deinitialize` (the system counts the calls); nothing on Unix.
+/// 0, or -1 if the system refuses.
 #[no_mangle]
 pub extern "C" fn enet_initialize() -> c_int {
-    0
+    guard!(-1, {
+        match net::startup() {
+            Ok(()) => 0,
+            Err(_) => -1,
+        }
+    })
 }
 
 /// Initialises ENet with allocator hooks.
@@ -42,9 +51,12 @@ pub unsafe extern "C" fn enet_initialize_with_callbacks(
     })
 }
 
-/// Shuts ENet down. Nothing to release on Unix.
+/// Shuts ENet down: undoes one `enet_initialize` (WinSock and the timer
+/// on Windows; nothing on Unix).
 #[no_mangle]
-pub extern "C" fn enet_deinitialize() {}
+pub extern "C" fn enet_deinitialize() {
+    guard!((), net::cleanup())
+}
 
 /// The version of ENet this library implements: 1.3.17.
 #[no_mangle]

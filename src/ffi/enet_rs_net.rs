@@ -7,7 +7,6 @@ use core::ffi::{c_char, c_int, CStr};
 use core::mem::MaybeUninit;
 use core::ptr;
 use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr, SocketAddrV4, SocketAddrV6, ToSocketAddrs};
-use std::os::fd::BorrowedFd;
 
 use super::host::{host_mut, host_on_socket, peer_host};
 use crate::abi::*;
@@ -360,17 +359,11 @@ pub unsafe extern "C" fn enet_rs_host_get_address(
         else {
             return -1;
         };
-        // SAFETY: the host owns its socket until `enet_host_destroy`, and
-        // the borrow ends with this call.
-        let socket = unsafe { BorrowedFd::borrow_raw(host.public.socket) };
-        match socket2::SockRef::from(&socket).local_addr() {
-            Ok(name) => match name.as_socket() {
-                Some(bound) => {
-                    *out = bound.into();
-                    0
-                }
-                None => -1,
-            },
+        match host_socket::local_endpoint(host.public.socket) {
+            Ok(bound) => {
+                *out = bound.into();
+                0
+            }
             Err(_) => -1,
         }
     })

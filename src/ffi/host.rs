@@ -8,13 +8,12 @@ use core::ptr;
 use std::sync::Arc;
 
 use super::codec::CallbackCodec;
-use super::sender::RequestQueue;
 use crate::abi::*;
 use crate::mem::{packet, CBox, PacketRef, PacketView};
-use crate::net::batch::{ReceiveBatch, SendBatch};
 use crate::net::host_socket::SocketFamily;
-use crate::net::transport::SocketTransport;
-use crate::net::{clock, offload, socket};
+use crate::net::request_queue::RequestQueue;
+use crate::net::transport::{SocketIo, SocketTransport};
+use crate::net::{clock, socket};
 use crate::proto::{
     Codec, Event, EventKind, Hooks, Host, HostSettings, Intercept, Request, ServiceFailed, Serviced,
 };
@@ -25,11 +24,8 @@ use crate::proto::{
 #[repr(C)]
 pub(crate) struct DriverHost {
     host: Host,
-    /// Datagrams read by one `recvmmsg` and not handled yet (an event can
-    /// end a service call halfway through a batch).
-    received: ReceiveBatch,
-    /// Datagrams of the current send phase, sent with `sendmmsg`.
-    outgoing: SendBatch,
+    /// The datagram batches of the host's socket (`host.public.socket`).
+    io: SocketIo,
     /// Which peers the socket reaches (IPv4 for a stock host; others come
     /// from `enet_rs_host_create`).
     pub(crate) family: SocketFamily,
@@ -139,19 +135,10 @@ fn split<'a>(
     event: Option<&'a mut ENetEvent>,
 ) -> (&'a mut Host, SocketTransport<'a>, ProgramHooks<'a>) {
     let DriverHost {
-        host,
-        received,
-        outgoing,
-        requests,
-        ..
+        host, io, requests, ..
     } = driver;
     let requests = requests.as_deref();
-    let transport = SocketTransport {
-        socket: host.public.socket,
-        wake: requests.map(RequestQueue::wake_descriptor),
-        received,
-        outgoing,
-    };
+    let transport = io.transport(host.public.socket, requests.map(RequestQueue::waker));
     let mut hooks = ProgramHooks::new(&host.public, event);
     hooks.requests = requests;
     (host, transport, hooks)
@@ -296,12 +283,10 @@ pub(crate) fn host_on_socket(
         random_seed: random_seed(),
         now: clock::now(),
     };
-    let offload = offload::allowed_by_env();
     let driver = Host::new(settings).and_then(|host| {
         CBox::new(DriverHost {
             host,
-            received: ReceiveBatch::for_socket(sock, offload),
-            outgoing: SendBatch::new(offload, family.is_ipv6()),
+            io: SocketIo::new(sock, family.is_ipv6()),
             family,
             requests: None,
         })

@@ -1,155 +1,18 @@
 //! Thread-safe sending (`enet/enet_rs.h`): an `ENetRsSender` lets any
 //! thread queue sends, broadcasts and disconnects for a host while another
 //! thread runs `enet_host_service`; the service thread applies them (see
-//! `proto::request`) and is woken from its wait by an eventfd.
-//!
-//! The queue's lock is a pthread mutex rather than `std::sync::Mutex`, so
-//! ThreadSanitizer and helgrind, which watch pthread calls, see the order
-//! it gives between a sender's writes (the packet it filled) and the
-//! service thread's reads.
+//! `proto::request`). The queue itself, its lock and its wake-up are the
+//! net layer's [`RequestQueue`].
 
-use core::cell::UnsafeCell;
 use core::ffi::c_int;
 use core::ptr;
-use std::os::fd::{AsRawFd, OwnedFd};
 use std::sync::Arc;
 
 use super::host::{host_mut, peer_host};
 use crate::abi::*;
 use crate::mem::PacketRef;
-use crate::net::socket;
-use crate::proto::request::{is_current, Generations};
+use crate::net::request_queue::RequestQueue;
 use crate::proto::{PeerHandle, Request};
-
-/// What the lock guards.
-struct Pending {
-    requests: Vec<Request>,
-    /// The host was destroyed: nothing more is taken.
-    closed: bool,
-}
-
-/// A host's queue of requests from other threads. The C sender
-/// (`ENetRsSender`) and the safe Rust API's `Sender` both queue through it.
-pub struct RequestQueue {
-    /// Boxed: a pthread mutex must not move once used.
-    lock: Box<UnsafeCell<libc::pthread_mutex_t>>,
-    pending: UnsafeCell<Pending>,
-    /// An eventfd the service thread's wait watches.
-    wake: OwnedFd,
-    generations: Generations,
-}
-
-// SAFETY: `pending` is only touched with `lock` held (see `locked`), and the
-// packets its requests hold belong to the queue alone: a request enters
-// only with the sole reference to its packet (`queue` checks it for Rust
-// callers; the C API's contract says so for `push`), so whichever thread
-// takes or drops it touches a packet no other thread can reach.
-unsafe impl Send for RequestQueue {}
-// SAFETY: as above.
-unsafe impl Sync for RequestQueue {}
-
-impl RequestQueue {
-    /// A queue for the host whose slots' generations these are; `None`
-    /// if the system refuses an eventfd.
-    pub fn new(generations: Generations) -> Option<RequestQueue> {
-        Some(RequestQueue {
-            lock: Box::new(UnsafeCell::new(libc::PTHREAD_MUTEX_INITIALIZER)),
-            pending: UnsafeCell::new(Pending {
-                requests: Vec::new(),
-                closed: false,
-            }),
-            wake: socket::wake_descriptor().ok()?,
-            generations,
-        })
-    }
-
-    /// Runs `f` on the pending requests with the lock held.
-    fn locked<R>(&self, f: impl FnOnce(&mut Pending) -> R) -> R {
-        // SAFETY: the mutex was initialized statically and never moves
-        // (boxed); lock and unlock pair up on this thread.
-        unsafe { libc::pthread_mutex_lock(self.lock.get()) };
-        // SAFETY: the lock is held, so no other reference to `pending`
-        // exists until it is released below.
-        let result = f(unsafe { &mut *self.pending.get() });
-        // SAFETY: as above.
-        unsafe { libc::pthread_mutex_unlock(self.lock.get()) };
-        result
-    }
-
-    /// Queues a request and wakes the service thread; gives the request
-    /// back if the host is gone. Only the first request after the service
-    /// thread took the queue wakes it (it takes them all at once), so a
-    /// burst of sends costs one wake, not a system call each.
-    fn push(&self, request: Request) -> Result<(), Request> {
-        let first = self.locked(|pending| {
-            if pending.closed {
-                return Err(request);
-            }
-            pending.requests.push(request);
-            Ok(pending.requests.len() == 1)
-        })?;
-        if first {
-            socket::wake(self.wake.as_raw_fd());
-        }
-        Ok(())
-    }
-
-    /// Queues `request` from Rust, as [`push`](Self::push) does, if its
-    /// packet (if any) has no reference but the request's own; gives it
-    /// back otherwise, or if the host is gone. A packet shared with
-    /// anything else could be touched by two threads at once (its
-    /// reference count is not atomic, as ENet's is not).
-    pub fn queue(&self, request: Request) -> Result<(), Request> {
-        let shared = match &request {
-            Request::Send { packet, .. } | Request::Broadcast { packet, .. } => {
-                packet.reference_count() != 1
-            }
-            Request::Disconnect { .. } => false,
-        };
-        if shared {
-            return Err(request);
-        }
-        self.push(request)
-    }
-
-    /// Moves every pending request into `into` (the service thread).
-    pub fn take(&self, into: &mut Vec<Request>) {
-        self.locked(|pending| into.append(&mut pending.requests));
-    }
-
-    /// The eventfd the service thread's wait watches.
-    pub fn wake_descriptor(&self) -> c_int {
-        self.wake.as_raw_fd()
-    }
-
-    /// Whether `handle` still names the connection it was taken from.
-    pub fn is_current(&self, handle: PeerHandle) -> bool {
-        is_current(&self.generations, handle)
-    }
-
-    /// Whether the host was destroyed.
-    pub fn is_closed(&self) -> bool {
-        self.locked(|pending| pending.closed)
-    }
-
-    /// The host is being destroyed: refuse what comes, and drop what is
-    /// pending (its packets are freed).
-    pub fn close(&self) {
-        let left = self.locked(|pending| {
-            pending.closed = true;
-            std::mem::take(&mut pending.requests)
-        });
-        drop(left);
-    }
-}
-
-impl Drop for RequestQueue {
-    fn drop(&mut self) {
-        // SAFETY: no one else holds the queue any more, so the mutex is
-        // unlocked and unused.
-        unsafe { libc::pthread_mutex_destroy(self.lock.get()) };
-    }
-}
 
 /// A handle other threads use to queue work for one host.
 pub struct ENetRsSender {
@@ -259,7 +122,7 @@ unsafe fn sender_for<'a>(
     // SAFETY: caller contract.
     let requests = unsafe { sender_ref(sender) }?;
     let peer = PeerHandle::from(peer);
-    is_current(&requests.generations, peer).then_some((requests, peer))
+    requests.is_current(peer).then_some((requests, peer))
 }
 
 /// Takes the program's packet for a request: from now on it is the
@@ -370,41 +233,4 @@ pub unsafe extern "C" fn enet_rs_sender_disconnect(
         };
         queue(requests, Request::Disconnect { peer, data })
     })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::proto::request::new_generations;
-
-    #[test]
-    fn rust_callers_queue_only_packets_they_alone_hold() {
-        let queue = RequestQueue::new(new_generations(1)).expect("an eventfd");
-        let packet = PacketRef::new_with_data(b"shared", 0).unwrap();
-        let other = packet.retain();
-        let refused = queue.queue(Request::Broadcast {
-            channel_id: 0,
-            packet,
-        });
-        assert!(matches!(refused, Err(Request::Broadcast { .. })));
-        drop(refused);
-        assert_eq!(other.reference_count(), 1);
-        assert!(queue
-            .queue(Request::Broadcast {
-                channel_id: 0,
-                packet: other,
-            })
-            .is_ok());
-        let mut taken = Vec::new();
-        queue.take(&mut taken);
-        assert_eq!(taken.len(), 1);
-        queue.close();
-        let late = PacketRef::new_with_data(b"late", 0).unwrap();
-        assert!(queue
-            .queue(Request::Broadcast {
-                channel_id: 0,
-                packet: late,
-            })
-            .is_err());
-    }
 }

@@ -1,16 +1,12 @@
-//! IPv4 addresses as text: parsing, printing, and name lookup.
+//! IPv4 addresses as text: parsing and printing, the same on every
+//! system; name lookups are the platform's (`sys::address`), re-exported
+//! here.
 //!
 //! Hosts are `u32`s in network byte order, as in `ENetAddress::host`.
-//! Name lookups go through the C library's resolver (`getaddrinfo`,
-//! `getnameinfo`) exactly as stock ENet's Unix build calls it, so
-//! `/etc/hosts`, nsswitch and the numeric shorthands the resolver accepts
-//! (`"127.1"`, `"0x7f.0.0.1"`) behave the same.
 
-use core::ffi::{c_char, c_int, CStr};
-use core::mem::{size_of, MaybeUninit};
-use core::ptr;
+use core::mem::MaybeUninit;
 
-use crate::abi::ENetAddress;
+pub use super::sys::address::{lookup_name, resolve};
 
 /// Parses strict dotted-quad IPv4 text, as `inet_pton(AF_INET, ...)` does:
 /// exactly four decimal octets of at most 255, no leading zeros (`"01"`),
@@ -82,47 +78,6 @@ pub fn write_ip(host: u32, out: &mut [MaybeUninit<u8>]) -> Result<(), BufferTooS
     write_c_string(&text[..length], out)
 }
 
-/// Resolves a host name (or numeric text) to an IPv4 host, as stock
-/// `enet_address_set_host` does: the first IPv4 result of `getaddrinfo`
-/// (asked without hints, as stock does, so any family may come back); if
-/// the resolver succeeds but has no IPv4 result, strict dotted-quad
-/// parsing. When the resolver fails outright there is no fallback.
-pub fn resolve(name: &CStr) -> Option<u32> {
-    let mut results: *mut libc::addrinfo = ptr::null_mut();
-    // SAFETY: `name` is NUL-terminated; no service, no hints; `results` is
-    // a valid place for the list pointer.
-    let status =
-        unsafe { libc::getaddrinfo(name.as_ptr(), ptr::null(), ptr::null(), &mut results) };
-    if status != 0 {
-        return None;
-    }
-    let found = first_ipv4(results);
-    if !results.is_null() {
-        // SAFETY: `results` came from a successful getaddrinfo and is freed once.
-        unsafe { libc::freeaddrinfo(results) };
-    }
-    found.or_else(|| parse_ip(name.to_bytes()))
-}
-
-/// The first IPv4 address in a `getaddrinfo` result list.
-fn first_ipv4(mut entry: *const libc::addrinfo) -> Option<u32> {
-    while !entry.is_null() {
-        // SAFETY: `entry` is a node of a live list returned by getaddrinfo.
-        let node = unsafe { &*entry };
-        let is_ipv4 = node.ai_family == libc::AF_INET
-            && !node.ai_addr.is_null()
-            && node.ai_addrlen as usize >= size_of::<libc::sockaddr_in>();
-        if is_ipv4 {
-            // SAFETY: an AF_INET address of at least sockaddr_in's size;
-            // read unaligned in case the resolver packed it oddly.
-            let sin = unsafe { ptr::read_unaligned(node.ai_addr.cast::<libc::sockaddr_in>()) };
-            return Some(sin.sin_addr.s_addr);
-        }
-        entry = node.ai_next;
-    }
-    None
-}
-
 /// How a reverse lookup ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum NameLookup {
@@ -132,75 +87,6 @@ pub enum NameLookup {
     NoName,
     /// Any other resolver error, including a buffer too small for the name.
     Failed,
-}
-
-impl NameLookup {
-    /// Classifies a `getnameinfo` status: only "no such name" falls back
-    /// to numeric text; every other error is a failure (stock's rule).
-    pub fn from_status(status: c_int) -> Self {
-        match status {
-            0 => NameLookup::Named,
-            libc::EAI_NONAME => NameLookup::NoName,
-            _ => NameLookup::Failed,
-        }
-    }
-}
-
-/// Looks up the name of `address` with `getnameinfo(NI_NAMEREQD)` into
-/// `out` (NUL-terminated on success). An empty `out` asks the resolver
-/// for nothing, which it reports as success.
-pub fn lookup_name(address: &ENetAddress, out: &mut [MaybeUninit<u8>]) -> NameLookup {
-    let sin = sockaddr_in(address);
-    let capacity = libc::socklen_t::try_from(out.len()).unwrap_or(libc::socklen_t::MAX);
-    // SAFETY: `sin` is a valid sockaddr_in of the given size; `out` is
-    // writable for `capacity` bytes; no service buffer is requested.
-    let status = unsafe {
-        libc::getnameinfo(
-            (&sin as *const libc::sockaddr_in).cast(),
-            size_of::<libc::sockaddr_in>() as libc::socklen_t,
-            out.as_mut_ptr().cast::<c_char>(),
-            capacity,
-            ptr::null_mut(),
-            0,
-            libc::NI_NAMEREQD,
-        )
-    };
-    let outcome = NameLookup::from_status(status);
-    // Stock also rejects a "successful" name that is not terminated
-    // within the buffer.
-    if outcome == NameLookup::Named && !out.is_empty() && !has_terminator(out) {
-        return NameLookup::Failed;
-    }
-    outcome
-}
-
-/// Whether `out` holds a NUL, scanning only up to the first one.
-fn has_terminator(out: &[MaybeUninit<u8>]) -> bool {
-    out.iter().any(|byte| {
-        // SAFETY: called after getnameinfo reported success, which means it
-        // stored a NUL-terminated string at the start of `out`; `any` stops
-        // at that NUL, so only bytes it wrote are read.
-        unsafe { byte.assume_init() == 0 }
-    })
-}
-
-/// An `ENetAddress` as the OS's `sockaddr_in` (port to network order).
-pub fn sockaddr_in(address: &ENetAddress) -> libc::sockaddr_in {
-    // SAFETY: sockaddr_in is plain old data; all zeroes is a valid value
-    // (and zeroes the padding, as stock's memset does).
-    let mut sin: libc::sockaddr_in = unsafe { core::mem::zeroed() };
-    sin.sin_family = libc::AF_INET as libc::sa_family_t;
-    sin.sin_port = address.port.to_be();
-    sin.sin_addr.s_addr = address.host;
-    sin
-}
-
-/// The `ENetAddress` of a `sockaddr_in` (port to host order).
-pub fn from_sockaddr_in(sin: &libc::sockaddr_in) -> ENetAddress {
-    ENetAddress {
-        host: sin.sin_addr.s_addr,
-        port: u16::from_be(sin.sin_port),
-    }
 }
 
 #[cfg(test)]
@@ -258,30 +144,5 @@ mod tests {
         // SAFETY: all bytes were initialised to 'X' or written.
         let bytes: Vec<u8> = out.iter().map(|b| unsafe { b.assume_init() }).collect();
         assert_eq!(&bytes[..11], b"127.0.0.1\0X");
-    }
-
-    #[test]
-    fn only_no_name_falls_back_to_numeric() {
-        assert_eq!(NameLookup::from_status(0), NameLookup::Named);
-        assert_eq!(
-            NameLookup::from_status(libc::EAI_NONAME),
-            NameLookup::NoName
-        );
-        assert_eq!(NameLookup::from_status(libc::EAI_AGAIN), NameLookup::Failed);
-        assert_eq!(
-            NameLookup::from_status(libc::EAI_OVERFLOW),
-            NameLookup::Failed
-        );
-    }
-
-    #[test]
-    fn sockaddr_round_trip() {
-        let address = ENetAddress {
-            host: host(192, 0, 2, 7),
-            port: 0x1234,
-        };
-        let sin = sockaddr_in(&address);
-        assert_eq!(sin.sin_port, 0x1234u16.to_be());
-        assert_eq!(from_sockaddr_in(&sin), address);
     }
 }

@@ -28,6 +28,8 @@ use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::OnceLock;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
+use super::sys::monotonic_now;
+
 /// Where the clock started: the wall-clock reading in ms (mod 2^32) and
 /// the monotonic reading taken at the same moment.
 struct Anchor {
@@ -70,30 +72,9 @@ fn wall_clock_ms() -> u32 {
     since_epoch.as_millis() as u32
 }
 
-/// The monotonic clock, including time spent suspended.
-#[cfg(any(target_os = "linux", target_os = "android"))]
-fn monotonic_now() -> Duration {
-    let mut now = libc::timespec {
-        tv_sec: 0,
-        tv_nsec: 0,
-    };
-    // SAFETY: `now` is a valid, writable timespec; CLOCK_BOOTTIME exists
-    // on every Linux this library supports (2.6.39+).
-    let result = unsafe { libc::clock_gettime(libc::CLOCK_BOOTTIME, &mut now) };
-    if result != 0 {
-        return fallback_monotonic_now();
-    }
-    Duration::new(now.tv_sec as u64, now.tv_nsec as u32)
-}
-
-/// The monotonic clock (`std::time::Instant`) where no boot-time clock exists.
-#[cfg(not(any(target_os = "linux", target_os = "android")))]
-fn monotonic_now() -> Duration {
-    fallback_monotonic_now()
-}
-
-/// Elapsed time on `std::time::Instant`, measured from its first use.
-fn fallback_monotonic_now() -> Duration {
+/// Elapsed time on `std::time::Instant`, measured from its first use: the
+/// monotonic source of systems without a better one (`sys::monotonic_now`).
+pub(crate) fn instant_since_first_use() -> Duration {
     static START: OnceLock<std::time::Instant> = OnceLock::new();
     START.get_or_init(std::time::Instant::now).elapsed()
 }

@@ -7,10 +7,10 @@
 
 use std::io;
 use std::net::{Ipv6Addr, SocketAddr, SocketAddrV6};
-use std::os::fd::IntoRawFd;
 
 use socket2::{Domain, Socket, Type};
 
+use super::sys::{into_enet_socket, share_port, sock_ref};
 use crate::abi::{ENetSocket, ENET_HOST_RECEIVE_BUFFER_SIZE, ENET_HOST_SEND_BUFFER_SIZE};
 
 /// Which peers a host's socket can reach.
@@ -49,6 +49,7 @@ pub struct HostSocketOptions {
     pub ipv6_only: bool,
     /// Share the port with other sockets of this user that ask for it too
     /// (`SO_REUSEPORT`): the kernel spreads senders over them by address.
+    /// Unix only; on Windows asking for it fails with `Unsupported`.
     pub reuse_port: bool,
 }
 
@@ -71,7 +72,7 @@ pub fn open(options: &HostSocketOptions) -> io::Result<(ENetSocket, SocketFamily
         socket.set_only_v6(family == SocketFamily::Ipv6Only)?;
     }
     if options.reuse_port {
-        socket.set_reuse_port(true)?;
+        share_port(&socket)?;
     }
     socket.bind(&bind.into())?;
     socket.set_nonblocking(true)?;
@@ -85,7 +86,18 @@ pub fn open(options: &HostSocketOptions) -> io::Result<(ENetSocket, SocketFamily
         .local_addr()?
         .as_socket()
         .ok_or_else(|| io::Error::from(io::ErrorKind::InvalidInput))?;
-    Ok((socket.into_raw_fd(), family, bound))
+    Ok((into_enet_socket(socket), family, bound))
+}
+
+/// The address `socket` (a host's, open) is bound to, either family.
+pub fn local_endpoint(socket: ENetSocket) -> io::Result<SocketAddr> {
+    // SAFETY: the caller's host owns the socket until it is destroyed, and
+    // the view ends with this call.
+    let socket = unsafe { sock_ref(socket) };
+    socket
+        .local_addr()?
+        .as_socket()
+        .ok_or_else(|| io::Error::from(io::ErrorKind::InvalidInput))
 }
 
 #[cfg(test)]
@@ -117,6 +129,11 @@ mod tests {
             ipv6_only: false,
             reuse_port: true,
         };
+        if cfg!(windows) {
+            let refused = open(&options).unwrap_err();
+            assert_eq!(refused.kind(), io::ErrorKind::Unsupported);
+            return;
+        }
         let (first, family, bound) = open(&options).unwrap();
         assert_eq!(family, SocketFamily::Ipv4);
         assert!(!family.reaches(&"[::1]:1".parse().unwrap()));

@@ -1,13 +1,13 @@
 //! A host's socket and the system clock as the engine's [`Transport`]:
-//! datagrams read and sent in batches (`recvmmsg` / `sendmmsg`), and a
-//! wait that other threads can cut short through an eventfd. The C
-//! driver (`ffi::host`) and the safe Rust API (`enet-safe`) both run the
-//! engine over it.
+//! datagrams read and sent in the platform's batches, and a wait that
+//! other threads can cut short through a [`Waker`]. The C driver
+//! (`ffi::host`) and the safe Rust API (`enet-safe`) both run the engine
+//! over it, with the batches of one [`SocketIo`] each.
 
-use core::ffi::c_int;
 use std::net::SocketAddr;
 
-use super::batch::{Datagram, ReceiveBatch, SendBatch};
+use super::batch::{offload_allowed_by_env, Datagram, ReceiveBatch, SendBatch};
+use super::sys::{Waker, Woken};
 use super::{clock, socket};
 use crate::abi::{ENetSocket, ENetSocketWait};
 use crate::proto::{ServiceFailed, Transport};
@@ -15,13 +15,47 @@ use crate::proto::{ServiceFailed, Transport};
 const WAIT_RECEIVE: u32 = ENetSocketWait::ENET_SOCKET_WAIT_RECEIVE as u32;
 const WAIT_INTERRUPT: u32 = ENetSocketWait::ENET_SOCKET_WAIT_INTERRUPT as u32;
 
+/// A host's datagram batches, kept between service calls (an event can
+/// end a call halfway through a batch).
+pub struct SocketIo {
+    received: ReceiveBatch,
+    outgoing: SendBatch,
+}
+
+impl SocketIo {
+    /// Batches for a host's `socket` (IPv6 or not), with UDP offload where
+    /// the system has it unless `ENET_RS_UDP_OFFLOAD=off`.
+    pub fn new(socket: ENetSocket, ipv6_socket: bool) -> Self {
+        let offload = offload_allowed_by_env();
+        SocketIo {
+            received: ReceiveBatch::for_socket(socket, offload),
+            outgoing: SendBatch::new(offload, ipv6_socket),
+        }
+    }
+
+    /// The engine's transport over `socket` for one call; its waits also
+    /// end when `waker` (a sender's) is woken.
+    pub fn transport<'a>(
+        &'a mut self,
+        socket: ENetSocket,
+        waker: Option<&'a Waker>,
+    ) -> SocketTransport<'a> {
+        SocketTransport {
+            socket,
+            waker,
+            received: &mut self.received,
+            outgoing: &mut self.outgoing,
+        }
+    }
+}
+
 /// The socket and the system clock, as the engine's [`Transport`].
 pub struct SocketTransport<'a> {
-    pub socket: ENetSocket,
-    /// The eventfd other threads wake the host with, if they may.
-    pub wake: Option<c_int>,
-    pub received: &'a mut ReceiveBatch,
-    pub outgoing: &'a mut SendBatch,
+    socket: ENetSocket,
+    /// What other threads wake the host with, if they may.
+    waker: Option<&'a Waker>,
+    received: &'a mut ReceiveBatch,
+    outgoing: &'a mut SendBatch,
 }
 
 impl Transport for SocketTransport<'_> {
@@ -61,10 +95,10 @@ impl Transport for SocketTransport<'_> {
     }
 
     fn wait(&mut self, ms: u32) -> Result<bool, ServiceFailed> {
-        if let Some(wake) = self.wake {
-            return match socket::wait_receive_or_wake(self.socket, wake, ms) {
+        if let Some(waker) = self.waker {
+            return match waker.wait(self.socket, ms) {
                 Err(_) => Err(ServiceFailed),
-                Ok(woken) => Ok(woken == socket::Woken::Ready),
+                Ok(woken) => Ok(woken == Woken::Ready),
             };
         }
         match socket::wait(self.socket, WAIT_RECEIVE | WAIT_INTERRUPT, ms) {

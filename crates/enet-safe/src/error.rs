@@ -31,8 +31,9 @@ pub enum Error {
     Service,
     /// The host a [`Sender`](crate::Sender) queues for was dropped.
     HostGone,
-    /// The system refused what a [`Sender`](crate::Sender) needs (an
-    /// eventfd to wake the host's thread).
+    /// The system refused what a [`Sender`](crate::Sender) needs (a
+    /// waker for the host's thread: an eventfd, a pipe or a loopback
+    /// socket).
     NoSender,
 }
 
@@ -54,7 +55,9 @@ impl fmt::Display for Error {
             Error::TooLarge(length) => write!(f, "a {length}-byte packet is too large for ENet"),
             Error::Service => f.write_str("the host's socket failed while servicing"),
             Error::HostGone => f.write_str("the host was dropped"),
-            Error::NoSender => f.write_str("the system refused an eventfd for the sender"),
+            Error::NoSender => {
+                f.write_str("the system refused a waker (eventfd, pipe or socket) for the sender")
+            }
         }
     }
 }

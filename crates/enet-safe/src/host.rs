@@ -8,9 +8,9 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use enet::abi::{ENetHost, ENetPeerState};
-use enet::ffi::sender::RequestQueue;
 use enet::net::clock;
 use enet::net::host_socket::{self, HostSocketOptions, SocketFamily};
+use enet::net::request_queue::RequestQueue;
 use enet::net::transport::SocketTransport;
 use enet::proto::endpoint::{enet_view, normalized};
 use enet::proto::{
@@ -206,7 +206,7 @@ impl Host {
 
     /// A [`Sender`] other threads can queue work for this host with (every
     /// call gives one for the same queue). Fails only if the system
-    /// refuses an eventfd.
+    /// refuses a waker for the host's thread.
     pub fn sender(&mut self) -> Result<Sender, Error> {
         let queue = match &self.requests {
             Some(queue) => Arc::clone(queue),
@@ -275,9 +275,7 @@ impl Host {
             codec: &mut self.codec,
             requests,
         };
-        let mut transport = self
-            .socket
-            .transport(requests.map(RequestQueue::wake_descriptor));
+        let mut transport = self.socket.transport(requests.map(RequestQueue::waker));
         call(&mut self.engine, &mut transport, &mut hooks)
     }
 

@@ -5,7 +5,7 @@
 
 use std::sync::Arc;
 
-use enet::ffi::sender::RequestQueue;
+use enet::net::request_queue::RequestQueue;
 use enet::proto::Request;
 
 use crate::error::Error;

@@ -1,4 +1,4 @@
-//! IPv4 sockets over the OS, with the semantics of stock ENet's `unix.c`.
+//! IPv4 sockets on Unix, with the semantics of stock ENet's `unix.c`.
 //!
 //! Sockets are raw file descriptors (`ENetSocket`) owned by whoever created
 //! them, usually a C program, so this module works on descriptors rather
@@ -293,72 +293,6 @@ pub fn wait(socket: ENetSocket, condition: u32, timeout: u32) -> io::Result<u32>
         }
     }
     Ok(ready_for)
-}
-
-/// What [`wait_receive_or_wake`] saw.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Woken {
-    /// A datagram waits, the wake descriptor was written, or time is up.
-    Ready,
-    /// A signal cut the wait short.
-    Interrupted,
-}
-
-/// Waits up to `timeout` ms until `socket` has a datagram or `wake` (an
-/// eventfd that other threads write to) is readable; a wake is consumed.
-pub fn wait_receive_or_wake(socket: ENetSocket, wake: c_int, timeout: u32) -> io::Result<Woken> {
-    let mut descriptors = [
-        libc::pollfd {
-            fd: socket,
-            events: libc::POLLIN,
-            revents: 0,
-        },
-        libc::pollfd {
-            fd: wake,
-            events: libc::POLLIN,
-            revents: 0,
-        },
-    ];
-    // SAFETY: two valid pollfds; the cast reproduces C's int conversion,
-    // as in `wait`.
-    let ready = unsafe { libc::poll(descriptors.as_mut_ptr(), 2, timeout as c_int) };
-    if ready < 0 {
-        let error = io::Error::last_os_error();
-        if error.kind() == ErrorKind::Interrupted {
-            return Ok(Woken::Interrupted);
-        }
-        return Err(error);
-    }
-    if descriptors[1].revents & libc::POLLIN != 0 {
-        drain_wake(wake);
-    }
-    Ok(Woken::Ready)
-}
-
-/// Consumes what was written to an eventfd (it reads as one counter).
-pub fn drain_wake(wake: c_int) {
-    let mut counter = 0u64;
-    // SAFETY: `counter` is writable for the 8 bytes an eventfd read takes;
-    // a non-blocking eventfd with nothing written fails with EAGAIN, which
-    // is fine.
-    let _ = unsafe { libc::read(wake, (&mut counter as *mut u64).cast(), 8) };
-}
-
-/// A non-blocking eventfd for waking a waiting host from other threads.
-pub fn wake_descriptor() -> io::Result<std::os::fd::OwnedFd> {
-    use std::os::fd::FromRawFd;
-    // SAFETY: plain system call with constant arguments.
-    let fd = check(unsafe { libc::eventfd(0, libc::EFD_NONBLOCK | libc::EFD_CLOEXEC) })?;
-    // SAFETY: `fd` was just opened and is owned by nothing else.
-    Ok(unsafe { std::os::fd::OwnedFd::from_raw_fd(fd) })
-}
-
-/// Wakes whoever waits on the eventfd `wake`.
-pub fn wake(wake: c_int) {
-    let one = 1u64;
-    // SAFETY: `one` is readable for the 8 bytes an eventfd write takes. A
-    // full counter (EAGAIN) means a wake is pending anyway.
-    let _ = unsafe { libc::write(wake, (&one as *const u64).cast(), 8) };
 }
 
 /// The option value stock ENet does not handle.

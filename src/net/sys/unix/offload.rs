@@ -6,7 +6,7 @@
 //! offload, so a stock receiver sees no difference; only the system calls
 //! and the kernel's per-datagram work shrink.
 //!
-//! `ENET_RS_UDP_OFFLOAD=off` turns both off for every host created after.
+//! `ENET_RS_UDP_OFFLOAD=off` turns both off (`net::batch::offload_allowed_by_env`).
 
 use core::ffi::c_int;
 use core::mem::size_of;
@@ -27,17 +27,6 @@ pub const MAX_RUN_BYTES: usize = 65_507;
 /// Room for one control message carrying a `c_int` or a `u16`, aligned as
 /// `cmsghdr` requires.
 pub type ControlBuffer = [u64; 4];
-
-/// Whether offload is allowed (`ENET_RS_UDP_OFFLOAD` unset, or anything
-/// but `off`/`0`).
-pub fn allowed_by_env() -> bool {
-    !matches!(
-        std::env::var("ENET_RS_UDP_OFFLOAD")
-            .as_deref()
-            .map(str::trim),
-        Ok("off" | "0")
-    )
-}
 
 /// Asks the kernel to coalesce received datagrams on `socket`; whether it
 /// agreed.

@@ -89,11 +89,6 @@ impl SocketName {
     pub fn as_mut_ptr(&mut self) -> *mut libc::sockaddr {
         (self as *mut SocketName).cast()
     }
-
-    /// A pointer for the kernel to read through.
-    pub fn as_ptr(&self) -> *const libc::sockaddr {
-        (self as *const SocketName).cast()
-    }
 }
 
 #[cfg(test)]

@@ -1,0 +1,685 @@
+//! Batched datagram I/O on Linux: `recvmmsg` and `sendmmsg` move up to
+//! [`BATCH`] datagrams per system call, where stock ENet makes one call
+//! each.
+
+use core::mem::{size_of, zeroed};
+use core::ptr;
+use std::io::{self, ErrorKind};
+
+use std::net::{Ipv4Addr, SocketAddr, SocketAddrV4};
+
+use super::offload::{self, ControlBuffer};
+use super::socket_name::SocketName;
+use crate::abi::ENetSocket;
+use crate::net::batch::{Datagram, BATCH, DATAGRAM_CAPACITY};
+
+/// The source of a datagram the kernel named in no family we know.
+const NOBODY: SocketAddr = SocketAddr::V4(SocketAddrV4::new(Ipv4Addr::UNSPECIFIED, 0));
+
+/// Datagrams read from a socket and not handled yet.
+///
+/// The `recvmmsg` headers are built once and point into the batch's own
+/// heap buffers, which never move, so a read costs no set-up. With
+/// `UDP_GRO` on, each slot has room for a coalesced run of datagrams,
+/// which [`ReceiveBatch::pop`] hands out one datagram at a time.
+pub struct ReceiveBatch {
+    storage: Box<[u8]>,
+    /// Bytes per slot of `storage`.
+    slot: usize,
+    names: Box<[SocketName]>,
+    /// Read only by the kernel, through `headers`; owned here so they live.
+    #[allow(dead_code)]
+    vectors: Box<[libc::iovec]>,
+    #[allow(dead_code)]
+    controls: Box<[ControlBuffer]>,
+    headers: Box<[libc::mmsghdr]>,
+    lengths: [usize; BATCH],
+    /// The size of each datagram in a slot (the slot's length unless the
+    /// kernel coalesced several).
+    segments: [usize; BATCH],
+    sources: [SocketAddr; BATCH],
+    truncated: [bool; BATCH],
+    filled: usize,
+    next: usize,
+    /// Where the next datagram starts inside slot `next`.
+    offset: usize,
+    /// Slots that held more than one datagram, since creation.
+    coalesced: u64,
+}
+
+impl Default for ReceiveBatch {
+    /// A batch for a socket without `UDP_GRO`.
+    fn default() -> Self {
+        Self::with_slot(DATAGRAM_CAPACITY)
+    }
+}
+
+impl ReceiveBatch {
+    /// A batch for `socket`; with `offload` (the host's setting,
+    /// [`offload_allowed_by_env`](crate::net::batch::offload_allowed_by_env)) it asks the kernel for coalesced
+    /// receives.
+    pub fn for_socket(socket: ENetSocket, offload: bool) -> Self {
+        if offload && offload::enable_gro(socket) {
+            Self::with_slot(offload::MAX_RUN_BYTES)
+        } else {
+            Self::default()
+        }
+    }
+
+    fn with_slot(slot: usize) -> Self {
+        let mut storage = vec![0u8; BATCH * slot].into_boxed_slice();
+        let mut names: Box<[SocketName]> = (0..BATCH).map(|_| SocketName::zeroed()).collect();
+        let mut vectors: Box<[libc::iovec]> = storage
+            .chunks_exact_mut(slot)
+            .map(|chunk| libc::iovec {
+                iov_base: chunk.as_mut_ptr().cast(),
+                iov_len: chunk.len(),
+            })
+            .collect();
+        let mut controls: Box<[ControlBuffer]> = vec![[0; 4]; BATCH].into_boxed_slice();
+        // SAFETY: mmsghdr is plain old data; zeroes are valid.
+        let mut headers: Box<[libc::mmsghdr]> = (0..BATCH).map(|_| unsafe { zeroed() }).collect();
+        for (index, header) in headers.iter_mut().enumerate() {
+            header.msg_hdr.msg_name = names[index].as_mut_ptr().cast();
+            header.msg_hdr.msg_iov = &mut vectors[index];
+            header.msg_hdr.msg_iovlen = 1;
+            header.msg_hdr.msg_control = controls[index].as_mut_ptr().cast();
+        }
+        ReceiveBatch {
+            storage,
+            slot,
+            names,
+            vectors,
+            controls,
+            headers,
+            lengths: [0; BATCH],
+            segments: [0; BATCH],
+            sources: [NOBODY; BATCH],
+            truncated: [false; BATCH],
+            filled: 0,
+            next: 0,
+            offset: 0,
+            coalesced: 0,
+        }
+    }
+
+    /// Whether datagrams read earlier are still waiting.
+    pub fn has_pending(&self) -> bool {
+        self.next < self.filled
+    }
+
+    /// Reads that carried several datagrams coalesced, since creation.
+    pub fn coalesced(&self) -> u64 {
+        self.coalesced
+    }
+
+    /// The next datagram read earlier, if any.
+    pub fn pop(&mut self) -> Option<Datagram<'_>> {
+        if self.next >= self.filled {
+            return None;
+        }
+        let index = self.next;
+        if self.truncated[index] {
+            self.next += 1;
+            return Some(Datagram::Truncated);
+        }
+        let length = self.lengths[index];
+        let start = self.offset;
+        let end = (start + self.segments[index]).min(length);
+        if end >= length {
+            self.next += 1;
+            self.offset = 0;
+        } else {
+            self.offset = end;
+        }
+        if end - start > DATAGRAM_CAPACITY {
+            return Some(Datagram::Truncated);
+        }
+        let base = index * self.slot;
+        Some(Datagram::Received {
+            from: self.sources[index],
+            bytes: &self.storage[base + start..base + end],
+        })
+    }
+
+    /// Reads the datagrams waiting on `socket` (up to [`BATCH`] reads)
+    /// without blocking; how many reads. "Nothing waiting" is `Ok(0)`.
+    pub fn fill(&mut self, socket: ENetSocket) -> io::Result<usize> {
+        self.filled = 0;
+        self.next = 0;
+        self.offset = 0;
+        for header in self.headers.iter_mut() {
+            header.msg_hdr.msg_namelen = SocketName::CAPACITY;
+            header.msg_hdr.msg_controllen = size_of::<ControlBuffer>();
+            header.msg_hdr.msg_flags = 0;
+        }
+        // SAFETY: every header points at its own name, iovec and control
+        // buffer in this batch's heap buffers (set up in `with_slot`, never
+        // moved), and the iovecs at `storage`; all are exclusively borrowed
+        // through `self`.
+        let received = unsafe {
+            libc::recvmmsg(
+                socket,
+                self.headers.as_mut_ptr(),
+                BATCH as libc::c_uint,
+                libc::MSG_DONTWAIT,
+                ptr::null_mut(),
+            )
+        };
+        if received < 0 {
+            let error = io::Error::last_os_error();
+            return match error.kind() {
+                ErrorKind::WouldBlock | ErrorKind::Interrupted => Ok(0),
+                _ => Err(error),
+            };
+        }
+        let received = received as usize;
+        for index in 0..received {
+            let header = &self.headers[index];
+            let length = header.msg_len as usize;
+            self.lengths[index] = length;
+            self.truncated[index] = header.msg_hdr.msg_flags & libc::MSG_TRUNC != 0;
+            self.sources[index] = self.names[index].endpoint().unwrap_or(NOBODY);
+            let segment = offload::read_gro(&header.msg_hdr).unwrap_or(length);
+            if segment < length {
+                self.coalesced += 1;
+            }
+            // A zero-length datagram is still one datagram.
+            self.segments[index] = segment.max(1);
+        }
+        self.filled = received;
+        Ok(received)
+    }
+}
+
+/// One datagram waiting in a [`SendBatch`].
+#[derive(Clone, Copy)]
+struct Waiting {
+    to: SocketAddr,
+    start: usize,
+    length: usize,
+    /// Whether it may leave in one segmented burst with equal ones before
+    /// it (see [`SendBatch::push`]).
+    burst: bool,
+}
+
+/// Datagrams waiting to be sent together.
+pub struct SendBatch {
+    bytes: Vec<u8>,
+    datagrams: Vec<Waiting>,
+    /// The `sendmmsg` arguments, kept between flushes so sending costs no
+    /// allocation once they have grown: one message per run of datagrams.
+    names: Vec<(SocketName, libc::socklen_t)>,
+    vectors: Vec<libc::iovec>,
+    controls: Vec<(ControlBuffer, usize)>,
+    headers: Vec<libc::mmsghdr>,
+    /// The first datagram of each message.
+    firsts: Vec<usize>,
+    /// Whether runs of equal-size datagrams to one address leave as one
+    /// `UDP_SEGMENT` message (off once the kernel refused one).
+    segmenting: bool,
+    /// Messages handed to the kernel, since creation.
+    messages: u64,
+    /// Whether the socket is IPv6, so IPv4 addresses go as mapped ones.
+    ipv6_socket: bool,
+}
+
+impl SendBatch {
+    /// An empty batch for an IPv4 socket or an IPv6 one; `segmenting`
+    /// allows segmented sends (the host's offload setting,
+    /// [`offload_allowed_by_env`](crate::net::batch::offload_allowed_by_env)).
+    pub fn new(segmenting: bool, ipv6_socket: bool) -> Self {
+        SendBatch {
+            bytes: Vec::new(),
+            datagrams: Vec::new(),
+            names: Vec::new(),
+            vectors: Vec::new(),
+            controls: Vec::new(),
+            headers: Vec::new(),
+            firsts: Vec::new(),
+            segmenting,
+            messages: 0,
+            ipv6_socket,
+        }
+    }
+
+    /// Queues a datagram to `to`. `burst` says it may leave in one
+    /// segmented send with the equal-size datagrams to `to` queued just
+    /// before it: the engine allows that for traffic its reliable window
+    /// paces, not for unreliable payloads, which a burst would let a fast
+    /// sender pour onto a receiver faster than it can read them.
+    pub fn push(&mut self, to: &SocketAddr, datagram: &[u8], burst: bool) {
+        let start = self.bytes.len();
+        self.bytes.extend_from_slice(datagram);
+        self.datagrams.push(Waiting {
+            to: *to,
+            start,
+            length: datagram.len(),
+            burst,
+        });
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.datagrams.is_empty()
+    }
+
+    /// Whether a whole `sendmmsg` call's worth is waiting: flushing then
+    /// keeps the batch (and its memory) bounded however many peers a send
+    /// pass visits.
+    pub fn is_full(&self) -> bool {
+        self.datagrams.len() >= BATCH
+    }
+
+    /// Messages handed to the kernel since creation (a segmented run is
+    /// one message).
+    pub fn messages(&self) -> u64 {
+        self.messages
+    }
+
+    /// Sends everything pushed, [`BATCH`] messages per call. A full send
+    /// buffer drops the rest, as a would-block send drops a datagram in
+    /// stock ENet; any other error is returned (the batch is emptied
+    /// either way).
+    pub fn flush(&mut self, socket: ENetSocket) -> io::Result<()> {
+        let result = if self.datagrams.is_empty() {
+            Ok(())
+        } else {
+            self.send_all(socket)
+        };
+        self.bytes.clear();
+        self.datagrams.clear();
+        result
+    }
+
+    fn send_all(&mut self, socket: ENetSocket) -> io::Result<()> {
+        let mut from = 0;
+        loop {
+            self.build(from);
+            match self.send_messages(socket) {
+                Ok(()) => return Ok(()),
+                // The kernel refused a segmented message (an old kernel, a
+                // device or path that cannot take it): send that run and
+                // the rest one datagram each, and stop segmenting.
+                Err((failed, _)) if self.controls[failed].1 != 0 => {
+                    self.segmenting = false;
+                    from = self.firsts[failed];
+                }
+                Err((_, error)) => return Err(error),
+            }
+        }
+    }
+
+    /// The end of the run of datagrams that can leave with datagram
+    /// `first` in one message: same address, each as long as the first
+    /// but a shorter last one, all allowed to burst.
+    fn run_end(&self, first: usize) -> usize {
+        let head = self.datagrams[first];
+        let mut end = first + 1;
+        if !self.segmenting
+            || !head.burst
+            || head.length == 0
+            || head.length > usize::from(u16::MAX)
+        {
+            return end;
+        }
+        let mut total = head.length;
+        while end < self.datagrams.len() && end - first < offload::MAX_SEGMENTS {
+            let next = self.datagrams[end];
+            if next.to != head.to
+                || !next.burst
+                || next.length == 0
+                || next.length > head.length
+                || total + next.length > offload::MAX_RUN_BYTES
+            {
+                break;
+            }
+            total += next.length;
+            end += 1;
+            if next.length < head.length {
+                break;
+            }
+        }
+        end
+    }
+
+    /// Builds the `sendmmsg` messages for the datagrams from `from` on.
+    fn build(&mut self, from: usize) {
+        // The argument arrays are rebuilt in full before any pointer into
+        // them is taken, so no reallocation can move what a header points at.
+        self.names.clear();
+        self.vectors.clear();
+        self.controls.clear();
+        self.firsts.clear();
+        let mut first = from;
+        while first < self.datagrams.len() {
+            let end = self.run_end(first);
+            let head = self.datagrams[first];
+            let last = self.datagrams[end - 1];
+            self.names.push(SocketName::of(&head.to, self.ipv6_socket));
+            self.vectors.push(libc::iovec {
+                iov_base: self.bytes[head.start..].as_ptr().cast_mut().cast(),
+                iov_len: last.start + last.length - head.start,
+            });
+            let mut control = ([0; 4], 0);
+            if end - first > 1 {
+                control.1 = offload::write_segment(&mut control.0, head.length as u16);
+            }
+            self.controls.push(control);
+            self.firsts.push(first);
+            first = end;
+        }
+        self.headers.clear();
+        for index in 0..self.names.len() {
+            // SAFETY: mmsghdr is plain old data; zeroes are valid.
+            let mut header: libc::mmsghdr = unsafe { zeroed() };
+            let (name, length) = &mut self.names[index];
+            header.msg_hdr.msg_name = name.as_mut_ptr().cast();
+            header.msg_hdr.msg_namelen = *length;
+            header.msg_hdr.msg_iov = &mut self.vectors[index];
+            header.msg_hdr.msg_iovlen = 1;
+            let (control, length) = &mut self.controls[index];
+            if *length != 0 {
+                header.msg_hdr.msg_control = control.as_mut_ptr().cast();
+                header.msg_hdr.msg_controllen = *length;
+            }
+            self.headers.push(header);
+        }
+    }
+
+    /// Sends the built messages; on failure, which message failed.
+    fn send_messages(&mut self, socket: ENetSocket) -> Result<(), (usize, io::Error)> {
+        let mut sent = 0;
+        while sent < self.headers.len() {
+            let count = (self.headers.len() - sent).min(BATCH);
+            // SAFETY: the headers point at names, iovecs and control
+            // buffers in this batch's vectors, unchanged until the next
+            // build; the iovecs point at `self.bytes`, only read.
+            let result = unsafe {
+                libc::sendmmsg(
+                    socket,
+                    self.headers[sent..].as_mut_ptr(),
+                    count as libc::c_uint,
+                    libc::MSG_NOSIGNAL,
+                )
+            };
+            if result < 0 {
+                let error = io::Error::last_os_error();
+                match error.kind() {
+                    ErrorKind::Interrupted => continue,
+                    ErrorKind::WouldBlock => return Ok(()),
+                    _ => return Err((sent, error)),
+                }
+            }
+            sent += result as usize;
+            self.messages += result as u64;
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::net::batch::offload_allowed_by_env;
+    use crate::net::socket;
+
+    fn bound_udp() -> (ENetSocket, SocketAddr) {
+        let sock =
+            socket::create(crate::abi::ENetSocketType::ENET_SOCKET_TYPE_DATAGRAM as libc::c_int)
+                .unwrap();
+        let mut address = crate::abi::ENetAddress {
+            host: u32::from_ne_bytes([127, 0, 0, 1]),
+            port: 0,
+        };
+        socket::bind(sock, Some(&address)).unwrap();
+        address = socket::local_address(sock).unwrap();
+        socket::set_option(
+            sock,
+            crate::abi::ENetSocketOption::ENET_SOCKOPT_NONBLOCK as libc::c_int,
+            1,
+        )
+        .unwrap();
+        (sock, address.into())
+    }
+
+    #[test]
+    fn batches_carry_many_datagrams_each_way() {
+        let (receiver, receiver_address) = bound_udp();
+        let (sender, sender_address) = bound_udp();
+        let mut outgoing = SendBatch::new(offload_allowed_by_env(), false);
+        for index in 0..(BATCH + 5) {
+            outgoing.push(&receiver_address, &[index as u8; 100][..index + 1], true);
+        }
+        outgoing.flush(sender).unwrap();
+        assert!(outgoing.is_empty());
+        let mut incoming = ReceiveBatch::default();
+        let mut seen = Vec::new();
+        while incoming.fill(receiver).unwrap() > 0 {
+            while let Some(datagram) = incoming.pop() {
+                match datagram {
+                    Datagram::Received { from, bytes } => {
+                        assert_eq!(from, sender_address);
+                        seen.push(bytes.to_vec());
+                    }
+                    Datagram::Truncated => panic!("truncated"),
+                }
+            }
+        }
+        assert_eq!(seen.len(), BATCH + 5);
+        for (index, bytes) in seen.iter().enumerate() {
+            assert_eq!(bytes, &vec![index as u8; index + 1]);
+        }
+        socket::destroy(receiver);
+        socket::destroy(sender);
+    }
+
+    /// Reads everything that arrives on `socket` within about a second,
+    /// until `expected` datagrams came.
+    fn receive_all(batch: &mut ReceiveBatch, socket: ENetSocket, expected: usize) -> Vec<Vec<u8>> {
+        let mut seen = Vec::new();
+        for _ in 0..1000 {
+            while batch.fill(socket).unwrap() > 0 {
+                while let Some(datagram) = batch.pop() {
+                    match datagram {
+                        Datagram::Received { bytes, .. } => seen.push(bytes.to_vec()),
+                        Datagram::Truncated => panic!("truncated"),
+                    }
+                }
+            }
+            if seen.len() >= expected {
+                break;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(1));
+        }
+        seen
+    }
+
+    /// Datagrams of a run: 1400 bytes each but a shorter last, each
+    /// numbered in its first byte.
+    fn run_of(count: usize) -> Vec<Vec<u8>> {
+        (0..count)
+            .map(|index| {
+                let length = if index + 1 == count { 300 } else { 1400 };
+                let mut datagram = vec![0xA5; length];
+                datagram[0] = index as u8;
+                datagram
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_run_leaves_segmented_and_a_plain_receiver_gets_each_datagram() {
+        let (receiver, receiver_address) = bound_udp();
+        let (other, other_address) = bound_udp();
+        let (sender, _) = bound_udp();
+        let mut outgoing = SendBatch::new(offload_allowed_by_env(), false);
+        if !outgoing.segmenting {
+            return; // ENET_RS_UDP_OFFLOAD=off in this environment.
+        }
+        let run = run_of(20);
+        for datagram in &run {
+            outgoing.push(&receiver_address, datagram, true);
+        }
+        // Another address ends the run; equal sizes to it form their own,
+        // unless they may not burst.
+        outgoing.push(&other_address, &[1; 1400], true);
+        outgoing.push(&other_address, &[2; 1400], true);
+        outgoing.push(&other_address, &[3; 1400], false);
+        outgoing.push(&other_address, &[4; 1400], false);
+        outgoing.push(&receiver_address, b"after", true);
+        outgoing.flush(sender).unwrap();
+        assert_eq!(outgoing.messages(), 5, "runs of 20, 2, 1, 1 and 1");
+        // The receiving socket has no UDP_GRO, as a stock host's: the
+        // kernel hands it ordinary datagrams, in order.
+        let mut plain = ReceiveBatch::default();
+        let mut expected = run.clone();
+        expected.push(b"after".to_vec());
+        assert_eq!(receive_all(&mut plain, receiver, expected.len()), expected);
+        assert_eq!(plain.coalesced(), 0);
+        let at_other = receive_all(&mut ReceiveBatch::default(), other, 4);
+        let expected: Vec<Vec<u8>> = (1..=4).map(|fill| vec![fill; 1400]).collect();
+        assert_eq!(at_other, expected);
+        for socket in [receiver, other, sender] {
+            socket::destroy(socket);
+        }
+    }
+
+    #[test]
+    fn a_coalesced_receive_is_handed_out_datagram_by_datagram() {
+        let (receiver, receiver_address) = bound_udp();
+        let (sender, _) = bound_udp();
+        let mut incoming = ReceiveBatch::for_socket(receiver, offload_allowed_by_env());
+        let mut outgoing = SendBatch::new(offload_allowed_by_env(), false);
+        let run = run_of(BATCH);
+        for datagram in &run {
+            outgoing.push(&receiver_address, datagram, true);
+        }
+        outgoing.flush(sender).unwrap();
+        assert_eq!(receive_all(&mut incoming, receiver, run.len()), run);
+        if outgoing.segmenting && incoming.slot > DATAGRAM_CAPACITY {
+            // Over loopback a segmented send reaches a UDP_GRO socket whole.
+            assert!(incoming.coalesced() >= 1);
+        }
+        socket::destroy(receiver);
+        socket::destroy(sender);
+    }
+
+    #[test]
+    fn every_datagram_of_many_runs_arrives_whole_or_not_at_all() {
+        let (receiver, receiver_address) = bound_udp();
+        let (sender, _) = bound_udp();
+        let mut incoming = ReceiveBatch::for_socket(receiver, offload_allowed_by_env());
+        let mut outgoing = SendBatch::new(offload_allowed_by_env(), false);
+        // Each datagram's bytes all derive from its number, so bytes of
+        // two datagrams mixed up would show.
+        let datagram = |number: u32| -> Vec<u8> {
+            let length = 40 + (number / BATCH as u32 % 3) as usize * 6;
+            let mut bytes = number.to_be_bytes().to_vec();
+            bytes.extend((4..length).map(|at| (number as usize * 7 + at) as u8));
+            bytes
+        };
+        let total = 200 * BATCH as u32;
+        let mut seen = std::collections::BTreeSet::new();
+        let read = |incoming: &mut ReceiveBatch, seen: &mut std::collections::BTreeSet<u32>| {
+            while incoming.fill(receiver).unwrap() > 0 {
+                while let Some(Datagram::Received { bytes, .. }) = incoming.pop() {
+                    let number = u32::from_be_bytes(bytes[..4].try_into().unwrap());
+                    assert_eq!(bytes, &datagram(number)[..], "datagram {number} mangled");
+                    assert!(seen.insert(number), "datagram {number} twice");
+                }
+            }
+        };
+        for number in 0..total {
+            outgoing.push(&receiver_address, &datagram(number), true);
+            if outgoing.is_full() {
+                outgoing.flush(sender).unwrap();
+                read(&mut incoming, &mut seen);
+            }
+        }
+        outgoing.flush(sender).unwrap();
+        for _ in 0..100 {
+            read(&mut incoming, &mut seen);
+            std::thread::sleep(std::time::Duration::from_millis(1));
+        }
+        assert!(seen.len() as u32 > total / 2, "only {} arrived", seen.len());
+        socket::destroy(receiver);
+        socket::destroy(sender);
+    }
+
+    #[test]
+    fn without_segmenting_each_datagram_is_its_own_message() {
+        let (receiver, receiver_address) = bound_udp();
+        let (sender, _) = bound_udp();
+        let mut outgoing = SendBatch::new(false, false);
+        let run = run_of(5);
+        for datagram in &run {
+            outgoing.push(&receiver_address, datagram, true);
+        }
+        outgoing.flush(sender).unwrap();
+        assert_eq!(outgoing.messages(), 5);
+        assert_eq!(receive_all(&mut ReceiveBatch::default(), receiver, 5), run);
+        socket::destroy(receiver);
+        socket::destroy(sender);
+    }
+
+    #[test]
+    fn a_refused_segmented_send_goes_again_datagram_by_datagram() {
+        let (receiver, receiver_address) = bound_udp();
+        let (sender, _) = bound_udp();
+        // The kernel refuses UDP_SEGMENT on a socket sending without UDP
+        // checksums (EINVAL), as an old kernel or a device without
+        // offload would.
+        let on: libc::c_int = 1;
+        // SAFETY: a valid socket and a readable c_int of the size passed.
+        let set = unsafe {
+            libc::setsockopt(
+                sender,
+                libc::SOL_SOCKET,
+                libc::SO_NO_CHECK,
+                ptr::addr_of!(on).cast(),
+                size_of::<libc::c_int>() as libc::socklen_t,
+            )
+        };
+        assert_eq!(set, 0);
+        let mut outgoing = SendBatch::new(offload_allowed_by_env(), false);
+        if !outgoing.segmenting {
+            return; // ENET_RS_UDP_OFFLOAD=off in this environment.
+        }
+        let run = run_of(6);
+        for datagram in &run {
+            outgoing.push(&receiver_address, datagram, true);
+        }
+        outgoing.flush(sender).unwrap();
+        assert!(!outgoing.segmenting, "the refusal turns segmenting off");
+        assert_eq!(outgoing.messages(), 6);
+        assert_eq!(receive_all(&mut ReceiveBatch::default(), receiver, 6), run);
+        socket::destroy(receiver);
+        socket::destroy(sender);
+    }
+
+    #[test]
+    fn an_oversized_datagram_is_reported_truncated() {
+        let (receiver, receiver_address) = bound_udp();
+        let (sender, _) = bound_udp();
+        let mut outgoing = SendBatch::new(offload_allowed_by_env(), false);
+        outgoing.push(&receiver_address, &[1; DATAGRAM_CAPACITY + 100], true);
+        outgoing.push(&receiver_address, b"after", true);
+        outgoing.flush(sender).unwrap();
+        let mut incoming = ReceiveBatch::default();
+        let mut kinds = Vec::new();
+        for _ in 0..100 {
+            if incoming.fill(receiver).unwrap() > 0 {
+                while let Some(datagram) = incoming.pop() {
+                    kinds.push(matches!(datagram, Datagram::Truncated));
+                }
+            }
+            if kinds.len() == 2 {
+                break;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(1));
+        }
+        assert_eq!(kinds, vec![true, false]);
+        socket::destroy(receiver);
+        socket::destroy(sender);
+    }
+}
