@@ -5,7 +5,7 @@
 
 pub mod forge;
 
-use enet::abi::{ENetAddress, ENetPeerState};
+use enet::abi::{ENetAddress, ENetPeerState, ENET_SOCKET_NULL};
 use enet::mem::CBox;
 use enet::proto::endpoint::enet_view;
 use std::collections::VecDeque;
@@ -174,7 +174,7 @@ impl Sim {
         let address = address_of(index);
         let host = Host::create(HostSettings {
             address,
-            socket: -1,
+            socket: ENET_SOCKET_NULL,
             peer_count: peers,
             channel_limit,
             incoming_bandwidth,

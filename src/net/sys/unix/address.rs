@@ -66,7 +66,8 @@ fn lookup_outcome(status: c_int) -> NameLookup {
 /// for nothing, which it reports as success.
 pub fn lookup_name(address: &ENetAddress, out: &mut [MaybeUninit<u8>]) -> NameLookup {
     let sin = sockaddr_in(address);
-    let capacity = libc::socklen_t::try_from(out.len()).unwrap_or(libc::socklen_t::MAX);
+    // A socklen_t on Linux and macOS, a size_t on FreeBSD.
+    let capacity = out.len().min(u32::MAX as usize);
     // SAFETY: `sin` is a valid sockaddr_in of the given size; `out` is
     // writable for `capacity` bytes; no service buffer is requested.
     let status = unsafe {
@@ -74,7 +75,7 @@ pub fn lookup_name(address: &ENetAddress, out: &mut [MaybeUninit<u8>]) -> NameLo
             (&sin as *const libc::sockaddr_in).cast(),
             size_of::<libc::sockaddr_in>() as libc::socklen_t,
             out.as_mut_ptr().cast::<c_char>(),
-            capacity,
+            capacity as _,
             ptr::null_mut(),
             0,
             libc::NI_NAMEREQD,
