@@ -9,6 +9,13 @@
  * Linked (-lenet), it also runs: it evaluates every function-like macro and
  * exits 0 when all of them give the values stock ENet's macros give.
  *
+ * On Windows (_WIN32) the platform header is win32.h and the few values
+ * that depend on it (ENetSocket is SOCKET, ENetBuffer is WSABUF-ordered,
+ * ENetSocketSet is WinSock's fd_set, and so the head of ENetHost) are
+ * stock's as x86_64-w64-mingw32-gcc lays out Debian's stock win32.h; the
+ * Linux values stay in the #else branches. tests-c/windows/compile_headers.sh
+ * compiles it with mingw-w64, with and without -DENET_DLL.
+ *
  * Sizes, offsets and constant values come from
  * shared/reference/layout-1.3.17.txt and consts-1.3.17.txt (measured
  * against stock ENet 1.3.17), and the function pointer types below spell
@@ -26,7 +33,11 @@ typedef union _ENetProtocol ENetProtocol;
 int uses_forward_declarations (ENetPeer * peer, struct _ENetHost * host, ENetPacket * packet);
 
 #include <enet/enet.h>
+#ifdef _WIN32
+#include <enet/win32.h>
+#else
 #include <enet/unix.h>
+#endif
 #include <enet/types.h>
 #include <enet/protocol.h>
 #include <enet/list.h>
@@ -80,7 +91,11 @@ typedef enum _ENetEventType ENetEventType;
 typedef enum _ENetProtocolCommand ENetProtocolCommand;
 typedef enum _ENetProtocolFlag ENetProtocolFlag;
 typedef enet_uint32 ENetVersion;
+#ifdef _WIN32
+typedef SOCKET ENetSocket;
+#else
 typedef int ENetSocket;
+#endif
 typedef fd_set ENetSocketSet;
 typedef ENetListNode * ENetListIterator;
 typedef unsigned char enet_uint8;
@@ -129,7 +144,11 @@ CHECK (ENET_DIFFERENCE (3, 10) == 7 && ENET_DIFFERENCE (10, 3) == 7);
 /* The C types of the macros agree with stock's. */
 CHECK (HAS_TYPE (ENET_HOST_BROADCAST, unsigned int));
 CHECK (HAS_TYPE (ENET_HOST_ANY, int));
+#ifdef _WIN32
+CHECK (HAS_TYPE (ENET_SOCKET_NULL, SOCKET));
+#else
 CHECK (HAS_TYPE (ENET_SOCKET_NULL, int));
+#endif
 CHECK (HAS_TYPE (ENET_VERSION, int));
 CHECK (HAS_TYPE (ENET_TIME_OVERFLOW, int));
 CHECK (HAS_TYPE (ENET_BUFFER_MAXIMUM, int));
@@ -151,7 +170,11 @@ CHECK (ENET_VERSION == 66321);
 CHECK (ENET_HOST_ANY == 0);
 CHECK (ENET_HOST_BROADCAST == 0xFFFFFFFFU);
 CHECK (ENET_PORT_ANY == 0);
+#ifdef _WIN32
+CHECK (ENET_SOCKET_NULL == ~ (SOCKET) 0);
+#else
 CHECK (ENET_SOCKET_NULL == -1);
+#endif
 CHECK (ENET_BUFFER_MAXIMUM == 65);
 CHECK (ENET_SOCKET_TYPE_STREAM == 1);
 CHECK (ENET_SOCKET_TYPE_DATAGRAM == 2);
@@ -256,8 +279,14 @@ CHECK (sizeof (ENetAddress) == 8 && ALIGNOF (ENetAddress) == 4);
 CHECK (offsetof (ENetAddress, host) == 0 && sizeof (((const ENetAddress *) 0)->host) == 4);
 CHECK (offsetof (ENetAddress, port) == 4 && sizeof (((const ENetAddress *) 0)->port) == 2);
 CHECK (sizeof (ENetBuffer) == 16 && ALIGNOF (ENetBuffer) == 8);
+#ifdef _WIN32
+/* WSABUF order: the length first. */
+CHECK (offsetof (ENetBuffer, dataLength) == 0 && sizeof (((const ENetBuffer *) 0)->dataLength) == 8);
+CHECK (offsetof (ENetBuffer, data) == 8 && sizeof (((const ENetBuffer *) 0)->data) == 8);
+#else
 CHECK (offsetof (ENetBuffer, data) == 0 && sizeof (((const ENetBuffer *) 0)->data) == 8);
 CHECK (offsetof (ENetBuffer, dataLength) == 8 && sizeof (((const ENetBuffer *) 0)->dataLength) == 8);
+#endif
 CHECK (sizeof (ENetListNode) == 16 && ALIGNOF (ENetListNode) == 8);
 CHECK (offsetof (ENetListNode, next) == 0 && sizeof (((const ENetListNode *) 0)->next) == 8);
 CHECK (offsetof (ENetListNode, previous) == 8 && sizeof (((const ENetListNode *) 0)->previous) == 8);
@@ -375,6 +404,18 @@ CHECK (offsetof (ENetPeer, unsequencedWindow) == 312 && sizeof (((const ENetPeer
 CHECK (offsetof (ENetPeer, eventData) == 440 && sizeof (((const ENetPeer *) 0)->eventData) == 4);
 CHECK (offsetof (ENetPeer, totalWaitingData) == 448 && sizeof (((const ENetPeer *) 0)->totalWaitingData) == 8);
 CHECK (sizeof (ENetHost) == 11024 && ALIGNOF (ENetHost) == 8);
+#ifdef _WIN32
+/* An 8-byte SOCKET pushes the fields before `peers` along into what is
+   padding on Linux; from `peers` on, and the size, are as on Linux. */
+CHECK (offsetof (ENetHost, socket) == 0 && sizeof (((const ENetHost *) 0)->socket) == 8);
+CHECK (offsetof (ENetHost, address) == 8 && sizeof (((const ENetHost *) 0)->address) == 8);
+CHECK (offsetof (ENetHost, incomingBandwidth) == 16 && sizeof (((const ENetHost *) 0)->incomingBandwidth) == 4);
+CHECK (offsetof (ENetHost, outgoingBandwidth) == 20 && sizeof (((const ENetHost *) 0)->outgoingBandwidth) == 4);
+CHECK (offsetof (ENetHost, bandwidthThrottleEpoch) == 24 && sizeof (((const ENetHost *) 0)->bandwidthThrottleEpoch) == 4);
+CHECK (offsetof (ENetHost, mtu) == 28 && sizeof (((const ENetHost *) 0)->mtu) == 4);
+CHECK (offsetof (ENetHost, randomSeed) == 32 && sizeof (((const ENetHost *) 0)->randomSeed) == 4);
+CHECK (offsetof (ENetHost, recalculateBandwidthLimits) == 36 && sizeof (((const ENetHost *) 0)->recalculateBandwidthLimits) == 4);
+#else
 CHECK (offsetof (ENetHost, socket) == 0 && sizeof (((const ENetHost *) 0)->socket) == 4);
 CHECK (offsetof (ENetHost, address) == 4 && sizeof (((const ENetHost *) 0)->address) == 8);
 CHECK (offsetof (ENetHost, incomingBandwidth) == 12 && sizeof (((const ENetHost *) 0)->incomingBandwidth) == 4);
@@ -383,6 +424,7 @@ CHECK (offsetof (ENetHost, bandwidthThrottleEpoch) == 20 && sizeof (((const ENet
 CHECK (offsetof (ENetHost, mtu) == 24 && sizeof (((const ENetHost *) 0)->mtu) == 4);
 CHECK (offsetof (ENetHost, randomSeed) == 28 && sizeof (((const ENetHost *) 0)->randomSeed) == 4);
 CHECK (offsetof (ENetHost, recalculateBandwidthLimits) == 32 && sizeof (((const ENetHost *) 0)->recalculateBandwidthLimits) == 4);
+#endif
 CHECK (offsetof (ENetHost, peers) == 40 && sizeof (((const ENetHost *) 0)->peers) == 8);
 CHECK (offsetof (ENetHost, peerCount) == 48 && sizeof (((const ENetHost *) 0)->peerCount) == 8);
 CHECK (offsetof (ENetHost, channelLimit) == 56 && sizeof (((const ENetHost *) 0)->channelLimit) == 8);
@@ -503,8 +545,14 @@ CHECK (offsetof (ENetProtocol, sendUnsequenced) == 0 && sizeof (((const ENetProt
 CHECK (offsetof (ENetProtocol, sendFragment) == 0 && sizeof (((const ENetProtocol *) 0)->sendFragment) == 24);
 CHECK (offsetof (ENetProtocol, bandwidthLimit) == 0 && sizeof (((const ENetProtocol *) 0)->bandwidthLimit) == 12);
 CHECK (offsetof (ENetProtocol, throttleConfigure) == 0 && sizeof (((const ENetProtocol *) 0)->throttleConfigure) == 16);
+#ifdef _WIN32
+/* SOCKET is pointer-sized; fd_set is a u_int count and 64 SOCKETs. */
+CHECK (sizeof (ENetSocket) == 8 && ALIGNOF (ENetSocket) == 8);
+CHECK (sizeof (ENetSocketSet) == 520 && ALIGNOF (ENetSocketSet) == 8);
+#else
 CHECK (sizeof (ENetSocket) == 4 && ALIGNOF (ENetSocket) == 4);
 CHECK (sizeof (ENetSocketSet) == 128 && ALIGNOF (ENetSocketSet) == 8);
+#endif
 CHECK (sizeof (ENetPeerState) == 4 && ALIGNOF (ENetPeerState) == 4);
 CHECK (sizeof (ENetEventType) == 4 && ALIGNOF (ENetEventType) == 4);
 CHECK (sizeof (ENetVersion) == 4 && ALIGNOF (ENetVersion) == 4);
@@ -758,7 +806,11 @@ main (void)
     event.type = kind;
     event.peer = (ENetPeer *) 0;
     expect (event.type == ENET_EVENT_TYPE_NONE && event.peer == 0);
+#ifdef _WIN32
+    expect (ENET_SOCKET_NULL == INVALID_SOCKET);
+#else
     expect (ENET_SOCKET_NULL < 0);
+#endif
 
     exercise_byte_order ();
     exercise_socketset ();

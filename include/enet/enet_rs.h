@@ -249,76 +249,76 @@ typedef struct ENetRsSender ENetRsSender;
  * can find out at run time whether it runs on enet-rs (stock ENet has no
  * such symbol) and which extensions it may call.
  */
-enet_uint32 enet_rs_version(void);
+ENET_API enet_uint32 enet_rs_version(void);
 
 /**
  * The loss-recovery preset a mode stands for: the program can adjust it
  * and hand it to `enet_rs_host_set_loss_recovery`. 0, or -1 for an
  * unknown mode or a NULL `settings`.
  */
-int enet_rs_loss_recovery_preset(int mode, ENetRsLossRecovery *settings);
+ENET_API int enet_rs_loss_recovery_preset(int mode, ENetRsLossRecovery *settings);
 
 /**
  * Sets the loss recovery of every peer of `host`, now and whenever a peer
  * slot is reset (overriding `ENET_RS_LOSS_RECOVERY`). 0, or -1 for a NULL
  * argument.
  */
-int enet_rs_host_set_loss_recovery(ENetHost *host, const ENetRsLossRecovery *settings);
+ENET_API int enet_rs_host_set_loss_recovery(ENetHost *host, const ENetRsLossRecovery *settings);
 
 /**
  * The loss recovery `host` gives its peers. 0, or -1 for a NULL argument.
  */
-int enet_rs_host_get_loss_recovery(ENetHost *host, ENetRsLossRecovery *settings);
+ENET_API int enet_rs_host_get_loss_recovery(ENetHost *host, ENetRsLossRecovery *settings);
 
 /**
  * Sets the loss recovery of one peer until its slot is reset (a new
  * connection starts with the host's). 0, or -1 for a NULL or foreign
  * argument.
  */
-int enet_rs_peer_set_loss_recovery(ENetPeer *peer, const ENetRsLossRecovery *settings);
+ENET_API int enet_rs_peer_set_loss_recovery(ENetPeer *peer, const ENetRsLossRecovery *settings);
 
 /**
  * The loss recovery of one peer. 0, or -1 for a NULL or foreign argument.
  */
-int enet_rs_peer_get_loss_recovery(ENetPeer *peer, ENetRsLossRecovery *settings);
+ENET_API int enet_rs_peer_get_loss_recovery(ENetPeer *peer, ENetRsLossRecovery *settings);
 
 /**
  * What the peer's loss recovery did since the peer was last reset. 0, or
  * -1 for a NULL or foreign argument.
  */
-int enet_rs_peer_get_stats(ENetPeer *peer, ENetRsPeerStats *stats);
+ENET_API int enet_rs_peer_get_stats(ENetPeer *peer, ENetRsPeerStats *stats);
 
 /**
  * Sets the address's IP from its text: dotted IPv4 (`"127.0.0.1"`) or
  * IPv6 (`"::1"`, `"fe80::1%2"` with an interface index); the port is kept.
  * 0, or -1 for text that is neither (nothing is changed then).
  */
-int enet_rs_address_set_host_ip(ENetRsAddress *address, const char *hostName);
+ENET_API int enet_rs_address_set_host_ip(ENetRsAddress *address, const char *hostName);
 
 /**
  * Sets the address's IP by looking the name up (the system resolver, both
  * families, its first answer); the port is kept. 0, or -1 if the name
  * does not resolve.
  */
-int enet_rs_address_set_host(ENetRsAddress *address, const char *hostName);
+ENET_API int enet_rs_address_set_host(ENetRsAddress *address, const char *hostName);
 
 /**
  * Writes the address's IP as text (`"127.0.0.1"`, `"::1"`, `"fe80::1%2"`)
  * and a NUL into `hostName`. 0, or -1 for an unknown family or a buffer
  * too small (nothing is written then).
  */
-int enet_rs_address_get_host_ip(const ENetRsAddress *address, char *hostName, size_t nameLength);
+ENET_API int enet_rs_address_get_host_ip(const ENetRsAddress *address, char *hostName, size_t nameLength);
 
 /**
  * The `ENetRsAddress` of an `ENetAddress`. 0, or -1 for a NULL argument.
  */
-int enet_rs_address_from_enet(ENetRsAddress *out, const ENetAddress *address);
+ENET_API int enet_rs_address_from_enet(ENetRsAddress *out, const ENetAddress *address);
 
 /**
  * The `ENetAddress` of an IPv4 (or IPv4-mapped IPv6) address. 0, or -1
  * for another IPv6 address, which `ENetAddress` cannot hold.
  */
-int enet_rs_address_to_enet(ENetAddress *out, const ENetRsAddress *address);
+ENET_API int enet_rs_address_to_enet(ENetAddress *out, const ENetRsAddress *address);
 
 /**
  * Creates a host as `options` say: bound to an IPv4 or IPv6 address
@@ -328,13 +328,13 @@ int enet_rs_address_to_enet(ENetAddress *out, const ENetRsAddress *address);
  * with `enet_host_destroy`. NULL on failure (a NULL `options`, more than
  * 4095 peers, an unknown flag or family, a port in use).
  */
-ENetHost *enet_rs_host_create(const ENetRsHostOptions *options);
+ENET_API ENetHost *enet_rs_host_create(const ENetRsHostOptions *options);
 
 /**
  * The address the host's socket is bound to (with the port the system
  * picked, if it did). 0, or -1 for a NULL argument or a socket error.
  */
-int enet_rs_host_get_address(ENetHost *host, ENetRsAddress *address);
+ENET_API int enet_rs_host_get_address(ENetHost *host, ENetRsAddress *address);
 
 /**
  * Starts connecting to an IPv4 or IPv6 address, as `enet_host_connect`;
@@ -342,14 +342,14 @@ int enet_rs_host_get_address(ENetHost *host, ENetRsAddress *address);
  * that family (an IPv4 host and an IPv6 address, or an IPv6-only host and
  * an IPv4 one).
  */
-ENetPeer *enet_rs_host_connect(ENetHost *host, const ENetRsAddress *address, size_t channelCount, enet_uint32 data);
+ENET_API ENetPeer *enet_rs_host_connect(ENetHost *host, const ENetRsAddress *address, size_t channelCount, enet_uint32 data);
 
 /**
  * The peer's whole address, IPv4 or IPv6 (`peer->address` holds only an
  * IPv4 one; see `ENET_RS_IPV6_PLACEHOLDER_HOST`). 0, or -1 for a NULL or
  * foreign argument.
  */
-int enet_rs_peer_get_address(ENetPeer *peer, ENetRsAddress *address);
+ENET_API int enet_rs_peer_get_address(ENetPeer *peer, ENetRsAddress *address);
 
 /**
  * Turns thread-safe sending on for `host` (the first call) and returns a
@@ -358,13 +358,13 @@ int enet_rs_peer_get_address(ENetPeer *peer, ENetRsAddress *address);
  * (or before that thread starts). NULL for a NULL host or if the system
  * refuses an eventfd.
  */
-ENetRsSender *enet_rs_host_sender(ENetHost *host);
+ENET_API ENetRsSender *enet_rs_host_sender(ENetHost *host);
 
 /**
  * Gives a sender up (the host keeps applying what it queued). NULL is
  * ignored.
  */
-void enet_rs_sender_destroy(ENetRsSender *sender);
+ENET_API void enet_rs_sender_destroy(ENetRsSender *sender);
 
 /**
  * The handle other threads name `peer` by: its slot and the slot's
@@ -373,7 +373,7 @@ void enet_rs_sender_destroy(ENetRsSender *sender);
  * (generation 0) names no one. Call it where `peer` may be read (the
  * service thread, e.g. at its CONNECT event).
  */
-ENetRsPeerHandle enet_rs_peer_handle(ENetPeer *peer);
+ENET_API ENetRsPeerHandle enet_rs_peer_handle(ENetPeer *peer);
 
 /**
  * Queues `enet_peer_send(peer, channelID, packet)` for the host's service
@@ -383,21 +383,21 @@ ENetRsPeerHandle enet_rs_peer_handle(ENetPeer *peer);
  * a channel out of range). -1, the packet still the program's, for a
  * NULL argument, a destroyed host, or a handle whose peer has left.
  */
-int enet_rs_sender_send(ENetRsSender *sender, ENetRsPeerHandle peer, enet_uint8 channelID, ENetPacket *packet);
+ENET_API int enet_rs_sender_send(ENetRsSender *sender, ENetRsPeerHandle peer, enet_uint8 channelID, ENetPacket *packet);
 
 /**
  * Queues `enet_host_broadcast(host, channelID, packet)`, from any thread.
  * 0 once queued (the packet is then the library's), -1 (still the
  * program's) for a NULL argument or a destroyed host.
  */
-int enet_rs_sender_broadcast(ENetRsSender *sender, enet_uint8 channelID, ENetPacket *packet);
+ENET_API int enet_rs_sender_broadcast(ENetRsSender *sender, enet_uint8 channelID, ENetPacket *packet);
 
 /**
  * Queues `enet_peer_disconnect(peer, data)`, from any thread. 0 once
  * queued, -1 for a NULL sender, a destroyed host, or a handle whose peer
  * has left.
  */
-int enet_rs_sender_disconnect(ENetRsSender *sender, ENetRsPeerHandle peer, enet_uint32 data);
+ENET_API int enet_rs_sender_disconnect(ENetRsSender *sender, ENetRsPeerHandle peer, enet_uint32 data);
 
 #ifdef __cplusplus
 }

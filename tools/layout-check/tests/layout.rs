@@ -38,10 +38,56 @@ fn every_enum_value_and_constant_matches_stock() {
 #[test]
 fn the_core_sizes_are_the_documented_ones() {
     // Independent of bindgen: the sizes programs rely on (host->peers[i]).
+    // They are the same on Windows: its 8-byte SOCKET moves only the fields
+    // before `peers` in ENetHost, into what is padding on Linux.
     use core::mem::size_of;
     assert_eq!(size_of::<enet::abi::ENetPeer>(), 456);
     assert_eq!(size_of::<enet::abi::ENetHost>(), 11024);
     assert_eq!(size_of::<enet::abi::ENetPacket>(), 48);
     assert_eq!(size_of::<enet::abi::ENetEvent>(), 32);
     assert_eq!(size_of::<enet::abi::ENetProtocol>(), 48);
+}
+
+/// Stock's Windows sizes and offsets, as clang lays out Debian's stock
+/// headers for x86_64-w64-mingw32 (bindgen's layout tests in stock.rs, and
+/// mingw-w64's gcc, agree); only these differ from Linux.
+#[cfg(windows)]
+#[test]
+fn the_windows_platform_sizes_are_stocks() {
+    use core::mem::{align_of, offset_of, size_of};
+    use enet::abi::{ENetBuffer, ENetHost, ENetSocket, ENetSocketSet};
+
+    // SOCKET is a UINT_PTR; fd_set is a u_int count and 64 SOCKETs.
+    assert_eq!((size_of::<ENetSocket>(), align_of::<ENetSocket>()), (8, 8));
+    assert_eq!(
+        (size_of::<ENetSocketSet>(), align_of::<ENetSocketSet>()),
+        (520, 8)
+    );
+    assert_eq!(size_of::<ENetBuffer>(), 16);
+    // ENetHost's head: an 8-byte socket, then everything after it 4 bytes
+    // further on until `peers`, which is where it is on Linux.
+    assert_eq!(offset_of!(ENetHost, socket), 0);
+    assert_eq!(offset_of!(ENetHost, address), 8);
+    assert_eq!(offset_of!(ENetHost, incomingBandwidth), 16);
+    assert_eq!(offset_of!(ENetHost, mtu), 28);
+    assert_eq!(offset_of!(ENetHost, recalculateBandwidthLimits), 36);
+    assert_eq!(offset_of!(ENetHost, peers), 40);
+    assert_eq!(offset_of!(ENetHost, buffers), 1656);
+    assert_eq!(offset_of!(ENetHost, maximumWaitingData), 11016);
+    // INVALID_SOCKET: all ones.
+    assert_eq!(enet::abi::ENET_SOCKET_NULL, usize::MAX);
+}
+
+/// On Windows ENetBuffer is WSABUF-ordered: the length, then the pointer
+/// (the reverse of Unix's iovec order), in stock's header and in ours.
+#[cfg(windows)]
+#[test]
+fn enet_buffer_is_length_then_data_on_windows() {
+    use core::mem::offset_of;
+    use layout_check::stock;
+
+    assert_eq!(offset_of!(stock::ENetBuffer, dataLength), 0);
+    assert_eq!(offset_of!(stock::ENetBuffer, data), 8);
+    assert_eq!(offset_of!(enet::abi::ENetBuffer, dataLength), 0);
+    assert_eq!(offset_of!(enet::abi::ENetBuffer, data), 8);
 }
