@@ -95,7 +95,9 @@ fn set_host_ip_accepts_only_dotted_quads() {
     }
 }
 
+/// The C library's resolver on Unix, as stock's `unix.c` calls it.
 #[test]
+#[cfg(unix)]
 fn set_host_takes_resolver_shorthands() {
     assert_eq!(set_host("1.2.3.4"), (0, host(1, 2, 3, 4)));
     assert_eq!(set_host("255.255.255.255"), (0, 0xFFFF_FFFF));
@@ -149,7 +151,40 @@ fn get_host_ip_needs_room_for_the_nul() {
     );
 }
 
+/// Windows' resolver: names and dotted quads resolve, nonsense does not.
 #[test]
+#[cfg(windows)]
+fn set_host_resolves_names_and_dotted_quads() {
+    assert_eq!(set_host("1.2.3.4"), (0, host(1, 2, 3, 4)));
+    assert_eq!(set_host("255.255.255.255"), (0, 0xFFFF_FFFF));
+    assert_eq!(set_host("localhost"), (0, host(127, 0, 0, 1)));
+    // (An empty name is this machine, as Windows' resolver reads it.)
+    assert_eq!(set_host(&"a".repeat(300)), (-1, UNTOUCHED));
+}
+
+/// A reverse lookup that finds no name prints the address, on Windows
+/// whatever the reason (stock's `win32.c` rule); a name or number that
+/// does not fit is refused without writing.
+#[test]
+#[cfg(windows)]
+fn get_host_falls_back_to_the_number_or_refuses_a_short_buffer() {
+    let unnamed = host(192, 0, 2, 1);
+    assert_eq!(
+        get(enet_address_get_host, unnamed, 24),
+        (0, format!("192.0.2.1|{}", "#".repeat(14)))
+    );
+    for length in 0..10 {
+        assert_eq!(
+            get(enet_address_get_host, unnamed, length),
+            (-1, "#".repeat(24)),
+            "length {length}"
+        );
+    }
+}
+
+/// The C library's reverse lookup on Unix, as stock's `unix.c` calls it.
+#[test]
+#[cfg(unix)]
 fn get_host_names_localhost() {
     let localhost = host(127, 0, 0, 1);
     // Length 0 asks the resolver for nothing, which it calls success.

@@ -4,7 +4,8 @@
 //!
 //! Expected values are stock ENet 1.3.17's (checked by running stock, see
 //! tests-c/diff_socket.c), except the truncated-datagram result, where we
-//! deliberately return -2 like ENet 1.3.18+.
+//! deliberately return -2 like ENet 1.3.18+. On Windows (run under wine)
+//! they are those of stock's `win32.c`; the `os` module names what differs.
 
 use core::ffi::c_int;
 use core::ptr;
@@ -31,6 +32,42 @@ const WAIT_NONE: u32 = 0;
 const WAIT_SEND: u32 = 1;
 const WAIT_RECEIVE: u32 = 2;
 const WAIT_INTERRUPT: u32 = 4;
+
+/// A socket number that is not open (900 is far above what a test process
+/// opens on Unix; on Windows any small multiple of 4 is a handle no one
+/// made).
+const NOT_OPEN: ENetSocket = 900;
+
+/// The system's names and calls the checks read back through.
+#[cfg(unix)]
+mod os {
+    use core::ffi::c_int;
+
+    pub use libc::{
+        IPPROTO_TCP, SOCK_DGRAM, SOCK_STREAM, SOL_SOCKET, SO_BROADCAST, SO_RCVBUF, SO_RCVTIMEO,
+        SO_REUSEADDR, SO_SNDBUF, SO_SNDTIMEO, SO_TYPE, TCP_NODELAY,
+    };
+    /// Sending on an unconnected socket without a destination.
+    pub const NO_DESTINATION: &[c_int] = &[libc::EDESTADDRREQ];
+    /// A socket number that is not open.
+    pub const NOT_A_SOCKET: c_int = libc::EBADF;
+}
+
+#[cfg(windows)]
+mod os {
+    use core::ffi::c_int;
+
+    pub use windows_sys::Win32::Networking::WinSock::{
+        IPPROTO_TCP, SOCK_DGRAM, SOCK_STREAM, SOL_SOCKET, SO_BROADCAST, SO_RCVBUF, SO_RCVTIMEO,
+        SO_REUSEADDR, SO_SNDBUF, SO_SNDTIMEO, SO_TYPE, TCP_NODELAY,
+    };
+    use windows_sys::Win32::Networking::WinSock::{WSAEDESTADDRREQ, WSAEINVAL, WSAENOTCONN};
+    /// Sending on an unconnected socket without a destination (wine says
+    /// WSAEINVAL).
+    pub const NO_DESTINATION: &[c_int] = &[WSAEDESTADDRREQ, WSAENOTCONN, WSAEINVAL];
+    /// A socket number that is not open.
+    pub const NOT_A_SOCKET: c_int = windows_sys::Win32::Networking::WinSock::WSAENOTSOCK;
+}
 
 /// 127.0.0.1 as `ENetAddress::host` stores it (network byte order).
 const LOOPBACK: u32 = u32::from_ne_bytes([127, 0, 0, 1]);
@@ -66,7 +103,7 @@ fn address_of(socket: ENetSocket) -> ENetAddress {
 /// give up after 2 s so no test can hang.
 fn udp() -> (Socket, ENetAddress) {
     let socket = Socket(enet_socket_create(DATAGRAM));
-    assert!(socket.0 >= 0);
+    assert_ne!(socket.0, ENET_SOCKET_NULL);
     // SAFETY: a valid address.
     assert_eq!(unsafe { enet_socket_bind(socket.0, &loopback(0)) }, 0);
     assert_eq!(enet_socket_set_option(socket.0, RCVTIMEO, 2000), 0);
@@ -184,12 +221,19 @@ fn send_and_receive_report_errors() {
     let mut data = *b"data";
     // Unconnected UDP with no destination.
     assert_eq!(send(receiver.0, None, &mut [&mut data]), -1);
-    assert_eq!(errno(), Some(libc::EDESTADDRREQ));
+    assert!(
+        os::NO_DESTINATION.contains(&errno().unwrap()),
+        "{:?}",
+        errno()
+    );
     // A descriptor that is not open.
-    assert_eq!(send(900, Some(&receiver_address), &mut [&mut data]), -1);
-    assert_eq!(errno(), Some(libc::EBADF));
-    assert_eq!(receive(900, None, &mut [&mut data]), -1);
-    assert_eq!(errno(), Some(libc::EBADF));
+    assert_eq!(
+        send(NOT_OPEN, Some(&receiver_address), &mut [&mut data]),
+        -1
+    );
+    assert_eq!(errno(), Some(os::NOT_A_SOCKET));
+    assert_eq!(receive(NOT_OPEN, None, &mut [&mut data]), -1);
+    assert_eq!(errno(), Some(os::NOT_A_SOCKET));
     // NULL buffers with a count: -1 instead of a crash.
     // SAFETY: NULL buffers are rejected before use.
     unsafe {
@@ -241,9 +285,12 @@ fn wait_times_out_then_sees_data() {
     );
 }
 
+#[cfg(unix)]
 extern "C" fn ignore_signal(_: c_int) {}
 
+/// Signals cut a Unix wait short; Windows waits know no signals.
 #[test]
+#[cfg(unix)]
 fn wait_interrupted_by_a_signal() {
     let (receiver, _) = udp();
     // SAFETY: installs a handler that does nothing, without SA_RESTART, so
@@ -284,12 +331,27 @@ fn wait_interrupted_by_a_signal() {
     );
 }
 
+/// Reads an `int` socket option back (on Windows some options, such as
+/// `TCP_NODELAY`, come back as one byte: the rest stays 0).
 fn int_option(socket: ENetSocket, level: c_int, name: c_int) -> c_int {
-    let mut value: c_int = -1;
-    let mut length = core::mem::size_of::<c_int>() as libc::socklen_t;
+    let mut value: c_int = if cfg!(windows) { 0 } else { -1 };
+    #[cfg(unix)]
     // SAFETY: `value` is writable for `length` bytes.
     let result = unsafe {
+        let mut length = core::mem::size_of::<c_int>() as libc::socklen_t;
         libc::getsockopt(
+            socket,
+            level,
+            name,
+            (&mut value as *mut c_int).cast(),
+            &mut length,
+        )
+    };
+    #[cfg(windows)]
+    // SAFETY: `value` is writable for `length` bytes.
+    let result = unsafe {
+        let mut length = core::mem::size_of::<c_int>() as c_int;
+        windows_sys::Win32::Networking::WinSock::getsockopt(
             socket,
             level,
             name,
@@ -301,22 +363,44 @@ fn int_option(socket: ENetSocket, level: c_int, name: c_int) -> c_int {
     value
 }
 
+/// Reads a timeout option back: a `timeval` on Unix, milliseconds on
+/// Windows.
 fn timeout_option(socket: ENetSocket, name: c_int) -> Duration {
-    // SAFETY: timeval is plain old data.
-    let mut time: libc::timeval = unsafe { core::mem::zeroed() };
-    let mut length = core::mem::size_of::<libc::timeval>() as libc::socklen_t;
-    // SAFETY: `time` is writable for `length` bytes.
-    let result = unsafe {
-        libc::getsockopt(
-            socket,
-            libc::SOL_SOCKET,
-            name,
-            (&mut time as *mut libc::timeval).cast(),
-            &mut length,
-        )
-    };
-    assert_eq!(result, 0);
-    Duration::from_secs(time.tv_sec as u64) + Duration::from_micros(time.tv_usec as u64)
+    #[cfg(unix)]
+    {
+        // SAFETY: timeval is plain old data.
+        let mut time: libc::timeval = unsafe { core::mem::zeroed() };
+        let mut length = core::mem::size_of::<libc::timeval>() as libc::socklen_t;
+        // SAFETY: `time` is writable for `length` bytes.
+        let result = unsafe {
+            libc::getsockopt(
+                socket,
+                libc::SOL_SOCKET,
+                name,
+                (&mut time as *mut libc::timeval).cast(),
+                &mut length,
+            )
+        };
+        assert_eq!(result, 0);
+        Duration::from_secs(time.tv_sec as u64) + Duration::from_micros(time.tv_usec as u64)
+    }
+    #[cfg(windows)]
+    {
+        Duration::from_millis(int_option(socket, os::SOL_SOCKET, name) as u32 as u64)
+    }
+}
+
+/// Whether a socket is in non-blocking mode (Unix can say; Windows keeps
+/// no readable flag, so `nonblocking_receive_returns_zero...` shows it).
+#[cfg(unix)]
+fn is_nonblocking(socket: ENetSocket) -> Option<bool> {
+    // SAFETY: F_GETFL on an open descriptor.
+    Some(unsafe { libc::fcntl(socket, libc::F_GETFL) } & libc::O_NONBLOCK != 0)
+}
+
+#[cfg(windows)]
+fn is_nonblocking(_socket: ENetSocket) -> Option<bool> {
+    None
 }
 
 #[test]
@@ -325,43 +409,38 @@ fn options_set_what_they_name() {
     let tcp = Socket(enet_socket_create(STREAM));
 
     assert_eq!(enet_socket_set_option(udp.0, NONBLOCK, 1), 0);
-    // SAFETY: F_GETFL on an open descriptor.
-    assert_ne!(
-        unsafe { libc::fcntl(udp.0, libc::F_GETFL) } & libc::O_NONBLOCK,
-        0
-    );
+    assert_ne!(is_nonblocking(udp.0), Some(false));
     assert_eq!(enet_socket_set_option(udp.0, NONBLOCK, 0), 0);
-    // SAFETY: F_GETFL on an open descriptor.
-    assert_eq!(
-        unsafe { libc::fcntl(udp.0, libc::F_GETFL) } & libc::O_NONBLOCK,
-        0
-    );
+    assert_ne!(is_nonblocking(udp.0), Some(true));
 
     assert_eq!(enet_socket_set_option(udp.0, BROADCAST, 1), 0);
-    assert_eq!(int_option(udp.0, libc::SOL_SOCKET, libc::SO_BROADCAST), 1);
+    assert_eq!(int_option(udp.0, os::SOL_SOCKET, os::SO_BROADCAST), 1);
     assert_eq!(enet_socket_set_option(udp.0, REUSEADDR, 1), 0);
-    assert_eq!(int_option(udp.0, libc::SOL_SOCKET, libc::SO_REUSEADDR), 1);
+    assert_eq!(int_option(udp.0, os::SOL_SOCKET, os::SO_REUSEADDR), 1);
     assert_eq!(enet_socket_set_option(udp.0, RCVBUF, 65536), 0);
-    assert!(int_option(udp.0, libc::SOL_SOCKET, libc::SO_RCVBUF) >= 65536);
+    assert!(int_option(udp.0, os::SOL_SOCKET, os::SO_RCVBUF) >= 65536);
     assert_eq!(enet_socket_set_option(udp.0, SNDBUF, 32768), 0);
-    assert!(int_option(udp.0, libc::SOL_SOCKET, libc::SO_SNDBUF) >= 32768);
+    assert!(int_option(udp.0, os::SOL_SOCKET, os::SO_SNDBUF) >= 32768);
     assert_eq!(enet_socket_set_option(udp.0, RCVTIMEO, 1500), 0);
     assert_eq!(
-        timeout_option(udp.0, libc::SO_RCVTIMEO),
+        timeout_option(udp.0, os::SO_RCVTIMEO),
         Duration::from_millis(1500)
     );
     assert_eq!(enet_socket_set_option(udp.0, SNDTIMEO, 3000), 0);
     assert_eq!(
-        timeout_option(udp.0, libc::SO_SNDTIMEO),
+        timeout_option(udp.0, os::SO_SNDTIMEO),
         Duration::from_secs(3)
     );
     // -1500 ms splits into -1 s and -500000 us, which the kernel refuses.
-    assert_eq!(enet_socket_set_option(udp.0, RCVTIMEO, -1500), -1);
-    assert_eq!(errno(), Some(libc::EDOM));
+    #[cfg(unix)]
+    {
+        assert_eq!(enet_socket_set_option(udp.0, RCVTIMEO, -1500), -1);
+        assert_eq!(errno(), Some(libc::EDOM));
+    }
 
     assert_eq!(enet_socket_set_option(udp.0, NODELAY, 1), -1);
     assert_eq!(enet_socket_set_option(tcp.0, NODELAY, 1), 0);
-    assert_eq!(int_option(tcp.0, libc::IPPROTO_TCP, libc::TCP_NODELAY), 1);
+    assert_eq!(int_option(tcp.0, os::IPPROTO_TCP, os::TCP_NODELAY), 1);
 
     // Options stock 1.3.17 does not set, including out-of-range values
     // from C (received as plain ints, never as Rust enums).
@@ -393,7 +472,7 @@ fn get_option_reads_only_the_socket_error() {
             );
             assert_eq!(value, 77);
         }
-        assert_eq!(enet_socket_get_option(900, ERROR, &mut value), -1);
+        assert_eq!(enet_socket_get_option(NOT_OPEN, ERROR, &mut value), -1);
         assert_eq!(value, 77);
         assert_eq!(enet_socket_get_option(udp.0, ERROR, ptr::null_mut()), -1);
     }
@@ -415,7 +494,7 @@ fn tcp_listen_connect_accept_on_loopback() {
     let mut peer = ENetAddress::default();
     // SAFETY: `peer` is a valid ENetAddress.
     let accepted = Socket(unsafe { enet_socket_accept(listener.0, &mut peer) });
-    assert!(accepted.0 >= 0);
+    assert_ne!(accepted.0, ENET_SOCKET_NULL);
     assert_eq!(peer, client_address);
 
     assert_eq!(
@@ -447,7 +526,7 @@ fn tcp_listen_connect_accept_on_loopback() {
     assert_eq!(wait(second.0, WAIT_SEND, 2000), (0, WAIT_SEND));
     // SAFETY: NULL address means "don't report".
     let accepted_second = Socket(unsafe { enet_socket_accept(listener.0, ptr::null_mut()) });
-    assert!(accepted_second.0 >= 0);
+    assert_ne!(accepted_second.0, ENET_SOCKET_NULL);
 
     // NULL address to connect: -1 instead of a crash.
     // SAFETY: NULL is rejected before use.
@@ -468,25 +547,29 @@ fn bind_get_address_and_create_edge_cases() {
 
     let mut untouched = loopback(5);
     // SAFETY: a valid address.
-    assert_eq!(unsafe { enet_socket_get_address(900, &mut untouched) }, -1);
-    assert_eq!(errno(), Some(libc::EBADF));
+    assert_eq!(
+        unsafe { enet_socket_get_address(NOT_OPEN, &mut untouched) },
+        -1
+    );
+    assert_eq!(errno(), Some(os::NOT_A_SOCKET));
     assert_eq!(untouched, loopback(5));
 
     // Any type other than DATAGRAM makes a stream socket, as in stock.
     for kind in [0, STREAM, 3, -1, c_int::MAX] {
         let created = Socket(enet_socket_create(kind));
         assert_eq!(
-            int_option(created.0, libc::SOL_SOCKET, libc::SO_TYPE),
-            libc::SOCK_STREAM
+            int_option(created.0, os::SOL_SOCKET, os::SO_TYPE),
+            os::SOCK_STREAM
         );
     }
     assert_eq!(
-        int_option(socket.0, libc::SOL_SOCKET, libc::SO_TYPE),
-        libc::SOCK_DGRAM
+        int_option(socket.0, os::SOL_SOCKET, os::SO_TYPE),
+        os::SOCK_DGRAM
     );
 }
 
 /// The inode behind a descriptor, or `None` if it is not open.
+#[cfg(unix)]
 fn inode(descriptor: c_int) -> Option<u64> {
     // SAFETY: stat is plain old data; fstat only writes into it.
     unsafe {
@@ -496,6 +579,7 @@ fn inode(descriptor: c_int) -> Option<u64> {
 }
 
 #[test]
+#[cfg(unix)]
 fn destroy_closes_and_ignores_null() {
     let socket = enet_socket_create(DATAGRAM);
     assert!(socket >= 0);
@@ -507,7 +591,31 @@ fn destroy_closes_and_ignores_null() {
     enet_socket_destroy(-5);
 }
 
+/// Windows: a closed socket's handle is no socket any more, and the
+/// invalid socket is ignored.
 #[test]
+#[cfg(windows)]
+fn destroy_closes_and_ignores_null() {
+    let socket = enet_socket_create(DATAGRAM);
+    assert_ne!(socket, ENET_SOCKET_NULL);
+    let mut error = 0;
+    // SAFETY: `error` is a valid int.
+    assert_eq!(
+        unsafe { enet_socket_get_option(socket, ERROR, &mut error) },
+        0
+    );
+    enet_socket_destroy(socket);
+    // SAFETY: `error` is a valid int.
+    assert_eq!(
+        unsafe { enet_socket_get_option(socket, ERROR, &mut error) },
+        -1
+    );
+    assert_eq!(errno(), Some(os::NOT_A_SOCKET));
+    enet_socket_destroy(ENET_SOCKET_NULL);
+}
+
+#[test]
+#[cfg(unix)]
 fn select_reports_readable_sockets() {
     let (receiver, receiver_address) = udp();
     let (sender, _) = udp();
@@ -548,4 +656,51 @@ fn select_reports_readable_sockets() {
             0
         );
     }
+}
+
+/// Windows' `fd_set` is a count and an array, filled here by hand as the
+/// `FD_SET` macro does.
+#[test]
+#[cfg(windows)]
+fn select_reports_readable_sockets() {
+    use enet::abi::ENetSocketSet;
+
+    fn set_of(sockets: &[ENetSocket]) -> ENetSocketSet {
+        let mut set = ENetSocketSet {
+            fd_count: 0,
+            fd_array: [0; 64],
+        };
+        for &socket in sockets {
+            set.fd_array[set.fd_count as usize] = socket;
+            set.fd_count += 1;
+        }
+        set
+    }
+    fn holds(set: &ENetSocketSet, socket: ENetSocket) -> bool {
+        set.fd_array[..set.fd_count as usize].contains(&socket)
+    }
+
+    let (receiver, receiver_address) = udp();
+    let (sender, _) = udp();
+    let max = receiver.0.max(sender.0);
+    let mut read_set = set_of(&[receiver.0]);
+    // SAFETY: a valid set, exclusively borrowed.
+    let ready = unsafe { enet_socketset_select(max, &mut read_set, ptr::null_mut(), 20) };
+    assert_eq!(ready, 0);
+    assert!(!holds(&read_set, receiver.0));
+
+    assert_eq!(
+        send(
+            sender.0,
+            Some(&receiver_address),
+            &mut [&mut *b"x".to_vec()]
+        ),
+        1
+    );
+    let mut read_set = set_of(&[receiver.0, sender.0]);
+    // SAFETY: a valid set, exclusively borrowed.
+    let ready = unsafe { enet_socketset_select(max, &mut read_set, ptr::null_mut(), 1000) };
+    assert_eq!(ready, 1);
+    assert!(holds(&read_set, receiver.0));
+    assert!(!holds(&read_set, sender.0));
 }

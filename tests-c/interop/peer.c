@@ -26,6 +26,13 @@
 #include <string.h>
 #include <time.h>
 
+#ifdef _WIN32
+/* enet.h brought in winsock2.h, which must come before windows.h. */
+#include <fcntl.h>
+#include <io.h>
+#include <windows.h>
+#endif
+
 /* ------------------------------------------------------------------ */
 /* Reporting and time                                                  */
 
@@ -34,9 +41,16 @@ static double deadline_ms;
 
 static double now_ms(void)
 {
+#ifdef _WIN32
+    LARGE_INTEGER counter, frequency;
+    QueryPerformanceCounter(&counter);
+    QueryPerformanceFrequency(&frequency);
+    return (double) counter.QuadPart * 1000.0 / (double) frequency.QuadPart;
+#else
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double) ts.tv_sec * 1000.0 + (double) ts.tv_nsec / 1e6;
+#endif
 }
 
 /* A deterministic line on stdout. */
@@ -85,10 +99,14 @@ static void check_deadline(const char *waiting_for)
 
 static void sleep_ms(int ms)
 {
+#ifdef _WIN32
+    Sleep((DWORD) ms);
+#else
     struct timespec ts;
     ts.tv_sec = ms / 1000;
     ts.tv_nsec = (long) (ms % 1000) * 1000000L;
     nanosleep(&ts, NULL);
+#endif
 }
 
 /* ------------------------------------------------------------------ */
@@ -193,6 +211,24 @@ static struct options parse_options(int argc, char **argv)
 /* Which libenet.so.7 is mapped (so a driver cannot test stock twice    */
 /* by mistake).                                                         */
 
+#ifdef _WIN32
+/* On Windows: the file enet.dll was loaded from, against --expect-lib given
+   as a Windows path (the driver converts it with winepath -w). */
+static void check_loaded_library(const char *expected)
+{
+    char mapped[MAX_PATH] = "", want[MAX_PATH];
+    HMODULE library = GetModuleHandleA("enet.dll");
+    if (library == NULL || GetModuleFileNameA(library, mapped, sizeof mapped) == 0)
+        fail("enet.dll is not loaded");
+    note("enet.dll loaded from %s", mapped);
+    if (expected == NULL)
+        return;
+    if (_fullpath(want, expected, sizeof want) == NULL)
+        fail("--expect-lib %s is not a path", expected);
+    if (_stricmp(want, mapped) != 0)
+        fail("expected enet.dll %s but %s is loaded", want, mapped);
+}
+#else
 static void check_loaded_library(const char *expected)
 {
     char line[4096], mapped[PATH_MAX] = "", want[PATH_MAX];
@@ -216,6 +252,8 @@ static void check_loaded_library(const char *expected)
     if (strcmp(want, mapped) != 0)
         fail("expected libenet %s but %s is mapped", want, mapped);
 }
+
+#endif
 
 /* ------------------------------------------------------------------ */
 /* Messages: a 12-byte header and a deterministic, partly compressible */
@@ -1227,7 +1265,13 @@ static void scenario_timeout(const struct options *o)
 
 int main(int argc, char **argv)
 {
-    struct options o = parse_options(argc, argv);
+    struct options o;
+#ifdef _WIN32
+    /* The expected output is compared byte for byte: no CR before LF. */
+    _setmode(_fileno(stdout), _O_BINARY);
+    _setmode(_fileno(stderr), _O_BINARY);
+#endif
+    o = parse_options(argc, argv);
     role = o.is_server ? "server" : "client";
     deadline_ms = now_ms() + o.deadline;
     check_loaded_library(o.expect_lib);

@@ -42,8 +42,9 @@ pub fn resolve(name: &CStr) -> Option<u32> {
 /// The first IPv4 address in a `getaddrinfo` result list.
 fn first_ipv4(mut entry: *const ADDRINFOA) -> Option<u32> {
     while !entry.is_null() {
-        // SAFETY: `entry` is a node of a live list returned by getaddrinfo.
-        let node = unsafe { &*entry };
+        // SAFETY: `entry` is a node of a live list returned by getaddrinfo;
+        // read unaligned, as wine's resolver hands out nodes at any address.
+        let node = unsafe { ptr::read_unaligned(entry) };
         let is_ipv4 = node.ai_family == i32::from(AF_INET)
             && !node.ai_addr.is_null()
             && node.ai_addrlen >= size_of::<SOCKADDR_IN>();
