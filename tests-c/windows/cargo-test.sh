@@ -1,20 +1,23 @@
 #!/usr/bin/env bash
-# Proves enet-rs's Windows C types against stock's Windows header: builds
-# tools/layout-check for x86_64-pc-windows-gnu (its build.rs lays out
-# Debian's stock headers as x86_64-w64-mingw32 with clang and mingw-w64's
-# winsock2.h) and runs its tests under wine.
+# Runs cargo tests built for x86_64-pc-windows-gnu under wine: the engine's
+# own tests (`-p enet-rs`), and the layout proof (`-p layout-check`: its
+# build.rs lays out Debian's stock headers as x86_64-w64-mingw32 with clang
+# and mingw-w64's winsock2.h, and the tests compare every size, alignment,
+# field offset and constant with our Windows types).
 #
 # Cross-building uses Debian's rustc and cargo (rustup's toolchain has no
 # Windows std here): std is built from Debian's rust source with
 # -Zbuild-std, and linked by x86_64-w64-mingw32-gcc. wine 8.0 lacks
 # bcryptprimitives.dll, which Rust's std imports, so a test-only stand-in
-# (bcryptprimitives.c) is built first and put on wine's PATH.
+# (bcryptprimitives.c) is built first and put on wine's PATH (wine-env.sh).
 #
 # Needs: rustc-web, cargo-web, rust-web-src, gcc-mingw-w64-x86-64,
 # mingw-w64-x86-64-dev, wine, wine64, libclang-dev, libenet-dev.
-# usage: tests-c/windows/layout.sh [extra cargo test arguments]
-# Environment: WIN_TARGET_DIR (default target/win), WINEPREFIX (default
-# WIN_TARGET_DIR/wineprefix), WINEDEBUG (default -all).
+# usage: tests-c/windows/cargo-test.sh CARGO-TEST-ARGUMENTS...
+#   e.g. tests-c/windows/cargo-test.sh -p layout-check --tests
+#        tests-c/windows/cargo-test.sh -p enet-rs --lib
+# Environment: WIN_TARGET_DIR (default target/win); wine's as wine-env.sh
+# sets it.
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -28,18 +31,13 @@ done
 [ -d /usr/lib/rustlib/src/rust/library ] ||
     { echo "missing Debian's rust source for -Zbuild-std (apt-get install rust-web-src)" >&2; exit 1; }
 
-shim_dir="$target_dir/wine-shim"
-"$here/build-prng-shim.sh" "$shim_dir" >/dev/null
-
-mkdir -p "$target_dir"
-export WINEPREFIX=${WINEPREFIX:-$target_dir/wineprefix}
-export WINEDEBUG=${WINEDEBUG:--all}
-# Wine searches its PATH for DLLs; WINEPATH adds to it.
-export WINEPATH="$shim_dir"
+# The project's wine prefix, with the ProcessPrng stand-in on wine's PATH.
+. "$here/wine-env.sh"
 export CARGO_TARGET_X86_64_PC_WINDOWS_GNU_RUNNER=wine
+# rustup's rustdoc cannot use Debian's std: Debian's for everything.
 export RUSTC=/usr/bin/rustc RUSTDOC=/usr/bin/rustdoc RUSTC_BOOTSTRAP=1
 
 cd "$root"
-# --tests: the test binaries only (no doctests to run under wine).
-exec /usr/bin/cargo test --locked -p layout-check --tests --target "$target" \
+# Tests unwind (the harness catches a failing test's panic).
+exec /usr/bin/cargo test --locked --target "$target" \
     -Zbuild-std=std,panic_unwind --target-dir "$target_dir" "$@"

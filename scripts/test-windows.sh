@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# The Windows half of the test suite, run here on Linux: enet.dll
+# cross-built with mingw-w64, its layout proven against stock's Windows
+# headers, and the engine's tests, the C test programs and the two-process
+# interop with stock ENet run under wine. Called by scripts/test-all.sh;
+# needs the packages of scripts/setup-debian.sh.
+# usage: scripts/test-windows.sh
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$PWD
+export CARGO_TERM_COLOR=never
+step() { echo; echo "== windows: $*"; }
+
+. tests-c/windows/wine-env.sh
+# One wineserver for the whole run (started once the prefix exists), so no
+# test program races a server that is shutting down; `wineserver -k` at the
+# end stops it and anything left in this prefix, which is ours alone.
+wine cmd /c exit 0 >/dev/null 2>&1
+wineserver -w
+wineserver -p
+trap 'wineserver -k 2>/dev/null || true' EXIT
+
+dll_dir=target/x86_64-pc-windows-gnu/release
+
+step "build enet.dll (scripts/build-windows.sh: release, panics abort)"
+scripts/build-windows.sh
+
+step "exports of enet.dll (objdump): stock enet.dll's, and the Linux library's"
+tests-c/windows/check_exports.sh "$dll_dir/enet.dll" /usr/lib/x86_64-linux-gnu/libenet.so.7
+
+step "our headers with mingw-w64 (C89-C11, C++98/C++11, with and without ENET_DLL)"
+tests-c/windows/compile_headers.sh
+
+step "layout: every struct, field offset and constant against stock's headers laid out for x86_64-w64-mingw32, under wine"
+tests-c/windows/cargo-test.sh -q -p layout-check --tests
+
+step "the engine's Rust tests under wine (unit tests, sockets, addresses, clock, thread-safe sending, hostile input, leaks)"
+tests-c/windows/cargo-test.sh -q -p enet-rs --lib --test net_socket --test net_address \
+    --test net_time --test net_time_unset --test thread_safe_send --test hostile --test no_leaks
+
+step "C programs under wine (hardening, extensions, the tutorial pair across systems)"
+tests-c/windows/run_programs.sh "$dll_dir"
