@@ -2,10 +2,15 @@
 # Installs what the build and the tests need from Debian's packages:
 # stock ENet 1.3.17 (the reference the tests compare against), pyenet (a
 # real consumer), CMake and a C toolchain, libclang (bindgen layout tests),
-# valgrind, and tshark (the Wireshark dissector's tests).
+# valgrind, and tshark (the Wireshark dissector's tests); for the other
+# systems, Debian's Rust with its std sources (rustc-web, cargo-web,
+# rust-web-src: cross builds with -Zbuild-std), mingw-w64 and wine (enet.dll,
+# built and tested here).
 set -euo pipefail
 packages=(libenet-dev libenet7 python3-enet cmake gcc g++ make pkg-config libclang-dev clang valgrind
-          tshark)
+          tshark
+          rustc-web cargo-web rust-web-src
+          gcc-mingw-w64-x86-64 g++-mingw-w64-x86-64 mingw-w64-x86-64-dev wine wine64)
 sudo=""
 [ "$(id -u)" -eq 0 ] || sudo="sudo"
 missing=()

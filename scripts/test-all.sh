@@ -66,3 +66,9 @@ tools/wireshark/test.sh --ours build/lib
 
 step "pyenet (Debian's python3-enet, built against stock) on our library"
 tests-py/run.sh build/lib
+
+step "other systems compile: macOS (x86_64, aarch64) and FreeBSD (scripts/check-targets.sh)"
+scripts/check-targets.sh
+
+step "Windows: enet.dll cross-built, layout proven, tests and interop with stock on Linux under wine (scripts/test-windows.sh)"
+scripts/test-windows.sh
