@@ -3,9 +3,13 @@
 # each side on the library a pairing names (stock = Debian's libenet.so.7,
 # ours = DIR/libenet.so.7 through LD_LIBRARY_PATH).
 #
-# usage: run_matrix.sh (--ours DIR | --stock-only) [--self-check] [--ours-ours]
+# usage: run_matrix.sh (--ours DIR | --ours-lib PATH | --stock-only)
+#                      [--self-check] [--ours-ours]
 #                      [--build-dir DIR] [--only SUBSTRING] [--keep]
 #                      [--write-expected]
+#                      [--ours-peer PATH] [--ours-launcher CMD]
+#                      [--stock-peer PATH] [--stock-launcher CMD]
+#                      [--stock-lib PATH] [--time-scale N] [--steady-throttle]
 #   --ours DIR        directory holding our libenet.so.7; pairings are
 #                     stock-server+ours-client and ours-server+stock-client.
 #                     --ours "" is the same as --stock-only.
@@ -19,6 +23,33 @@
 #   --write-expected  (re)write expected/*.out from this run; refused unless
 #                     every side runs stock (reference output comes from
 #                     stock ENet only).
+# A side ("ours" or "stock") may be another executable than the host-built
+# peer, e.g. peer.c cross-built for another machine and run under an
+# emulator (scripts/test-arm64.sh: qemu-aarch64):
+#   --ours-lib PATH   our library as the ours side must have it mapped
+#                     (passed to peer --expect-lib); its directory goes into
+#                     that side's LD_LIBRARY_PATH. --ours DIR means
+#                     --ours-lib DIR/libenet.so.7.
+#   --stock-lib PATH  the stock library the stock side must have mapped
+#                     (default: Debian's x86_64 libenet.so.7); the stock
+#                     side runs with LD_LIBRARY_PATH unset, so its loader's
+#                     default search must find PATH.
+#   --ours-peer PATH, --stock-peer PATH
+#                     that side's peer executable (default: peer.c built
+#                     here with gcc; it is only built if a side uses it).
+#   --ours-launcher CMD, --stock-launcher CMD
+#                     one executable put in front of that side's peer
+#                     (default: none), e.g. qemu-aarch64 or a wrapper
+#                     script. It must run the peer in its own process or
+#                     exec it (a wrapper: exec "$@"): the driver stops a
+#                     side, and judges its exit status, by that PID.
+#   --time-scale N    multiply every time bound (the driver's waits and the
+#                     peers' --deadline-ms) by the integer N, for slow
+#                     (emulated) sides; default 1.
+#   --steady-throttle the basic cases run peer --steady-throttle: no host
+#                     lowers its packet throttle on round-trip jitter, which
+#                     under emulation makes stock and ours alike drop most
+#                     unreliable packets (see peer.c).
 #
 # Each case prints "PASS name (seconds)" or "FAIL name" followed by the
 # failing side's output; the last line is "N passed, M failed"; the exit
@@ -36,18 +67,38 @@ expected_dir="$here/expected"
 build_dir="$repo/target/interop"
 stock_lib=/usr/lib/x86_64-linux-gnu/libenet.so.7
 ours=""
+ours_lib=""
 mode=""
 self_check=0
 ours_ours=0
 only=""
 keep=0
 write_expected=0
+# Per side: the peer executable (empty: the host-built peer) and the
+# launcher in front of it (empty: none).
+ours_peer=""
+stock_peer=""
+ours_launcher=""
+stock_launcher=""
+time_scale=1
+steady_throttle=0
 
 die() { echo "run_matrix.sh: $*" >&2; exit 2; }
+
+# need_value OPTION COUNT: OPTION takes a value ($# of the caller >= 2).
+need_value() { [ "$2" -ge 2 ] || die "$1 needs a value"; }
 
 while [ $# -gt 0 ]; do
     case "$1" in
         --ours) [ $# -ge 2 ] || die "--ours needs a directory (or \"\")"; ours=$2; mode=ours; shift ;;
+        --ours-lib) need_value "$1" $#; ours_lib=$2; mode=ours; shift ;;
+        --stock-lib) need_value "$1" $#; stock_lib=$2; shift ;;
+        --ours-peer) need_value "$1" $#; ours_peer=$2; shift ;;
+        --stock-peer) need_value "$1" $#; stock_peer=$2; shift ;;
+        --ours-launcher) need_value "$1" $#; ours_launcher=$2; shift ;;
+        --stock-launcher) need_value "$1" $#; stock_launcher=$2; shift ;;
+        --time-scale) need_value "$1" $#; time_scale=$2; shift ;;
+        --steady-throttle) steady_throttle=1 ;;
         --stock-only) mode=stock ;;
         --self-check) self_check=1 ;;
         --ours-ours) ours_ours=1 ;;
@@ -55,22 +106,33 @@ while [ $# -gt 0 ]; do
         --only) [ $# -ge 2 ] || die "--only needs a pattern"; only=$2; shift ;;
         --keep) keep=1 ;;
         --write-expected) write_expected=1 ;;
-        -h|--help) sed -n '2,29p' "$0"; exit 0 ;;
+        -h|--help) sed -n '2,61p' "$0"; exit 0 ;;
         *) die "unknown argument $1 (see --help)" ;;
     esac
     shift
 done
-[ -n "$mode" ] || die "give --ours DIR or --stock-only"
-[ "$mode" = ours ] && [ -z "$ours" ] && mode=stock
+[ -n "$mode" ] || die "give --ours DIR, --ours-lib PATH or --stock-only"
+[ -n "$ours" ] && [ -n "$ours_lib" ] && die "give --ours DIR or --ours-lib PATH, not both"
+[ "$mode" = ours ] && [ -z "$ours" ] && [ -z "$ours_lib" ] && mode=stock
+# The peers' --deadline-ms tops out at 600 s, which the timeout case's
+# 60 s deadline reaches at 10.
+[[ "$time_scale" =~ ^([1-9]|10)$ ]] || die "--time-scale takes an integer from 1 to 10"
 [ -e "$stock_lib" ] || die "stock $stock_lib missing (apt-get install libenet7 libenet-dev)"
 if [ "$mode" = ours ]; then
-    ours=$(cd "$ours" 2>/dev/null && pwd) || die "--ours: no such directory"
-    [ -e "$ours/libenet.so.7" ] || die "--ours: $ours/libenet.so.7 missing"
+    if [ -n "$ours_lib" ]; then
+        [ -e "$ours_lib" ] || die "--ours-lib: $ours_lib missing"
+        ours=$(cd "$(dirname "$ours_lib")" && pwd)
+        ours_lib="$ours/$(basename "$ours_lib")"
+    else
+        ours=$(cd "$ours" 2>/dev/null && pwd) || die "--ours: no such directory"
+        [ -e "$ours/libenet.so.7" ] || die "--ours: $ours/libenet.so.7 missing"
+        ours_lib="$ours/libenet.so.7"
+    fi
     pairings=("stock:ours" "ours:stock")
     [ $self_check -eq 1 ] && pairings+=("stock:stock")
     [ $ours_ours -eq 1 ] && pairings+=("ours:ours")
-    if [ "$(realpath "$ours/libenet.so.7")" = "$(realpath "$stock_lib")" ]; then
-        echo "warning: $ours/libenet.so.7 is the stock library" >&2
+    if [ "$(realpath "$ours_lib")" = "$(realpath "$stock_lib")" ]; then
+        echo "warning: $ours_lib is the stock library" >&2
     fi
 else
     pairings=("stock:stock")
@@ -78,13 +140,31 @@ fi
 if [ $write_expected -eq 1 ] && [ "$mode" != stock ]; then
     die "--write-expected needs --stock-only: expected output must come from stock ENet"
 fi
+for side in ours stock; do
+    p_var=${side}_peer l_var=${side}_launcher
+    [ -z "${!p_var}" ] || [ -x "${!p_var}" ] || die "--$side-peer: ${!p_var} is not an executable"
+    [ -z "${!l_var}" ] || command -v "${!l_var}" >/dev/null \
+        || die "--$side-launcher: ${!l_var} not found"
+done
 
-mkdir -p "$build_dir" || die "cannot create $build_dir"
+# The host-built peer, for every side that names no peer of its own.
 peer="$build_dir/peer"
-# PEER_CFLAGS adds compiler flags, e.g. PEER_CFLAGS="-fsanitize=address,undefined".
-# shellcheck disable=SC2086
-gcc -std=c99 -Wall -Wextra -Wpedantic -Werror -O2 ${PEER_CFLAGS:-} "$here/peer.c" -lenet -o "$peer" \
-    || die "building peer.c failed"
+build_host_peer=0
+for pairing in "${pairings[@]}"; do
+    for side in "${pairing%%:*}" "${pairing##*:}"; do
+        p_var=${side}_peer
+        [ -n "${!p_var}" ] || build_host_peer=1
+    done
+done
+if [ $build_host_peer -eq 1 ]; then
+    mkdir -p "$build_dir" || die "cannot create $build_dir"
+    # PEER_CFLAGS adds compiler flags, e.g. PEER_CFLAGS="-fsanitize=address,undefined".
+    # shellcheck disable=SC2086
+    gcc -std=c99 -Wall -Wextra -Wpedantic -Werror -O2 ${PEER_CFLAGS:-} "$here/peer.c" -lenet -o "$peer" \
+        || die "building peer.c failed"
+fi
+ours_peer=${ours_peer:-$peer}
+stock_peer=${stock_peer:-$peer}
 
 work=$(mktemp -d /tmp/enet-interop.XXXXXX)
 started=()
@@ -107,11 +187,15 @@ failed=0
 start_side() {
     local lib=$1 role=$2 dir=$3
     shift 3
+    # A launcher, if any, goes after env so that the PID is the launcher's
+    # (env execs it), and the launcher runs or execs the peer.
     if [ "$lib" = ours ]; then
-        env LD_LIBRARY_PATH="$ours" "$peer" --role "$role" --expect-lib "$ours/libenet.so.7" "$@" \
+        env LD_LIBRARY_PATH="$ours" ${ours_launcher:+"$ours_launcher"} "$ours_peer" \
+            --role "$role" --expect-lib "$ours_lib" "$@" \
             >"$dir/$role.out" 2>"$dir/$role.err" &
     else
-        env -u LD_LIBRARY_PATH "$peer" --role "$role" --expect-lib "$stock_lib" "$@" \
+        env -u LD_LIBRARY_PATH ${stock_launcher:+"$stock_launcher"} "$stock_peer" \
+            --role "$role" --expect-lib "$stock_lib" "$@" \
             >"$dir/$role.out" 2>"$dir/$role.err" &
     fi
     PID=$!
@@ -213,12 +297,17 @@ run_pair() {
         if [ "$side" = s ]; then sargs+=("$a"); else cargs+=("$a"); fi
     done
     wanted "$name" || return 0
+    # Slow sides (--time-scale) get a longer deadline than peer's 30 s.
+    if [ "$time_scale" -gt 1 ]; then
+        sargs+=(--deadline-ms $((30000 * time_scale)))
+        cargs+=(--deadline-ms $((30000 * time_scale)))
+    fi
     case_dir
     local start status=0 spid cpid port src crc
     start=$(now)
     start_side "${pairing%%:*}" server "$DIR" "${sargs[@]}"
     spid=$PID
-    if ! wait_line "$DIR/server.out" '^PORT [0-9]+$' "$spid" 5; then
+    if ! wait_line "$DIR/server.out" '^PORT [0-9]+$' "$spid" $((5 * time_scale)); then
         wait_exit "$spid" 1
         show_side "$DIR" server "no PORT line" >>"$REPORT"
         finish_case "$name" "$start" 1
@@ -227,9 +316,9 @@ run_pair() {
     port=$(awk '/^PORT /{print $2; exit}' "$DIR/server.out")
     start_side "${pairing##*:}" client "$DIR" --port "$port" "${cargs[@]}"
     cpid=$PID
-    wait_exit "$cpid" "$limit"
+    wait_exit "$cpid" $((limit * time_scale))
     crc=$RC
-    wait_exit "$spid" 10
+    wait_exit "$spid" $((10 * time_scale))
     src=$RC
     for role in server client; do
         local rc why=""
@@ -261,9 +350,9 @@ run_timeout() {
     local start status=0 spid cpid port vpid surv_pid survivor vrc
     start=$(now)
     start_side "${pairing%%:*}" server "$DIR" --scenario timeout --victim "$victim" \
-        --deadline-ms 60000
+        --deadline-ms $((60000 * time_scale))
     spid=$PID
-    if ! wait_line "$DIR/server.out" '^PORT [0-9]+$' "$spid" 5; then
+    if ! wait_line "$DIR/server.out" '^PORT [0-9]+$' "$spid" $((5 * time_scale)); then
         wait_exit "$spid" 1
         show_side "$DIR" server "no PORT line" >>"$REPORT"
         finish_case "$name" "$start" 1
@@ -271,18 +360,18 @@ run_timeout() {
     fi
     port=$(awk '/^PORT /{print $2; exit}' "$DIR/server.out")
     start_side "${pairing##*:}" client "$DIR" --port "$port" --scenario timeout \
-        --victim "$victim" --deadline-ms 60000
+        --victim "$victim" --deadline-ms $((60000 * time_scale))
     cpid=$PID
     if [ "$victim" = server ]; then vpid=$spid surv_pid=$cpid survivor=client
     else vpid=$cpid surv_pid=$spid survivor=server; fi
-    if ! wait_line "$DIR/$victim.out" ': READY$' "$vpid" 10; then
+    if ! wait_line "$DIR/$victim.out" ': READY$' "$vpid" $((10 * time_scale)); then
         status=1
         show_side "$DIR" "$victim" "never printed READY" >>"$REPORT"
     fi
     # (stderr hidden: bash would report the SIGKILLed job as "Killed")
-    { kill -KILL "$vpid"; wait_exit "$vpid" 5; } 2>/dev/null
+    { kill -KILL "$vpid"; wait_exit "$vpid" $((5 * time_scale)); } 2>/dev/null
     vrc=$RC
-    wait_exit "$surv_pid" 65
+    wait_exit "$surv_pid" $((65 * time_scale))
     if [ "$RC" -ne 0 ]; then
         status=1
         show_side "$DIR" "$survivor" "exit status $RC" >>"$REPORT"
@@ -302,9 +391,18 @@ run_timeout() {
     finish_case "$name" "$start" $status
 }
 
-echo "peer built: $peer"
-echo "stock: $stock_lib"
-[ "$mode" = ours ] && echo "ours:  $ours/libenet.so.7"
+# side_note SIDE: how that side runs, when not as the host-built peer.
+side_note() {
+    local p_var=${1}_peer l_var=${1}_launcher
+    [ "${!p_var}" = "$peer" ] && [ -z "${!l_var}" ] && return
+    echo " (peer: ${!l_var:+${!l_var} }${!p_var})"
+}
+
+[ $build_host_peer -eq 1 ] && echo "peer built: $peer"
+echo "stock: $stock_lib$(side_note stock)"
+[ "$mode" = ours ] && echo "ours:  $ours_lib$(side_note ours)"
+[ "$time_scale" -gt 1 ] && echo "time bounds: x$time_scale"
+[ $steady_throttle -eq 1 ] && echo "basic: packet throttle kept steady (no deceleration on round-trip jitter)"
 suite_start=$(now)
 
 # basic over the option matrix. A limited bandwidth also paces the small
@@ -315,6 +413,7 @@ for pairing in "${pairings[@]}"; do
         for compress in off on; do
             for bandwidth in unlimited 64000; do
                 args=(--scenario basic)
+                [ $steady_throttle -eq 1 ] && args+=(--steady-throttle)
                 [ $checksum = on ] && args+=(--checksum)
                 [ $compress = on ] && args+=(--compress)
                 if [ $bandwidth = unlimited ]; then args+=(--batch-ms 5)

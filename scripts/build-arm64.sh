@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# Cross-builds our libenet.so.7 for Linux on aarch64 (arm64), the way the
+# shipped library is built (release, ENET_RS_SHIPPED_LIBRARY=1, --locked),
+# and stages it as DIR/libenet.so.7 (default DIR: target/cross/lib).
+#
+# usage: scripts/build-arm64.sh [DIR]     (after scripts/setup-arm64.sh)
+# Prints the staged path last. Run the arm64 library under qemu-aarch64 with
+# LD_LIBRARY_PATH=DIR; scripts/test-arm64.sh does that for the interop matrix.
+#
+# Why this toolchain: rustup's cargo/rustc (first on PATH) has no aarch64
+# std, and nothing outside Debian's packages may be installed. Debian's Rust
+# (rustc-web, cargo-web) ships std's sources (rust-web-src), so std is built
+# for the target here with -Zbuild-std; RUSTC_BOOTSTRAP=1 admits that
+# unstable flag on a stable compiler. panic_abort is built too because the
+# release profile (and the shipped library's guard in src/lib.rs) wants
+# panic = "abort".
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export CARGO_TERM_COLOR=never
+
+target=aarch64-unknown-linux-gnu
+dir=${1:-target/cross/lib}
+# A target directory of its own: the host build in target/ (rustup's cargo,
+# another compiler) is never invalidated by this one, nor this by it.
+target_dir=target/cross
+
+for tool in /usr/bin/cargo /usr/bin/rustc aarch64-linux-gnu-gcc aarch64-linux-gnu-readelf; do
+    command -v "$tool" >/dev/null || { echo "build-arm64.sh: $tool missing (run scripts/setup-arm64.sh)" >&2; exit 2; }
+done
+
+echo "== cargo build --release --target $target (Debian's $(/usr/bin/rustc --version), std from source)"
+env RUSTC=/usr/bin/rustc RUSTC_BOOTSTRAP=1 ENET_RS_SHIPPED_LIBRARY=1 \
+    CARGO_TARGET_AARCH64_UNKNOWN_LINUX_GNU_LINKER=aarch64-linux-gnu-gcc \
+    CC_aarch64_unknown_linux_gnu=aarch64-linux-gnu-gcc \
+    /usr/bin/cargo build --release --locked -p enet-rs \
+    -Zbuild-std=std,panic_abort --target "$target" --target-dir "$target_dir"
+
+built="$target_dir/$target/release/libenet.so"
+mkdir -p "$dir"
+# A copy, not a symlink: the matrix checks which file is mapped by its real
+# path, and a copy keeps DIR valid while target/ is rebuilt.
+cp -f "$built" "$dir/libenet.so.7.tmp"
+mv -f "$dir/libenet.so.7.tmp" "$dir/libenet.so.7"
+
+# Programs built against stock ENet record libenet.so.7; the loader finds
+# ours only if that is our SONAME. And it must really be an arm64 object.
+headers=$(aarch64-linux-gnu-readelf -h -d "$dir/libenet.so.7")
+grep -q 'Machine:.*AArch64' <<<"$headers" \
+    || { echo "build-arm64.sh: $dir/libenet.so.7 is not an AArch64 object" >&2; exit 1; }
+grep -q 'Library soname: \[libenet.so.7\]' <<<"$headers" \
+    || { echo "build-arm64.sh: $dir/libenet.so.7 lacks SONAME libenet.so.7" >&2; exit 1; }
+echo "== staged (AArch64, SONAME libenet.so.7): $(cd "$dir" && pwd)/libenet.so.7"

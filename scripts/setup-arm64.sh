@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Installs what the aarch64 (arm64) build and tests need, from Debian's
+# packages only: qemu-user (runs arm64 programs on this machine), the arm64
+# C cross toolchain and libc headers, Debian's arm64 stock ENet (libenet7:arm64,
+# which brings libc6:arm64: the reference our arm64 library is tested
+# against, and the loader qemu-aarch64 starts arm64 programs with), and
+# Debian's Rust 1.96 with its std sources (rustup's toolchain has no aarch64
+# std; scripts/build-arm64.sh builds std from these sources).
+#
+# usage: scripts/setup-arm64.sh   (as root, or through sudo; safe to re-run)
+# Then: scripts/build-arm64.sh DIR, or scripts/test-arm64.sh (builds and tests).
+set -euo pipefail
+packages=(qemu-user gcc-aarch64-linux-gnu libc6-dev-arm64-cross libenet7:arm64
+          rustc-web cargo-web rust-web-src)
+sudo=""
+[ "$(id -u)" -eq 0 ] || sudo="sudo"
+
+# libenet7:arm64 only resolves once dpkg knows the foreign architecture, and
+# its package list only arrives with the next apt-get update (below).
+added_arch=0
+if ! dpkg --print-foreign-architectures | grep -qx arm64; then
+    echo "== dpkg --add-architecture arm64"
+    $sudo dpkg --add-architecture arm64
+    added_arch=1
+fi
+
+missing=()
+for p in "${packages[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ] || [ $added_arch -eq 1 ]; then
+    echo "== installing: ${missing[*]}"
+    $sudo apt-get update -qq
+    [ ${#missing[@]} -eq 0 ] \
+        || DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
+echo "== Debian packages present: ${packages[*]}"
