@@ -40,3 +40,6 @@ tests-c/windows/cargo-test.sh -q -p enet-rs --lib --test net_socket --test net_a
 
 step "C programs under wine (hardening, extensions, the tutorial pair across systems)"
 tests-c/windows/run_programs.sh "$dll_dir"
+
+step "wire interop across systems: enet.dll under wine against stock ENet on Linux, both directions, the interop matrix"
+tests-c/windows/interop.sh "$dll_dir"
