@@ -72,3 +72,6 @@ scripts/check-targets.sh
 
 step "Windows: enet.dll cross-built, layout proven, tests and interop with stock on Linux under wine (scripts/test-windows.sh)"
 scripts/test-windows.sh
+
+step "Linux on ARM: our arm64 library under qemu-user, the interop matrix against Debian's arm64 and x86_64 stock ENet (scripts/test-arm64.sh)"
+scripts/test-arm64.sh
