@@ -19,16 +19,10 @@ here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 dll_dir=$(cd "${1:?usage: run_programs.sh ENET_DLL_DIR}" && pwd)
 bin=$root/target/windows-tests/bin
-work=$(mktemp -d /tmp/enet-windows.XXXXXX)
-started=()
-cleanup() {
-    local pid
-    for pid in "${started[@]}"; do
-        kill -0 "$pid" 2>/dev/null && kill -KILL "$pid" 2>/dev/null
-    done
-    rm -rf "$work"
-}
-trap cleanup EXIT
+die() { echo "run_programs.sh: $*" >&2; exit 2; }
+# $work, and the children started in the background stopped by PID on exit.
+. "$root/scripts/lib/procs.sh"
+procs_init enet-windows
 . "$here/wine-env.sh"
 status=0
 
@@ -84,7 +78,7 @@ pair() {
     local name=$1 server_system=$2 server=$3 client_system=$4 client=$5 port="" i pid rc
     side "$server_system" "$server" server >"$work/$name.server.raw" 2>&1 &
     pid=$!
-    started+=("$pid")
+    track "$pid"
     for i in $(seq 400); do
         port=$(tr -d '\r' <"$work/$name.server.raw" | sed -n 's/^PORT //p')
         [ -n "$port" ] && break

@@ -53,6 +53,34 @@ fn check(result: c_int) -> io::Result<c_int> {
     }
 }
 
+/// Room for the address WinSock reports a peer or sender at, and its
+/// length.
+struct PeerName {
+    sin: SOCKADDR_IN,
+    length: c_int,
+}
+
+impl PeerName {
+    fn new() -> Self {
+        PeerName {
+            // SAFETY: SOCKADDR_IN is plain old data; all zeroes is valid
+            // (and reads as 0.0.0.0:0 for a peer the system does not name).
+            sin: unsafe { zeroed() },
+            length: SOCKADDR_IN_LENGTH,
+        }
+    }
+
+    /// The name and length arguments of a call that reports a peer's
+    /// address if `wanted`, or NULL ones that ask for none.
+    fn out(&mut self, wanted: bool) -> (*mut SOCKADDR, *mut c_int) {
+        if wanted {
+            ((&mut self.sin as *mut SOCKADDR_IN).cast(), &mut self.length)
+        } else {
+            (ptr::null_mut(), ptr::null_mut())
+        }
+    }
+}
+
 /// Opens an IPv4 socket: UDP for `ENET_SOCKET_TYPE_DATAGRAM`, TCP for
 /// anything else (stock treats every other value as a stream).
 pub fn create(kind: c_int) -> io::Result<ENetSocket> {
@@ -108,23 +136,14 @@ pub fn accept(
     socket: ENetSocket,
     want_address: bool,
 ) -> io::Result<(ENetSocket, Option<ENetAddress>)> {
-    // SAFETY: SOCKADDR_IN is plain old data; all zeroes is valid.
-    let mut sin: SOCKADDR_IN = unsafe { zeroed() };
-    let mut length = SOCKADDR_IN_LENGTH;
-    let (name, name_length) = if want_address {
-        (
-            (&mut sin as *mut SOCKADDR_IN).cast::<SOCKADDR>(),
-            &mut length as *mut c_int,
-        )
-    } else {
-        (ptr::null_mut(), ptr::null_mut())
-    };
-    // SAFETY: NULL, or `sin` writable for `length` bytes.
+    let mut peer = PeerName::new();
+    let (name, name_length) = peer.out(want_address);
+    // SAFETY: NULL, or the name's room, writable for its length.
     let accepted = unsafe { accept_socket(socket, name, name_length) };
     if accepted == ENET_SOCKET_NULL {
         return Err(last_error());
     }
-    Ok((accepted, want_address.then(|| from_sockaddr_in(&sin))))
+    Ok((accepted, want_address.then(|| from_sockaddr_in(&peer.sin))))
 }
 
 /// Connects to `address`. A non-blocking connect still in progress
@@ -232,22 +251,12 @@ pub unsafe fn receive(
     buffers: *mut ENetBuffer,
     count: usize,
 ) -> io::Result<Received> {
-    // SAFETY: SOCKADDR_IN is plain old data; all zeroes is valid (and
-    // reads as 0.0.0.0:0 for a sender the system does not name).
-    let mut sin: SOCKADDR_IN = unsafe { zeroed() };
-    let mut length = SOCKADDR_IN_LENGTH;
-    let (name, name_length) = if want_address {
-        (
-            (&mut sin as *mut SOCKADDR_IN).cast::<SOCKADDR>(),
-            &mut length as *mut c_int,
-        )
-    } else {
-        (ptr::null_mut(), ptr::null_mut())
-    };
+    let mut sender = PeerName::new();
+    let (name, name_length) = sender.out(want_address);
     let mut received = 0u32;
     let mut flags = 0u32;
     // SAFETY: the buffers are WSABUF-compatible (asserted above) and
-    // writable per the caller; `sin` lives until after the call.
+    // writable per the caller; `sender` lives until after the call.
     let result = unsafe {
         WSARecvFrom(
             socket,
@@ -274,7 +283,7 @@ pub unsafe fn receive(
     if flags & MSG_PARTIAL != 0 {
         return Ok(Received::Truncated);
     }
-    let from = want_address.then(|| from_sockaddr_in(&sin));
+    let from = want_address.then(|| from_sockaddr_in(&sender.sin));
     Ok(Received::Data {
         length: received as usize,
         from,
