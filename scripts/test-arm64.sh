@@ -55,7 +55,10 @@ cp -r /usr/include/enet "$peer_dir/include/"
 # or ours as on x86_64.
 aarch64-linux-gnu-gcc -std=c99 -Wall -Wextra -Wpedantic -Werror -O2 -I"$peer_dir/include" \
     tests-c/interop/peer.c "$stock_arm64" -o "$peer_dir/peer"
-aarch64-linux-gnu-readelf -d "$peer_dir/peer" | grep -q 'NEEDED.*\[libenet.so.7\]'
+# (grep -q on a variable: in a pipe under pipefail, its early exit could
+# fail readelf with SIGPIPE.)
+dynamic=$(aarch64-linux-gnu-readelf -d "$peer_dir/peer")
+grep -q 'NEEDED.*\[libenet.so.7\]' <<<"$dynamic"
 echo "peer: $peer_dir/peer (AArch64, NEEDED libenet.so.7)"
 
 status=0

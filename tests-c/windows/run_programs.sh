@@ -45,7 +45,10 @@ done
 build tutorial "$root/tests-c/tutorial/tutorial.c"
 build tutorial_dll "$root/tests-c/tutorial/tutorial.c" -DENET_DLL
 # -DENET_DLL must have made the calls go through the import table.
-x86_64-w64-mingw32-nm "$bin/tutorial_dll.exe" | grep -q '__imp_enet_host_service' ||
+# (grep reads all of nm's output: with pipefail, an early exit would fail
+# the pipe.)
+x86_64-w64-mingw32-nm "$bin/tutorial_dll.exe" >"$work/tutorial_dll.nm"
+grep -q '__imp_enet_host_service' "$work/tutorial_dll.nm" ||
     { echo "FAIL tutorial_dll.exe does not import enet_host_service through __imp_"; status=1; }
 gcc -std=c99 -Wall -Wextra -Wpedantic -Werror -O2 "$root/tests-c/tutorial/tutorial.c" \
     -lenet -o "$bin/tutorial_stock" || { echo "FAIL building the stock tutorial"; status=1; }
