@@ -38,6 +38,9 @@ step "the engine's Rust tests under wine (unit tests, sockets, addresses, clock,
 tests-c/windows/cargo-test.sh -q -p enet-rs --lib --test net_socket --test net_address \
     --test net_time --test net_time_unset --test thread_safe_send --test hostile --test no_leaks
 
+step "the safe Rust API's tests under wine (stale handles, sending from four threads through the Windows waker)"
+tests-c/windows/cargo-test.sh -q -p enet-safe --lib --test handles --test sender
+
 step "C programs under wine (hardening, extensions, the tutorial pair across systems)"
 tests-c/windows/run_programs.sh "$dll_dir"
 
