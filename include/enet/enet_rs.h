@@ -356,7 +356,7 @@ ENET_API int enet_rs_peer_get_address(ENetPeer *peer, ENetRsAddress *address);
  * sender for it, which any thread may use until
  * `enet_rs_sender_destroy`; call it on the thread that services the host
  * (or before that thread starts). NULL for a NULL host or if the system
- * refuses an eventfd.
+ * refuses a waker (an eventfd, a pipe or a loopback socket).
  */
 ENET_API ENetRsSender *enet_rs_host_sender(ENetHost *host);
 

@@ -41,7 +41,7 @@ impl From<ENetRsPeerHandle> for PeerHandle {
 /// sender for it, which any thread may use until
 /// `enet_rs_sender_destroy`; call it on the thread that services the host
 /// (or before that thread starts). NULL for a NULL host or if the system
-/// refuses an eventfd.
+/// refuses a waker (an eventfd, a pipe or a loopback socket).
 ///
 /// # Safety
 /// `host` must be NULL or a live host not in use by another thread.
