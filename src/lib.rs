@@ -1,11 +1,22 @@
 //! enet-rs: ENet 1.3.17 rebuilt in Rust, shipped as a drop-in `libenet.so.7`.
 //!
-//! Layers (see `DESIGN.md` in the project's shared notes):
-//! - [`abi`]: the `#[repr(C)]` types of the stock headers, plain data;
-//! - [`wire`]: bytes on the wire (CRC-32, range coder), no-panic on input;
+//! The modules, from the bottom layer up (each uses only those listed
+//! before it):
+//! - [`abi`]: the `#[repr(C)]` types and constants of the stock headers and
+//!   of `enet/enet_rs.h`, plain data;
 //! - [`time`]: wrapping 32-bit millisecond arithmetic;
-//! - [`net`]: the UDP socket and address glue over the OS;
-//! - [`ffi`]: the `extern "C"` entry points, panic boundary and allocator.
+//! - [`wire`]: bytes on the wire (header, commands, checksum, datagram
+//!   builder, CRC-32, range coder), no panic on any input;
+//! - [`mem`]: memory C code sees or frees (allocator hooks, `CBox`,
+//!   counted packets);
+//! - [`proto`]: the sans-IO protocol engine and its service loop, with no
+//!   socket and no clock;
+//! - [`net`]: the clock, sockets, addresses and datagram batches over the
+//!   operating system, with the platform layer in [`net::sys`];
+//! - [`ffi`]: the `extern "C"` entry points, each behind a panic guard.
+//!
+//! `docs/architecture.md` in the repository says what each module owns and
+//! may depend on, and follows one `enet_host_service` call through them.
 #![deny(unsafe_op_in_unsafe_fn)]
 #![warn(clippy::undocumented_unsafe_blocks)]
 
