@@ -8,7 +8,7 @@
 # (rustc-web, cargo-web) and builds std from Debian's sources
 # (rust-web-src, -Zbuild-std); mingw-w64 links. scripts/setup-debian.sh
 # installs all of it. On a Windows machine with rustup, build natively
-# instead: `cargo build --release -p enet-rs` (see README, "Windows").
+# instead: `cargo build --release -p enet-rs` (see docs/platforms.md, "Windows").
 # usage: scripts/build-windows.sh [extra cargo build arguments]
 set -euo pipefail
 cd "$(dirname "$0")/.."
