@@ -3,7 +3,7 @@
 //! The `extern "C"` surface: one submodule per ENet noun.
 //!
 //! Every entry point is thin: it checks its pointers, runs its body inside
-//! [`guard!`] so that no panic unwinds into C, and forwards to safe Rust.
+//! `guard!` so that no panic unwinds into C, and forwards to safe Rust.
 //! The release profile also sets `panic = "abort"` as a backstop.
 
 /// Runs an entry point's body and maps a panic to the function's failure

@@ -101,7 +101,7 @@ pub struct OutgoingCommand {
 }
 
 impl OutgoingCommand {
-    /// A command not yet sequenced; [`crate::proto::peer`] numbers it.
+    /// A command not yet sequenced; `proto::peer` numbers it.
     pub fn new(flags: CommandFlags, channel_id: u8, body: OutgoingBody) -> Self {
         OutgoingCommand {
             flags,

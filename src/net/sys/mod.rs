@@ -10,7 +10,7 @@
 //! - `resolver`: name lookup (`resolve`, `lookup_name`);
 //! - `ReceiveBatch`, `SendBatch`: a host's datagram I/O, batched where the
 //!   system can (`recvmmsg`/`sendmmsg` and UDP offload on Linux), one
-//!   datagram per call elsewhere ([`single`]);
+//!   datagram per call elsewhere (`single.rs`);
 //! - `Waker`: lets other threads cut a host's wait short (an eventfd, a
 //!   pipe, or a loopback socket), and the wait itself;
 //! - `Lock`: the request queue's lock;
