@@ -13,6 +13,9 @@ cargo fmt --all -- --check
 step "clippy"
 cargo clippy --workspace --all-targets --locked -- -D warnings
 
+step "rustdoc (warnings denied: no broken links in the API docs)"
+RUSTDOCFLAGS="-D warnings" cargo doc -q --locked --no-deps -p enet-rs
+
 step "header drift (include/enet vs a fresh cbindgen run)"
 cargo run -q -p gen-headers --locked -- --check
 
