@@ -94,6 +94,7 @@ static void test_packets(void)
     static const char text[] = "xyzzy payload";
     static char borrowed[] = "borrowed bytes";
     ENetPacket *packet;
+    int resized;
 
     malloc_calls = free_calls = no_memory_calls = failed_mallocs = 0;
     packet = enet_packet_create(text, sizeof text, ENET_PACKET_FLAG_RELIABLE);
@@ -103,12 +104,18 @@ static void test_packets(void)
            packet->freeCallback == NULL, packet->userData == NULL);
     print_packet_counts("create copy");
     packet->freeCallback = on_packet_free;
-    printf("resize shrink=%d len=%lu\n", enet_packet_resize(packet, 4), (unsigned long) packet->dataLength);
-    printf("resize grow=%d len=%lu prefix=%d\n", enet_packet_resize(packet, 100),
-           (unsigned long) packet->dataLength, memcmp(packet->data, "xyzz", 4) == 0);
+    /* One statement per call: C leaves the order in which a printf's
+       arguments are evaluated open, so a resize and a read of dataLength in
+       one call print differently under gcc and clang. */
+    resized = enet_packet_resize(packet, 4);
+    printf("resize shrink=%d len=%lu\n", resized, (unsigned long) packet->dataLength);
+    resized = enet_packet_resize(packet, 100);
+    printf("resize grow=%d len=%lu prefix=%d\n", resized, (unsigned long) packet->dataLength,
+           memcmp(packet->data, "xyzz", 4) == 0);
     print_packet_counts("after resizes");
     fail_next_malloc = 1;
-    printf("resize grow with failing malloc=%d len=%lu\n", enet_packet_resize(packet, 1000),
+    resized = enet_packet_resize(packet, 1000);
+    printf("resize grow with failing malloc=%d len=%lu\n", resized,
            (unsigned long) packet->dataLength);
     enet_packet_destroy(packet);
     printf("free callback calls=%d saw data=%d\n", free_callback_calls, free_callback_saw_data);
@@ -118,7 +125,8 @@ static void test_packets(void)
     packet = enet_packet_create(borrowed, sizeof borrowed, ENET_PACKET_FLAG_NO_ALLOCATE);
     printf("no_allocate: borrowed=%d len=%lu flags=%u\n", packet->data == (enet_uint8 *) borrowed,
            (unsigned long) packet->dataLength, packet->flags);
-    printf("no_allocate resize grow=%d len=%lu still borrowed=%d\n", enet_packet_resize(packet, 500),
+    resized = enet_packet_resize(packet, 500);
+    printf("no_allocate resize grow=%d len=%lu still borrowed=%d\n", resized,
            (unsigned long) packet->dataLength, packet->data == (enet_uint8 *) borrowed);
     enet_packet_destroy(packet);
     print_packet_counts("no_allocate create+destroy");
@@ -126,7 +134,8 @@ static void test_packets(void)
     malloc_calls = free_calls = no_memory_calls = failed_mallocs = 0;
     packet = enet_packet_create(NULL, 0, 0);
     printf("empty: data null=%d len=%lu\n", packet->data == NULL, (unsigned long) packet->dataLength);
-    printf("empty resize grow=%d len=%lu\n", enet_packet_resize(packet, 8), (unsigned long) packet->dataLength);
+    resized = enet_packet_resize(packet, 8);
+    printf("empty resize grow=%d len=%lu\n", resized, (unsigned long) packet->dataLength);
     enet_packet_destroy(packet);
     packet = enet_packet_create(NULL, 32, ENET_PACKET_FLAG_UNSEQUENCED);
     printf("uninitialised: data non-null=%d len=%lu flags=%u\n", packet->data != NULL,

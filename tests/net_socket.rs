@@ -27,6 +27,8 @@ const RCVTIMEO: c_int = 6;
 const SNDTIMEO: c_int = 7;
 const ERROR: c_int = 8;
 const NODELAY: c_int = 9;
+/// ENet 1.3.18's `ENET_SOCKOPT_TTL`.
+const TTL: c_int = 10;
 
 const WAIT_NONE: u32 = 0;
 const WAIT_SEND: u32 = 1;
@@ -442,9 +444,9 @@ fn options_set_what_they_name() {
     assert_eq!(enet_socket_set_option(tcp.0, NODELAY, 1), 0);
     assert_eq!(int_option(tcp.0, os::IPPROTO_TCP, os::TCP_NODELAY), 1);
 
-    // Options stock 1.3.17 does not set, including out-of-range values
-    // from C (received as plain ints, never as Rust enums).
-    for option in [ERROR, 0, -1, 10, 11, 99, c_int::MIN, c_int::MAX] {
+    // Options stock does not set, including out-of-range values from C
+    // (received as plain ints, never as Rust enums). 10 is 1.3.18's TTL.
+    for option in [ERROR, 0, -1, 11, 99, c_int::MIN, c_int::MAX] {
         assert_eq!(
             enet_socket_set_option(udp.0, option, 1),
             -1,
@@ -462,7 +464,7 @@ fn get_option_reads_only_the_socket_error() {
         assert_eq!(enet_socket_get_option(udp.0, ERROR, &mut value), 0);
         assert_eq!(value, 0);
         for option in [
-            NONBLOCK, BROADCAST, RCVBUF, SNDBUF, REUSEADDR, RCVTIMEO, SNDTIMEO, NODELAY, 0, 10, -5,
+            NONBLOCK, BROADCAST, RCVBUF, SNDBUF, REUSEADDR, RCVTIMEO, SNDTIMEO, NODELAY, 0, 11, -5,
         ] {
             value = 77;
             assert_eq!(
@@ -703,4 +705,43 @@ fn select_reports_readable_sockets() {
     assert_eq!(ready, 1);
     assert!(holds(&read_set, receiver.0));
     assert!(!holds(&read_set, sender.0));
+}
+
+/// ENet 1.3.18's `ENET_SOCKOPT_TTL`, set and read back: `IP_TTL` on a
+/// stock (IPv4) socket, the hop limit on a dual-stack host's socket (whose
+/// IPv4 peers get the TTL too where the system applies it).
+#[test]
+fn ttl_is_set_and_read_back_on_ipv4_and_ipv6_sockets() {
+    let (udp, _) = udp();
+    let mut value = 0;
+    assert_eq!(enet_socket_set_option(udp.0, TTL, 17), 0);
+    // SAFETY: `value` is a valid int.
+    assert_eq!(unsafe { enet_socket_get_option(udp.0, TTL, &mut value) }, 0);
+    assert_eq!(value, 17);
+    assert_eq!(enet_socket_set_option(udp.0, TTL, 255), 0);
+    // SAFETY: `value` is a valid int.
+    assert_eq!(unsafe { enet_socket_get_option(udp.0, TTL, &mut value) }, 0);
+    assert_eq!(value, 255);
+    // Out of range for an IP header: the system refuses it.
+    assert_eq!(enet_socket_set_option(udp.0, TTL, 256), -1);
+
+    let (dual, _, _) = enet::net::host_socket::open(&enet::net::host_socket::HostSocketOptions {
+        bind: Some("[::]:0".parse().unwrap()),
+        ipv6_only: false,
+        reuse_port: false,
+    })
+    .unwrap();
+    let dual = Socket(dual);
+    assert_eq!(enet_socket_set_option(dual.0, TTL, 9), 0);
+    // SAFETY: `value` is a valid int.
+    assert_eq!(
+        unsafe { enet_socket_get_option(dual.0, TTL, &mut value) },
+        0
+    );
+    assert_eq!(value, 9);
+    // SAFETY: a NULL value is refused before use.
+    assert_eq!(
+        unsafe { enet_socket_get_option(dual.0, TTL, ptr::null_mut()) },
+        -1
+    );
 }

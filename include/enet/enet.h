@@ -133,7 +133,12 @@ typedef enum _ENetSocketOption
    ENET_SOCKOPT_RCVTIMEO = 6,
    ENET_SOCKOPT_SNDTIMEO = 7,
    ENET_SOCKOPT_ERROR = 8,
-   ENET_SOCKOPT_NODELAY = 9
+   ENET_SOCKOPT_NODELAY = 9,
+   /**
+    * The IP time to live (hop limit on IPv6 sockets): ENet 1.3.18's
+    * addition, which 1.3.17 refuses.
+    */
+   ENET_SOCKOPT_TTL = 10
 } ENetSocketOption;
 
 typedef enum _ENetSocketShutdown
@@ -480,6 +485,8 @@ extern void enet_host_bandwidth_throttle(ENetHost*);
 
 extern enet_uint32 enet_host_random_seed(void);
 
+extern enet_uint32 enet_host_random(ENetHost*);
+
 ENET_API int enet_peer_send(ENetPeer*, enet_uint8, ENetPacket*);
 
 ENET_API ENetPacket *enet_peer_receive(ENetPeer*, enet_uint8*);
@@ -503,6 +510,8 @@ ENET_API void enet_peer_throttle_configure(ENetPeer*, enet_uint32, enet_uint32, 
 extern int enet_peer_throttle(ENetPeer*, enet_uint32);
 
 extern void enet_peer_reset_queues(ENetPeer*);
+
+extern int enet_peer_has_outgoing_commands(ENetPeer*);
 
 extern void enet_peer_setup_outgoing_command(ENetPeer*, ENetOutgoingCommand*);
 

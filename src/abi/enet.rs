@@ -51,6 +51,9 @@ pub enum ENetSocketOption {
     ENET_SOCKOPT_SNDTIMEO = 7,
     ENET_SOCKOPT_ERROR = 8,
     ENET_SOCKOPT_NODELAY = 9,
+    /// The IP time to live (hop limit on IPv6 sockets): ENet 1.3.18's
+    /// addition, which 1.3.17 refuses.
+    ENET_SOCKOPT_TTL = 10,
 }
 
 #[repr(C)]

@@ -590,3 +590,23 @@ pub extern "C" fn enet_host_random_seed() -> u32 {
             .map_or(0, |elapsed| elapsed.as_secs() as u32)
     })
 }
+
+/// The host's next pseudo-random number (ENet 1.3.18's addition): its
+/// counter, `randomSeed`, stepped by one and mixed by murmur3's finaliser,
+/// the generator its connect ids come from too. The mix is one-to-one, so
+/// a host's numbers repeat only after 2^32 draws (1.3.18's Mulberry32 is
+/// not one-to-one and can repeat much sooner). 0 for a NULL host.
+///
+/// # Safety
+/// `host` must be NULL or live.
+/// cbindgen:prefix=extern
+#[no_mangle]
+pub unsafe extern "C" fn enet_host_random(host: *mut ENetHost) -> u32 {
+    guard!(0, {
+        // SAFETY: caller contract.
+        match unsafe { host_mut(host) } {
+            Some(host) => host.random(),
+            None => 0,
+        }
+    })
+}

@@ -229,6 +229,24 @@ pub unsafe extern "C" fn enet_peer_reset_queues(peer: *mut ENetPeer) {
     unsafe { with_peer(peer, |host, index| host.reset_queues(index)) }
 }
 
+/// 1 while the peer has commands queued, waiting to be sent or sent and
+/// not yet acknowledged; 0 otherwise (and for NULL). ENet 1.3.18's
+/// addition, exported for programs built against its headers.
+///
+/// # Safety
+/// `peer` must be NULL or a peer of a live host.
+/// cbindgen:prefix=extern
+#[no_mangle]
+pub unsafe extern "C" fn enet_peer_has_outgoing_commands(peer: *mut ENetPeer) -> c_int {
+    guard!(0, {
+        // SAFETY: caller contract.
+        match unsafe { peer_host(peer) } {
+            Some((host, index)) => c_int::from(host.has_outgoing_commands(index)),
+            None => 0,
+        }
+    })
+}
+
 /// A command as the wire layer reads it, from the `ENetProtocol` a program
 /// built: body fields in network order as stock expects; the payload
 /// length fields are ignored (the payload comes from the packet).

@@ -15,17 +15,19 @@ use ENetPeerState::*;
 
 const SESSION_VALUES: u8 = 4;
 
-/// Turns the host's connect counter into an unpredictable connect id.
+/// Turns the host's counter (`randomSeed`) into an unpredictable number:
+/// the host's generator, which connect ids and `enet_host_random` draw
+/// from, as in ENet 1.3.18.
 ///
-/// Stock 1.3.17 sends the bare counter, which is predictable; 1.3.18 mixes
-/// it with Mulberry32, which is not one-to-one, so two connects of one
-/// host can get the same id. A server then takes the second for a
-/// retransmission of the first and ignores it, and that client never
-/// connects (with the counter stepping by one, about 2 % of seeds give
-/// dozens of repeats within 1000 connects). This mixer (murmur3's 32-bit
-/// finaliser) is a bijection: every step is an invertible xor-shift or a
-/// multiplication by an odd constant, so ids never repeat within 2^32
-/// connects of a host.
+/// Stock 1.3.17 sends the bare counter as the connect id, which is
+/// predictable; 1.3.18 mixes it with Mulberry32, which is not one-to-one,
+/// so two connects of one host can get the same id. A server then takes
+/// the second for a retransmission of the first and ignores it, and that
+/// client never connects (with the counter stepping by one, about 2 % of
+/// seeds give dozens of repeats within 1000 connects). This mixer
+/// (murmur3's 32-bit finaliser) is a bijection: every step is an
+/// invertible xor-shift or a multiplication by an odd constant, so its
+/// numbers never repeat within 2^32 draws of a host.
 fn mix_connect_id(counter: u32) -> u32 {
     let mut z = counter;
     z ^= z >> 16;
@@ -106,6 +108,15 @@ impl Host {
         }
     }
 
+    /// `enet_host_random` (ENet 1.3.18): the host's next pseudo-random
+    /// number, from the same generator as its connect ids. It steps
+    /// `randomSeed` by one and mixes it, so it repeats only after 2^32
+    /// draws.
+    pub fn random(&mut self) -> u32 {
+        self.public.randomSeed = self.public.randomSeed.wrapping_add(1);
+        mix_connect_id(self.public.randomSeed)
+    }
+
     /// `enet_host_connect`: starts connecting a free peer slot to `address`.
     pub fn connect(
         &mut self,
@@ -135,8 +146,7 @@ impl Host {
         if !self.allocate_channels(index, channel_count) {
             return None;
         }
-        self.public.randomSeed = self.public.randomSeed.wrapping_add(1);
-        let connect_id = mix_connect_id(self.public.randomSeed);
+        let connect_id = self.random();
         let outgoing_bandwidth = self.public.outgoingBandwidth;
         let incoming_bandwidth = self.public.incomingBandwidth;
         self.set_peer_endpoint(index, endpoint);

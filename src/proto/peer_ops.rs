@@ -373,11 +373,10 @@ impl Host {
     #[must_use]
     pub fn disconnect_later(&mut self, index: usize, data: u32) -> bool {
         let state = self.engine.peers[index].state;
-        let slot = &self.engine.slots[index];
         if matches!(
             state,
             ENET_PEER_STATE_CONNECTED | ENET_PEER_STATE_DISCONNECT_LATER
-        ) && !(slot.outgoing_is_empty() && slot.sent_reliable_is_empty())
+        ) && self.has_outgoing_commands(index)
         {
             let peer = &mut self.engine.peers[index];
             peer.state = ENET_PEER_STATE_DISCONNECT_LATER;

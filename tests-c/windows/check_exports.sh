@@ -2,7 +2,8 @@
 # enet.dll exports every function stock's enet.dll does (the 53 declared
 # ENET_API in Debian's stock headers), and in fact exactly what our Linux
 # library does: stock libenet.so.7's 73 functions, the 20 internal helpers
-# included, plus the documented extensions (../extension_exports.txt).
+# included, ENet 1.3.18's two additions (../upstream_exports.txt), and the
+# documented extensions (../extension_exports.txt).
 # usage: check_exports.sh ENET_DLL STOCK_LIBENET_SO [STOCK_INCLUDE_DIR]
 set -euo pipefail
 dll=$1 stock=$2 include=${3:-/usr/include}
@@ -21,11 +22,12 @@ cat "$include"/enet/*.h | tr '\n' ' ' | grep -oE 'ENET_API [^;(]*\(' |
 # Our Linux library's: stock libenet.so.7's functions and the extensions.
 {
     nm -D --defined-only "$stock" | awk '$2 == "T" { print $3 }'
-    grep -v '^#' "$here/../extension_exports.txt" | sed '/^$/d' | awk '{ print $2 }'
+    grep -hv '^#' "$here/../upstream_exports.txt" "$here/../extension_exports.txt" |
+        sed '/^$/d' | awk '{ print $2 }'
 } | sort -u >"$work/linux"
 
 [ "$(wc -l <"$work/api")" -eq 53 ] || { echo "expected 53 ENET_API functions in $include/enet" >&2; exit 1; }
 missing=$(comm -23 "$work/api" "$work/dll")
 [ -z "$missing" ] || { echo "enet.dll lacks stock enet.dll's exports: $missing" >&2; exit 1; }
 diff -u "$work/linux" "$work/dll" || { echo "enet.dll's exports differ from the Linux library's" >&2; exit 1; }
-echo "enet.dll exports: stock enet.dll's $(wc -l <"$work/api"), stock libenet.so.7's $(nm -D --defined-only "$stock" | awk '$2 == "T"' | wc -l), plus $(( $(wc -l <"$work/dll") - $(nm -D --defined-only "$stock" | awk '$2 == "T"' | wc -l) )) extensions: $(wc -l <"$work/dll") in all, as on Linux"
+echo "enet.dll exports: stock enet.dll's $(wc -l <"$work/api"), stock libenet.so.7's $(nm -D --defined-only "$stock" | awk '$2 == "T"' | wc -l), ENet 1.3.18's $(grep -vc '^enet_rs_' "$work/dll") enet_ functions, plus $(grep -c '^enet_rs_' "$work/dll") extensions: $(wc -l <"$work/dll") in all, as on Linux"

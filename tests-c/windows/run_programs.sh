@@ -3,9 +3,10 @@
 # headers (-Wall -Wextra -Wpedantic -Werror) and linked to enet.dll, run
 # under wine with enet.dll dropped beside them, as a game ships it.
 #
-# - single-process tests: the hardening host test and the extension tests
+# - single-process tests: the hardening host test, the extension tests
 #   that make sense on Windows (ext_reuse_port does not: Windows has no
-#   SO_REUSEPORT, which ext_ipv6 checks is refused);
+#   SO_REUSEPORT, which ext_ipv6 checks is refused), and the program
+#   written against ENet 1.3.18's API (TTL, enet_host_random, ...);
 # - ENet's tutorial server and client as two processes, Windows with
 #   Windows and across systems with Debian's stock ENet on Linux, each
 #   side's output equal to the stock/stock reference; the Windows build of
@@ -39,7 +40,7 @@ build() {
         { echo "FAIL building $name"; status=1; }
 }
 build hardening_host "$root/tests-c/hardening_host.c"
-for test in ext_ipv6 ext_loss_recovery ext_sender; do
+for test in ext_ipv6 ext_loss_recovery ext_sender compat_1_3_18; do
     build "$test" "$root/tests-c/$test.c"
 done
 build tutorial "$root/tests-c/tutorial/tutorial.c"
@@ -53,7 +54,7 @@ grep -q '__imp_enet_host_service' "$work/tutorial_dll.nm" ||
 gcc -std=c99 -Wall -Wextra -Wpedantic -Werror -O2 "$root/tests-c/tutorial/tutorial.c" \
     -lenet -o "$bin/tutorial_stock" || { echo "FAIL building the stock tutorial"; status=1; }
 
-for test in hardening_host ext_ipv6 ext_loss_recovery ext_sender; do
+for test in hardening_host ext_ipv6 ext_loss_recovery ext_sender compat_1_3_18; do
     if timeout 120 wine "$bin/$test.exe" >"$work/$test.out" 2>&1; then
         echo "PASS $test.exe"
     else

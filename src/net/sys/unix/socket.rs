@@ -301,8 +301,8 @@ fn unsupported_option() -> io::Error {
 }
 
 /// Sets one `ENET_SOCKOPT_*` option. `option` is the raw C value: any
-/// value stock 1.3.17 does not handle (`ENET_SOCKOPT_ERROR`, 1.3.18's
-/// `ENET_SOCKOPT_TTL`, garbage) fails without a system call.
+/// value stock does not set (`ENET_SOCKOPT_ERROR`, garbage) fails without
+/// a system call. `ENET_SOCKOPT_TTL` is 1.3.18's (1.3.17 refuses it).
 pub fn set_option(socket: ENetSocket, option: c_int, value: c_int) -> io::Result<()> {
     use ENetSocketOption::*;
     let int_option = |level, name| set_int_option(socket, level, name, value);
@@ -319,24 +319,70 @@ pub fn set_option(socket: ENetSocket, option: c_int, value: c_int) -> io::Result
         o if o == ENET_SOCKOPT_RCVTIMEO as c_int => set_timeout(socket, libc::SO_RCVTIMEO, value),
         o if o == ENET_SOCKOPT_SNDTIMEO as c_int => set_timeout(socket, libc::SO_SNDTIMEO, value),
         o if o == ENET_SOCKOPT_NODELAY as c_int => int_option(libc::IPPROTO_TCP, libc::TCP_NODELAY),
+        o if o == ENET_SOCKOPT_TTL as c_int => set_ttl(socket, value),
         _ => Err(unsupported_option()),
     }
 }
 
-/// Reads one `ENET_SOCKOPT_*` option; stock 1.3.17 reads only
-/// `ENET_SOCKOPT_ERROR` (the pending socket error, which reading clears).
-pub fn get_option(socket: ENetSocket, option: c_int) -> io::Result<c_int> {
-    if option != ENetSocketOption::ENET_SOCKOPT_ERROR as c_int {
-        return Err(unsupported_option());
+/// `ENET_SOCKOPT_TTL`: `IP_TTL`, as 1.3.18 sets it. An IPv6 socket (the
+/// extensions' hosts) takes the hop limit of its IPv6 peers
+/// (`IPV6_UNICAST_HOPS`), and `IP_TTL` too where the system applies it
+/// to a dual-stack socket's IPv4 peers.
+fn set_ttl(socket: ENetSocket, value: c_int) -> io::Result<()> {
+    if !is_ipv6(socket) {
+        return set_int_option(socket, libc::IPPROTO_IP, libc::IP_TTL, value);
     }
+    set_int_option(socket, libc::IPPROTO_IPV6, libc::IPV6_UNICAST_HOPS, value)?;
+    let _ = set_int_option(socket, libc::IPPROTO_IP, libc::IP_TTL, value);
+    Ok(())
+}
+
+/// Whether the socket is an IPv6 one (an unbound or unnamed socket, as
+/// `enet_socket_create` makes them, is IPv4).
+fn is_ipv6(socket: ENetSocket) -> bool {
+    // SAFETY: sockaddr_storage is plain old data; all zeroes is valid.
+    let mut name: libc::sockaddr_storage = unsafe { zeroed() };
+    let mut length = size_of::<libc::sockaddr_storage>() as libc::socklen_t;
+    // SAFETY: `name` is writable for `length` bytes.
+    let result = unsafe {
+        libc::getsockname(
+            socket,
+            (&mut name as *mut libc::sockaddr_storage).cast(),
+            &mut length,
+        )
+    };
+    result == 0 && c_int::from(name.ss_family) == libc::AF_INET6
+}
+
+/// Reads one `ENET_SOCKOPT_*` option: `ENET_SOCKOPT_ERROR` (the pending
+/// socket error, which reading clears), as stock 1.3.17, and 1.3.18's
+/// `ENET_SOCKOPT_TTL` (the hop limit on an IPv6 socket); any other fails.
+pub fn get_option(socket: ENetSocket, option: c_int) -> io::Result<c_int> {
+    use ENetSocketOption::*;
+    match option {
+        o if o == ENET_SOCKOPT_ERROR as c_int => {
+            get_int_option(socket, libc::SOL_SOCKET, libc::SO_ERROR)
+        }
+        o if o == ENET_SOCKOPT_TTL as c_int && is_ipv6(socket) => {
+            get_int_option(socket, libc::IPPROTO_IPV6, libc::IPV6_UNICAST_HOPS)
+        }
+        o if o == ENET_SOCKOPT_TTL as c_int => {
+            get_int_option(socket, libc::IPPROTO_IP, libc::IP_TTL)
+        }
+        _ => Err(unsupported_option()),
+    }
+}
+
+/// Reads an `int`-valued socket option.
+fn get_int_option(socket: ENetSocket, level: c_int, name: c_int) -> io::Result<c_int> {
     let mut value: c_int = 0;
     let mut length = size_of::<c_int>() as libc::socklen_t;
     // SAFETY: `value` is writable for `length` bytes.
     let result = unsafe {
         libc::getsockopt(
             socket,
-            libc::SOL_SOCKET,
-            libc::SO_ERROR,
+            level,
+            name,
             (&mut value as *mut c_int).cast(),
             &mut length,
         )

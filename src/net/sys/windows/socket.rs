@@ -15,11 +15,11 @@ use std::io::{self, ErrorKind, IoSlice, IoSliceMut};
 use windows_sys::Win32::Networking::WinSock::{
     accept as accept_socket, bind as bind_socket, closesocket, connect as connect_socket,
     getsockname, getsockopt, ioctlsocket, listen as listen_socket, select as select_sockets,
-    setsockopt, shutdown as shutdown_socket, socket, WSARecvFrom, WSASendTo, AF_INET, FD_SET,
-    FIONBIO, IPPROTO_TCP, MSG_PARTIAL, SOCKADDR, SOCKADDR_IN, SOCKET_ERROR, SOCK_DGRAM,
-    SOCK_STREAM, SOL_SOCKET, SO_BROADCAST, SO_ERROR, SO_RCVBUF, SO_RCVTIMEO, SO_REUSEADDR,
-    SO_SNDBUF, SO_SNDTIMEO, TCP_NODELAY, TIMEVAL, WSABUF, WSAECONNRESET, WSAEMSGSIZE,
-    WSAEWOULDBLOCK,
+    setsockopt, shutdown as shutdown_socket, socket, WSARecvFrom, WSASendTo, AF_INET, AF_INET6,
+    FD_SET, FIONBIO, IPPROTO_IP, IPPROTO_IPV6, IPPROTO_TCP, IPV6_UNICAST_HOPS, IP_TTL, MSG_PARTIAL,
+    SOCKADDR, SOCKADDR_IN, SOCKADDR_STORAGE, SOCKET_ERROR, SOCK_DGRAM, SOCK_STREAM, SOL_SOCKET,
+    SO_BROADCAST, SO_ERROR, SO_RCVBUF, SO_RCVTIMEO, SO_REUSEADDR, SO_SNDBUF, SO_SNDTIMEO,
+    TCP_NODELAY, TIMEVAL, WSABUF, WSAECONNRESET, WSAEMSGSIZE, WSAEWOULDBLOCK,
 };
 
 use super::address::{from_sockaddr_in, sockaddr_in};
@@ -375,7 +375,8 @@ fn unsupported_option() -> io::Error {
 }
 
 /// Sets one `ENET_SOCKOPT_*` option. `option` is the raw C value: any
-/// value stock 1.3.17 does not handle fails without a system call.
+/// value stock does not set (`ENET_SOCKOPT_ERROR`, garbage) fails without
+/// a system call. `ENET_SOCKOPT_TTL` is 1.3.18's (1.3.17 refuses it).
 pub fn set_option(socket: ENetSocket, option: c_int, value: c_int) -> io::Result<()> {
     use ENetSocketOption::*;
     let int_option = |level, name| set_int_option(socket, level, name, value);
@@ -394,24 +395,67 @@ pub fn set_option(socket: ENetSocket, option: c_int, value: c_int) -> io::Result
         o if o == ENET_SOCKOPT_RCVTIMEO as c_int => int_option(SOL_SOCKET, SO_RCVTIMEO),
         o if o == ENET_SOCKOPT_SNDTIMEO as c_int => int_option(SOL_SOCKET, SO_SNDTIMEO),
         o if o == ENET_SOCKOPT_NODELAY as c_int => int_option(IPPROTO_TCP, TCP_NODELAY),
+        o if o == ENET_SOCKOPT_TTL as c_int => set_ttl(socket, value),
         _ => Err(unsupported_option()),
     }
 }
 
-/// Reads one `ENET_SOCKOPT_*` option; stock 1.3.17 reads only
-/// `ENET_SOCKOPT_ERROR` (the pending socket error, which reading clears).
+/// Reads one `ENET_SOCKOPT_*` option: `ENET_SOCKOPT_ERROR` (the pending
+/// socket error, which reading clears), as stock 1.3.17, and 1.3.18's
+/// `ENET_SOCKOPT_TTL` (the hop limit on an IPv6 socket); any other fails.
 pub fn get_option(socket: ENetSocket, option: c_int) -> io::Result<c_int> {
-    if option != ENetSocketOption::ENET_SOCKOPT_ERROR as c_int {
-        return Err(unsupported_option());
+    use ENetSocketOption::*;
+    match option {
+        o if o == ENET_SOCKOPT_ERROR as c_int => get_int_option(socket, SOL_SOCKET, SO_ERROR),
+        o if o == ENET_SOCKOPT_TTL as c_int && is_ipv6(socket) => {
+            get_int_option(socket, IPPROTO_IPV6, IPV6_UNICAST_HOPS)
+        }
+        o if o == ENET_SOCKOPT_TTL as c_int => get_int_option(socket, IPPROTO_IP, IP_TTL),
+        _ => Err(unsupported_option()),
     }
+}
+
+/// `ENET_SOCKOPT_TTL`: `IP_TTL`, as 1.3.18 sets it. An IPv6 socket (the
+/// extensions' hosts) takes the hop limit of its IPv6 peers
+/// (`IPV6_UNICAST_HOPS`), and `IP_TTL` too, which a dual-stack socket
+/// applies to its IPv4 peers.
+fn set_ttl(socket: ENetSocket, value: c_int) -> io::Result<()> {
+    if !is_ipv6(socket) {
+        return set_int_option(socket, IPPROTO_IP, IP_TTL, value);
+    }
+    set_int_option(socket, IPPROTO_IPV6, IPV6_UNICAST_HOPS, value)?;
+    let _ = set_int_option(socket, IPPROTO_IP, IP_TTL, value);
+    Ok(())
+}
+
+/// Whether the socket is an IPv6 one (an unbound socket, as
+/// `enet_socket_create` makes them, is IPv4).
+fn is_ipv6(socket: ENetSocket) -> bool {
+    // SAFETY: SOCKADDR_STORAGE is plain old data; all zeroes is valid.
+    let mut name: SOCKADDR_STORAGE = unsafe { zeroed() };
+    let mut length = size_of::<SOCKADDR_STORAGE>() as c_int;
+    // SAFETY: `name` is writable for `length` bytes.
+    let result = unsafe {
+        getsockname(
+            socket,
+            (&mut name as *mut SOCKADDR_STORAGE).cast(),
+            &mut length,
+        )
+    };
+    result == 0 && name.ss_family == AF_INET6
+}
+
+/// Reads an `int`-valued socket option (a one-byte answer, as some
+/// options give, leaves the rest 0).
+fn get_int_option(socket: ENetSocket, level: c_int, name: c_int) -> io::Result<c_int> {
     let mut value: c_int = 0;
     let mut length = size_of::<c_int>() as c_int;
     // SAFETY: `value` is writable for `length` bytes.
     let result = unsafe {
         getsockopt(
             socket,
-            SOL_SOCKET,
-            SO_ERROR,
+            level,
+            name,
             (&mut value as *mut c_int).cast(),
             &mut length,
         )
