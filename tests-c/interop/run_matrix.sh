@@ -9,7 +9,8 @@
 #                      [--write-expected]
 #                      [--ours-peer PATH] [--ours-launcher CMD]
 #                      [--stock-peer PATH] [--stock-launcher CMD]
-#                      [--stock-lib PATH] [--time-scale N] [--steady-throttle]
+#                      [--stock-lib PATH|none] [--stock-name NAME]
+#                      [--time-scale N] [--steady-throttle]
 #   --ours DIR        directory holding our libenet.so.7; pairings are
 #                     stock-server+ours-client and ours-server+stock-client.
 #                     --ours "" is the same as --stock-only.
@@ -33,7 +34,13 @@
 #   --stock-lib PATH  the stock library the stock side must have mapped
 #                     (default: Debian's x86_64 libenet.so.7); the stock
 #                     side runs with LD_LIBRARY_PATH unset, so its loader's
-#                     default search must find PATH.
+#                     default search must find PATH. "none": the stock side
+#                     loads no libenet at all (a peer built on another
+#                     implementation of the protocol, e.g. peer-1318 on
+#                     rusty_enet, ENet 1.3.18); it gets --expect-lib none
+#                     and must check that nothing called libenet is mapped.
+#   --stock-name NAME what the stock side is called in case names and the
+#                     header (default: stock), e.g. enet1318 for peer-1318.
 #   --ours-peer PATH, --stock-peer PATH
 #                     that side's peer executable (default: peer.c built
 #                     here with gcc; it is only built if a side uses it).
@@ -82,6 +89,7 @@ ours_launcher=""
 stock_launcher=""
 time_scale=1
 steady_throttle=0
+stock_name=stock
 
 die() { echo "run_matrix.sh: $*" >&2; exit 2; }
 
@@ -106,7 +114,8 @@ while [ $# -gt 0 ]; do
         --only) [ $# -ge 2 ] || die "--only needs a pattern"; only=$2; shift ;;
         --keep) keep=1 ;;
         --write-expected) write_expected=1 ;;
-        -h|--help) sed -n '2,61p' "$0"; exit 0 ;;
+        --stock-name) need_value "$1" $#; stock_name=$2; shift ;;
+        -h|--help) sed -n '2,69p' "$0"; exit 0 ;;
         *) die "unknown argument $1 (see --help)" ;;
     esac
     shift
@@ -117,7 +126,10 @@ done
 # The peers' --deadline-ms tops out at 600 s, which the timeout case's
 # 60 s deadline reaches at 10.
 [[ "$time_scale" =~ ^([1-9]|10)$ ]] || die "--time-scale takes an integer from 1 to 10"
-[ -e "$stock_lib" ] || die "stock $stock_lib missing (apt-get install libenet7 libenet-dev)"
+[[ "$stock_name" =~ ^[A-Za-z0-9_.-]+$ ]] || die "--stock-name takes letters, digits, _ . -"
+if [ "$stock_lib" != none ]; then
+    [ -e "$stock_lib" ] || die "stock $stock_lib missing (apt-get install libenet7 libenet-dev)"
+fi
 if [ "$mode" = ours ]; then
     if [ -n "$ours_lib" ]; then
         [ -e "$ours_lib" ] || die "--ours-lib: $ours_lib missing"
@@ -131,14 +143,14 @@ if [ "$mode" = ours ]; then
     pairings=("stock:ours" "ours:stock")
     [ $self_check -eq 1 ] && pairings+=("stock:stock")
     [ $ours_ours -eq 1 ] && pairings+=("ours:ours")
-    if [ "$(realpath "$ours_lib")" = "$(realpath "$stock_lib")" ]; then
+    if [ "$stock_lib" != none ] && [ "$(realpath "$ours_lib")" = "$(realpath "$stock_lib")" ]; then
         echo "warning: $ours_lib is the stock library" >&2
     fi
 else
     pairings=("stock:stock")
 fi
-if [ $write_expected -eq 1 ] && [ "$mode" != stock ]; then
-    die "--write-expected needs --stock-only: expected output must come from stock ENet"
+if [ $write_expected -eq 1 ] && { [ "$mode" != stock ] || [ "$stock_lib" = none ]; }; then
+    die "--write-expected needs --stock-only on a stock library: expected output must come from stock ENet"
 fi
 for side in ours stock; do
     p_var=${side}_peer l_var=${side}_launcher
@@ -282,9 +294,11 @@ case_dir() {
 
 wanted() { [ -z "$only" ] || [[ "$1" == *"$only"* ]]; }
 
+# side_name SIDE: "ours", or the stock side's --stock-name.
+side_name() { if [ "$1" = stock ]; then echo "$stock_name"; else echo "$1"; fi; }
+
 pair_name() {
-    local s=${1%%:*} c=${1##*:}
-    echo "$s-server+$c-client"
+    echo "$(side_name "${1%%:*}")-server+$(side_name "${1##*:}")-client"
 }
 
 # run_pair NAME KEY PAIRING LIMIT -- SERVER_ARGS -- CLIENT_ARGS
@@ -399,7 +413,11 @@ side_note() {
 }
 
 [ $build_host_peer -eq 1 ] && echo "peer built: $peer"
-echo "stock: $stock_lib$(side_note stock)"
+if [ "$stock_lib" = none ]; then
+    echo "$stock_name: no libenet$(side_note stock)"
+else
+    echo "$stock_name: $stock_lib$(side_note stock)"
+fi
 [ "$mode" = ours ] && echo "ours:  $ours_lib$(side_note ours)"
 [ "$time_scale" -gt 1 ] && echo "time bounds: x$time_scale"
 [ $steady_throttle -eq 1 ] && echo "basic: packet throttle kept steady (no deceleration on round-trip jitter)"
