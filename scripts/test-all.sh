@@ -60,6 +60,9 @@ ENET_RS_LOSS_RECOVERY=fast tests-c/interop/run_matrix.sh --ours build/lib
 step "interop with our hosts dual-stack (ENET_RS_DUAL_STACK=1, server on [::]): a stock client on 127.0.0.1 reaches our server, our dual-stack client reaches a stock server"
 ENET_RS_DUAL_STACK=1 INTEROP_BIND_ANY=1 tests-c/interop/run_matrix.sh --ours build/lib
 
+step "interop with ENet 1.3.18 (tools/peer-1318 on rusty_enet) as the other side: 1.3.18 server + our client, our server + 1.3.18 client, every case"
+tests-c/interop/run_1318.sh --ours build/lib
+
 step "interop in stock loss recovery (ENET_RS_LOSS_RECOVERY=stock), timeouts and disconnects"
 ENET_RS_LOSS_RECOVERY=stock tests-c/interop/run_matrix.sh --ours build/lib --only disconnect
 ENET_RS_LOSS_RECOVERY=stock tests-c/interop/run_matrix.sh --ours build/lib --only timeout
