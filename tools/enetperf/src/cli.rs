@@ -105,7 +105,7 @@ pub struct Traffic {
     /// How messages travel
     #[arg(long, value_enum, default_value_t = ModeArg::Reliable)]
     pub mode: ModeArg,
-    /// Message size in bytes (from 8 bytes a message carries its number)
+    /// Message size in bytes (from 8 a message carries its number, from 16 its send time)
     #[arg(long, default_value_t = 64, value_name = "BYTES", value_parser = size)]
     pub size: usize,
     /// Messages per second, over all peers
@@ -141,6 +141,9 @@ pub struct Traffic {
     /// enet-rs's loss-recovery mode (compare gives it to enet-rs's server and client)
     #[arg(long, value_enum, value_name = "MODE")]
     pub loss_recovery: Option<LossRecovery>,
+    /// Do not stamp messages with their send time (no latency or stall figures)
+    #[arg(long)]
+    pub no_latency: bool,
 }
 
 impl Traffic {
@@ -187,6 +190,9 @@ impl Traffic {
         pass("--jitter-ms", self.jitter_ms.to_string());
         pass("--seed", self.seed.to_string());
         pass("--interval", self.interval.as_secs_f64().to_string());
+        if self.no_latency {
+            args.push("--no-latency".to_string());
+        }
         args
     }
 }

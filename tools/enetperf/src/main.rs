@@ -18,6 +18,7 @@
 
 mod cli;
 mod compare;
+mod latency;
 mod library;
 mod plot;
 mod report;
@@ -138,6 +139,7 @@ fn run_client(options: &ClientArgs, quiet: bool) -> Result<Summary, String> {
         duration: traffic.duration,
         interval: traffic.interval,
         loss_recovery: traffic.loss_recovery_name(),
+        latency: !traffic.no_latency,
     };
     if !quiet {
         eprintln!(
