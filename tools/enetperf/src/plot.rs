@@ -134,8 +134,9 @@ fn outcome(run: &Summary) -> String {
     )
 }
 
-/// The latency row's scale, ms (logarithmic): from a power of ten under
-/// the fastest p50 to above the slowest message, shared by every column.
+/// The latency row's scale, ms (logarithmic): from the power of ten under
+/// the fastest p50 to the one above the slowest message, shared by every
+/// column.
 fn latency_range(runs: &[Summary]) -> Option<(f64, f64)> {
     let figures = || {
         runs.iter()
@@ -150,7 +151,8 @@ fn latency_range(runs: &[Summary]) -> Option<(f64, f64)> {
         return None;
     }
     let bottom = 10f64.powf(fastest.max(0.01).log10().floor());
-    Some((bottom, (slowest * 1.5).max(bottom * 10.0)))
+    let top = 10f64.powf((slowest * 1.2).log10().ceil());
+    Some((bottom, top.max(bottom * 10.0)))
 }
 
 /// The latency panel of one run: per interval, a band from p50 to p99,
