@@ -107,14 +107,16 @@ pub fn milliseconds(value: Option<f64>, width: usize) -> String {
     )
 }
 
-/// A duration in ms or, from 10 s, in s, for tables (`-`: none).
+/// A duration for tables: in ms (two decimals under 1 ms), from 1 s in
+/// s (`-`: none).
 pub fn span(value: Option<f64>) -> String {
     match value {
         None => "-".to_string(),
         Some(ms) if ms >= 10_000.0 => format!("{:.1} s", ms / 1000.0),
         Some(ms) if ms >= 1000.0 => format!("{:.2} s", ms / 1000.0),
         Some(ms) if ms >= 100.0 => format!("{ms:.0} ms"),
-        Some(ms) => format!("{ms:.1} ms"),
+        Some(ms) if ms >= 1.0 => format!("{ms:.1} ms"),
+        Some(ms) => format!("{ms:.2} ms"),
     }
 }
 
