@@ -59,11 +59,6 @@ const LOSS_RECOVERY_MODES: [(&str, ENetRsLossRecoveryMode); 3] = [
     ("fast", ENetRsLossRecoveryMode::ENET_RS_LOSS_RECOVERY_FAST),
 ];
 
-/// Whether `mode` names one of enet-rs's loss-recovery modes.
-pub fn is_loss_recovery_mode(mode: &str) -> bool {
-    LOSS_RECOVERY_MODES.iter().any(|&(name, _)| name == mode)
-}
-
 impl Library {
     /// Loads the library at `path` and initializes it.
     pub fn load(path: &Path) -> Result<Library, String> {

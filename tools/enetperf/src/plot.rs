@@ -1,7 +1,8 @@
-//! `--plot out.png`: delivered throughput, round-trip time and packet loss
-//! over time, one column per run (`compare` draws stock and enet-rs side
-//! by side, on the same scales, so the columns can be read against each
-//! other).
+//! `--plot out.png`: delivered throughput, the latency of messages and
+//! packet loss over time, one column per run (`compare` draws stock and
+//! enet-rs side by side, on the same scales, so the columns can be read
+//! against each other). Runs without latency figures (`--no-latency`)
+//! show ENet's round-trip estimate in the middle row instead.
 //!
 //! The font is compiled in (the Ubuntu face `epaint_default_fonts`
 //! carries), so drawing needs no system fonts.
@@ -12,7 +13,7 @@ use std::sync::Once;
 use plotters::prelude::*;
 use plotters::style::{register_font, FontStyle};
 
-use crate::report::{Interval, Summary};
+use crate::report::{span, Interval, Summary};
 
 /// Stock ENet's colour, and enet-rs's (any other library gets grey).
 pub const STOCK_COLOUR: RGBColor = RGBColor(204, 68, 40);
@@ -37,8 +38,9 @@ struct Metric {
     least_top: f64,
 }
 
-/// The three rows: throughput, round-trip time, and the loss that
-/// matters for the run's mode (see [`Interval::loss_shown`]).
+/// The three rows: throughput, round-trip time (drawn as latency when the
+/// runs have it, see [`draw_latency`]), and the loss that matters for the
+/// run's mode (see [`Interval::loss_shown`]).
 fn metrics(mode: &str) -> [Metric; 3] {
     [
         Metric {
@@ -111,12 +113,131 @@ fn outcome(run: &Summary) -> String {
     let resent = run
         .retransmissions()
         .map_or_else(String::new, |count| format!(", {count} resent"));
+    let latency = &run.latency;
+    let timing = match (latency.p50_ms, latency.p99_ms) {
+        (Some(_), Some(_)) => {
+            let stall = latency.longest_stall_ms.map_or_else(String::new, |_| {
+                format!(", longest stall {}", span(latency.longest_stall_ms))
+            });
+            format!(
+                "latency p50 {}, p99 {}{stall}",
+                span(latency.p50_ms),
+                span(latency.p99_ms)
+            )
+        }
+        _ => format!("mean rtt {:.1} ms", run.mean_rtt_ms()),
+    };
     format!(
-        "{:.0} msg/s delivered ({:.1} % of sent), mean rtt {:.1} ms{resent}",
+        "{:.0} msg/s delivered ({:.1} % of sent), {timing}{resent}",
         run.messages_per_s(),
         run.delivered_percent(),
-        run.mean_rtt_ms()
     )
+}
+
+/// The latency row's scale, ms (logarithmic): from the power of ten under
+/// the fastest p50 to the one above the slowest message, shared by every
+/// column.
+fn latency_range(runs: &[Summary]) -> Option<(f64, f64)> {
+    let figures = || {
+        runs.iter()
+            .flat_map(|run| &run.intervals)
+            .map(|i| &i.latency)
+    };
+    let fastest = figures()
+        .filter_map(|l| l.p50_ms)
+        .fold(f64::INFINITY, f64::min);
+    let slowest = figures().filter_map(|l| l.max_ms).fold(0.0f64, f64::max);
+    if !fastest.is_finite() {
+        return None;
+    }
+    let bottom = 10f64.powf(fastest.max(0.01).log10().floor());
+    let top = 10f64.powf((slowest * 1.2).log10().ceil());
+    Some((bottom, top.max(bottom * 10.0)))
+}
+
+/// The latency panel of one run: per interval, a band from p50 to p99,
+/// the p50 line, and the slowest message as a dot. Intervals without a
+/// delivered message leave a gap.
+fn draw_latency(
+    panel: &DrawingArea<BitMapBackend, plotters::coord::Shift>,
+    run: &Summary,
+    duration: f64,
+    (bottom, top): (f64, f64),
+) -> Result<(), String> {
+    let failed = |error: &dyn std::fmt::Display| error.to_string();
+    let colour = colour_of(run);
+    let mut chart = ChartBuilder::on(panel)
+        .caption(
+            "message latency: p50 (line), p50 to p99 (band), slowest (dots)",
+            (FONT, 17),
+        )
+        .margin(12)
+        .x_label_area_size(34)
+        .y_label_area_size(70)
+        .build_cartesian_2d(0.0..duration, (bottom..top).log_scale())
+        .map_err(|error| failed(&error))?;
+    chart
+        .configure_mesh()
+        .light_line_style(RGBColor(235, 235, 235))
+        .x_desc("seconds")
+        .y_desc("ms (log scale)")
+        .y_labels(6)
+        .label_style((FONT, 13))
+        .x_label_formatter(&|value| tick(*value))
+        .y_label_formatter(&|value| tick(*value))
+        .axis_desc_style((FONT, 14))
+        .draw()
+        .map_err(|error| failed(&error))?;
+    let clamp = |ms: f64| ms.clamp(bottom, top);
+    // Runs of consecutive intervals that have figures.
+    let mut stretches: Vec<Vec<(f64, f64, f64)>> = vec![Vec::new()];
+    for interval in &run.intervals {
+        match (interval.latency.p50_ms, interval.latency.p99_ms) {
+            (Some(p50), Some(p99)) => stretches.last_mut().expect("one stretch at least").push((
+                interval.seconds,
+                clamp(p50),
+                clamp(p99),
+            )),
+            _ => stretches.push(Vec::new()),
+        }
+    }
+    for stretch in stretches.iter().filter(|stretch| !stretch.is_empty()) {
+        let band: Vec<(f64, f64)> = stretch
+            .iter()
+            .map(|&(x, p50, _)| (x, p50))
+            .chain(stretch.iter().rev().map(|&(x, _, p99)| (x, p99)))
+            .collect();
+        chart
+            .draw_series(std::iter::once(Polygon::new(
+                band,
+                colour.mix(0.25).filled(),
+            )))
+            .map_err(|error| failed(&error))?;
+        chart
+            .draw_series(LineSeries::new(
+                stretch.iter().map(|&(x, p50, _)| (x, p50)),
+                colour.stroke_width(3),
+            ))
+            .map_err(|error| failed(&error))?;
+        chart
+            .draw_series(
+                stretch
+                    .iter()
+                    .map(|&(x, p50, _)| Circle::new((x, p50), 3, colour.filled())),
+            )
+            .map_err(|error| failed(&error))?;
+    }
+    chart
+        .draw_series(run.intervals.iter().filter_map(|interval| {
+            let max = interval.latency.max_ms?;
+            Some(Circle::new(
+                (interval.seconds, clamp(max)),
+                2,
+                colour.stroke_width(1),
+            ))
+        }))
+        .map_err(|error| failed(&error))?;
+    Ok(())
 }
 
 /// The top of a metric's axis: a little above the highest value of any
@@ -147,8 +268,12 @@ fn guide(metric_index: usize, run: &Summary) -> Option<f64> {
 fn tick(value: f64) -> String {
     if value.fract() == 0.0 || value.abs() >= 100.0 {
         format!("{value:.0}")
-    } else {
+    } else if value.abs() >= 1.0 {
         format!("{value:.1}")
+    } else {
+        // Small values of a logarithmic axis: 0.5, 0.05, 0.002.
+        let text = format!("{value:.3}");
+        text.trim_end_matches('0').to_string()
     }
 }
 
@@ -201,7 +326,15 @@ pub fn draw(path: &Path, runs: &[Summary]) -> Result<(), String> {
         let duration = runs.iter().map(|run| run.duration_s).fold(1.0f64, f64::max);
         let metrics = metrics(&first.mode);
         let panels = body.split_evenly((metrics.len(), columns));
+        let latency = latency_range(runs);
         for (row, metric) in metrics.iter().enumerate() {
+            if let (1, Some(range)) = (row, latency) {
+                for (column, run) in runs.iter().enumerate() {
+                    draw_latency(&panels[row * columns + column], run, duration, range)
+                        .map_err(|error| failed(&error))?;
+                }
+                continue;
+            }
             let guide_top = runs
                 .iter()
                 .filter_map(|run| guide(row, run))

@@ -3,6 +3,7 @@
 
 use std::fmt::Write;
 
+use crate::latency::Figures;
 use crate::library::Library;
 use crate::session::ClientPlan;
 
@@ -32,6 +33,9 @@ pub struct Interval {
     /// numbered below the newest the server saw (0 for messages under
     /// 8 bytes, which carry no number).
     pub undelivered_percent: f64,
+    /// The latency of the messages whose echo arrived in the interval,
+    /// and the longest stall that ended with one of them.
+    pub latency: Figures,
 }
 
 impl Interval {
@@ -52,11 +56,16 @@ impl Interval {
         let resent = self
             .retransmissions
             .map_or_else(|| "-".to_string(), |count| count.to_string());
+        let latency = &self.latency;
         format!(
-            "{:5.1} s  {:>10.0} msg/s  {:>8.3} MB/s  rtt {:>6.1} ms  loss {:>5.2} %  resent {:>6}  throttle {:>5.1} %",
+            "{:5.1} s  {:>10.0} msg/s  {:>8.3} MB/s  latency p50 {} p99 {} max {} ms  stall {} ms  rtt {:>6.1} ms  loss {:>5.2} %  resent {:>6}  throttle {:>5.1} %",
             self.seconds,
             self.messages_per_s,
             self.megabytes_per_s,
+            milliseconds(latency.p50_ms, 6),
+            milliseconds(latency.p99_ms, 6),
+            milliseconds(latency.max_ms, 6),
+            milliseconds(latency.longest_stall_ms, 6),
             self.rtt_ms,
             self.loss_shown(mode),
             resent,
@@ -84,6 +93,31 @@ pub struct Summary {
     pub intervals: Vec<Interval>,
     /// enet-rs's loss-recovery mode when `--loss-recovery` chose one.
     pub loss_recovery: Option<String>,
+    /// Messages whose latency was measured.
+    pub latency_samples: u64,
+    /// The latency of the run's messages, and its longest stall.
+    pub latency: Figures,
+}
+
+/// A figure in ms for a fixed-width column (`-`: none).
+pub fn milliseconds(value: Option<f64>, width: usize) -> String {
+    value.map_or_else(
+        || format!("{:>width$}", "-"),
+        |ms| format!("{ms:>width$.1}"),
+    )
+}
+
+/// A duration for tables: in ms (two decimals under 1 ms), from 1 s in
+/// s (`-`: none).
+pub fn span(value: Option<f64>) -> String {
+    match value {
+        None => "-".to_string(),
+        Some(ms) if ms >= 10_000.0 => format!("{:.1} s", ms / 1000.0),
+        Some(ms) if ms >= 1000.0 => format!("{:.2} s", ms / 1000.0),
+        Some(ms) if ms >= 100.0 => format!("{ms:.0} ms"),
+        Some(ms) if ms >= 1.0 => format!("{ms:.1} ms"),
+        Some(ms) => format!("{ms:.2} ms"),
+    }
 }
 
 /// The proxy's settings for a run (all zero without one).
@@ -120,6 +154,8 @@ impl Summary {
             delivered_bytes,
             intervals,
             loss_recovery: plan.loss_recovery.clone(),
+            latency_samples: 0,
+            latency: Figures::default(),
         }
     }
 
@@ -218,6 +254,36 @@ impl Summary {
             self.messages_per_s(),
             self.megabytes_per_s()
         );
+        let l = &self.latency;
+        if self.latency_samples > 0 {
+            let _ = writeln!(
+                out,
+                "{:<22} p50 {}, p99 {}, max {} ({} messages)",
+                "latency",
+                span(l.p50_ms),
+                span(l.p99_ms),
+                span(l.max_ms),
+                self.latency_samples
+            );
+        } else {
+            let _ = writeln!(
+                out,
+                "{:<22} - (not measured: --no-latency, or messages under 16 bytes)",
+                "latency"
+            );
+        }
+        let _ = writeln!(
+            out,
+            "{:<22} {}",
+            "longest stall",
+            match l.longest_stall_ms {
+                Some(_) => span(l.longest_stall_ms),
+                None if self.mode != "reliable" => {
+                    "- (reliable messages only: others are not waited for)".to_string()
+                }
+                None => "- (not measured)".to_string(),
+            }
+        );
         let _ = writeln!(out, "{:<22} {:.1} ms", "mean rtt", self.mean(|i| i.rtt_ms));
         let shown = if self.mode == "reliable" {
             "of commands resent per datagram (ENet's counters)"
@@ -299,17 +365,20 @@ impl Summary {
                 .retransmissions
                 .map_or_else(|| "null".to_string(), |n| n.to_string());
             let _ = writeln!(out,
-                "    {{\"seconds\": {}, \"messages_per_s\": {}, \"megabytes_per_s\": {}, \"sent\": {}, \"rtt_ms\": {}, \"loss_percent\": {}, \"throttle_percent\": {}, \"retransmissions\": {}, \"sampled_loss_percent\": {}, \"undelivered_percent\": {}}}{comma}",
+                "    {{\"seconds\": {}, \"messages_per_s\": {}, \"megabytes_per_s\": {}, \"sent\": {}, \"rtt_ms\": {}, \"loss_percent\": {}, \"throttle_percent\": {}, \"retransmissions\": {}, \"sampled_loss_percent\": {}, \"undelivered_percent\": {}, {}}}{comma}",
                 number(interval.seconds), number(interval.messages_per_s), number(interval.megabytes_per_s),
                 interval.sent, number(interval.rtt_ms), number(interval.loss_percent),
-                number(interval.throttle_percent), resent, number(interval.sampled_loss_percent), number(interval.undelivered_percent));
+                number(interval.throttle_percent), resent, number(interval.sampled_loss_percent), number(interval.undelivered_percent),
+                latency_fields(&interval.latency, ", "));
         }
         out.push_str("  ],\n");
         let mode = self
             .loss_recovery
             .as_deref()
             .map_or_else(|| "null".to_string(), quote);
-        let _ = write!(out, "  \"loss_recovery\": {mode}\n}}");
+        let _ = writeln!(out, "  \"loss_recovery\": {mode},");
+        let _ = writeln!(out, "  \"latency_samples\": {},", self.latency_samples);
+        let _ = write!(out, "  {}\n}}", latency_fields(&self.latency, ",\n  "));
         out
     }
 }
@@ -351,6 +420,7 @@ impl Summary {
                     retransmissions: interval["retransmissions"].as_u64(),
                     sampled_loss_percent: real(interval, "sampled_loss_percent")?,
                     undelivered_percent: real(interval, "undelivered_percent")?,
+                    latency: read_latency(interval),
                 })
             })
             .collect::<Result<Vec<_>, String>>()?;
@@ -375,7 +445,48 @@ impl Summary {
             delivered_bytes: count(&json, "delivered_bytes")?,
             intervals,
             loss_recovery: json["loss_recovery"].as_str().map(str::to_string),
+            latency_samples: count(&json, "latency_samples")?,
+            latency: read_latency(&json),
         })
+    }
+}
+
+/// The latency fields' names, in their order in the JSON.
+const LATENCY_FIELDS: [&str; 4] = [
+    "latency_p50_ms",
+    "latency_p99_ms",
+    "latency_max_ms",
+    "longest_stall_ms",
+];
+
+/// The latency fields as JSON members, joined by `separator`.
+fn latency_fields(figures: &Figures, separator: &str) -> String {
+    let values = [
+        figures.p50_ms,
+        figures.p99_ms,
+        figures.max_ms,
+        figures.longest_stall_ms,
+    ];
+    LATENCY_FIELDS
+        .iter()
+        .zip(values)
+        .map(|(name, value)| {
+            let value = value.map_or_else(|| "null".to_string(), number);
+            format!("\"{name}\": {value}")
+        })
+        .collect::<Vec<_>>()
+        .join(separator)
+}
+
+/// The latency fields of a JSON object (null or absent: none).
+fn read_latency(object: &serde_json::Value) -> Figures {
+    let [p50_ms, p99_ms, max_ms, longest_stall_ms] =
+        LATENCY_FIELDS.map(|name| object[name].as_f64());
+    Figures {
+        p50_ms,
+        p99_ms,
+        max_ms,
+        longest_stall_ms,
     }
 }
 
@@ -430,6 +541,12 @@ mod tests {
             retransmissions,
             sampled_loss_percent: 2.375,
             undelivered_percent: 9.5,
+            latency: Figures {
+                p50_ms: Some(20.5),
+                p99_ms: Some(412.125),
+                max_ms: Some(930.0),
+                longest_stall_ms: retransmissions.map(|_| 901.0),
+            },
         }
     }
 
@@ -457,6 +574,13 @@ mod tests {
                 delivered_bytes: 4750 * 512,
                 intervals: vec![interval(1.0, resent), interval(2.0, resent)],
                 loss_recovery: resent.map(|_| "fast".to_string()),
+                latency_samples: 4700,
+                latency: Figures {
+                    p50_ms: Some(21.0),
+                    p99_ms: None,
+                    max_ms: Some(1000.0),
+                    longest_stall_ms: resent.map(|_| 3100.25),
+                },
             };
             assert_eq!(Summary::from_json(&summary.json()), Ok(summary));
         }

@@ -6,6 +6,8 @@
 //! and the highest number it has seen. The client's figures are
 //! therefore what was delivered, not what was sent, and a message
 //! numbered below the highest that never arrived was lost on the way.
+//! Messages also carry their send time, and the server echoes what it
+//! needs to measure their latency back on channel 0 (see [`crate::latency`]).
 
 use std::net::SocketAddrV4;
 use std::ptr;
@@ -15,6 +17,7 @@ use enet::abi::{
     ENetAddress, ENetEvent, ENetEventType, ENetHost, ENetPacketFlag, ENetPeer, ENetPeerState,
 };
 
+use crate::latency::{self, Echo, Echoes, Estimator};
 use crate::library::Library;
 use crate::report::{Interval, Summary};
 
@@ -59,10 +62,15 @@ pub struct ClientPlan {
     pub interval: Duration,
     /// enet-rs's loss-recovery mode, if one was asked for.
     pub loss_recovery: Option<String>,
+    /// Stamp messages with their send time, to measure their latency.
+    pub latency: bool,
 }
 
 const REPORT_CHANNEL: u8 = 0;
 const REPORT_EVERY: Duration = Duration::from_millis(100);
+/// How often the server sends the latency echoes it has gathered (and
+/// at once when a batch is full).
+const ECHO_EVERY: Duration = Duration::from_millis(10);
 const CONNECT_WAIT: Duration = Duration::from_secs(5);
 
 fn enet_address(address: SocketAddrV4) -> ENetAddress {
@@ -132,6 +140,8 @@ pub fn serve(
         library.version()
     );
     let mut received: Vec<Received> = Vec::new();
+    let mut echoes = Echoes::default();
+    let mut last_echo = Instant::now();
     let mut connected = 0usize;
     let mut ever_connected = false;
     let mut last_report = Instant::now();
@@ -139,9 +149,14 @@ pub fn serve(
     while !(stop() || all_left(connected, ever_connected)) {
         // Reports go out on time however busy the peers keep us.
         while last_report.elapsed() < REPORT_EVERY {
+            if last_echo.elapsed() >= ECHO_EVERY {
+                last_echo = Instant::now();
+                send_echoes(library, guard.host, &mut echoes);
+            }
             let Some(event) = service(library, guard.host, 10)? else {
                 continue;
             };
+            let delivered_us = latency::now_us();
             let index = slot_of(guard.host, event.peer);
             if received.len() <= index {
                 received.resize(index + 1, Received::default());
@@ -151,6 +166,7 @@ pub fn serve(
                     connected += 1;
                     ever_connected = true;
                     received[index] = Received::default();
+                    echoes.connected(index);
                 }
                 ENetEventType::ENET_EVENT_TYPE_DISCONNECT => {
                     connected = connected.saturating_sub(1)
@@ -162,6 +178,11 @@ pub fn serve(
                         std::slice::from_raw_parts((*event.packet).data, (*event.packet).dataLength)
                     };
                     received[index].count(data);
+                    let batch_full = event.channelID != REPORT_CHANNEL
+                        && echoes.delivered(index, event.channelID, data, delivered_us);
+                    if batch_full {
+                        send_echoes(library, guard.host, &mut echoes);
+                    }
                     // SAFETY: as above.
                     unsafe { (library.packet_destroy)(event.packet) };
                 }
@@ -190,6 +211,26 @@ pub fn serve(
         }
     }
     Ok(())
+}
+
+/// Sends each peer its latency echoes, stamped with the time they leave.
+fn send_echoes(library: &Library, host: *mut ENetHost, echoes: &mut Echoes) {
+    let mut sent = false;
+    for (slot, entries) in echoes.take() {
+        // SAFETY: a slot an event named, below the host's peer count.
+        let peer = unsafe { (*host).peers.add(slot) };
+        // SAFETY: a peer of the live host.
+        if unsafe { (*peer).state } != ENetPeerState::ENET_PEER_STATE_CONNECTED {
+            continue;
+        }
+        let echo = Echo::encode(latency::now_us(), &entries);
+        sent |= send(library, peer, REPORT_CHANNEL, &echo, Mode::Reliable.flags());
+    }
+    if sent {
+        // SAFETY: a live host. Flushed at once, so an echo leaves no
+        // earlier than its stamp says.
+        unsafe { (library.host_flush)(host) };
+    }
 }
 
 /// The slot of `peer` in `host`'s peer array (a peer an event named).
@@ -263,8 +304,11 @@ pub fn run_client(
         per_peer: vec![Received::default(); peers.len()],
         reported_at: Instant::now(),
     };
-    let mut payload = vec![0x5Au8; plan.size.max(8)];
+    let mut payload = vec![0x5Au8; plan.size.max(16)];
+    // Bytes 8..16 hold the send time; zero says none.
+    payload[8..16].fill(0);
     payload.truncate(plan.size);
+    let mut estimator = Estimator::new(plan.mode == Mode::Reliable);
     let per_ms = f64::from(plan.rate) / 1000.0;
     let mut budget = 0.0f64;
     let mut sent = 0u64;
@@ -281,8 +325,11 @@ pub fn run_client(
         counters: vec![LossCounters::default(); peers.len()],
     };
     let mut next_tick = begin;
-    let handle_events = |delivered: &mut Delivered| -> Result<(), String> {
+    let handle_events = |delivered: &mut Delivered,
+                         estimator: &mut Estimator|
+     -> Result<(), String> {
         while let Some(event) = service(library, guard.host, 0)? {
+            let arrived_us = latency::now_us();
             if event.r#type == ENetEventType::ENET_EVENT_TYPE_RECEIVE {
                 // SAFETY: a received packet is ours until destroyed.
                 let (data, length) = unsafe { ((*event.packet).data, (*event.packet).dataLength) };
@@ -293,6 +340,8 @@ pub fn run_client(
                 if let (Some(slot), Some(report)) = (slot, Received::decode(bytes)) {
                     *slot = report;
                     delivered.reported_at = Instant::now();
+                } else if let Some(echo) = Echo::decode(bytes) {
+                    estimator.echo(echo, arrived_us);
                 }
                 // SAFETY: as above.
                 unsafe { (library.packet_destroy)(event.packet) };
@@ -312,15 +361,26 @@ pub fn run_client(
                 let stamp = sequence.to_be_bytes();
                 let stamped = payload.len().min(8);
                 payload[..stamped].copy_from_slice(&stamp[..stamped]);
+                if plan.latency {
+                    latency::stamp(&mut payload, latency::now_us());
+                }
                 if send(library, peer, channel, &payload, plan.mode.flags()) {
                     sent += 1;
                 }
                 sequence += 1;
             }
         }
-        handle_events(&mut delivered)?;
+        handle_events(&mut delivered, &mut estimator)?;
         if mark.measured_at.elapsed() >= plan.interval {
-            let interval = measure(library, &peers, &delivered, &mut mark, sent, begin);
+            let interval = measure(
+                library,
+                &peers,
+                &delivered,
+                &mut mark,
+                sent,
+                begin,
+                &mut estimator,
+            );
             progress(&interval);
             intervals.push(interval);
         }
@@ -328,14 +388,22 @@ pub fn run_client(
     }
     // The sending time's last part, if it is most of an interval.
     if mark.measured_at.elapsed() >= plan.interval / 2 {
-        let interval = measure(library, &peers, &delivered, &mut mark, sent, begin);
+        let interval = measure(
+            library,
+            &peers,
+            &delivered,
+            &mut mark,
+            sent,
+            begin,
+            &mut estimator,
+        );
         progress(&interval);
         intervals.push(interval);
     }
     // The last reports: what was still on its way.
     let settle = Instant::now();
     while settle.elapsed() < Duration::from_millis(1500) {
-        handle_events(&mut delivered)?;
+        handle_events(&mut delivered, &mut estimator)?;
         std::thread::sleep(Duration::from_millis(2));
     }
     for &peer in &peers {
@@ -347,9 +415,9 @@ pub fn run_client(
         service(library, host, 10)?;
     }
     let (messages, bytes, _) = delivered.totals();
-    Ok(Summary::new(
-        plan, library, sent, messages, bytes, intervals,
-    ))
+    let mut summary = Summary::new(plan, library, sent, messages, bytes, intervals);
+    (summary.latency_samples, summary.latency) = estimator.total();
+    Ok(summary)
 }
 
 /// What the server has said it received, and when its latest report
@@ -485,6 +553,7 @@ fn measure(
     mark: &mut Mark,
     sent: u64,
     begin: Instant,
+    estimator: &mut Estimator,
 ) -> Interval {
     let (messages, bytes, sent_through) = delivered.totals();
     let reported_over = delivered
@@ -562,6 +631,7 @@ fn measure(
                 0.0
             }
         },
+        latency: estimator.interval(),
     };
     *mark = Mark {
         messages,
