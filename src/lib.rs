@@ -30,6 +30,7 @@ compile_error!(
 );
 
 pub mod abi;
+pub mod dtls;
 pub mod ffi;
 pub mod mem;
 pub mod net;

@@ -22,9 +22,9 @@ extern "C"
  * The extension set this library offers; `enet_rs_version()` returns the
  * same number at run time. 1: loss recovery settings and statistics.
  * 2: IPv6 and dual-stack hosts, hosts sharing a port, and thread-safe
- * sending.
+ * sending. 3: encrypted hosts (DTLS).
  */
-#define ENET_RS_VERSION 2
+#define ENET_RS_VERSION 3
 
 /**
  * `ENetPeer::address.host` (and `ENetHost::receivedAddress.host`) of an
@@ -245,6 +245,31 @@ typedef struct _ENetRsPeerHandle
 typedef struct ENetRsSender ENetRsSender;
 
 /**
+ * How far a peer's encryption has got (`enet_rs_peer_get_dtls_state`).
+ */
+typedef enum _ENetRsDtlsState
+{
+   /**
+    * The host does not encrypt, or has no session with the peer's
+    * address (yet, or any more).
+    */
+   ENET_RS_DTLS_NONE = 0,
+   /**
+    * The DTLS handshake is under way; ENet's own datagrams wait for it.
+    */
+   ENET_RS_DTLS_HANDSHAKING = 1,
+   /**
+    * The session is up: everything to and from the peer is encrypted.
+    */
+   ENET_RS_DTLS_ESTABLISHED = 2,
+   /**
+    * The handshake or the session failed (the reason says how), and the
+    * peer was disconnected.
+    */
+   ENET_RS_DTLS_FAILED = 3
+} ENetRsDtlsState;
+
+/**
  * The extension set this library offers (`ENET_RS_VERSION`), so a program
  * can find out at run time whether it runs on enet-rs (stock ENet has no
  * such symbol) and which extensions it may call.
@@ -398,6 +423,42 @@ ENET_API int enet_rs_sender_broadcast(ENetRsSender *sender, enet_uint8 channelID
  * has left.
  */
 ENET_API int enet_rs_sender_disconnect(ENetRsSender *sender, ENetRsPeerHandle peer, enet_uint32 data);
+
+/**
+ * Makes the host accept encrypted connections: every datagram to and from
+ * a client travels over a DTLS 1.2 session with its address, and the host
+ * presents the first certificate of `certificateChainPem` (PEM), whose
+ * ECDSA P-256 or P-384 key is `privateKeyPem` (PEM, PKCS#8 or SEC1). A
+ * new address must answer a cookie before the host keeps anything for
+ * it. From then on the host drops plaintext datagrams and never sends
+ * one. 0, or -1 for a NULL argument, unreadable PEM, a key the
+ * certificate cannot be used with, or a host that already has peers.
+ */
+ENET_API int enet_rs_host_dtls_server(ENetHost *host, const char *certificateChainPem, const char *privateKeyPem);
+
+/**
+ * Makes the host connect out encrypted: `enet_host_connect` (and
+ * `enet_rs_host_connect`) starts a DTLS 1.2 handshake with the address,
+ * then ENet's CONNECT inside it. With `verify` nonzero the server's
+ * certificate must be one of `trustedCertificatesPem` (PEM) or be signed
+ * by one of them, and be valid now, and with a `hostName` it must name
+ * that host; with `verify` 0 any certificate is taken (encrypted, not
+ * authenticated). A handshake that fails or times out ends in the peer's
+ * DISCONNECT event, and `enet_rs_peer_get_dtls_state` says why. 0, or -1
+ * for a NULL host, unreadable PEM (or none with `verify`), a host name
+ * that is neither a DNS name nor an IP address, or a host that already
+ * has peers.
+ */
+ENET_API int enet_rs_host_dtls_client(ENetHost *host, int verify, const char *trustedCertificatesPem, const char *hostName);
+
+/**
+ * The peer's encryption into `*state`; for `ENET_RS_DTLS_FAILED`, the
+ * reason as text (NUL-terminated, cut to fit) into `reason` unless it is
+ * NULL. The state of the peer's address: it stays readable after the
+ * peer's DISCONNECT event, until the slot connects again. 0, or -1 for a
+ * NULL or foreign argument.
+ */
+ENET_API int enet_rs_peer_get_dtls_state(ENetPeer *peer, ENetRsDtlsState *state, char *reason, size_t reasonLength);
 
 #ifdef __cplusplus
 }

@@ -4,8 +4,8 @@
 /// The extension set this library offers; `enet_rs_version()` returns the
 /// same number at run time. 1: loss recovery settings and statistics.
 /// 2: IPv6 and dual-stack hosts, hosts sharing a port, and thread-safe
-/// sending.
-pub const ENET_RS_VERSION: u32 = 2;
+/// sending. 3: encrypted hosts (DTLS).
+pub const ENET_RS_VERSION: u32 = 3;
 
 /// `ENetPeer::address.host` (and `ENetHost::receivedAddress.host`) of an
 /// IPv6 peer: 0.0.0.0, with the peer's real port beside it. Old code can
@@ -144,4 +144,20 @@ pub struct ENetRsPeerStats {
     /// The congestion window in bytes (0 when congestion control is off or
     /// the peer has been idle).
     pub congestionWindow: u32,
+}
+
+/// How far a peer's encryption has got (`enet_rs_peer_get_dtls_state`).
+#[repr(C)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ENetRsDtlsState {
+    /// The host does not encrypt, or has no session with the peer's
+    /// address (yet, or any more).
+    ENET_RS_DTLS_NONE = 0,
+    /// The DTLS handshake is under way; ENet's own datagrams wait for it.
+    ENET_RS_DTLS_HANDSHAKING = 1,
+    /// The session is up: everything to and from the peer is encrypted.
+    ENET_RS_DTLS_ESTABLISHED = 2,
+    /// The handshake or the session failed (the reason says how), and the
+    /// peer was disconnected.
+    ENET_RS_DTLS_FAILED = 3,
 }

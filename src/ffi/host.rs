@@ -9,6 +9,7 @@ use std::sync::Arc;
 
 use super::codec::CallbackCodec;
 use crate::abi::*;
+use crate::dtls::{SecureLayer, SecureTransport};
 use crate::mem::{packet, CBox, PacketRef, PacketView};
 use crate::net::host_socket::SocketFamily;
 use crate::net::request_queue::RequestQueue;
@@ -31,6 +32,9 @@ pub(crate) struct DriverHost {
     pub(crate) family: SocketFamily,
     /// Requests from other threads, once `enet_rs_host_sender` was called.
     pub(crate) requests: Option<Arc<RequestQueue>>,
+    /// The host's encryption, once `enet_rs_host_dtls_server` or
+    /// `enet_rs_host_dtls_client` was called.
+    pub(crate) secure: Option<Box<SecureLayer>>,
 }
 
 impl Deref for DriverHost {
@@ -128,20 +132,29 @@ impl Hooks for ProgramHooks<'_> {
     }
 }
 
-/// The engine's transport and hooks for one call on `driver`, beside the
-/// engine host itself.
+/// The engine's socket transport and hooks for one call on `driver`,
+/// beside the engine host itself and its encryption, if it has any.
 fn split<'a>(
     driver: &'a mut DriverHost,
     event: Option<&'a mut ENetEvent>,
-) -> (&'a mut Host, SocketTransport<'a>, ProgramHooks<'a>) {
+) -> (
+    &'a mut Host,
+    SocketTransport<'a>,
+    ProgramHooks<'a>,
+    Option<&'a mut SecureLayer>,
+) {
     let DriverHost {
-        host, io, requests, ..
+        host,
+        io,
+        requests,
+        secure,
+        ..
     } = driver;
     let requests = requests.as_deref();
     let transport = io.transport(host.public.socket, requests.map(RequestQueue::waker));
     let mut hooks = ProgramHooks::new(&host.public, event);
     hooks.requests = requests;
-    (host, transport, hooks)
+    (host, transport, hooks, secure.as_deref_mut())
 }
 
 /// Writes an engine event into the program's `ENetEvent`. As stock, each
@@ -180,8 +193,18 @@ fn service(driver: &mut DriverHost, mut event: Option<&mut ENetEvent>, timeout: 
         clear_event(out);
     }
     let want_event = event.is_some();
-    let (host, mut transport, mut hooks) = split(driver, event);
-    match host.service(&mut transport, &mut hooks, want_event, timeout) {
+    let (host, mut transport, mut hooks, secure) = split(driver, event);
+    // A plain host runs over the socket itself, untouched by encryption.
+    let serviced = match secure {
+        None => host.service(&mut transport, &mut hooks, want_event, timeout),
+        Some(layer) => host.service(
+            &mut SecureTransport::new(transport, layer),
+            &mut hooks,
+            want_event,
+            timeout,
+        ),
+    };
+    match serviced {
         Err(ServiceFailed) => -1,
         Ok(Serviced::Idle) => 0,
         Ok(Serviced::InterceptedEvent) => 1,
@@ -289,6 +312,7 @@ pub(crate) fn host_on_socket(
             io: SocketIo::new(sock, family.is_ipv6()),
             family,
             requests: None,
+            secure: None,
         })
     });
     match driver {
@@ -433,8 +457,11 @@ pub unsafe extern "C" fn enet_host_service(
 
 /// Sends everything queued now, without waiting or receiving.
 pub(crate) fn flush(driver: &mut DriverHost) {
-    let (host, mut transport, mut hooks) = split(driver, None);
-    let _ = host.flush(&mut transport, &mut hooks);
+    let (host, mut transport, mut hooks, secure) = split(driver, None);
+    let _ = match secure {
+        None => host.flush(&mut transport, &mut hooks),
+        Some(layer) => host.flush(&mut SecureTransport::new(transport, layer), &mut hooks),
+    };
 }
 
 /// Sends everything queued now.

@@ -22,6 +22,7 @@ pub mod callbacks;
 mod codec;
 pub mod crc;
 pub mod enet_rs;
+pub mod enet_rs_dtls;
 pub mod enet_rs_net;
 pub mod host;
 pub mod list;

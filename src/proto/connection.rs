@@ -84,6 +84,19 @@ impl Host {
         }
     }
 
+    /// The transport lost the connection to `endpoint` (its encrypted
+    /// session failed or closed): every peer there that is not already
+    /// gone is disconnected as a timeout would, its DISCONNECT event queued.
+    pub fn lose_endpoint(&mut self, endpoint: SocketAddr) {
+        for index in 0..self.engine.peers.len() {
+            let state = self.engine.peers[index].state;
+            let gone = matches!(state, ENET_PEER_STATE_DISCONNECTED | ENET_PEER_STATE_ZOMBIE);
+            if !gone && self.peer_endpoint(index) == endpoint {
+                self.notify_disconnect(index, &mut EventSlot::unwanted());
+            }
+        }
+    }
+
     pub(crate) fn notify_disconnect(&mut self, index: usize, events: &mut EventSlot) {
         let state = self.engine.peers[index].state;
         if state as u32 >= ENET_PEER_STATE_CONNECTION_PENDING as u32 {

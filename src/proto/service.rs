@@ -50,6 +50,11 @@ pub trait Transport {
     /// Waits up to `ms` for a datagram. `false` when a signal cut the wait
     /// short, so the caller waits again for what is left.
     fn wait(&mut self, ms: u32) -> Result<bool, ServiceFailed>;
+    /// Moves into `into` the remote endpoints the transport lost since the
+    /// last call (an encrypted session that failed or closed): the engine
+    /// disconnects their peers as if they had timed out. A plain socket
+    /// loses none.
+    fn take_lost(&mut self, _into: &mut Vec<SocketAddr>) {}
 }
 
 /// What the program hooked into its host.
@@ -130,6 +135,7 @@ impl Host {
         let deadline = now.wrapping_add(timeout);
         loop {
             self.apply_requests(transport, hooks)?;
+            self.drop_lost_endpoints(transport);
             // Stock's two checks: this one, then the pass's own (which
             // differ when the clock was set back by less than a second).
             if time_difference(now, self.public.bandwidthThrottleEpoch)
@@ -173,6 +179,17 @@ impl Host {
             }
             now = transport.now();
             self.public.serviceTime = now;
+        }
+    }
+
+    /// Disconnects the peers at the endpoints the transport lost, as a
+    /// timeout does: a connecting or connected peer's DISCONNECT event is
+    /// queued for dispatch, a half-open one is reset silently.
+    fn drop_lost_endpoints(&mut self, transport: &mut impl Transport) {
+        let mut lost = Vec::new();
+        transport.take_lost(&mut lost);
+        for endpoint in lost {
+            self.lose_endpoint(endpoint);
         }
     }
 

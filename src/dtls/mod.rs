@@ -1,0 +1,300 @@
+//! Encrypted hosts (opt-in, `enet/enet_rs.h`): every datagram to or from a
+//! remote address travels as DTLS 1.2 application data on a session with
+//! that address, the ENet datagram inside unchanged, so checksums,
+//! compression, fragments and loss recovery work as before. This is the
+//! model Godot's ENet uses, which is what lets the two interoperate.
+//!
+//! It is a transport concern: [`SecureTransport`] sits between the engine
+//! and the socket. The engine never sees a datagram from an address
+//! without an established session (a plaintext ENet datagram to an
+//! encrypted host is dropped here), and a host never sends one in the
+//! clear. A session that fails or closes makes the engine disconnect the
+//! peer there, as a timeout would, so the program gets ENet's usual
+//! DISCONNECT event; [`SecureLayer::status`] says why.
+//!
+//! The DTLS protocol and its cryptography are the `dimpl` crate's (pure
+//! Rust, sans-IO, RustCrypto); certificates are judged with rustls-webpki.
+//! This module only routes datagrams, admits new addresses statelessly
+//! (`gate.rs`), and keeps the sessions.
+#![forbid(unsafe_code)]
+
+mod gate;
+mod hello;
+mod session;
+mod setup;
+mod transport;
+mod verify;
+
+use std::collections::HashMap;
+use std::net::SocketAddr;
+use std::time::{Duration, Instant};
+
+use dimpl::Dtls;
+
+use gate::{Admission, Gate};
+use session::{Ended, Outbox, Progress, Session};
+pub use setup::{ClientSetup, ServerSetup, SetupError};
+pub use transport::SecureTransport;
+
+/// A session unheard of for this long is dropped (an ENet peer pings
+/// every half second).
+const IDLE: Duration = Duration::from_secs(60);
+/// At most this many sessions at once; admitting one more drops the one
+/// heard of least recently (the gate admits only addresses that answered
+/// a cookie, so these are real, if unwanted, peers).
+const MOST_SESSIONS: usize = 4096;
+/// The reasons kept for addresses whose session ended.
+const MOST_FAILURES: usize = 256;
+
+/// What a program can learn of a peer's encryption.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Status {
+    /// No session (yet, or any more without a failure).
+    None,
+    Handshaking,
+    Established,
+    /// The session failed or closed, and why.
+    Failed(String),
+}
+
+/// A host's encryption: its set-ups and its sessions.
+pub struct SecureLayer {
+    server: Option<ServerSetup>,
+    client: Option<ClientSetup>,
+    gate: Gate,
+    /// Boxed: a session is a few KiB.
+    sessions: HashMap<SocketAddr, Box<Session>>,
+    outbox: Outbox,
+    /// The library's output buffer.
+    scratch: Vec<u8>,
+    /// Addresses whose session ended since the engine last asked.
+    lost: Vec<SocketAddr>,
+    /// Why recent sessions ended, oldest first.
+    failures: Vec<(SocketAddr, String)>,
+    /// When idle sessions were last looked for.
+    swept: Instant,
+}
+
+impl SecureLayer {
+    pub fn new() -> Self {
+        SecureLayer {
+            server: None,
+            client: None,
+            gate: Gate::default(),
+            sessions: HashMap::new(),
+            outbox: Outbox::default(),
+            scratch: vec![0; 16 * 1024],
+            lost: Vec::new(),
+            failures: Vec::new(),
+            swept: Instant::now(),
+        }
+    }
+
+    /// Accepts sessions from clients, presenting `setup`'s certificate.
+    pub fn set_server(&mut self, setup: ServerSetup) {
+        self.server = Some(setup);
+    }
+
+    /// Whether the host connects out encrypted.
+    pub fn is_client(&self) -> bool {
+        self.client.is_some()
+    }
+
+    /// Connects out over sessions judged by `setup`.
+    pub fn set_client(&mut self, setup: ClientSetup) {
+        self.client = Some(setup);
+    }
+
+    /// What the program sees of `peer`'s encryption.
+    pub fn status(&self, peer: &SocketAddr) -> Status {
+        if let Some(session) = self.sessions.get(peer) {
+            return match session.progress() {
+                Progress::Handshaking => Status::Handshaking,
+                Progress::Established => Status::Established,
+            };
+        }
+        match self.failures.iter().rev().find(|(at, _)| at == peer) {
+            Some((_, why)) => Status::Failed(why.clone()),
+            None => Status::None,
+        }
+    }
+
+    /// A datagram from `from`.
+    fn receive(&mut self, from: SocketAddr, datagram: &[u8], now: Instant) {
+        let (has_session, restarting) = match self.sessions.get(&from) {
+            // A client that restarted its handshake on an address with an
+            // established session goes through the gate again.
+            Some(session) => (
+                true,
+                session.progress() == Progress::Established
+                    && hello::ClientHello::parse(datagram).is_some(),
+            ),
+            None => (false, false),
+        };
+        if has_session && !restarting {
+            let result = {
+                let SecureLayer {
+                    sessions,
+                    outbox,
+                    scratch,
+                    ..
+                } = self;
+                sessions
+                    .get_mut(&from)
+                    .map(|session| session.receive(from, datagram, now, outbox, scratch))
+            };
+            if let Some(Err(ended)) = result {
+                self.end(from, ended);
+            }
+            return;
+        }
+        // Only a ClientHello with a valid cookie starts (or replaces) a
+        // session; anything else from an unknown address is dropped.
+        let admission = {
+            let SecureLayer {
+                server,
+                gate,
+                outbox,
+                scratch,
+                ..
+            } = self;
+            match server.as_ref() {
+                Some(server) => gate.admit(server, from, datagram, now, outbox, scratch),
+                None => return,
+            }
+        };
+        if let Admission::Admitted(session) = admission {
+            if has_session {
+                self.end(
+                    from,
+                    Ended::Failed("the client started a new handshake".into()),
+                );
+            }
+            self.insert(from, session);
+        }
+    }
+
+    /// An ENet datagram to `to`; false if it cannot be sent encrypted.
+    fn send(&mut self, to: SocketAddr, datagram: &[u8], now: Instant) -> bool {
+        if !self.sessions.contains_key(&to) {
+            // Only a client set-up connects out; a server never answers an
+            // address that has no session.
+            let Some(client) = &self.client else {
+                return false;
+            };
+            let mut dtls =
+                Dtls::new_12(setup::session_config(None), client.certificate.clone(), now);
+            dtls.set_active(true);
+            if dtls.handle_timeout(now).is_err() {
+                return false;
+            }
+            let session = Box::new(Session::new(dtls, Some(client.verifier.clone()), now));
+            self.forget_failure(&to);
+            self.insert(to, session);
+        }
+        let result = {
+            let SecureLayer {
+                sessions,
+                outbox,
+                scratch,
+                ..
+            } = self;
+            sessions
+                .get_mut(&to)
+                .map(|session| session.send(to, datagram, outbox, scratch))
+        };
+        match result {
+            Some(Ok(())) => true,
+            Some(Err(ended)) => {
+                self.end(to, ended);
+                false
+            }
+            None => false,
+        }
+    }
+
+    /// Runs the sessions' due timers, and drops sessions long unheard of.
+    fn run_timers(&mut self, now: Instant) {
+        let due: Vec<SocketAddr> = self
+            .sessions
+            .iter()
+            .filter(|(_, session)| session.timer().is_some_and(|at| at <= now))
+            .map(|(peer, _)| *peer)
+            .collect();
+        for peer in due {
+            let result = {
+                let SecureLayer {
+                    sessions,
+                    outbox,
+                    scratch,
+                    ..
+                } = self;
+                sessions
+                    .get_mut(&peer)
+                    .map(|session| session.run_timer(peer, now, outbox, scratch))
+            };
+            if let Some(Err(ended)) = result {
+                self.end(peer, ended);
+            }
+        }
+        if now.duration_since(self.swept) >= Duration::from_secs(1) {
+            self.swept = now;
+            let idle: Vec<SocketAddr> = self
+                .sessions
+                .iter()
+                .filter(|(_, session)| now.duration_since(session.heard) >= IDLE)
+                .map(|(peer, _)| *peer)
+                .collect();
+            for peer in idle {
+                self.end(
+                    peer,
+                    Ended::Failed("nothing heard from the peer for 60 s".into()),
+                );
+            }
+        }
+    }
+
+    /// When the next session timer is due.
+    fn next_timer(&self) -> Option<Instant> {
+        self.sessions
+            .values()
+            .filter_map(|session| session.timer())
+            .min()
+            .map(|at| at.min(self.swept + Duration::from_secs(1)))
+    }
+
+    fn insert(&mut self, peer: SocketAddr, session: Box<Session>) {
+        if self.sessions.len() >= MOST_SESSIONS {
+            let stalest = self
+                .sessions
+                .iter()
+                .min_by_key(|(_, session)| session.heard)
+                .map(|(peer, _)| *peer);
+            if let Some(stalest) = stalest {
+                self.end(stalest, Ended::Failed("too many sessions".into()));
+            }
+        }
+        self.sessions.insert(peer, session);
+    }
+
+    /// A session ended: the engine is told, and the reason kept.
+    fn end(&mut self, peer: SocketAddr, ended: Ended) {
+        self.sessions.remove(&peer);
+        self.lost.push(peer);
+        self.forget_failure(&peer);
+        if self.failures.len() >= MOST_FAILURES {
+            self.failures.remove(0);
+        }
+        self.failures.push((peer, ended.reason()));
+    }
+
+    fn forget_failure(&mut self, peer: &SocketAddr) {
+        self.failures.retain(|(at, _)| at != peer);
+    }
+}
+
+impl Default for SecureLayer {
+    fn default() -> Self {
+        Self::new()
+    }
+}

@@ -1,0 +1,111 @@
+//! [`SecureTransport`]: the engine's transport for an encrypted host. It
+//! wraps the host's own transport (the socket's): what the engine sends
+//! leaves as DTLS records, what arrives is decrypted before the engine
+//! sees it, and the sessions' timers shorten the host's waits.
+
+use std::net::SocketAddr;
+use std::time::Instant;
+
+use super::SecureLayer;
+use crate::proto::{ServiceFailed, Transport};
+
+/// See [`SecureTransport::receive`].
+const DATAGRAMS_WITHOUT_PLAINTEXT: usize = 256;
+
+/// The engine's transport over `inner`, encrypting through `layer`.
+pub struct SecureTransport<'a, T> {
+    inner: T,
+    layer: &'a mut SecureLayer,
+}
+
+impl<'a, T: Transport> SecureTransport<'a, T> {
+    pub fn new(inner: T, layer: &'a mut SecureLayer) -> Self {
+        SecureTransport { inner, layer }
+    }
+
+    /// Hands the records the sessions produced to the socket.
+    fn send_records(&mut self) -> Result<(), ServiceFailed> {
+        let SecureTransport { inner, layer } = self;
+        let mut failed = false;
+        layer.outbox.send_records(|to, record| {
+            failed |= inner.transmit(to, record, false) < 0;
+        });
+        if failed {
+            Err(ServiceFailed)
+        } else {
+            Ok(())
+        }
+    }
+}
+
+impl<T: Transport> Transport for SecureTransport<'_, T> {
+    fn now(&mut self) -> u32 {
+        self.inner.now()
+    }
+
+    fn receive<R>(
+        &mut self,
+        handle: impl FnOnce(SocketAddr, &[u8]) -> R,
+    ) -> Result<Option<R>, ServiceFailed> {
+        // Datagrams that carry no plaintext (handshakes, floods of
+        // ClientHellos) end the receive phase after this many, so the
+        // engine still gets to send.
+        for _ in 0..DATAGRAMS_WITHOUT_PLAINTEXT {
+            if let Some((from, range)) = self.layer.outbox.next_plaintext() {
+                return Ok(Some(handle(from, self.layer.outbox.bytes(range))));
+            }
+            self.layer.outbox.tidy();
+            let now = Instant::now();
+            let SecureTransport { inner, layer } = self;
+            let got = inner.receive(|from, datagram| layer.receive(from, datagram, now))?;
+            // Handshake flights answer at once.
+            self.send_records()?;
+            if got.is_none() {
+                return Ok(None);
+            }
+        }
+        Ok(None)
+    }
+
+    fn transmit(&mut self, to: &SocketAddr, bytes: &[u8], _windowed: bool) -> isize {
+        if !self.layer.send(*to, bytes, Instant::now()) {
+            // Never in the clear: a datagram no session can carry is
+            // dropped, as a lost one (the engine's timeouts take over).
+            return bytes.len() as isize;
+        }
+        match self.send_records() {
+            Ok(()) => bytes.len() as isize,
+            Err(ServiceFailed) => -1,
+        }
+    }
+
+    fn flush(&mut self) -> Result<(), ServiceFailed> {
+        self.send_records()?;
+        self.inner.flush()
+    }
+
+    fn wait(&mut self, ms: u32) -> Result<bool, ServiceFailed> {
+        self.flush()?;
+        let now = Instant::now();
+        let timer_ms = self.layer.next_timer().map(|at| {
+            let left = at.saturating_duration_since(now).as_millis();
+            u32::try_from(left).unwrap_or(u32::MAX)
+        });
+        let woken = match timer_ms {
+            // A session's timer comes first: wait for it, then go round
+            // again however the wait ended.
+            Some(left) if left < ms => {
+                self.inner.wait(left.max(1))?;
+                true
+            }
+            _ => self.inner.wait(ms)?,
+        };
+        self.layer.run_timers(Instant::now());
+        self.flush()?;
+        Ok(woken)
+    }
+
+    fn take_lost(&mut self, into: &mut Vec<SocketAddr>) {
+        into.append(&mut self.layer.lost);
+    }
+}

@@ -1,0 +1,178 @@
+//! Encrypted hosts (`enet/enet_rs.h`): a host turned into a DTLS server or
+//! client, and a peer's encryption state. The work is `crate::dtls`'s.
+
+use core::ffi::{c_char, c_int, CStr};
+use core::mem::MaybeUninit;
+
+use super::host::{host_mut, peer_host, DriverHost};
+use crate::abi::*;
+use crate::dtls::{ClientSetup, SecureLayer, ServerSetup, Status};
+use crate::net::address::write_c_string;
+
+/// The text of a C string, if it is UTF-8.
+///
+/// # Safety
+/// `text` must be NULL or a NUL-terminated string.
+unsafe fn text_of<'a>(text: *const c_char) -> Option<&'a str> {
+    if text.is_null() {
+        return None;
+    }
+    // SAFETY: caller contract.
+    unsafe { CStr::from_ptr(text) }.to_str().ok()
+}
+
+/// The host's encryption, made on the first set-up, which must come
+/// before any peer connects (a host never changes from plain to
+/// encrypted under a connection).
+fn secure_layer(host: &mut DriverHost) -> Option<&mut SecureLayer> {
+    if host.secure.is_none() {
+        let busy = (0..host.peer_count())
+            .any(|index| host.peer(index).state != ENetPeerState::ENET_PEER_STATE_DISCONNECTED);
+        if busy {
+            return None;
+        }
+        host.secure = Some(Box::default());
+    }
+    host.secure.as_deref_mut()
+}
+
+/// Makes the host accept encrypted connections: every datagram to and from
+/// a client travels over a DTLS 1.2 session with its address, and the host
+/// presents the first certificate of `certificateChainPem` (PEM), whose
+/// ECDSA P-256 or P-384 key is `privateKeyPem` (PEM, PKCS#8 or SEC1). A
+/// new address must answer a cookie before the host keeps anything for
+/// it. From then on the host drops plaintext datagrams and never sends
+/// one. 0, or -1 for a NULL argument, unreadable PEM, a key the
+/// certificate cannot be used with, or a host that already has peers.
+///
+/// # Safety
+/// `host` must be NULL or live; the strings NULL or NUL-terminated.
+#[no_mangle]
+pub unsafe extern "C" fn enet_rs_host_dtls_server(
+    host: *mut ENetHost,
+    certificateChainPem: *const c_char,
+    privateKeyPem: *const c_char,
+) -> c_int {
+    guard!(-1, {
+        // SAFETY: caller contract.
+        let (Some(host), Some(chain), Some(key)) = (
+            unsafe { host_mut(host) },
+            unsafe { text_of(certificateChainPem) },
+            unsafe { text_of(privateKeyPem) },
+        ) else {
+            return -1;
+        };
+        let Ok(setup) = ServerSetup::from_pem(chain, key) else {
+            return -1;
+        };
+        match secure_layer(host) {
+            Some(layer) => {
+                layer.set_server(setup);
+                0
+            }
+            None => -1,
+        }
+    })
+}
+
+/// Makes the host connect out encrypted: `enet_host_connect` (and
+/// `enet_rs_host_connect`) starts a DTLS 1.2 handshake with the address,
+/// then ENet's CONNECT inside it. With `verify` nonzero the server's
+/// certificate must be one of `trustedCertificatesPem` (PEM) or be signed
+/// by one of them, and be valid now, and with a `hostName` it must name
+/// that host; with `verify` 0 any certificate is taken (encrypted, not
+/// authenticated). A handshake that fails or times out ends in the peer's
+/// DISCONNECT event, and `enet_rs_peer_get_dtls_state` says why. 0, or -1
+/// for a NULL host, unreadable PEM (or none with `verify`), a host name
+/// that is neither a DNS name nor an IP address, or a host that already
+/// has peers.
+///
+/// # Safety
+/// `host` must be NULL or live; the strings NULL or NUL-terminated.
+#[no_mangle]
+pub unsafe extern "C" fn enet_rs_host_dtls_client(
+    host: *mut ENetHost,
+    verify: c_int,
+    trustedCertificatesPem: *const c_char,
+    hostName: *const c_char,
+) -> c_int {
+    guard!(-1, {
+        // SAFETY: caller contract.
+        let Some(host) = (unsafe { host_mut(host) }) else {
+            return -1;
+        };
+        // SAFETY: caller contract.
+        let trusted = unsafe { text_of(trustedCertificatesPem) }.unwrap_or("");
+        // SAFETY: caller contract.
+        let host_name = unsafe { text_of(hostName) };
+        if !hostName.is_null() && host_name.is_none() {
+            return -1;
+        }
+        let Ok(setup) = ClientSetup::new(verify != 0, trusted, host_name) else {
+            return -1;
+        };
+        match secure_layer(host) {
+            Some(layer) => {
+                layer.set_client(setup);
+                0
+            }
+            None => -1,
+        }
+    })
+}
+
+/// The peer's encryption into `*state`; for `ENET_RS_DTLS_FAILED`, the
+/// reason as text (NUL-terminated, cut to fit) into `reason` unless it is
+/// NULL. The state of the peer's address: it stays readable after the
+/// peer's DISCONNECT event, until the slot connects again. 0, or -1 for a
+/// NULL or foreign argument.
+///
+/// # Safety
+/// `peer` must be NULL or a peer of a live host; `state` NULL or
+/// writable; `reason` NULL or writable for `reasonLength` bytes.
+#[no_mangle]
+pub unsafe extern "C" fn enet_rs_peer_get_dtls_state(
+    peer: *mut ENetPeer,
+    state: *mut ENetRsDtlsState,
+    reason: *mut c_char,
+    reasonLength: usize,
+) -> c_int {
+    guard!(-1, {
+        // SAFETY: caller contract.
+        let (Some((host, index)), Some(state)) =
+            (unsafe { peer_host(peer) }, unsafe { state.as_mut() })
+        else {
+            return -1;
+        };
+        let status = match &host.secure {
+            // A peer connecting out starts its handshake with the host's
+            // next service call: it counts as under way from the start.
+            Some(layer)
+                if layer.is_client()
+                    && host.peer(index).state == ENetPeerState::ENET_PEER_STATE_CONNECTING
+                    && layer.status(&host.peer_endpoint(index)) == Status::None =>
+            {
+                Status::Handshaking
+            }
+            Some(layer) => layer.status(&host.peer_endpoint(index)),
+            None => Status::None,
+        };
+        *state = match status {
+            Status::None => ENetRsDtlsState::ENET_RS_DTLS_NONE,
+            Status::Handshaking => ENetRsDtlsState::ENET_RS_DTLS_HANDSHAKING,
+            Status::Established => ENetRsDtlsState::ENET_RS_DTLS_ESTABLISHED,
+            Status::Failed(_) => ENetRsDtlsState::ENET_RS_DTLS_FAILED,
+        };
+        if let (Status::Failed(why), false) = (&status, reason.is_null()) {
+            // SAFETY: the caller gives `reasonLength` writable bytes.
+            let out = unsafe {
+                core::slice::from_raw_parts_mut(reason.cast::<MaybeUninit<u8>>(), reasonLength)
+            };
+            if let Some(room) = reasonLength.checked_sub(1) {
+                let text = why.as_bytes();
+                let _ = write_c_string(&text[..text.len().min(room)], out);
+            }
+        }
+        0
+    })
+}

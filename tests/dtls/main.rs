@@ -1,0 +1,397 @@
+//! Encrypted hosts through the C API (`enet_rs_host_dtls_server`,
+//! `enet_rs_host_dtls_client`): our server and client over DTLS on
+//! 127.0.0.1 with reliable, unreliable and fragmented traffic, checksum
+//! and range coder on; a certificate from another CA, or for another name,
+//! refused with its reason in a DISCONNECT; a plaintext client ignored
+//! while encrypted peers carry on.
+
+mod certs;
+
+use core::ffi::{c_char, c_int};
+use core::ptr;
+use std::ffi::{CStr, CString};
+use std::time::{Duration, Instant};
+
+use ::enet::abi::*;
+use ::enet::ffi::crc::*;
+use ::enet::ffi::enet_rs_dtls::*;
+use ::enet::ffi::host::*;
+use ::enet::ffi::packet::*;
+use ::enet::ffi::peer::*;
+
+use certs::Identity;
+
+fn localhost(port: u16) -> ENetAddress {
+    ENetAddress {
+        host: u32::from_ne_bytes([127, 0, 0, 1]),
+        port,
+    }
+}
+
+fn host(bind: bool, peers: usize) -> *mut ENetHost {
+    let address = localhost(0);
+    let address = if bind {
+        &address as *const ENetAddress
+    } else {
+        ptr::null()
+    };
+    // SAFETY: NULL or a valid address.
+    let host = unsafe { enet_host_create(address, peers, 3, 0, 0) };
+    assert!(!host.is_null());
+    host
+}
+
+/// An encrypted server presenting `identity`.
+fn dtls_server(identity: &Identity) -> *mut ENetHost {
+    let server = host(true, 4);
+    let chain = CString::new(identity.certificate_pem.as_str()).unwrap();
+    let key = CString::new(identity.key_pem.as_str()).unwrap();
+    // SAFETY: a live host and C strings.
+    assert_eq!(
+        unsafe { enet_rs_host_dtls_server(server, chain.as_ptr(), key.as_ptr()) },
+        0
+    );
+    server
+}
+
+/// An encrypted client trusting `trusted` for `name`.
+fn dtls_client(trusted: &str, name: Option<&str>) -> *mut ENetHost {
+    let client = host(false, 1);
+    let trusted = CString::new(trusted).unwrap();
+    let name = name.map(|name| CString::new(name).unwrap());
+    // SAFETY: a live host and C strings (or NULL).
+    let set = unsafe {
+        enet_rs_host_dtls_client(
+            client,
+            1,
+            trusted.as_ptr(),
+            name.as_ref().map_or(ptr::null(), |name| name.as_ptr()),
+        )
+    };
+    assert_eq!(set, 0);
+    client
+}
+
+fn service(host: *mut ENetHost, timeout: u32) -> Option<ENetEvent> {
+    // SAFETY: an all-zero event is a valid "none" event.
+    let mut event: ENetEvent = unsafe { core::mem::zeroed() };
+    // SAFETY: a live host and a writable event.
+    (unsafe { enet_host_service(host, &mut event, timeout) } > 0).then_some(event)
+}
+
+fn connect(client: *mut ENetHost, server: *mut ENetHost) -> *mut ENetPeer {
+    // SAFETY: a live host.
+    let port = unsafe { (*server).address.port };
+    // SAFETY: a live host and a valid address.
+    let peer = unsafe { enet_host_connect(client, &localhost(port), 3, 7) };
+    assert!(!peer.is_null());
+    peer
+}
+
+fn dtls_state(peer: *mut ENetPeer) -> (ENetRsDtlsState, String) {
+    let mut state = ENetRsDtlsState::ENET_RS_DTLS_NONE;
+    let mut reason = [0 as c_char; 256];
+    // SAFETY: a live peer and writable outputs.
+    let result =
+        unsafe { enet_rs_peer_get_dtls_state(peer, &mut state, reason.as_mut_ptr(), reason.len()) };
+    assert_eq!(result, 0);
+    // SAFETY: the function wrote a NUL-terminated string (or left zeroes).
+    let reason = unsafe { CStr::from_ptr(reason.as_ptr()) };
+    (state, reason.to_string_lossy().into_owned())
+}
+
+/// Services both hosts until `seconds` pass or `on` says it is done: it
+/// is shown every event, with whether it came from the server, and asked
+/// (with `None`) before each round.
+fn pump(
+    server: *mut ENetHost,
+    client: *mut ENetHost,
+    seconds: u64,
+    mut on: impl FnMut(Option<(bool, &ENetEvent)>) -> bool,
+) {
+    let deadline = Instant::now() + Duration::from_secs(seconds);
+    while Instant::now() < deadline && !on(None) {
+        while let Some(event) = service(server, 1) {
+            on(Some((true, &event)));
+        }
+        while let Some(event) = service(client, 0) {
+            on(Some((false, &event)));
+        }
+    }
+}
+
+fn packet(bytes: &[u8], flags: u32) -> *mut ENetPacket {
+    // SAFETY: `bytes` is readable for its length.
+    let packet = unsafe { enet_packet_create(bytes.as_ptr().cast(), bytes.len(), flags) };
+    assert!(!packet.is_null());
+    packet
+}
+
+/// The bytes of message `index`, `length` long.
+fn message(index: u32, length: usize) -> Vec<u8> {
+    let mut bytes: Vec<u8> = (0..length)
+        .map(|at| (at as u32 * 31 + index) as u8)
+        .collect();
+    bytes[..4].copy_from_slice(&index.to_be_bytes());
+    bytes
+}
+
+#[test]
+fn ours_to_ours_over_dtls_reliable_unreliable_and_fragments_with_checksum_and_range_coder() {
+    let ca = certs::ca("test CA");
+    let identity = certs::server(&ca, "localhost");
+    let server = dtls_server(&identity);
+    let client = dtls_client(&ca.certificate_pem, Some("localhost"));
+    for host in [server, client] {
+        // SAFETY: live hosts.
+        unsafe {
+            (*host).checksum = Some(enet_crc32);
+            assert_eq!(enet_host_compress_with_range_coder(host), 0);
+        }
+    }
+    let peer = connect(client, server);
+    assert_eq!(
+        dtls_state(peer).0,
+        ENetRsDtlsState::ENET_RS_DTLS_HANDSHAKING
+    );
+    let mut connects = 0;
+    let mut server_peer = ptr::null_mut();
+    pump(server, client, 10, |event| {
+        let Some((from_server, event)) = event else {
+            return connects == 2;
+        };
+        if event.r#type == ENetEventType::ENET_EVENT_TYPE_CONNECT {
+            connects += 1;
+            if from_server {
+                server_peer = event.peer;
+                assert_eq!(event.data, 7);
+            }
+        }
+        false
+    });
+    assert_eq!(connects, 2, "both sides connected over DTLS");
+    assert_eq!(
+        dtls_state(peer).0,
+        ENetRsDtlsState::ENET_RS_DTLS_ESTABLISHED
+    );
+    assert_eq!(
+        dtls_state(server_peer).0,
+        ENetRsDtlsState::ENET_RS_DTLS_ESTABLISHED
+    );
+
+    // Reliable small, unreliable small (paced by the pump), and one
+    // reliable and one unreliable-fragment packet of 200 KiB.
+    const SMALL: u32 = 200;
+    let big = message(9999, 200 * 1024);
+    let reliable = ENetPacketFlag::ENET_PACKET_FLAG_RELIABLE as u32;
+    let fragment = ENetPacketFlag::ENET_PACKET_FLAG_UNRELIABLE_FRAGMENT as u32;
+    for index in 0..SMALL {
+        // SAFETY: a live peer and packets of ours.
+        unsafe {
+            assert_eq!(
+                enet_peer_send(peer, 0, packet(&message(index, 100), reliable)),
+                0
+            );
+            assert_eq!(enet_peer_send(peer, 1, packet(&message(index, 60), 0)), 0);
+        }
+        if index % 20 == 0 {
+            // SAFETY: a live host.
+            unsafe { enet_host_flush(client) };
+        }
+    }
+    // SAFETY: as above.
+    unsafe {
+        assert_eq!(enet_peer_send(peer, 2, packet(&big, reliable)), 0);
+        assert_eq!(enet_peer_send(peer, 2, packet(&big, fragment)), 0);
+    }
+    let (mut reliable_seen, mut unreliable_seen, mut big_seen) = (0u32, 0u32, 0u32);
+    pump(server, client, 20, |event| {
+        let Some((from_server, event)) = event else {
+            return reliable_seen == SMALL && big_seen == 2;
+        };
+        {
+            if !from_server || event.r#type != ENetEventType::ENET_EVENT_TYPE_RECEIVE {
+                return false;
+            }
+            // SAFETY: a received packet of the library's, destroyed here.
+            let bytes = unsafe {
+                let packet = &*event.packet;
+                let bytes = core::slice::from_raw_parts(packet.data, packet.dataLength).to_vec();
+                enet_packet_destroy(event.packet);
+                bytes
+            };
+            match event.channelID {
+                0 => {
+                    assert_eq!(
+                        bytes,
+                        message(reliable_seen, 100),
+                        "reliable in order, intact"
+                    );
+                    reliable_seen += 1;
+                }
+                1 => {
+                    let index = u32::from_be_bytes(bytes[..4].try_into().unwrap());
+                    assert_eq!(bytes, message(index, 60));
+                    unreliable_seen += 1;
+                }
+                _ => {
+                    assert_eq!(bytes, big, "fragmented packets whole");
+                    big_seen += 1;
+                }
+            }
+        }
+        false
+    });
+    assert_eq!(reliable_seen, SMALL);
+    assert_eq!(big_seen, 2);
+    assert!(
+        unreliable_seen >= SMALL / 2,
+        "unreliable: {unreliable_seen} of {SMALL}"
+    );
+    // SAFETY: live hosts, destroyed once.
+    unsafe {
+        enet_host_destroy(client);
+        enet_host_destroy(server);
+    }
+}
+
+/// Connects an encrypted client to `server` and returns how the client's
+/// peer ended: its DISCONNECT event came, and the state and reason.
+fn refused(server: *mut ENetHost, client: *mut ENetHost) -> (ENetRsDtlsState, String) {
+    let peer = connect(client, server);
+    let mut disconnected = false;
+    let mut connected = false;
+    pump(server, client, 10, |event| {
+        let Some((from_server, event)) = event else {
+            return disconnected;
+        };
+        if !from_server && event.r#type == ENetEventType::ENET_EVENT_TYPE_DISCONNECT {
+            disconnected = true;
+        }
+        connected |= event.r#type == ENetEventType::ENET_EVENT_TYPE_CONNECT;
+        false
+    });
+    assert!(disconnected, "the client's peer gets a DISCONNECT event");
+    assert!(!connected, "no side connects");
+    dtls_state(peer)
+}
+
+#[test]
+fn a_certificate_from_another_ca_is_refused_with_its_reason() {
+    let ca = certs::ca("the CA");
+    let other = certs::ca("another CA");
+    let server = dtls_server(&certs::server(&other, "localhost"));
+    let client = dtls_client(&ca.certificate_pem, Some("localhost"));
+    let (state, reason) = refused(server, client);
+    assert_eq!(state, ENetRsDtlsState::ENET_RS_DTLS_FAILED);
+    assert!(reason.contains("not trusted"), "{reason}");
+    // SAFETY: live hosts, destroyed once.
+    unsafe {
+        enet_host_destroy(client);
+        enet_host_destroy(server);
+    }
+}
+
+#[test]
+fn a_certificate_for_another_name_is_refused_with_its_reason() {
+    let ca = certs::ca("the CA");
+    let server = dtls_server(&certs::server(&ca, "localhost"));
+    let client = dtls_client(&ca.certificate_pem, Some("game.example"));
+    let (state, reason) = refused(server, client);
+    assert_eq!(state, ENetRsDtlsState::ENET_RS_DTLS_FAILED);
+    assert!(reason.contains("game.example"), "{reason}");
+    // SAFETY: live hosts, destroyed once.
+    unsafe {
+        enet_host_destroy(client);
+        enet_host_destroy(server);
+    }
+}
+
+#[test]
+fn a_plaintext_client_gets_nothing_and_encrypted_peers_carry_on() {
+    let ca = certs::ca("the CA");
+    let server = dtls_server(&certs::server(&ca, "localhost"));
+    let encrypted = dtls_client(&ca.certificate_pem, Some("localhost"));
+    let plain = host(false, 1);
+    connect(encrypted, server);
+    connect(plain, server);
+    let (mut server_connects, mut encrypted_connected, mut plain_events) = (0, false, 0);
+    let deadline = Instant::now() + Duration::from_secs(3);
+    while Instant::now() < deadline {
+        while let Some(event) = service(server, 1) {
+            server_connects += i32::from(event.r#type == ENetEventType::ENET_EVENT_TYPE_CONNECT);
+        }
+        while let Some(event) = service(encrypted, 0) {
+            encrypted_connected |= event.r#type == ENetEventType::ENET_EVENT_TYPE_CONNECT;
+        }
+        while service(plain, 0).is_some() {
+            plain_events += 1;
+        }
+    }
+    assert!(encrypted_connected);
+    assert_eq!(server_connects, 1, "only the encrypted client");
+    assert_eq!(plain_events, 0, "the plaintext client hears nothing");
+    // SAFETY: live hosts, destroyed once.
+    unsafe {
+        enet_host_destroy(plain);
+        enet_host_destroy(encrypted);
+        enet_host_destroy(server);
+    }
+}
+
+#[test]
+fn set_up_is_refused_for_bad_input_and_for_a_host_with_peers() {
+    let ca = certs::ca("the CA");
+    let identity = certs::server(&ca, "localhost");
+    let server = host(true, 2);
+    let c = |text: &str| CString::new(text).unwrap();
+    let (good_chain, good_key, junk) = (
+        c(&identity.certificate_pem),
+        c(&identity.key_pem),
+        c("not PEM at all"),
+    );
+    let call = |host, chain: &CString, key: &CString| -> c_int {
+        // SAFETY: NULL or live host, C strings.
+        unsafe { enet_rs_host_dtls_server(host, chain.as_ptr(), key.as_ptr()) }
+    };
+    assert_eq!(call(ptr::null_mut(), &good_chain, &good_key), -1);
+    assert_eq!(call(server, &junk, &good_key), -1);
+    assert_eq!(call(server, &good_chain, &junk), -1);
+    // The certificate's PEM is no key.
+    assert_eq!(call(server, &good_chain, &good_chain), -1);
+    // SAFETY: NULL strings are refused.
+    assert_eq!(
+        unsafe { enet_rs_host_dtls_server(server, ptr::null(), good_key.as_ptr()) },
+        -1
+    );
+    // A client that verifies needs something to trust, and a real name.
+    let client = host(false, 1);
+    // SAFETY: live host, C strings or NULL.
+    unsafe {
+        assert_eq!(
+            enet_rs_host_dtls_client(client, 1, ptr::null(), ptr::null()),
+            -1
+        );
+        let bad_name = c("not a host name!");
+        assert_eq!(
+            enet_rs_host_dtls_client(client, 1, good_chain.as_ptr(), bad_name.as_ptr()),
+            -1
+        );
+        assert_eq!(
+            enet_rs_host_dtls_client(client, 0, ptr::null(), ptr::null()),
+            0
+        );
+    }
+    // Once a peer is connecting, the host stays as it is.
+    let busy = host(false, 1);
+    // SAFETY: a live host and address.
+    unsafe { enet_host_connect(busy, &localhost(9), 1, 0) };
+    assert_eq!(call(busy, &good_chain, &good_key), -1);
+    assert_eq!(call(server, &good_chain, &good_key), 0);
+    // SAFETY: live hosts, destroyed once.
+    unsafe {
+        enet_host_destroy(busy);
+        enet_host_destroy(client);
+        enet_host_destroy(server);
+    }
+}
