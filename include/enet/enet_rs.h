@@ -460,6 +460,13 @@ ENET_API int enet_rs_host_dtls_client(ENetHost *host, int verify, const char *tr
  */
 ENET_API int enet_rs_peer_get_dtls_state(ENetPeer *peer, ENetRsDtlsState *state, char *reason, size_t reasonLength);
 
+/**
+ * How many DTLS sessions the host keeps now, handshaking or established
+ * (0 for a NULL or plain host). Addresses that only sent ClientHellos
+ * without answering a cookie have none.
+ */
+ENET_API size_t enet_rs_host_get_dtls_session_count(ENetHost *host);
+
 #ifdef __cplusplus
 }
 #endif

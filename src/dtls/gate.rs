@@ -1,42 +1,70 @@
-//! How an encrypted server admits a new remote address without keeping
-//! anything for addresses that never prove they receive its datagrams.
+//! How an encrypted server admits a new remote address without keeping,
+//! or spending much on, anything for addresses that never prove they
+//! receive its datagrams.
 //!
 //! DTLS's answer to spoofed ClientHellos is the cookie exchange (RFC 6347
 //! §4.2.1): the server answers a first ClientHello with a
 //! HelloVerifyRequest carrying a cookie, and only a ClientHello that
-//! echoes a valid cookie starts a handshake. The DTLS library makes its
-//! cookie from a secret of its own session object and the client random,
-//! so by itself it would need that object kept per address, and its cookie
-//! would not depend on the address at all (one cookie obtained honestly
-//! could be replayed from any spoofed source).
+//! echoes a valid cookie starts a handshake. The DTLS library does this
+//! inside each of its server session objects, with a cookie secret drawn
+//! from the object's random generator, and making an object is costly
+//! (it loads the private key; its configuration runs self-tests).
 //!
-//! So every session object is made for one (address, client random): its
-//! seed for the library's non-key randomness, and with it the cookie
-//! secret, is a keyed hash of the host's secret, the address and the
-//! client random. A first ClientHello gets a fresh object, which answers
-//! with its HelloVerifyRequest and is then dropped: nothing stays. A
-//! ClientHello with a cookie gets a fresh object with the same seed, which
-//! is shown the first ClientHello again (rebuilt from this one, RFC 6347
-//! §4.2.1 says they match but for the cookie) so that it is where its
-//! HelloVerifyRequest left it, and then this one: a cookie made for this
-//! address and random checks out, the handshake goes on, and the object
-//! becomes the address's session. Any other cookie (from another address,
-//! or forged) gets a HelloVerifyRequest again, and nothing is kept.
+//! So the gate answers ClientHellos itself and makes a session object only
+//! for a client that echoed a valid cookie:
+//! - every server session of the host is made from one configuration
+//!   whose random generator has a fixed seed (the host's, drawn at set-up),
+//!   so all of them hold the same cookie secret, which the gate derives
+//!   from that seed as the library does ([`cookie_secret`], checked
+//!   against the library by a test) and so computes the cookie the session
+//!   object would;
+//! - a ClientHello without a valid cookie gets a HelloVerifyRequest built
+//!   here, byte for byte the one the library would send: an HMAC, and
+//!   nothing kept;
+//! - a ClientHello with a valid cookie gets a session object, which is
+//!   shown the first ClientHello again (rebuilt from this one: RFC 6347
+//!   §4.2.1 says they match but for the cookie) so that it stands where
+//!   its own HelloVerifyRequest left it, then this one: it checks the
+//!   cookie too, and goes on with the handshake.
 //!
-//! The keys of the handshake (ECDHE) never come from that seed: the
-//! library draws them from the system's random source.
+//! The library's cookie covers the client random, not the address, so one
+//! cookie obtained honestly could be replayed from spoofed sources: the
+//! gate admits each client random once (it remembers the last
+//! [`REMEMBERED`]), so a replay starts nothing.
+//!
+//! What the fixed seed also gives every session is the non-key randomness
+//! drawn after it (the time-stamped server random, retransmission jitter,
+//! AES-GCM's explicit nonces): those repeat between sessions, which each
+//! have keys of their own from fresh ECDHE (the library draws key pairs
+//! from the system's random source, never from this seed).
 
+use std::collections::{HashSet, VecDeque};
 use std::net::SocketAddr;
+use std::sync::Arc;
 use std::time::Instant;
 
-use dimpl::{Dtls, Output};
+use dimpl::{Config, Dtls, Output};
 use hmac::{Hmac, Mac};
+use rand09::rngs::StdRng;
+use rand09::{Rng, SeedableRng};
 use rand_core::{OsRng, RngCore};
 use sha2::Sha256;
 
 use super::hello::{ClientHello, ServerFlight};
 use super::session::{Outbox, Session};
 use super::setup::{session_config, ServerSetup};
+
+/// How many admitted client randoms the gate remembers.
+const REMEMBERED: usize = 4096;
+
+/// The cookie secret of a server session object whose configuration has
+/// random seed `seed`: the library draws a retransmission jitter (an
+/// `f32`) first, then the secret.
+fn cookie_secret(seed: u64) -> [u8; 32] {
+    let mut rng = StdRng::seed_from_u64(seed);
+    let _jitter: f32 = rng.random();
+    rng.random()
+}
 
 /// What the gate made of a datagram from an unknown address.
 pub enum Admission {
@@ -48,40 +76,38 @@ pub enum Admission {
     Admitted(Box<Session>),
 }
 
-/// The host's secret for cookies.
+/// A server's gate.
 pub struct Gate {
-    secret: [u8; 32],
-}
-
-impl Default for Gate {
-    fn default() -> Self {
-        let mut secret = [0u8; 32];
-        OsRng.fill_bytes(&mut secret);
-        Gate { secret }
-    }
+    /// The configuration of every server session of the host.
+    config: Arc<Config>,
+    cookie_secret: [u8; 32],
+    admitted: VecDeque<[u8; 32]>,
+    admitted_set: HashSet<[u8; 32]>,
 }
 
 impl Gate {
-    /// The seed of the session object for `from` and `random`.
-    fn seed(&self, from: &SocketAddr, random: &[u8]) -> u64 {
-        // HMAC takes a key of any length: this cannot fail.
-        let mut mac = Hmac::<Sha256>::new_from_slice(&self.secret)
-            .unwrap_or_else(|_| unreachable!("HMAC accepts any key length"));
-        match from {
-            SocketAddr::V4(v4) => mac.update(&v4.ip().octets()),
-            SocketAddr::V6(v6) => mac.update(&v6.ip().octets()),
+    pub fn new() -> Self {
+        let seed = OsRng.next_u64();
+        Gate {
+            config: session_config(Some(seed)),
+            cookie_secret: cookie_secret(seed),
+            admitted: VecDeque::new(),
+            admitted_set: HashSet::new(),
         }
-        mac.update(&from.port().to_be_bytes());
+    }
+
+    /// The cookie for a client random, as the host's sessions make it.
+    fn cookie(&self, random: &[u8]) -> [u8; 32] {
+        // HMAC takes a key of any length: this cannot fail.
+        let mut mac = Hmac::<Sha256>::new_from_slice(&self.cookie_secret)
+            .unwrap_or_else(|_| unreachable!("HMAC accepts any key length"));
         mac.update(random);
-        let tag = mac.finalize().into_bytes();
-        u64::from_be_bytes([
-            tag[0], tag[1], tag[2], tag[3], tag[4], tag[5], tag[6], tag[7],
-        ])
+        mac.finalize().into_bytes().into()
     }
 
     /// Handles a datagram from an address without a session.
     pub fn admit(
-        &self,
+        &mut self,
         server: &ServerSetup,
         from: SocketAddr,
         datagram: &[u8],
@@ -92,23 +118,17 @@ impl Gate {
         let Some(hello) = ClientHello::parse(datagram) else {
             return Admission::Dropped;
         };
-        let seed = self.seed(&from, hello.random());
-        let mut dtls = Dtls::new_12(session_config(Some(seed)), server.certificate.clone(), now);
-        // The library sets its random up on its first timer run.
-        if dtls.handle_timeout(now).is_err() {
-            return Admission::Dropped;
+        let cookie = self.cookie(hello.random());
+        let random: [u8; 32] = hello.random().try_into().unwrap_or([0; 32]);
+        if !same(hello.cookie(), &cookie) || self.admitted_set.contains(&random) {
+            outbox.record(from, &hello.verify_request(&cookie));
+            return Admission::Verify;
         }
-        if hello.cookie().is_empty() {
-            return match dtls.handle_packet(datagram) {
-                Ok(()) => {
-                    send_flight(&mut dtls, from, outbox, scratch);
-                    Admission::Verify
-                }
-                Err(_) => Admission::Dropped,
-            };
-        }
-        // Where the HelloVerifyRequest of the first ClientHello left it.
-        if dtls.handle_packet(&hello.first()).is_err() {
+        let mut dtls = Dtls::new_12(self.config.clone(), server.certificate.clone(), now);
+        // The library sets its random up on its first timer run; then it
+        // answers the first ClientHello (its answer is the one already
+        // sent), and goes on with this one.
+        if dtls.handle_timeout(now).is_err() || dtls.handle_packet(&hello.first()).is_err() {
             return Admission::Dropped;
         }
         discard_flight(&mut dtls, scratch);
@@ -116,24 +136,40 @@ impl Gate {
             return Admission::Dropped;
         }
         let mark = outbox.records_mark();
-        let flight = send_flight(&mut dtls, from, outbox, scratch);
-        match flight {
-            ServerFlight::ServerHello => {
-                let mut session = Box::new(Session::new(dtls, None, now));
-                // Its timer, for retransmitting the flight just queued.
-                if session.drain(from, outbox, scratch).is_err() {
-                    outbox.forget_records_since(mark);
-                    return Admission::Dropped;
-                }
-                Admission::Admitted(session)
-            }
-            ServerFlight::HelloVerifyRequest => Admission::Verify,
-            ServerFlight::Other => {
-                outbox.forget_records_since(mark);
-                Admission::Dropped
+        if send_flight(&mut dtls, from, outbox, scratch) != ServerFlight::ServerHello {
+            outbox.forget_records_since(mark);
+            return Admission::Dropped;
+        }
+        let mut session = Box::new(Session::new(dtls, None, now));
+        // Its timer, for retransmitting the flight just queued.
+        if session.drain(from, outbox, scratch).is_err() {
+            outbox.forget_records_since(mark);
+            return Admission::Dropped;
+        }
+        self.remember(random);
+        Admission::Admitted(session)
+    }
+
+    fn remember(&mut self, random: [u8; 32]) {
+        if self.admitted.len() >= REMEMBERED {
+            if let Some(oldest) = self.admitted.pop_front() {
+                self.admitted_set.remove(&oldest);
             }
         }
+        self.admitted.push_back(random);
+        self.admitted_set.insert(random);
     }
+}
+
+impl Default for Gate {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+/// Equal, in time that does not depend on where they differ.
+fn same(a: &[u8], b: &[u8]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
 }
 
 /// Queues what `dtls` has to send to `to`; what its first datagram is.
@@ -165,5 +201,124 @@ fn discard_flight(dtls: &mut Dtls, scratch: &mut Vec<u8>) {
             Output::Timeout(_) => return,
             _ => {}
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dtls::setup::ClientSetup;
+
+    /// A ClientHello from a real client session (the library's own).
+    fn client_hello() -> Vec<u8> {
+        let client = ClientSetup::new(false, "", None).unwrap();
+        let mut dtls = Dtls::new_12(session_config(None), client.certificate, Instant::now());
+        dtls.set_active(true);
+        dtls.handle_timeout(Instant::now()).unwrap();
+        let mut scratch = vec![0; 4096];
+        let mut outbox = Outbox::default();
+        let to: SocketAddr = "127.0.0.1:1".parse().unwrap();
+        send_flight(&mut dtls, to, &mut outbox, &mut scratch);
+        let mut hello = None;
+        outbox.send_records(|_, record| {
+            hello.get_or_insert(record.to_vec());
+        });
+        hello.unwrap()
+    }
+
+    /// The gate's HelloVerifyRequest is the one a session object of the
+    /// host would send, for any seed and client: the cookie secret is
+    /// derived as the library derives it.
+    #[test]
+    fn the_gate_answers_as_the_library_would() {
+        let server = ServerSetup::for_tests();
+        for seed in [0u64, 1, 0x5EED, u64::MAX] {
+            let gate = Gate {
+                config: session_config(Some(seed)),
+                cookie_secret: cookie_secret(seed),
+                admitted: VecDeque::new(),
+                admitted_set: HashSet::new(),
+            };
+            for _ in 0..3 {
+                let hello = client_hello();
+                let parsed = ClientHello::parse(&hello).unwrap();
+                let ours = parsed.verify_request(&gate.cookie(parsed.random()));
+                let mut dtls = Dtls::new_12(
+                    gate.config.clone(),
+                    server.certificate.clone(),
+                    Instant::now(),
+                );
+                dtls.handle_timeout(Instant::now()).unwrap();
+                dtls.handle_packet(&hello).unwrap();
+                let mut scratch = vec![0; 4096];
+                let mut outbox = Outbox::default();
+                let to: SocketAddr = "127.0.0.1:1".parse().unwrap();
+                send_flight(&mut dtls, to, &mut outbox, &mut scratch);
+                let mut library = None;
+                outbox.send_records(|_, record| {
+                    library.get_or_insert(record.to_vec());
+                });
+                assert_eq!(ours, library.unwrap(), "seed {seed}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_cookie_admits_once_and_a_forged_one_never() {
+        let server = ServerSetup::for_tests();
+        let mut gate = Gate::new();
+        let mut scratch = vec![0; 4096];
+        let mut outbox = Outbox::default();
+        let from: SocketAddr = "127.0.0.1:2".parse().unwrap();
+        let hello = client_hello();
+        let parsed = ClientHello::parse(&hello).unwrap();
+        let answer = |cookie: &[u8]| {
+            // The client's second ClientHello: the cookie put in.
+            let mut second = parsed.first();
+            let at = cookie_offset(&second);
+            second[at] = cookie.len() as u8;
+            second.splice(at + 1..at + 1, cookie.iter().copied());
+            fix_lengths(&mut second, 1);
+            second
+        };
+        let now = Instant::now();
+        assert!(matches!(
+            gate.admit(&server, from, &hello, now, &mut outbox, &mut scratch),
+            Admission::Verify
+        ));
+        let forged = answer(&[7; 32]);
+        assert!(matches!(
+            gate.admit(&server, from, &forged, now, &mut outbox, &mut scratch),
+            Admission::Verify
+        ));
+        let good = answer(&gate.cookie(parsed.random()));
+        assert!(matches!(
+            gate.admit(&server, from, &good, now, &mut outbox, &mut scratch),
+            Admission::Admitted(_)
+        ));
+        // The same client random again (a replay, from anywhere): nothing.
+        let elsewhere: SocketAddr = "127.0.0.9:9".parse().unwrap();
+        assert!(matches!(
+            gate.admit(&server, elsewhere, &good, now, &mut outbox, &mut scratch),
+            Admission::Verify
+        ));
+    }
+
+    /// Where the cookie's length byte sits in a ClientHello record.
+    fn cookie_offset(record: &[u8]) -> usize {
+        let session_id_at = 13 + 12 + 2 + 32;
+        session_id_at + 1 + usize::from(record[session_id_at])
+    }
+
+    /// Sets a ClientHello record's lengths after an edit, and its message
+    /// and record sequence numbers.
+    fn fix_lengths(record: &mut [u8], sequence: u16) {
+        let body = (record.len() - 25) as u32;
+        let record_length = (record.len() - 13) as u16;
+        record[11..13].copy_from_slice(&record_length.to_be_bytes());
+        record[14..17].copy_from_slice(&body.to_be_bytes()[1..]);
+        record[17..19].copy_from_slice(&sequence.to_be_bytes());
+        record[22..25].copy_from_slice(&body.to_be_bytes()[1..]);
+        record[10] = sequence as u8;
     }
 }

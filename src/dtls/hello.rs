@@ -84,6 +84,26 @@ impl<'a> ClientHello<'a> {
         &self.datagram[self.cookie_at + 1..self.cookie_at + 1 + length]
     }
 
+    /// The HelloVerifyRequest that answers this ClientHello with `cookie`,
+    /// as the DTLS library builds it: a DTLS 1.2 record of epoch 0 with the
+    /// ClientHello's record sequence number (RFC 6347 §4.2.1), message
+    /// sequence 0, server version DTLS 1.0 in the message (as §4.2.1 asks).
+    pub fn verify_request(&self, cookie: &[u8; 32]) -> Vec<u8> {
+        let body_length = 2 + 1 + cookie.len();
+        let length = (body_length as u32).to_be_bytes();
+        let mut record = Vec::with_capacity(RECORD_HEADER + HANDSHAKE_HEADER + body_length);
+        record.extend_from_slice(&[HANDSHAKE, 0xFE, 0xFD, 0, 0]);
+        record.extend_from_slice(&self.datagram[5..11]);
+        record.extend_from_slice(&((HANDSHAKE_HEADER + body_length) as u16).to_be_bytes());
+        record.push(HELLO_VERIFY_REQUEST);
+        record.extend_from_slice(&length[1..]);
+        record.extend_from_slice(&[0, 0, 0, 0, 0]);
+        record.extend_from_slice(&length[1..]);
+        record.extend_from_slice(&[0xFE, 0xFF, cookie.len() as u8]);
+        record.extend_from_slice(cookie);
+        record
+    }
+
     /// The first ClientHello this one repeats: the same message without
     /// its cookie, with message and record sequence numbers 0.
     pub fn first(&self) -> Vec<u8> {

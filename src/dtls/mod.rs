@@ -61,7 +61,8 @@ pub enum Status {
 pub struct SecureLayer {
     server: Option<ServerSetup>,
     client: Option<ClientSetup>,
-    gate: Gate,
+    /// A server's gate, made with its set-up.
+    gate: Option<Gate>,
     /// Boxed: a session is a few KiB.
     sessions: HashMap<SocketAddr, Box<Session>>,
     outbox: Outbox,
@@ -80,7 +81,7 @@ impl SecureLayer {
         SecureLayer {
             server: None,
             client: None,
-            gate: Gate::default(),
+            gate: None,
             sessions: HashMap::new(),
             outbox: Outbox::default(),
             scratch: vec![0; 16 * 1024],
@@ -93,6 +94,7 @@ impl SecureLayer {
     /// Accepts sessions from clients, presenting `setup`'s certificate.
     pub fn set_server(&mut self, setup: ServerSetup) {
         self.server = Some(setup);
+        self.gate.get_or_insert_with(Gate::new);
     }
 
     /// Whether the host connects out encrypted.
@@ -103,6 +105,11 @@ impl SecureLayer {
     /// Connects out over sessions judged by `setup`.
     pub fn set_client(&mut self, setup: ClientSetup) {
         self.client = Some(setup);
+    }
+
+    /// How many sessions the host keeps (handshaking or established).
+    pub fn session_count(&self) -> usize {
+        self.sessions.len()
     }
 
     /// What the program sees of `peer`'s encryption.
@@ -158,9 +165,11 @@ impl SecureLayer {
                 scratch,
                 ..
             } = self;
-            match server.as_ref() {
-                Some(server) => gate.admit(server, from, datagram, now, outbox, scratch),
-                None => return,
+            match (server.as_ref(), gate.as_mut()) {
+                (Some(server), Some(gate)) => {
+                    gate.admit(server, from, datagram, now, outbox, scratch)
+                }
+                _ => return,
             }
         };
         if let Admission::Admitted(session) = admission {

@@ -116,6 +116,16 @@ impl ServerSetup {
     }
 }
 
+#[cfg(test)]
+impl ServerSetup {
+    /// A server presenting a throwaway self-signed certificate.
+    pub fn for_tests() -> Self {
+        ServerSetup {
+            certificate: own_certificate().unwrap(),
+        }
+    }
+}
+
 /// A client's set-up: how it checks the server, and its own certificate.
 #[derive(Clone)]
 pub struct ClientSetup {

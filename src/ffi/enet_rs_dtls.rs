@@ -176,3 +176,23 @@ pub unsafe extern "C" fn enet_rs_peer_get_dtls_state(
         0
     })
 }
+
+/// How many DTLS sessions the host keeps now, handshaking or established
+/// (0 for a NULL or plain host). Addresses that only sent ClientHellos
+/// without answering a cookie have none.
+///
+/// # Safety
+/// `host` must be NULL or live.
+#[no_mangle]
+pub unsafe extern "C" fn enet_rs_host_get_dtls_session_count(host: *mut ENetHost) -> usize {
+    guard!(0, {
+        // SAFETY: caller contract.
+        match unsafe { host_mut(host) } {
+            Some(host) => host
+                .secure
+                .as_ref()
+                .map_or(0, |layer| layer.session_count()),
+            None => 0,
+        }
+    })
+}

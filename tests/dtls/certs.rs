@@ -17,16 +17,29 @@ use x509_cert::serial_number::SerialNumber;
 use x509_cert::spki::SubjectPublicKeyInfoOwned;
 use x509_cert::time::Validity;
 
-/// A certificate and its key, in PEM.
+/// A certificate and its key, in PEM and DER.
 pub struct Identity {
     pub certificate_pem: String,
     pub key_pem: String,
+    pub certificate_der: Vec<u8>,
+    pub key_der: Vec<u8>,
     name: Name,
     key: SigningKey,
 }
 
 fn pem(label: &str, der: &[u8]) -> String {
     pem_rfc7468::encode_string(label, pem_rfc7468::LineEnding::LF, der).unwrap()
+}
+
+fn identity(certificate_der: Vec<u8>, name: Name, key: SigningKey) -> Identity {
+    Identity {
+        certificate_pem: pem("CERTIFICATE", &certificate_der),
+        key_pem: key.to_pkcs8_pem(LineEnding::LF).unwrap().to_string(),
+        key_der: key.to_pkcs8_der().unwrap().as_bytes().to_vec(),
+        certificate_der,
+        name,
+        key,
+    }
 }
 
 fn validity() -> Validity {
@@ -48,12 +61,7 @@ pub fn ca(name: &str) -> Identity {
     )
     .unwrap();
     let certificate = builder.build::<DerSignature>().unwrap();
-    Identity {
-        certificate_pem: pem("CERTIFICATE", &certificate.to_der().unwrap()),
-        key_pem: key.to_pkcs8_pem(LineEnding::LF).unwrap().to_string(),
-        name: subject,
-        key,
-    }
+    identity(certificate.to_der().unwrap(), subject, key)
 }
 
 /// A server certificate for `dns_name`, signed by `issuer`.
@@ -81,10 +89,5 @@ pub fn server(issuer: &Identity, dns_name: &str) -> Identity {
         )]))
         .unwrap();
     let certificate = builder.build::<DerSignature>().unwrap();
-    Identity {
-        certificate_pem: pem("CERTIFICATE", &certificate.to_der().unwrap()),
-        key_pem: key.to_pkcs8_pem(LineEnding::LF).unwrap().to_string(),
-        name: subject,
-        key,
-    }
+    identity(certificate.to_der().unwrap(), subject, key)
 }

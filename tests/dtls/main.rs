@@ -6,6 +6,8 @@
 //! while encrypted peers carry on.
 
 mod certs;
+mod gate;
+mod relay;
 
 use core::ffi::{c_char, c_int};
 use core::ptr;
@@ -20,6 +22,7 @@ use ::enet::ffi::packet::*;
 use ::enet::ffi::peer::*;
 
 use certs::Identity;
+use relay::{Relay, Tamper};
 
 fn localhost(port: u16) -> ENetAddress {
     ENetAddress {
@@ -394,4 +397,203 @@ fn set_up_is_refused_for_bad_input_and_for_a_host_with_peers() {
         enet_host_destroy(client);
         enet_host_destroy(server);
     }
+}
+
+/// Connects a client to a server through a relay that tampers with what
+/// the client sends, and sends 60 reliable messages (ENet's checksum off,
+/// so only DTLS guards them). Returns the messages the server received,
+/// how many datagrams its engine was handed (`totalReceivedPackets`), and
+/// the relay's counts.
+fn through_relay(encrypted: bool, tamper: Tamper) -> (Vec<Vec<u8>>, u64, u64, u64) {
+    let ca = certs::ca("the CA");
+    let (server, client) = if encrypted {
+        (
+            dtls_server(&certs::server(&ca, "localhost")),
+            dtls_client(&ca.certificate_pem, Some("localhost")),
+        )
+    } else {
+        (host(true, 2), host(false, 1))
+    };
+    // SAFETY: a live host.
+    let port = unsafe { (*server).address.port };
+    let relay = Relay::start(
+        std::net::SocketAddr::from(([127, 0, 0, 1], port)),
+        tamper,
+        encrypted,
+    );
+    // SAFETY: a live host and a valid address.
+    let peer = unsafe { enet_host_connect(client, &localhost(relay.address.port()), 3, 0) };
+    assert!(!peer.is_null());
+    let mut connects = 0;
+    pump(server, client, 10, |event| match event {
+        None => connects == 2,
+        Some((_, event)) => {
+            connects += i32::from(event.r#type == ENetEventType::ENET_EVENT_TYPE_CONNECT);
+            false
+        }
+    });
+    assert_eq!(connects, 2);
+    let reliable = ENetPacketFlag::ENET_PACKET_FLAG_RELIABLE as u32;
+    const MESSAGES: u32 = 60;
+    for index in 0..MESSAGES {
+        // SAFETY: a live peer and a packet of ours.
+        assert_eq!(
+            unsafe { enet_peer_send(peer, 0, packet(&message(index, 200), reliable)) },
+            0
+        );
+        if index % 5 == 0 {
+            // SAFETY: a live host.
+            unsafe { enet_host_flush(client) };
+        }
+    }
+    let mut received = Vec::new();
+    pump(server, client, 20, |event| match event {
+        None => received.len() == MESSAGES as usize,
+        Some((true, event)) if event.r#type == ENetEventType::ENET_EVENT_TYPE_RECEIVE => {
+            // SAFETY: a received packet, destroyed here.
+            unsafe {
+                let packet = &*event.packet;
+                received.push(core::slice::from_raw_parts(packet.data, packet.dataLength).to_vec());
+                enet_packet_destroy(event.packet);
+            }
+            false
+        }
+        Some(_) => false,
+    });
+    // Let what is in flight land, sending nothing new but acknowledgements.
+    let quiet = Instant::now() + Duration::from_millis(300);
+    pump(server, client, 1, |event| {
+        event.is_none() && Instant::now() > quiet
+    });
+    // SAFETY: a live host.
+    let engine_got = u64::from(unsafe { (*server).totalReceivedPackets });
+    let intact = relay
+        .counts
+        .intact
+        .load(std::sync::atomic::Ordering::Relaxed);
+    let flipped = relay
+        .counts
+        .flipped
+        .load(std::sync::atomic::Ordering::Relaxed);
+    drop(relay);
+    // SAFETY: live hosts, destroyed once.
+    unsafe {
+        enet_host_destroy(client);
+        enet_host_destroy(server);
+    }
+    (received, engine_got, intact, flipped)
+}
+
+#[test]
+fn replayed_datagrams_are_dropped_before_the_engine() {
+    let (received, engine_got, intact, _) = through_relay(true, Tamper::Replay);
+    assert_eq!(received.len(), 60);
+    // Every record came twice; the engine got each once (a datagram may
+    // still be on its way when counted).
+    assert!(
+        engine_got <= intact && engine_got + 3 >= intact,
+        "{engine_got} of {intact}"
+    );
+    // Plaintext, the same relay hands the engine every copy.
+    let (received, engine_got, intact, _) = through_relay(false, Tamper::Replay);
+    assert_eq!(received.len(), 60);
+    assert!(engine_got + 3 >= 2 * intact, "{engine_got} of 2 x {intact}");
+}
+
+#[test]
+fn a_flipped_byte_is_dropped_by_dtls_and_never_delivered() {
+    let (received, engine_got, intact, flipped) = through_relay(true, Tamper::FlipEveryThird);
+    assert!(flipped > 5, "the relay flipped {flipped}");
+    // Only intact records reached the engine; reliable resends made up
+    // for the rest, and every message arrived as sent, in order.
+    assert!(engine_got <= intact, "{engine_got} of {intact} intact");
+    assert_eq!(received.len(), 60);
+    for (index, bytes) in received.iter().enumerate() {
+        assert_eq!(bytes, &message(index as u32, 200));
+    }
+}
+
+/// Services `server` for `ms` milliseconds, ignoring events.
+fn settle(server: *mut ENetHost, ms: u64) {
+    let until = Instant::now() + Duration::from_millis(ms);
+    while Instant::now() < until {
+        service(server, 1);
+    }
+}
+
+fn session_count(server: *mut ENetHost) -> usize {
+    // SAFETY: a live host.
+    unsafe { enet_rs_host_get_dtls_session_count(server) }
+}
+
+#[test]
+fn cookieless_hellos_from_many_sources_leave_no_session() {
+    let ca = certs::ca("the CA");
+    let server = dtls_server(&certs::server(&ca, "localhost"));
+    // SAFETY: a live host.
+    let port = unsafe { (*server).address.port };
+    let own = certs::ca("client");
+    let sources: Vec<_> = (0..300)
+        .map(|_| gate::socket(Duration::from_millis(200)))
+        .collect();
+    for source in &sources {
+        let hello = gate::BareClient::new(&own).flight().remove(0);
+        source.send_to(&hello, gate::to(port)).unwrap();
+    }
+    settle(server, 300);
+    assert_eq!(session_count(server), 0, "no session for any of them");
+    let answered = sources
+        .iter()
+        .filter(|source| {
+            gate::next(source).is_some_and(|reply| gate::is_hello_verify_request(&reply))
+        })
+        .count();
+    assert!(
+        answered >= 290,
+        "{answered} of 300 got a HelloVerifyRequest"
+    );
+    // SAFETY: a live host, destroyed once.
+    unsafe { enet_host_destroy(server) };
+}
+
+#[test]
+fn a_cookie_starts_one_session_once() {
+    let ca = certs::ca("the CA");
+    let server = dtls_server(&certs::server(&ca, "localhost"));
+    // SAFETY: a live host.
+    let port = unsafe { (*server).address.port };
+    let (honest, replayer) = (
+        gate::socket(Duration::from_millis(500)),
+        gate::socket(Duration::from_millis(500)),
+    );
+    let mut client = gate::BareClient::new(&certs::ca("client"));
+    honest
+        .send_to(&client.flight().remove(0), gate::to(port))
+        .unwrap();
+    settle(server, 50);
+    let verify = gate::next(&honest).expect("a HelloVerifyRequest");
+    assert!(gate::is_hello_verify_request(&verify));
+    assert_eq!(
+        session_count(server),
+        0,
+        "nothing kept for a cookieless hello"
+    );
+    let with_cookie = client.answer(&verify);
+    // The cookie echoed: the handshake goes on.
+    honest.send_to(&with_cookie, gate::to(port)).unwrap();
+    settle(server, 50);
+    assert_eq!(session_count(server), 1);
+    let server_hello = gate::next(&honest).expect("the server's flight");
+    assert_eq!(
+        (server_hello[0], server_hello[13]),
+        (22, 2),
+        "a ServerHello"
+    );
+    // The same hello and cookie replayed from elsewhere start nothing.
+    replayer.send_to(&with_cookie, gate::to(port)).unwrap();
+    settle(server, 50);
+    assert_eq!(session_count(server), 1);
+    assert!(gate::next(&replayer).is_some_and(|reply| gate::is_hello_verify_request(&reply)));
+    // SAFETY: a live host, destroyed once.
+    unsafe { enet_host_destroy(server) };
 }

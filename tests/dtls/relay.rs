@@ -1,0 +1,107 @@
+//! A UDP relay between one client and a server on 127.0.0.1 that tampers
+//! with what the client sends: every datagram it picks is sent twice (a
+//! replay), or has one byte flipped. It picks DTLS application-data
+//! records (content type 23) when told the traffic is encrypted, so the
+//! handshake is left alone, and every datagram otherwise.
+
+use std::net::{SocketAddr, UdpSocket};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Arc;
+use std::thread::JoinHandle;
+use std::time::Duration;
+
+/// What the relay does to a datagram it picks.
+#[derive(Clone, Copy)]
+pub enum Tamper {
+    /// Sends it twice.
+    Replay,
+    /// Flips a byte of every third one, near its end (the payload).
+    FlipEveryThird,
+}
+
+/// Counts of the client's datagrams the relay picked.
+#[derive(Default)]
+pub struct Counts {
+    /// Passed on as they came.
+    pub intact: AtomicU64,
+    /// Passed on with a byte flipped.
+    pub flipped: AtomicU64,
+}
+
+pub struct Relay {
+    pub address: SocketAddr,
+    pub counts: Arc<Counts>,
+    stop: Arc<AtomicBool>,
+    thread: Option<JoinHandle<()>>,
+}
+
+impl Relay {
+    /// A relay to `server`, tampering with the client's datagrams.
+    pub fn start(server: SocketAddr, tamper: Tamper, encrypted: bool) -> Relay {
+        let front = UdpSocket::bind("127.0.0.1:0").unwrap();
+        let back = UdpSocket::bind("127.0.0.1:0").unwrap();
+        front
+            .set_read_timeout(Some(Duration::from_millis(1)))
+            .unwrap();
+        back.set_read_timeout(Some(Duration::from_millis(1)))
+            .unwrap();
+        let address = front.local_addr().unwrap();
+        let counts = Arc::new(Counts::default());
+        let stop = Arc::new(AtomicBool::new(false));
+        let thread = {
+            let (counts, stop) = (counts.clone(), stop.clone());
+            std::thread::spawn(move || {
+                let mut client: Option<SocketAddr> = None;
+                let mut buffer = [0u8; 8192];
+                let mut picked = 0u64;
+                while !stop.load(Ordering::Relaxed) {
+                    if let Ok((length, from)) = front.recv_from(&mut buffer) {
+                        client = Some(from);
+                        let datagram = &mut buffer[..length];
+                        let pick = !encrypted || datagram.first() == Some(&23);
+                        if !pick {
+                            let _ = back.send_to(datagram, server);
+                            continue;
+                        }
+                        picked += 1;
+                        match tamper {
+                            Tamper::Replay => {
+                                let _ = back.send_to(datagram, server);
+                                let _ = back.send_to(datagram, server);
+                                counts.intact.fetch_add(1, Ordering::Relaxed);
+                            }
+                            Tamper::FlipEveryThird if picked % 3 == 0 => {
+                                let at = length - 1 - (picked as usize % length.min(8));
+                                datagram[at] ^= 0x20;
+                                let _ = back.send_to(datagram, server);
+                                counts.flipped.fetch_add(1, Ordering::Relaxed);
+                            }
+                            Tamper::FlipEveryThird => {
+                                let _ = back.send_to(datagram, server);
+                                counts.intact.fetch_add(1, Ordering::Relaxed);
+                            }
+                        }
+                    }
+                    if let (Ok((length, _)), Some(client)) = (back.recv_from(&mut buffer), client) {
+                        let _ = front.send_to(&buffer[..length], client);
+                    }
+                }
+            })
+        };
+        Relay {
+            address,
+            counts,
+            stop,
+            thread: Some(thread),
+        }
+    }
+}
+
+impl Drop for Relay {
+    fn drop(&mut self) {
+        self.stop.store(true, Ordering::Relaxed);
+        if let Some(thread) = self.thread.take() {
+            let _ = thread.join();
+        }
+    }
+}
