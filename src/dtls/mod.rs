@@ -34,7 +34,7 @@ use dimpl::Dtls;
 use gate::{Admission, Gate};
 use session::{Ended, Outbox, Progress, Session};
 pub use setup::{ClientSetup, ServerSetup, SetupError};
-pub use transport::SecureTransport;
+pub use transport::{MaybeSecure, SecureTransport};
 
 /// A session unheard of for this long is dropped (an ENet peer pings
 /// every half second).
@@ -110,6 +110,17 @@ impl SecureLayer {
     /// How many sessions the host keeps (handshaking or established).
     pub fn session_count(&self) -> usize {
         self.sessions.len()
+    }
+
+    /// What the program sees of the encryption of the peer at `address`;
+    /// `connecting` says the peer is connecting out from this host, whose
+    /// handshake starts with the host's next service call and so counts
+    /// as under way from the start.
+    pub fn peer_status(&self, address: &SocketAddr, connecting: bool) -> Status {
+        match self.status(address) {
+            Status::None if connecting && self.is_client() => Status::Handshaking,
+            status => status,
+        }
     }
 
     /// What the program sees of `peer`'s encryption.

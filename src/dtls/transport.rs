@@ -109,3 +109,68 @@ impl<T: Transport> Transport for SecureTransport<'_, T> {
         into.append(&mut self.layer.lost);
     }
 }
+
+/// A host's transport, encrypted or not, as one type (for callers that
+/// prefer one code path to two; the C driver keeps two, so a plain host
+/// runs exactly the socket transport).
+pub enum MaybeSecure<'a, T> {
+    Plain(T),
+    Secure(SecureTransport<'a, T>),
+}
+
+impl<'a, T: Transport> MaybeSecure<'a, T> {
+    /// `inner`, through `layer` if there is one.
+    pub fn new(inner: T, layer: Option<&'a mut SecureLayer>) -> Self {
+        match layer {
+            Some(layer) => MaybeSecure::Secure(SecureTransport::new(inner, layer)),
+            None => MaybeSecure::Plain(inner),
+        }
+    }
+}
+
+impl<T: Transport> Transport for MaybeSecure<'_, T> {
+    fn now(&mut self) -> u32 {
+        match self {
+            MaybeSecure::Plain(inner) => inner.now(),
+            MaybeSecure::Secure(secure) => secure.now(),
+        }
+    }
+
+    fn receive<R>(
+        &mut self,
+        handle: impl FnOnce(SocketAddr, &[u8]) -> R,
+    ) -> Result<Option<R>, ServiceFailed> {
+        match self {
+            MaybeSecure::Plain(inner) => inner.receive(handle),
+            MaybeSecure::Secure(secure) => secure.receive(handle),
+        }
+    }
+
+    fn transmit(&mut self, to: &SocketAddr, bytes: &[u8], windowed: bool) -> isize {
+        match self {
+            MaybeSecure::Plain(inner) => inner.transmit(to, bytes, windowed),
+            MaybeSecure::Secure(secure) => secure.transmit(to, bytes, windowed),
+        }
+    }
+
+    fn flush(&mut self) -> Result<(), ServiceFailed> {
+        match self {
+            MaybeSecure::Plain(inner) => inner.flush(),
+            MaybeSecure::Secure(secure) => secure.flush(),
+        }
+    }
+
+    fn wait(&mut self, ms: u32) -> Result<bool, ServiceFailed> {
+        match self {
+            MaybeSecure::Plain(inner) => inner.wait(ms),
+            MaybeSecure::Secure(secure) => secure.wait(ms),
+        }
+    }
+
+    fn take_lost(&mut self, into: &mut Vec<SocketAddr>) {
+        match self {
+            MaybeSecure::Plain(inner) => inner.take_lost(into),
+            MaybeSecure::Secure(secure) => secure.take_lost(into),
+        }
+    }
+}

@@ -144,17 +144,9 @@ pub unsafe extern "C" fn enet_rs_peer_get_dtls_state(
         else {
             return -1;
         };
+        let connecting = host.peer(index).state == ENetPeerState::ENET_PEER_STATE_CONNECTING;
         let status = match &host.secure {
-            // A peer connecting out starts its handshake with the host's
-            // next service call: it counts as under way from the start.
-            Some(layer)
-                if layer.is_client()
-                    && host.peer(index).state == ENetPeerState::ENET_PEER_STATE_CONNECTING
-                    && layer.status(&host.peer_endpoint(index)) == Status::None =>
-            {
-                Status::Handshaking
-            }
-            Some(layer) => layer.status(&host.peer_endpoint(index)),
+            Some(layer) => layer.peer_status(&host.peer_endpoint(index), connecting),
             None => Status::None,
         };
         *state = match status {

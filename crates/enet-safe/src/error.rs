@@ -35,6 +35,13 @@ pub enum Error {
     /// waker for the host's thread: an eventfd, a pipe or a loopback
     /// socket).
     NoSender,
+    /// An encryption set-up was refused: unreadable PEM, a key that is not
+    /// ECDSA P-256/P-384, a host name that is neither a DNS name nor an IP
+    /// address.
+    Encryption(String),
+    /// The host already has peers; it can only be made to encrypt before
+    /// any connect.
+    HasPeers,
 }
 
 impl fmt::Display for Error {
@@ -58,6 +65,8 @@ impl fmt::Display for Error {
             Error::NoSender => {
                 f.write_str("the system refused a waker (eventfd, pipe or socket) for the sender")
             }
+            Error::Encryption(why) => write!(f, "encryption set-up refused: {why}"),
+            Error::HasPeers => f.write_str("the host already has peers"),
         }
     }
 }

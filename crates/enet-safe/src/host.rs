@@ -8,6 +8,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use enet::abi::{ENetHost, ENetPeerState};
+use enet::dtls::{ClientSetup, MaybeSecure, SecureLayer, ServerSetup, Status};
 use enet::net::clock;
 use enet::net::host_socket::{self, HostSocketOptions, SocketFamily};
 use enet::net::request_queue::RequestQueue;
@@ -106,6 +107,36 @@ pub enum Event {
     },
 }
 
+/// How an encrypted client judges the server's certificate
+/// ([`Host::encrypt_as_client`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ServerCheck<'a> {
+    /// Any certificate is taken: the traffic is encrypted, but the server
+    /// is not authenticated (anyone on the path could stand in for it).
+    None,
+    /// The certificate must be one of `certificates_pem` (PEM) or be
+    /// signed by one of them, be valid now, and, with a `host_name` (a
+    /// DNS name or an IP address), name that host.
+    Trusted {
+        certificates_pem: &'a str,
+        host_name: Option<&'a str>,
+    },
+}
+
+/// A peer's encryption ([`Host::encryption`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Encryption {
+    /// The host is not encrypted, or the peer has no session yet.
+    None,
+    /// The DTLS handshake is under way.
+    Handshaking,
+    /// The peer's datagrams travel over an established DTLS session.
+    Established,
+    /// The handshake failed or the session ended, and why (a certificate
+    /// refused, a time-out, an alert).
+    Failed(String),
+}
+
 /// What is known of a connected peer.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct PeerInfo {
@@ -135,6 +166,11 @@ pub struct Host {
     connections: Vec<Option<PeerHandle>>,
     /// What senders on other threads queued, once one was asked for.
     requests: Option<Arc<RequestQueue>>,
+    /// The host's DTLS sessions, once it was made to encrypt.
+    secure: Option<Box<SecureLayer>>,
+    /// The handle each slot's last connection was reported with, once it
+    /// has ended: its encryption stays readable until the slot is reused.
+    ended: Vec<Option<PeerHandle>>,
 }
 
 /// The engine's hooks for a call: the codec, and the senders' queue.
@@ -201,6 +237,8 @@ impl Host {
             local,
             connections: vec![None; config.peers],
             requests: None,
+            secure: None,
+            ended: vec![None; config.peers],
         })
     }
 
@@ -242,6 +280,7 @@ impl Host {
             .ok_or(Error::NoFreeSlot)?;
         let handle = self.engine.peer_handle(index);
         self.connections[index] = Some(handle);
+        self.ended[index] = None;
         Ok(self.peer(handle))
     }
 
@@ -265,18 +304,111 @@ impl Host {
     }
 
     /// Runs `call` on the engine with this host's transport (woken by its
-    /// senders) and hooks (its codec, and what its senders queued).
+    /// senders, through its DTLS sessions if it encrypts) and hooks (its
+    /// codec, and what its senders queued).
     fn with_engine<R>(
         &mut self,
-        call: impl FnOnce(&mut proto::Host, &mut SocketTransport<'_>, &mut SafeHooks<'_>) -> R,
+        call: impl FnOnce(
+            &mut proto::Host,
+            &mut MaybeSecure<'_, SocketTransport<'_>>,
+            &mut SafeHooks<'_>,
+        ) -> R,
     ) -> R {
         let requests = self.requests.as_deref();
         let mut hooks = SafeHooks {
             codec: &mut self.codec,
             requests,
         };
-        let mut transport = self.socket.transport(requests.map(RequestQueue::waker));
+        let socket = self.socket.transport(requests.map(RequestQueue::waker));
+        let mut transport = MaybeSecure::new(socket, self.secure.as_deref_mut());
         call(&mut self.engine, &mut transport, &mut hooks)
+    }
+
+    /// Makes this host accept encrypted connections: every datagram to
+    /// and from a client travels over a DTLS 1.2 session with its address
+    /// (the ENet datagrams inside unchanged), and the host presents the
+    /// first certificate of `certificate_chain_pem`, whose ECDSA P-256 or
+    /// P-384 key is `private_key_pem` (PKCS#8 or SEC1). A new address must
+    /// answer a cookie before the host keeps anything for it; plaintext
+    /// datagrams are dropped from now on. Call it before any peer
+    /// connects.
+    pub fn encrypt_as_server(
+        &mut self,
+        certificate_chain_pem: &str,
+        private_key_pem: &str,
+    ) -> Result<(), Error> {
+        let setup = ServerSetup::from_pem(certificate_chain_pem, private_key_pem)
+            .map_err(|error| Error::Encryption(error.to_string()))?;
+        self.secure_layer()?.set_server(setup);
+        Ok(())
+    }
+
+    /// Makes this host connect out encrypted: [`Host::connect`] starts a
+    /// DTLS 1.2 handshake with the address, then ENet's connect inside it.
+    /// `check` says how the server's certificate is judged; a refused
+    /// certificate or a handshake that times out ends in the peer's
+    /// [`Event::Disconnect`], and [`Host::encryption`] says why. Call it
+    /// before any peer connects.
+    pub fn encrypt_as_client(&mut self, check: ServerCheck<'_>) -> Result<(), Error> {
+        let setup = match check {
+            ServerCheck::None => ClientSetup::new(false, "", None),
+            ServerCheck::Trusted {
+                certificates_pem,
+                host_name,
+            } => ClientSetup::new(true, certificates_pem, host_name),
+        };
+        let setup = setup.map_err(|error| Error::Encryption(error.to_string()))?;
+        self.secure_layer()?.set_client(setup);
+        Ok(())
+    }
+
+    /// The host's DTLS layer, made on first use, which must come before
+    /// any peer connects (a host never turns encrypted under a
+    /// connection).
+    fn secure_layer(&mut self) -> Result<&mut SecureLayer, Error> {
+        if self.secure.is_none() {
+            let busy = (0..self.connections.len()).any(|index| {
+                self.engine.peer(index).state != ENetPeerState::ENET_PEER_STATE_DISCONNECTED
+            });
+            if busy {
+                return Err(Error::HasPeers);
+            }
+        }
+        Ok(self.secure.get_or_insert_with(Box::default))
+    }
+
+    /// `peer`'s encryption; it stays readable after the peer's
+    /// [`Event::Disconnect`] (to learn why a handshake failed) until its
+    /// slot is taken again.
+    pub fn encryption(&self, peer: Peer) -> Result<Encryption, Error> {
+        let index = match self.index(peer) {
+            Ok(index) => index,
+            Err(Error::PeerGone) if self.ended.get(peer.slot()) == Some(&Some(peer.handle)) => {
+                peer.slot()
+            }
+            Err(error) => return Err(error),
+        };
+        let Some(layer) = &self.secure else {
+            return Ok(Encryption::None);
+        };
+        let connecting = self.engine.peer(index).state == ENetPeerState::ENET_PEER_STATE_CONNECTING;
+        Ok(
+            match layer.peer_status(&self.engine.peer_endpoint(index), connecting) {
+                Status::None => Encryption::None,
+                Status::Handshaking => Encryption::Handshaking,
+                Status::Established => Encryption::Established,
+                Status::Failed(why) => Encryption::Failed(why),
+            },
+        )
+    }
+
+    /// How many DTLS sessions the host keeps now, handshaking or
+    /// established (0 for a plain host); addresses that sent hellos
+    /// without answering a cookie have none.
+    pub fn encrypted_sessions(&self) -> usize {
+        self.secure
+            .as_ref()
+            .map_or(0, |layer| layer.session_count())
     }
 
     /// Queues `packet` for `peer` on `channel`; it leaves at the next
@@ -366,7 +498,7 @@ impl Host {
     /// Resets slot `index` without an event; its handle goes stale.
     fn forget(&mut self, index: usize) {
         self.engine.reset_peer(index);
-        self.connections[index] = None;
+        self.ended[index] = self.connections[index].take();
     }
 
     /// An engine event as this API reports it.
@@ -377,6 +509,7 @@ impl Host {
             proto::EventKind::Connect => {
                 let handle = self.engine.peer_handle(index);
                 self.connections[index] = Some(handle);
+                self.ended[index] = None;
                 Event::Connect {
                     peer: self.peer(handle),
                     data: event.data,
@@ -384,6 +517,7 @@ impl Host {
             }
             proto::EventKind::Disconnect => {
                 self.connections[index] = None;
+                self.ended[index] = known;
                 let handle = known.unwrap_or(PeerHandle {
                     index: index as u32,
                     generation: 0,

@@ -11,6 +11,9 @@
 //!   [`Event`].
 //! - A [`Packet`] says how it is delivered ([`Delivery`]); packets on one
 //!   channel keep their order as ENet's channels do.
+//! - [`Host::encrypt_as_server`] and [`Host::encrypt_as_client`] carry a
+//!   host's datagrams over DTLS 1.2 sessions; [`Host::encryption`] tells
+//!   how a peer's stands.
 //! - A host stays on its thread; a [`Sender`] from [`Host::sender`] lets
 //!   any other thread queue sends, broadcasts and disconnects for it.
 //!
@@ -52,6 +55,6 @@ mod sender;
 mod transport;
 
 pub use error::Error;
-pub use host::{Event, Host, HostConfig, Peer, PeerInfo};
+pub use host::{Encryption, Event, Host, HostConfig, Peer, PeerInfo, ServerCheck};
 pub use packet::{Delivery, Packet};
 pub use sender::Sender;
