@@ -17,6 +17,15 @@
  *       "ok <k>/<N>" and "mean_ms <x>" (mean over the successful tries; "-"
  *       if none).
  *
+ *   --dtls DIR (both modes, enet-rs only)
+ *       Encrypted: the server presents DIR/cert.pem (key DIR/key.pem) and
+ *       also prints "server_peak_sessions <n>", the most DTLS sessions it
+ *       held at once; the client verifies that certificate for
+ *       "localhost", and makes each try from a host of its own, so every
+ *       try is a full DTLS handshake. The enet_rs_* functions are looked
+ *       up at run time, so this file still builds against the stock
+ *       header and runs on either library (stock refuses --dtls).
+ *
  * Diagnostics (and the mapped libenet path) go to stderr. Exit 0 unless
  * something failed to set up.
  */
@@ -24,6 +33,8 @@
 
 #define BENCH_PROGRAM "flood"
 #include "bench_common.h"
+
+#include <dlfcn.h>
 
 #define MAX_TRIES 64
 
@@ -35,7 +46,70 @@ static long option(int argc, char **argv, const char *name, long fallback)
     return fallback;
 }
 
-static int run_server(long peers, long seconds)
+static const char *text_option(int argc, char **argv, const char *name)
+{
+    for (int i = 2; i + 1 < argc; i += 2)
+        if (strcmp(argv[i], name) == 0)
+            return argv[i + 1];
+    return NULL;
+}
+
+/* The whole of a small file, NUL-terminated (the caller frees it). */
+static char *read_file(const char *dir, const char *name)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *file = fopen(path, "rb");
+    if (file == NULL)
+        die("cannot open a --dtls file");
+    static const size_t limit = 1 << 20;
+    char *text = malloc(limit + 1);
+    if (text == NULL)
+        die("out of memory");
+    size_t length = fread(text, 1, limit, file);
+    fclose(file);
+    text[length] = '\0';
+    return text;
+}
+
+/* Stores into *slot (a function pointer of `size` bytes) the enet_rs_*
+ * function `name` of the library this process runs on (copied, as POSIX
+ * allows for dlsym's result; ISO C has no cast for it). */
+static void extension(const char *name, void *slot, size_t size)
+{
+    void *function = dlsym(RTLD_DEFAULT, name);
+    if (function == NULL || size != sizeof function)
+        die("--dtls needs enet-rs (this libenet has no enet_rs_* functions)");
+    memcpy(slot, &function, size);
+}
+
+typedef int (*dtls_server_fn)(ENetHost *, const char *, const char *);
+typedef int (*dtls_client_fn)(ENetHost *, int, const char *, const char *);
+typedef size_t (*session_count_fn)(ENetHost *);
+
+static void encrypt_server(ENetHost *host, const char *dir)
+{
+    char *certificate = read_file(dir, "cert.pem");
+    char *key = read_file(dir, "key.pem");
+    dtls_server_fn server;
+    extension("enet_rs_host_dtls_server", &server, sizeof server);
+    if (server(host, certificate, key) != 0)
+        die("enet_rs_host_dtls_server refused the certificate or key");
+    free(certificate);
+    free(key);
+}
+
+static void encrypt_client(ENetHost *host, const char *dir)
+{
+    char *certificate = read_file(dir, "cert.pem");
+    dtls_client_fn client;
+    extension("enet_rs_host_dtls_client", &client, sizeof client);
+    if (client(host, 1, certificate, "localhost") != 0)
+        die("enet_rs_host_dtls_client refused the certificate");
+    free(certificate);
+}
+
+static int run_server(long peers, long seconds, const char *dtls)
 {
     ENetAddress address;
     memset(&address, 0, sizeof address);
@@ -45,6 +119,12 @@ static int run_server(long peers, long seconds)
     ENetHost *host = enet_host_create(&address, (size_t) peers, 2, 0, 0);
     if (host == NULL)
         die("enet_host_create failed");
+    session_count_fn sessions = NULL;
+    size_t peak_sessions = 0;
+    if (dtls != NULL) {
+        encrypt_server(host, dtls);
+        extension("enet_rs_host_get_dtls_session_count", &sessions, sizeof sessions);
+    }
     ENetAddress bound;
     if (enet_socket_get_address(host->socket, &bound) != 0)
         die("enet_socket_get_address failed");
@@ -64,20 +144,33 @@ static int run_server(long peers, long seconds)
             else if (event.type == ENET_EVENT_TYPE_RECEIVE)
                 enet_packet_destroy(event.packet);
         }
+        if (sessions != NULL && sessions(host) > peak_sessions)
+            peak_sessions = sessions(host);
     }
     printf("server_connects %ld\n", connects);
+    if (sessions != NULL)
+        printf("server_peak_sessions %zu\n", peak_sessions);
     fflush(stdout);
     enet_host_destroy(host);
     return 0;
 }
 
-static int run_client(long port, long tries, long interval_ms, long timeout_ms)
+static int run_client(long port, long tries, long interval_ms, long timeout_ms, const char *dtls)
 {
     if (tries < 1 || tries > MAX_TRIES || port <= 0 || port > 65535)
         die("bad client arguments");
-    ENetHost *host = enet_host_create(NULL, (size_t) tries, 2, 0, 0);
-    if (host == NULL)
-        die("enet_host_create failed");
+    /* Plain: one host for every try. Encrypted: a host per try, so that
+     * each try is a handshake of its own (a host keeps one DTLS session
+     * per server address, which its later connects would reuse). */
+    long host_count = dtls != NULL ? tries : 1;
+    ENetHost *hosts[MAX_TRIES] = {0};
+    for (long h = 0; h < host_count; h++) {
+        hosts[h] = enet_host_create(NULL, dtls != NULL ? 1 : (size_t) tries, 2, 0, 0);
+        if (hosts[h] == NULL)
+            die("enet_host_create failed");
+        if (dtls != NULL)
+            encrypt_client(hosts[h], dtls);
+    }
     ENetAddress server;
     memset(&server, 0, sizeof server);
     if (enet_address_set_host_ip(&server, "127.0.0.1") != 0)
@@ -94,6 +187,7 @@ static int run_client(long port, long tries, long interval_ms, long timeout_ms)
     while (finished < tries) {
         double now = now_s();
         if (next < tries && now >= start + (double) (next * interval_ms) / 1000.0) {
+            ENetHost *host = hosts[dtls != NULL ? next : 0];
             peer[next] = enet_host_connect(host, &server, 2, (enet_uint32) next);
             if (peer[next] == NULL)
                 die("enet_host_connect failed");
@@ -118,27 +212,41 @@ static int run_client(long port, long tries, long interval_ms, long timeout_ms)
                 printf("try %ld fail\n", i);
             }
         }
-        ENetEvent event;
-        int got = enet_host_service(host, &event, 1);
-        if (got < 0)
-            die("enet_host_service failed");
-        if (got > 0 && event.type == ENET_EVENT_TYPE_CONNECT) {
-            long i = (long) (size_t) event.peer->data - 1;
-            if (i >= 0 && i < next && state[i] == 1) {
-                took_ms[i] = (now_s() - started[i]) * 1000.0;
-                state[i] = 2;
-                printf("try %ld ok %.2f\n", i, took_ms[i]);
+        /* One host waits up to 1 ms; several are polled, then sleep. */
+        for (long h = 0; h < host_count; h++) {
+            ENetEvent event;
+            int got = enet_host_service(hosts[h], &event, host_count == 1 ? 1 : 0);
+            if (got < 0)
+                die("enet_host_service failed");
+            if (got > 0 && event.type == ENET_EVENT_TYPE_CONNECT) {
+                long i = (long) (size_t) event.peer->data - 1;
+                if (i >= 0 && i < next && state[i] == 1) {
+                    took_ms[i] = (now_s() - started[i]) * 1000.0;
+                    state[i] = 2;
+                    printf("try %ld ok %.2f\n", i, took_ms[i]);
+                }
+            } else if (got > 0 && event.type == ENET_EVENT_TYPE_RECEIVE) {
+                enet_packet_destroy(event.packet);
             }
-        } else if (got > 0 && event.type == ENET_EVENT_TYPE_RECEIVE) {
-            enet_packet_destroy(event.packet);
+        }
+        if (host_count > 1) {
+            struct timespec pause = {0, 1000000};
+            nanosleep(&pause, NULL);
         }
     }
     /* Let the disconnects go out. */
     double drain_end = now_s() + 0.5;
     while (now_s() < drain_end) {
-        ENetEvent event;
-        if (enet_host_service(host, &event, 5) > 0 && event.type == ENET_EVENT_TYPE_RECEIVE)
-            enet_packet_destroy(event.packet);
+        for (long h = 0; h < host_count; h++) {
+            ENetEvent event;
+            if (enet_host_service(hosts[h], &event, host_count == 1 ? 5 : 0) > 0 &&
+                event.type == ENET_EVENT_TYPE_RECEIVE)
+                enet_packet_destroy(event.packet);
+        }
+        if (host_count > 1) {
+            struct timespec pause = {0, 5000000};
+            nanosleep(&pause, NULL);
+        }
     }
     long ok = 0;
     double total = 0;
@@ -153,7 +261,8 @@ static int run_client(long port, long tries, long interval_ms, long timeout_ms)
     else
         printf("mean_ms -\n");
     fflush(stdout);
-    enet_host_destroy(host);
+    for (long h = 0; h < host_count; h++)
+        enet_host_destroy(hosts[h]);
     return 0;
 }
 
@@ -166,11 +275,13 @@ int main(int argc, char **argv)
     print_mapped_library();
     int rc;
     if (strcmp(argv[1], "server") == 0)
-        rc = run_server(option(argc, argv, "--peers", 1024), option(argc, argv, "--seconds", 60));
+        rc = run_server(option(argc, argv, "--peers", 1024), option(argc, argv, "--seconds", 60),
+                        text_option(argc, argv, "--dtls"));
     else if (strcmp(argv[1], "client") == 0)
         rc = run_client(option(argc, argv, "--port", 0), option(argc, argv, "--tries", 18),
                         option(argc, argv, "--interval-ms", 500),
-                        option(argc, argv, "--timeout-ms", 3000));
+                        option(argc, argv, "--timeout-ms", 3000),
+                        text_option(argc, argv, "--dtls"));
     else
         die("unknown mode");
     enet_deinitialize();

@@ -42,6 +42,9 @@ step "connect-flood smoke (our server under a 5000/s spoofed CONNECT flood from 
 cargo build -q --locked -p enet-flood
 bench/flood.sh --ours build/lib --flood target/debug/enet-flood --rates 5000 --tries 5 --only-ours --min-ok 4
 
+step "handshake-flood smoke (our encrypted server under 5000/s spoofed DTLS ClientHellos from 200 addresses, half with forged cookies; our encrypted clients must connect at least 4 times of 5, and the server may hold no session beyond theirs)"
+bench/flood.sh --ours build/lib --flood target/debug/enet-flood --rates 5000 --tries 5 --only-dtls --min-ok 4
+
 step "fragment-memory smoke (16 peers x 3 channels send fragments of 32 MiB claims for 3 s; our server's RSS must stay within a 16 MiB reassembly budget + overhead)"
 ENET_RS_REASSEMBLY_BUDGET=16777216 bench/frag_memory.sh --ours build/lib --peers 16 --seconds 3 --only-ours --max-growth-mb 30
 

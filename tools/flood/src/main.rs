@@ -1,15 +1,21 @@
 //! `enet-flood`: a connect-flood generator for tests and benchmarks.
 //!
 //! Sends well-formed ENet CONNECT datagrams (random connect ids, peer ids
-//! and session fields) to a target at a fixed rate for a fixed time, from
+//! and session fields), or with `--kind client-hello` DTLS 1.2
+//! ClientHellos (random client randoms, half with forged cookies) for an
+//! encrypted host, to a target at a fixed rate for a fixed time, from
 //! many source addresses in 127.0.0.0/8 (on Linux every such address is
 //! local, so one ordinary UDP socket is bound per source: no raw sockets,
-//! no privileges). It never reads what comes back, so every handshake it
-//! starts stays half-open on the target. It stops by itself.
+//! no privileges). It never answers what comes back, so every handshake
+//! it starts stays half-open on the target; it only counts the
+//! HelloVerifyRequests a DTLS target sends back. It stops by itself.
 //!
 //! ```text
 //! enet-flood --target 127.0.0.1:7777 --rate 5000 --duration 10 [--sources 200] [--seed N]
+//!            [--kind connect|client-hello]
 //! ```
+
+mod client_hello;
 
 use std::net::{Ipv4Addr, SocketAddr, SocketAddrV4, UdpSocket};
 use std::process::ExitCode;
@@ -31,10 +37,20 @@ struct Options {
     duration: Duration,
     sources: u32,
     seed: u64,
+    kind: Kind,
+}
+
+/// What the flood sends.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    /// ENet CONNECTs, for a plain host.
+    Connect,
+    /// DTLS ClientHellos, for an encrypted host.
+    ClientHello,
 }
 
 const USAGE: &str = "usage: enet-flood --target IPV4:PORT --rate PER_SECOND --duration SECONDS \
-[--sources N (default 200, at most 4096)] [--seed N]";
+[--sources N (default 200, at most 4096)] [--seed N] [--kind connect|client-hello]";
 
 fn parse_options(args: impl Iterator<Item = String>) -> Result<Options, String> {
     let mut target = None;
@@ -42,6 +58,7 @@ fn parse_options(args: impl Iterator<Item = String>) -> Result<Options, String> 
     let mut duration = None;
     let mut sources = 200;
     let mut seed = None;
+    let mut kind = Kind::Connect;
     let mut args = args;
     while let Some(flag) = args.next() {
         let value = args.next().ok_or_else(|| format!("{flag} needs a value"))?;
@@ -58,6 +75,13 @@ fn parse_options(args: impl Iterator<Item = String>) -> Result<Options, String> 
             }
             "--sources" => sources = value.parse().map_err(|_| bad("not a count"))?,
             "--seed" => seed = Some(value.parse().map_err(|_| bad("not a number"))?),
+            "--kind" => {
+                kind = match value.as_str() {
+                    "connect" => Kind::Connect,
+                    "client-hello" => Kind::ClientHello,
+                    _ => return Err(bad("not connect or client-hello")),
+                }
+            }
             _ => return Err(format!("unknown option {flag}")),
         }
     }
@@ -79,14 +103,15 @@ fn parse_options(args: impl Iterator<Item = String>) -> Result<Options, String> 
         duration: duration.ok_or("--duration is required")?,
         sources,
         seed,
+        kind,
     })
 }
 
 /// SplitMix64: plenty for random-looking fields.
-struct Random(u64);
+pub(crate) struct Random(u64);
 
 impl Random {
-    fn next(&mut self) -> u64 {
+    pub(crate) fn next(&mut self) -> u64 {
         self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
         let mut z = self.0;
         z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
@@ -151,12 +176,19 @@ fn run(options: &Options) -> Result<(), String> {
             UdpSocket::bind(address).map_err(|error| format!("bind {address}: {error}"))
         })
         .collect::<Result<Vec<_>, _>>()?;
+    for socket in &sockets {
+        socket
+            .set_nonblocking(true)
+            .map_err(|error| format!("non-blocking: {error}"))?;
+    }
     let target = SocketAddr::V4(options.target);
     let mut random = Random(options.seed);
     let start = Instant::now();
     let mut sent: u64 = 0;
     let mut errors: u64 = 0;
     let mut next_socket = 0;
+    let mut verify_requests: u64 = 0;
+    let mut drained = start;
     loop {
         let elapsed = start.elapsed();
         if elapsed >= options.duration {
@@ -164,22 +196,50 @@ fn run(options: &Options) -> Result<(), String> {
         }
         let due = (elapsed.as_secs_f64() * f64::from(options.rate)) as u64;
         while sent + errors < due {
-            let datagram = random_connect(&mut random);
+            let datagram = match options.kind {
+                Kind::Connect => random_connect(&mut random),
+                Kind::ClientHello => client_hello::client_hello(&mut random, sent % 2 == 1),
+            };
             match sockets[next_socket].send_to(&datagram, target) {
                 Ok(_) => sent += 1,
                 Err(_) => errors += 1,
             }
             next_socket = (next_socket + 1) % sockets.len();
         }
+        if options.kind == Kind::ClientHello && drained.elapsed() >= Duration::from_millis(50) {
+            verify_requests += count_verify_requests(&sockets);
+            drained = Instant::now();
+        }
         std::thread::sleep(Duration::from_micros(500));
     }
     let secs = start.elapsed().as_secs_f64();
+    let what = match options.kind {
+        Kind::Connect => "CONNECTs",
+        Kind::ClientHello => "ClientHellos",
+    };
     println!(
-        "enet-flood: {sent} CONNECTs to {target} from {} sources in {secs:.2} s ({:.0}/s), {errors} send errors",
+        "enet-flood: {sent} {what} to {target} from {} sources in {secs:.2} s ({:.0}/s), {errors} send errors",
         sockets.len(),
         sent as f64 / secs
     );
+    if options.kind == Kind::ClientHello {
+        std::thread::sleep(Duration::from_millis(100));
+        verify_requests += count_verify_requests(&sockets);
+        println!("enet-flood: {verify_requests} HelloVerifyRequests came back");
+    }
     Ok(())
+}
+
+/// Reads what is waiting on `sockets` and counts the HelloVerifyRequests.
+fn count_verify_requests(sockets: &[UdpSocket]) -> u64 {
+    let mut buffer = [0u8; 2048];
+    let mut count = 0;
+    for socket in sockets {
+        while let Ok(length) = socket.recv(&mut buffer) {
+            count += u64::from(client_hello::is_hello_verify_request(&buffer[..length]));
+        }
+    }
+    count
 }
 
 fn main() -> ExitCode {
@@ -265,5 +325,12 @@ mod tests {
         assert!(parse("--target 127.0.0.1:9 --rate 10").is_err());
         assert!(parse("--target 127.0.0.1:9 --rate 10 --duration 1 --sources 0").is_err());
         assert!(parse("--target nowhere --rate 10 --duration 1").is_err());
+        assert_eq!(
+            parse("--target 127.0.0.1:9 --rate 10 --duration 1 --kind client-hello")
+                .unwrap()
+                .kind,
+            Kind::ClientHello
+        );
+        assert!(parse("--target 127.0.0.1:9 --rate 10 --duration 1 --kind tls").is_err());
     }
 }
