@@ -23,12 +23,15 @@ impl<'a, T: Transport> SecureTransport<'a, T> {
         SecureTransport { inner, layer }
     }
 
-    /// Hands the records the sessions produced to the socket.
-    fn send_records(&mut self) -> Result<(), ServiceFailed> {
+    /// Hands the records the sessions produced to the socket; `windowed`
+    /// as [`Transport::transmit`] has it (the record of a windowed ENet
+    /// datagram is paced as that datagram is, so a run of them may leave
+    /// in one segmented send).
+    fn send_records(&mut self, windowed: bool) -> Result<(), ServiceFailed> {
         let SecureTransport { inner, layer } = self;
         let mut failed = false;
         layer.outbox.send_records(|to, record| {
-            failed |= inner.transmit(to, record, false) < 0;
+            failed |= inner.transmit(to, record, windowed) < 0;
         });
         if failed {
             Err(ServiceFailed)
@@ -59,7 +62,7 @@ impl<T: Transport> Transport for SecureTransport<'_, T> {
             let SecureTransport { inner, layer } = self;
             let got = inner.receive(|from, datagram| layer.receive(from, datagram, now))?;
             // Handshake flights answer at once.
-            self.send_records()?;
+            self.send_records(false)?;
             if got.is_none() {
                 return Ok(None);
             }
@@ -67,20 +70,22 @@ impl<T: Transport> Transport for SecureTransport<'_, T> {
         Ok(None)
     }
 
-    fn transmit(&mut self, to: &SocketAddr, bytes: &[u8], _windowed: bool) -> isize {
+    fn transmit(&mut self, to: &SocketAddr, bytes: &[u8], windowed: bool) -> isize {
         if !self.layer.send(*to, bytes, Instant::now()) {
             // Never in the clear: a datagram no session can carry is
             // dropped, as a lost one (the engine's timeouts take over).
             return bytes.len() as isize;
         }
-        match self.send_records() {
+        // Only this datagram's record waits here: every other path sends
+        // its records at once.
+        match self.send_records(windowed) {
             Ok(()) => bytes.len() as isize,
             Err(ServiceFailed) => -1,
         }
     }
 
     fn flush(&mut self) -> Result<(), ServiceFailed> {
-        self.send_records()?;
+        self.send_records(false)?;
         self.inner.flush()
     }
 
