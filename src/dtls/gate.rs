@@ -47,12 +47,11 @@ use dimpl::{Config, Dtls, Output};
 use hmac::{Hmac, Mac};
 use rand09::rngs::StdRng;
 use rand09::{Rng, SeedableRng};
-use rand_core::{OsRng, RngCore};
 use sha2::Sha256;
 
 use super::hello::{ClientHello, ServerFlight};
 use super::session::{Outbox, Session};
-use super::setup::{session_config, ServerSetup};
+use super::setup::ServerSetup;
 
 /// How many admitted client randoms the gate remembers.
 const REMEMBERED: usize = 4096;
@@ -86,11 +85,12 @@ pub struct Gate {
 }
 
 impl Gate {
-    pub fn new() -> Self {
-        let seed = OsRng.next_u64();
+    /// The gate of a host with `server`'s set-up (its configuration and
+    /// seed).
+    pub fn new(server: &ServerSetup) -> Self {
         Gate {
-            config: session_config(Some(seed)),
-            cookie_secret: cookie_secret(seed),
+            config: server.config.clone(),
+            cookie_secret: cookie_secret(server.seed),
             admitted: VecDeque::new(),
             admitted_set: HashSet::new(),
         }
@@ -161,12 +161,6 @@ impl Gate {
     }
 }
 
-impl Default for Gate {
-    fn default() -> Self {
-        Self::new()
-    }
-}
-
 /// Equal, in time that does not depend on where they differ.
 fn same(a: &[u8], b: &[u8]) -> bool {
     a.len() == b.len() && a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
@@ -207,12 +201,12 @@ fn discard_flight(dtls: &mut Dtls, scratch: &mut Vec<u8>) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::dtls::setup::ClientSetup;
+    use crate::dtls::setup::{session_config, ClientSetup};
 
     /// A ClientHello from a real client session (the library's own).
     fn client_hello() -> Vec<u8> {
         let client = ClientSetup::new(false, "", None).unwrap();
-        let mut dtls = Dtls::new_12(session_config(None), client.certificate, Instant::now());
+        let mut dtls = Dtls::new_12(client.config, client.certificate, Instant::now());
         dtls.set_active(true);
         dtls.handle_timeout(Instant::now()).unwrap();
         let mut scratch = vec![0; 4096];
@@ -231,10 +225,10 @@ mod tests {
     /// derived as the library derives it.
     #[test]
     fn the_gate_answers_as_the_library_would() {
-        let server = ServerSetup::for_tests();
+        let server = ServerSetup::self_signed().unwrap();
         for seed in [0u64, 1, 0x5EED, u64::MAX] {
             let gate = Gate {
-                config: session_config(Some(seed)),
+                config: session_config(Some(seed)).unwrap(),
                 cookie_secret: cookie_secret(seed),
                 admitted: VecDeque::new(),
                 admitted_set: HashSet::new(),
@@ -265,8 +259,8 @@ mod tests {
 
     #[test]
     fn a_cookie_admits_once_and_a_forged_one_never() {
-        let server = ServerSetup::for_tests();
-        let mut gate = Gate::new();
+        let server = ServerSetup::self_signed().unwrap();
+        let mut gate = Gate::new(&server);
         let mut scratch = vec![0; 4096];
         let mut outbox = Outbox::default();
         let from: SocketAddr = "127.0.0.1:2".parse().unwrap();

@@ -18,6 +18,7 @@
 //! (`gate.rs`), and keeps the sessions.
 #![forbid(unsafe_code)]
 
+mod aead;
 mod gate;
 mod hello;
 mod session;
@@ -93,8 +94,8 @@ impl SecureLayer {
 
     /// Accepts sessions from clients, presenting `setup`'s certificate.
     pub fn set_server(&mut self, setup: ServerSetup) {
+        self.gate = Some(Gate::new(&setup));
         self.server = Some(setup);
-        self.gate.get_or_insert_with(Gate::new);
     }
 
     /// Whether the host connects out encrypted.
@@ -202,8 +203,7 @@ impl SecureLayer {
             let Some(client) = &self.client else {
                 return false;
             };
-            let mut dtls =
-                Dtls::new_12(setup::session_config(None), client.certificate.clone(), now);
+            let mut dtls = Dtls::new_12(client.config.clone(), client.certificate.clone(), now);
             dtls.set_active(true);
             if dtls.handle_timeout(now).is_err() {
                 return false;

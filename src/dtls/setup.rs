@@ -7,13 +7,13 @@
 
 use std::fmt;
 use std::str::FromStr;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
 use dimpl::{Config, DtlsCertificate};
 use p256::ecdsa::{DerSignature, SigningKey};
 use p256::pkcs8::EncodePrivateKey;
-use rand_core::OsRng;
+use rand_core::{OsRng, RngCore};
 use x509_cert::builder::{Builder, CertificateBuilder, Profile};
 use x509_cert::der::Encode;
 use x509_cert::name::Name;
@@ -37,6 +37,9 @@ pub enum SetupError {
     HostName,
     /// The certificate for the client's own use could not be made.
     ClientCertificate,
+    /// The DTLS library refused its configuration (its self-tests of the
+    /// ciphers failed).
+    Library,
 }
 
 impl fmt::Display for SetupError {
@@ -49,6 +52,7 @@ impl fmt::Display for SetupError {
             SetupError::Certificate => f.write_str("a certificate does not parse"),
             SetupError::HostName => f.write_str("the host name is not a DNS name or IP address"),
             SetupError::ClientCertificate => f.write_str("could not make the client's certificate"),
+            SetupError::Library => f.write_str("the DTLS library refused its configuration"),
         }
     }
 }
@@ -92,10 +96,14 @@ fn private_key(pem: &str) -> Result<Vec<u8>, SetupError> {
     Ok(key)
 }
 
-/// A server's set-up: the certificate it presents and its key.
+/// A server's set-up: the certificate it presents and its key, and the
+/// configuration all its sessions share, whose random generator has the
+/// fixed `seed` (see `gate.rs`).
 #[derive(Clone)]
 pub struct ServerSetup {
     pub(super) certificate: DtlsCertificate,
+    pub(super) seed: u64,
+    pub(super) config: Arc<Config>,
 }
 
 impl ServerSetup {
@@ -107,30 +115,37 @@ impl ServerSetup {
             .next()
             .ok_or(SetupError::Pem("CERTIFICATE"))?;
         Verifier::check_parses(&certificate)?;
+        ServerSetup::new(DtlsCertificate {
+            certificate,
+            private_key: private_key(private_key_pem)?,
+        })
+    }
+
+    fn new(certificate: DtlsCertificate) -> Result<Self, SetupError> {
+        let seed = OsRng.next_u64();
         Ok(ServerSetup {
-            certificate: DtlsCertificate {
-                certificate,
-                private_key: private_key(private_key_pem)?,
-            },
+            certificate,
+            seed,
+            config: session_config(Some(seed))?,
         })
     }
 }
 
-#[cfg(test)]
 impl ServerSetup {
-    /// A server presenting a throwaway self-signed certificate.
-    pub fn for_tests() -> Self {
-        ServerSetup {
-            certificate: own_certificate().unwrap(),
-        }
+    /// A server presenting a throwaway self-signed P-256 certificate (for
+    /// tests and fuzzing: no client that verifies will take it).
+    pub fn self_signed() -> Result<Self, SetupError> {
+        ServerSetup::new(own_certificate()?)
     }
 }
 
-/// A client's set-up: how it checks the server, and its own certificate.
+/// A client's set-up: how it checks the server, its own certificate, and
+/// the configuration of its sessions.
 #[derive(Clone)]
 pub struct ClientSetup {
     pub(super) verifier: Arc<Verifier>,
     pub(super) certificate: DtlsCertificate,
+    pub(super) config: Arc<Config>,
 }
 
 impl ClientSetup {
@@ -152,6 +167,7 @@ impl ClientSetup {
         Ok(ClientSetup {
             verifier: Arc::new(verifier),
             certificate: own_certificate()?,
+            config: client_config()?,
         })
     }
 }
@@ -192,17 +208,32 @@ fn own_certificate() -> Result<DtlsCertificate, SetupError> {
 /// asked for, the server's stateless cookie (see `gate.rs` for how the
 /// host makes it depend on the client's address), and `seed` for the
 /// library's non-key randomness (cookie secret, randoms, nonces).
-pub(super) fn session_config(seed: Option<u64>) -> Arc<Config> {
+pub(super) fn session_config(seed: Option<u64>) -> Result<Arc<Config>, SetupError> {
     let mut builder = Config::builder()
-        .with_crypto_provider(dimpl::crypto::rust_crypto::default_provider())
+        .with_crypto_provider(super::aead::provider())
         .require_client_certificate(false)
         .use_server_cookie(true)
         .handshake_timeout(Duration::from_secs(10));
     if let Some(seed) = seed {
         builder = builder.dangerously_set_rng_seed(seed);
     }
-    // Every setting above is in range: the build cannot fail.
-    Arc::new(builder.build().unwrap_or_else(|_| unreachable!()))
+    // Building runs the library's self-tests of every cipher suite, a few
+    // milliseconds: servers build one per set-up, clients share one.
+    builder
+        .build()
+        .map(Arc::new)
+        .map_err(|_| SetupError::Library)
+}
+
+/// The configuration of every client session in the process (its random
+/// generator seeded from the system for each session).
+fn client_config() -> Result<Arc<Config>, SetupError> {
+    static CONFIG: OnceLock<Arc<Config>> = OnceLock::new();
+    if let Some(config) = CONFIG.get() {
+        return Ok(config.clone());
+    }
+    let config = session_config(None)?;
+    Ok(CONFIG.get_or_init(|| config).clone())
 }
 
 #[cfg(test)]
