@@ -26,6 +26,15 @@
  *       every connect is reported on both sides; prints "seconds" and
  *       "cpu_s", or "timeout <connected> of <N> connected" (exit 3) after
  *       30 s.
+ *   engine handshakes --count N
+ *       One process: a server, and N client hosts made one after another,
+ *       each connecting to it; a connection is done when both sides have
+ *       its CONNECT event. Prints "ms_per_connect" (wall) and
+ *       "cpu_ms_per_connect" (both sides: this process).
+ *
+ *   --dtls DIR (sink, source, handshakes; enet-rs only) encrypts: the
+ *       server side presents DIR/cert.pem (key DIR/key.pem), the client
+ *       side verifies it for "localhost" (tests-c/dynamic_dtls.h).
  *
  * Diagnostics go to stderr; exit 0 on success.
  */
@@ -36,6 +45,8 @@
 
 #include <malloc.h>
 
+#include "../tests-c/dynamic_dtls.h"
+
 #define MAX_QUEUED 4096u
 /* Bytes alive (queued or in flight) on the source at most. */
 #define MAX_QUEUED_BYTES (4u << 20)
@@ -43,6 +54,8 @@
 /* Message size: 64 bytes, or set with --size (e.g. 1 MiB for bulk). */
 static size_t msg_len = 64;
 #define CLIENT_HOSTS 4
+/* --dtls DIR, or NULL for plain hosts. */
+static const char *dtls_dir = NULL;
 
 static long rss_kb(void)
 {
@@ -84,6 +97,8 @@ static ENetPacket *message(enet_uint32 tag, enet_uint32 flags)
 static int sink(double seconds, int reliable)
 {
     ENetHost *host = bind_loopback(1);
+    if (dtls_dir != NULL)
+        dynamic_dtls_server(host, dtls_dir);
     ENetEvent ev;
     ENetPeer *peer = NULL;
     enet_uint32 received = 0;
@@ -117,6 +132,7 @@ static int sink(double seconds, int reliable)
     printf("msgs_per_s %.0f\n", (double) received / (now_s() - start));
     printf("mb_per_s %.2f\n", (double) received * (double) msg_len / 1e6 / (now_s() - start));
     printf("cpu_ns_per_msg %.1f\n", (c1 - c0) * 1e9 / (double) received);
+    printf("received %lu\n", (unsigned long) received);
     fflush(stdout);
     if (peer != NULL)
         enet_peer_disconnect_now(peer, 0);
@@ -145,6 +161,8 @@ static int source(enet_uint16 port, int reliable)
 
     if (host == NULL)
         die("enet_host_create (client) failed");
+    if (dtls_dir != NULL)
+        dynamic_dtls_client(host, dtls_dir);
     peer = enet_host_connect(host, &address, 1, 0);
     if (peer == NULL)
         die("enet_host_connect failed");
@@ -295,6 +313,47 @@ static int burst(int peers)
     return 0;
 }
 
+static int handshakes(long count)
+{
+    ENetAddress address = loopback(0);
+    ENetHost *server = enet_host_create(&address, (size_t) count, 1, 0, 0);
+    ENetEvent ev;
+    long i;
+    double t0, c0, deadline;
+
+    if (server == NULL)
+        die("enet_host_create (server) failed");
+    if (dtls_dir != NULL)
+        dynamic_dtls_server(server, dtls_dir);
+    address = loopback(server->address.port);
+    t0 = now_s();
+    c0 = cpu_s();
+    for (i = 0; i < count; ++i) {
+        ENetHost *client = enet_host_create(NULL, 1, 1, 0, 0);
+        int server_connected = 0, client_connected = 0;
+        if (client == NULL)
+            die("enet_host_create (client) failed");
+        if (dtls_dir != NULL)
+            dynamic_dtls_client(client, dtls_dir);
+        if (enet_host_connect(client, &address, 1, 0) == NULL)
+            die("enet_host_connect failed");
+        deadline = now_s() + 10.0;
+        while (!server_connected || !client_connected) {
+            if (now_s() > deadline)
+                die("a connection took over 10 s");
+            while (enet_host_service(client, &ev, 0) > 0)
+                client_connected |= ev.type == ENET_EVENT_TYPE_CONNECT;
+            while (enet_host_service(server, &ev, 0) > 0)
+                server_connected |= ev.type == ENET_EVENT_TYPE_CONNECT;
+        }
+        enet_host_destroy(client);
+    }
+    printf("ms_per_connect %.3f\n", (now_s() - t0) * 1e3 / (double) count);
+    printf("cpu_ms_per_connect %.3f\n", (cpu_s() - c0) * 1e3 / (double) count);
+    enet_host_destroy(server);
+    return 0;
+}
+
 /* ------------------------------------------------------------------ */
 
 static void usage(void)
@@ -303,7 +362,9 @@ static void usage(void)
                     "       engine source --port P [--unreliable]\n"
                     "       engine rss-server --peers N\n"
                     "       engine queued --count N\n"
-                    "       engine burst --peers N\n");
+                    "       engine burst --peers N\n"
+                    "       engine handshakes --count N\n"
+                    "       (sink, source, handshakes: [--dtls DIR])\n");
     exit(2);
 }
 
@@ -329,6 +390,8 @@ int main(int argc, char **argv)
             port = atol(argv[++i]);
         else if (strcmp(argv[i], "--size") == 0)
             msg_len = (size_t) atol(argv[++i]);
+        else if (strcmp(argv[i], "--dtls") == 0)
+            dtls_dir = argv[++i];
         else
             usage();
     }
@@ -347,6 +410,8 @@ int main(int argc, char **argv)
         rc = queued((enet_uint32) count);
     else if (strcmp(argv[1], "burst") == 0)
         rc = burst((int) peers);
+    else if (strcmp(argv[1], "handshakes") == 0 && count <= 4095)
+        rc = handshakes(count);
     else
         usage();
     enet_deinitialize();

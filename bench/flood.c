@@ -34,7 +34,7 @@
 #define BENCH_PROGRAM "flood"
 #include "bench_common.h"
 
-#include <dlfcn.h>
+#include "../tests-c/dynamic_dtls.h"
 
 #define MAX_TRIES 64
 
@@ -54,61 +54,6 @@ static const char *text_option(int argc, char **argv, const char *name)
     return NULL;
 }
 
-/* The whole of a small file, NUL-terminated (the caller frees it). */
-static char *read_file(const char *dir, const char *name)
-{
-    char path[4096];
-    snprintf(path, sizeof path, "%s/%s", dir, name);
-    FILE *file = fopen(path, "rb");
-    if (file == NULL)
-        die("cannot open a --dtls file");
-    static const size_t limit = 1 << 20;
-    char *text = malloc(limit + 1);
-    if (text == NULL)
-        die("out of memory");
-    size_t length = fread(text, 1, limit, file);
-    fclose(file);
-    text[length] = '\0';
-    return text;
-}
-
-/* Stores into *slot (a function pointer of `size` bytes) the enet_rs_*
- * function `name` of the library this process runs on (copied, as POSIX
- * allows for dlsym's result; ISO C has no cast for it). */
-static void extension(const char *name, void *slot, size_t size)
-{
-    void *function = dlsym(RTLD_DEFAULT, name);
-    if (function == NULL || size != sizeof function)
-        die("--dtls needs enet-rs (this libenet has no enet_rs_* functions)");
-    memcpy(slot, &function, size);
-}
-
-typedef int (*dtls_server_fn)(ENetHost *, const char *, const char *);
-typedef int (*dtls_client_fn)(ENetHost *, int, const char *, const char *);
-typedef size_t (*session_count_fn)(ENetHost *);
-
-static void encrypt_server(ENetHost *host, const char *dir)
-{
-    char *certificate = read_file(dir, "cert.pem");
-    char *key = read_file(dir, "key.pem");
-    dtls_server_fn server;
-    extension("enet_rs_host_dtls_server", &server, sizeof server);
-    if (server(host, certificate, key) != 0)
-        die("enet_rs_host_dtls_server refused the certificate or key");
-    free(certificate);
-    free(key);
-}
-
-static void encrypt_client(ENetHost *host, const char *dir)
-{
-    char *certificate = read_file(dir, "cert.pem");
-    dtls_client_fn client;
-    extension("enet_rs_host_dtls_client", &client, sizeof client);
-    if (client(host, 1, certificate, "localhost") != 0)
-        die("enet_rs_host_dtls_client refused the certificate");
-    free(certificate);
-}
-
 static int run_server(long peers, long seconds, const char *dtls)
 {
     ENetAddress address;
@@ -119,11 +64,9 @@ static int run_server(long peers, long seconds, const char *dtls)
     ENetHost *host = enet_host_create(&address, (size_t) peers, 2, 0, 0);
     if (host == NULL)
         die("enet_host_create failed");
-    session_count_fn sessions = NULL;
     size_t peak_sessions = 0;
     if (dtls != NULL) {
-        encrypt_server(host, dtls);
-        extension("enet_rs_host_get_dtls_session_count", &sessions, sizeof sessions);
+        dynamic_dtls_server(host, dtls);
     }
     ENetAddress bound;
     if (enet_socket_get_address(host->socket, &bound) != 0)
@@ -144,11 +87,11 @@ static int run_server(long peers, long seconds, const char *dtls)
             else if (event.type == ENET_EVENT_TYPE_RECEIVE)
                 enet_packet_destroy(event.packet);
         }
-        if (sessions != NULL && sessions(host) > peak_sessions)
-            peak_sessions = sessions(host);
+        if (dtls != NULL && dynamic_dtls_session_count(host) > peak_sessions)
+            peak_sessions = dynamic_dtls_session_count(host);
     }
     printf("server_connects %ld\n", connects);
-    if (sessions != NULL)
+    if (dtls != NULL)
         printf("server_peak_sessions %zu\n", peak_sessions);
     fflush(stdout);
     enet_host_destroy(host);
@@ -169,7 +112,7 @@ static int run_client(long port, long tries, long interval_ms, long timeout_ms, 
         if (hosts[h] == NULL)
             die("enet_host_create failed");
         if (dtls != NULL)
-            encrypt_client(hosts[h], dtls);
+            dynamic_dtls_client(hosts[h], dtls);
     }
     ENetAddress server;
     memset(&server, 0, sizeof server);

@@ -6,7 +6,7 @@
 #                        [--seed X] [--pairings "ours-ours ours-stock stock-ours stock-stock"]
 #                        [--loss P] [--duplicate P] [--reorder P] [--corrupt P]
 #                        [--delay-ms MS] [--jitter-ms MS] [--bandwidth B]
-#                        [--check]
+#                        [--check] [--dtls]
 #   --ours DIR     directory holding our libenet.so.7 (or libenet.so).
 #   --runs N       soaks per pairing (default 5).
 #   --messages N   reliable messages per soak (default 10000), each with an
@@ -18,6 +18,10 @@
 #   --check        exit 1 if any pairing delivered a reliable message
 #                  duplicated, out of order or corrupted, or lost one in a
 #                  soak whose connection held (connection drops only count).
+#   --dtls         encrypted: both peers on our library over DTLS (a
+#                  throwaway certificate made by openssl; the client
+#                  verifies it), so the impairments hit DTLS records, the
+#                  handshake included; the pairing is ours-ours only.
 #
 # Each soak: tests-c/soak/soak_peer.c (built against the stock header) as
 # server and client, enet-impair between them, all on 127.0.0.1 with
@@ -34,6 +38,7 @@ seed=1
 pairings="ours-ours ours-stock stock-ours stock-stock"
 loss=0.10 duplicate=0.05 reorder=0.10 corrupt=0.01 delay=2 jitter=1 bandwidth=0
 check=0
+dtls=0
 
 die() { echo "scripts/soak.sh: $*" >&2; exit 2; }
 while [ $# -gt 0 ]; do
@@ -52,7 +57,8 @@ while [ $# -gt 0 ]; do
         --jitter-ms) jitter=$2; shift ;;
         --bandwidth) bandwidth=$2; shift ;;
         --check) check=1 ;;
-        -h|--help) sed -n '2,26p' "$0"; exit 0 ;;
+        --dtls) dtls=1 ;;
+        -h|--help) sed -n '2,30p' "$0"; exit 0 ;;
         *) die "unknown argument $1" ;;
     esac
     [ $# -gt 0 ] && shift
@@ -64,8 +70,20 @@ ours_library "$ours"
 (cd "$repo" && cargo build -q --release --locked -p enet-impair) || die "building enet-impair failed"
 impair="$repo/target/release/enet-impair"
 peer="$work/soak_peer"
-gcc -std=c99 -Wall -Wextra -Wpedantic -Werror -O2 "$repo/tests-c/soak/soak_peer.c" -lenet -o "$peer" \
+gcc -std=c99 -Wall -Wextra -Wpedantic -Werror -O2 "$repo/tests-c/soak/soak_peer.c" -lenet -ldl -o "$peer" \
     || die "building soak_peer failed"
+encrypted=()
+if [ "$dtls" = 1 ]; then
+    [ "$pairings" = "ours-ours" ] || [ "$pairings" = "ours-ours ours-stock stock-ours stock-stock" ] \
+        || die "--dtls runs the ours-ours pairing only"
+    pairings="ours-ours"
+    command -v openssl >/dev/null || die "--dtls needs openssl (scripts/setup-debian.sh installs it)"
+    openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -days 2 \
+        -subj /CN=localhost -addext subjectAltName=DNS:localhost \
+        -keyout "$work/key.pem" -out "$work/cert.pem" 2>"$work/openssl.err" \
+        || die "openssl req failed: $(cat "$work/openssl.err")"
+    encrypted=(--dtls "$work")
+fi
 
 # on LIB CMD...: runs CMD on "ours" or "stock".
 on() {
@@ -82,7 +100,7 @@ for pairing in $pairings; do
         d="$work/$pairing-$run"
         mkdir -p "$d"
         run_seed=$((seed * 1000 + run))
-        on "$server_lib" "$peer" server --seconds "$limit" >"$d/server.out" 2>"$d/server.err" &
+        on "$server_lib" "$peer" server --seconds "$limit" "${encrypted[@]}" >"$d/server.out" 2>"$d/server.err" &
         spid=$!; started+=("$spid")
         sport=$(wait_port "$d/server.out" "$spid" "$server_lib server")
         "$impair" --server "127.0.0.1:$sport" --seed "$run_seed" --loss "$loss" \
@@ -92,7 +110,7 @@ for pairing in $pairings; do
         ppid_=$!; started+=("$ppid_")
         pport=$(wait_port "$d/proxy.out" "$ppid_" "enet-impair")
         on "$client_lib" "$peer" client --port "$pport" --messages "$messages" --rate "$rate" \
-            --seed "$run_seed" >"$d/client.out" 2>"$d/client.err" &
+            --seed "$run_seed" "${encrypted[@]}" >"$d/client.out" 2>"$d/client.err" &
         cpid=$!; started+=("$cpid")
         bounded_wait "$cpid" $((limit + 10))
         bounded_wait "$spid" $((limit + 10))
@@ -105,6 +123,7 @@ for pairing in $pairings; do
     done
 done
 
+[ "$dtls" = 1 ] && echo "encrypted: DTLS 1.2 between our client and our server"
 echo "profile: loss $loss, duplication $duplicate, reordering $reorder (+20 ms), corruption $corrupt,"
 echo "delay ${delay} ms + jitter ${jitter} ms, bandwidth ${bandwidth:-0} B/s (0 = none), both directions;"
 echo "$messages reliable messages (16-3000 B, channels 0-2) + as many unreliable (channel 3) per soak"

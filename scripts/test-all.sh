@@ -51,6 +51,9 @@ ENET_RS_REASSEMBLY_BUDGET=16777216 bench/frag_memory.sh --ours build/lib --peers
 step "soak smoke (1000 reliable + 1000 unreliable messages through enet-impair: 10 % loss, 5 % duplication, 10 % reordering, 1 % corruption; every client-server pairing of ours and stock; no reliable message lost, duplicated, reordered or corrupted)"
 scripts/soak.sh --ours build/lib --runs 1 --messages 1000 --check
 
+step "encrypted soak smoke (1000 reliable + 1000 unreliable messages over DTLS between our hosts through the same impairments, handshake included; nothing lost, duplicated, reordered or corrupted)"
+scripts/soak.sh --ours build/lib --runs 1 --messages 1000 --check --dtls
+
 step "soak smoke with our hosts in fast loss recovery (ENET_RS_LOSS_RECOVERY=fast), every pairing"
 ENET_RS_LOSS_RECOVERY=fast scripts/soak.sh --ours build/lib --runs 1 --messages 1000 --check
 
