@@ -5,7 +5,8 @@
 #
 # usage: run_matrix.sh (--ours DIR | --ours-lib PATH | --stock-only)
 #                      [--self-check] [--ours-ours]
-#                      [--build-dir DIR] [--only SUBSTRING] [--keep]
+#                      [--build-dir DIR] [--only SUBSTRING] [--skip SUBSTRING]...
+#                      [--keep]
 #                      [--write-expected]
 #                      [--ours-peer PATH] [--ours-launcher CMD]
 #                      [--stock-peer PATH] [--stock-launcher CMD]
@@ -21,7 +22,10 @@
 #   --ours-ours       with --ours, also run ours-server+ours-client.
 #   --build-dir DIR   where peer is built (default: <repo>/target/interop).
 #   --only SUBSTRING  run only cases whose name contains SUBSTRING.
-#   --keep            keep the per-case output directory.
+#   --skip SUBSTRING  do not run cases whose name contains SUBSTRING
+#                     (repeatable).
+#   --keep            keep the per-case output directory (each case's
+#                     directory has its name in the file "name").
 #   --write-expected  (re)write expected/*.out from this run; refused unless
 #                     every side runs stock (reference output comes from
 #                     stock ENet only).
@@ -92,6 +96,7 @@ mode=""
 self_check=0
 ours_ours=0
 only=""
+skip=()
 keep=0
 write_expected=0
 # Per side: the peer executable (empty: the host-built peer) and the
@@ -128,12 +133,13 @@ while [ $# -gt 0 ]; do
         --ours-ours) ours_ours=1 ;;
         --build-dir) [ $# -ge 2 ] || die "--build-dir needs a directory"; build_dir=$2; shift ;;
         --only) [ $# -ge 2 ] || die "--only needs a pattern"; only=$2; shift ;;
+        --skip) need_value "$1" $#; skip+=("$2"); shift ;;
         --keep) keep=1 ;;
         --write-expected) write_expected=1 ;;
         --stock-name) need_value "$1" $#; stock_name=$2; shift ;;
         --via) need_value "$1" $#; via=$2; shift ;;
         --via-arg) need_value "$1" $#; via_args+=("$2"); shift ;;
-        -h|--help) sed -n '2,82p' "$0"; exit 0 ;;
+        -h|--help) sed -n '2,86p' "$0"; exit 0 ;;
         *) die "unknown argument $1 (see --help)" ;;
     esac
     shift
@@ -351,15 +357,21 @@ finish_case() {
     EXTRA=""
 }
 
+# case_dir NAME: a fresh directory for the case, DIR, with NAME in DIR/name.
 case_dir() {
     CASE_NO=$(( ${CASE_NO:-0} + 1 ))
     DIR="$work/$CASE_NO"
     mkdir -p "$DIR"
+    echo "$1" >"$DIR/name"
     REPORT="$DIR/report"
     : >"$REPORT"
 }
 
-wanted() { [ -z "$only" ] || [[ "$1" == *"$only"* ]]; }
+wanted() {
+    local s
+    for s in ${skip[@]+"${skip[@]}"}; do [[ "$1" == *"$s"* ]] && return 1; done
+    [ -z "$only" ] || [[ "$1" == *"$only"* ]]
+}
 
 # side_name SIDE: "ours", or the stock side's --stock-name.
 side_name() { if [ "$1" = stock ]; then echo "$stock_name"; else echo "$1"; fi; }
@@ -383,7 +395,7 @@ run_pair() {
         sargs+=(--deadline-ms $((30000 * time_scale)))
         cargs+=(--deadline-ms $((30000 * time_scale)))
     fi
-    case_dir
+    case_dir "$name"
     local start status=0 spid cpid port src crc
     start=$(now)
     start_side "${pairing%%:*}" server "$DIR" "${sargs[@]}"
@@ -434,7 +446,7 @@ run_pair() {
 run_timeout() {
     local name=$1 key=$2 pairing=$3 victim=$4
     wanted "$name" || return 0
-    case_dir
+    case_dir "$name"
     local start status=0 spid cpid port vpid surv_pid survivor vrc
     start=$(now)
     start_side "${pairing%%:*}" server "$DIR" --scenario timeout --victim "$victim" \
