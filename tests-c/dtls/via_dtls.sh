@@ -25,11 +25,12 @@
 #   --no-verify          the client relay does not verify the certificate.
 #   --hostname NAME      the host name it verifies (default localhost).
 #   --ca FILE            the certificate it trusts (default $DTLS_DIR/cert.pem).
-# Environment: DTLS_DIR holds key.pem and cert.pem (run_godot.sh and
-# run_socat.sh make them; the server relay presents them); GODOT (default
-# godot3-server); SOCAT_CIPHER, the socat client's cipher list (default
-# ECDHE-ECDSA-AES128-GCM-SHA256: Godot's mbedtls refuses a ClientHello with
-# OpenSSL 3's default list).
+# Environment: DTLS_DIR holds key.pem and cert.pem (run_dtls.sh makes them;
+# the server relay presents them); GODOT (default godot3-server);
+# GODOT_RELAY_POLL_US, how long a Godot relay sleeps when it found nothing
+# to do (default 1000); SOCAT_CIPHER, the socat client's cipher list
+# (default ECDHE-ECDSA-AES128-GCM-SHA256: Godot's mbedtls refuses the
+# ClientHello OpenSSL 3 sends with its default list).
 # stdout: "PORT n", the port for the client. stderr: the relays' logs. Runs
 # until SIGTERM, then stops the relays (by PID) and exits 0, or 1 if a Godot
 # relay had exited on its own before (it never should). A socat relay exits
@@ -98,7 +99,8 @@ godot_relay() {
     local name=$1
     shift
     command -v "$godot" >/dev/null || die "$godot not found (scripts/setup-dtls.sh installs it)"
-    env LANG=en_US.UTF-8 "$godot" --no-window --script "$here/godot_relay.gd" -- "$@" \
+    env LANG=en_US.UTF-8 "$godot" --no-window --script "$here/godot_relay.gd" -- \
+        --poll-us "${GODOT_RELAY_POLL_US:-1000}" "$@" \
         >"$scratch/$name.out" &
     relays+=($!)
     names+=("$name")
