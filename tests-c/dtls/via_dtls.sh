@@ -161,7 +161,11 @@ if ! is_native "${INTEROP_CLIENT_SIDE:-}"; then
     fi
     client_port=$PORT
 fi
-echo "via_dtls.sh: client -> $client_port$([ "$client_port" = "$dtls_port" ] || echo " -> DTLS $dtls_port") -> server $server_port" >&2
+route="client"
+[ "$client_port" = "$dtls_port" ] || route+=" -> UDP $client_port ($client_relay dtls-client relay)"
+route+=" == DTLS ==> $dtls_port"
+[ "$dtls_port" = "$server_port" ] || route+=" ($server_relay dtls-server relay) -> UDP $server_port"
+echo "via_dtls.sh: $route server" >&2
 echo "PORT $client_port"
 # Wait for SIGTERM; "sleep & wait" lets the trap run at once.
 while :; do
