@@ -69,6 +69,10 @@ for kind in "$server_relay" "$client_relay"; do
 done
 [ -n "${DTLS_DIR:-}" ] && [ -r "$DTLS_DIR/key.pem" ] && [ -r "$DTLS_DIR/cert.pem" ] \
     || die "DTLS_DIR must hold key.pem and cert.pem"
+# Absolute paths: the Godot relays run in another directory.
+DTLS_DIR=$(cd "$DTLS_DIR" && pwd)
+[ -r "$ca" ] || die "--ca: cannot read $ca"
+ca=$(realpath "$ca")
 godot=${GODOT:-godot3-server}
 cipher=${SOCAT_CIPHER:-ECDHE-ECDSA-AES128-GCM-SHA256}
 
@@ -99,12 +103,14 @@ godot_relay() {
     local name=$1
     shift
     command -v "$godot" >/dev/null || die "$godot not found (scripts/setup-dtls.sh installs it)"
-    env LANG=en_US.UTF-8 "$godot" --no-window --script "$here/godot_relay.gd" -- \
-        --poll-us "${GODOT_RELAY_POLL_US:-1000}" "$@" \
-        >"$scratch/$name.out" &
+    # In the scratch directory: without a project, Godot writes logs/ into
+    # its working directory. (The subshell execs Godot: $! is Godot's PID.)
+    (cd "$scratch" && exec env LANG=en_US.UTF-8 "$godot" --no-window --script "$here/godot_relay.gd" -- \
+        --poll-us "${GODOT_RELAY_POLL_US:-1000}" "$@") \
+        >"$scratch/${name// /-}.out" &
     relays+=($!)
     names+=("$name")
-    PORT=$(wait_port_line "$scratch/$name.out" $! 10) \
+    PORT=$(wait_port_line "$scratch/${name// /-}.out" $! 10) \
         || { echo "via_dtls.sh: the $name printed no port" >&2; finish; }
 }
 
