@@ -5,12 +5,14 @@
 #
 # usage: run_matrix.sh (--ours DIR | --ours-lib PATH | --stock-only)
 #                      [--self-check] [--ours-ours]
-#                      [--build-dir DIR] [--only SUBSTRING] [--keep]
+#                      [--build-dir DIR] [--only SUBSTRING] [--skip SUBSTRING]...
+#                      [--keep]
 #                      [--write-expected]
 #                      [--ours-peer PATH] [--ours-launcher CMD]
 #                      [--stock-peer PATH] [--stock-launcher CMD]
 #                      [--stock-lib PATH|none] [--stock-name NAME]
 #                      [--time-scale N] [--steady-throttle]
+#                      [--via PROG [--via-arg ARG]...]
 #   --ours DIR        directory holding our libenet.so.7; pairings are
 #                     stock-server+ours-client and ours-server+stock-client.
 #                     --ours "" is the same as --stock-only.
@@ -20,7 +22,10 @@
 #   --ours-ours       with --ours, also run ours-server+ours-client.
 #   --build-dir DIR   where peer is built (default: <repo>/target/interop).
 #   --only SUBSTRING  run only cases whose name contains SUBSTRING.
-#   --keep            keep the per-case output directory.
+#   --skip SUBSTRING  do not run cases whose name contains SUBSTRING
+#                     (repeatable).
+#   --keep            keep the per-case output directory (each case's
+#                     directory has its name in the file "name").
 #   --write-expected  (re)write expected/*.out from this run; refused unless
 #                     every side runs stock (reference output comes from
 #                     stock ENet only).
@@ -57,6 +62,18 @@
 #                     lowers its packet throttle on round-trip jitter, which
 #                     under emulation makes stock and ours alike drop most
 #                     unreliable packets (see peer.c).
+#   --via PROG        the client does not reach the server directly but
+#                     through PROG (e.g. DTLS relays, tests-c/dtls/). Per
+#                     case, once the server printed its port, the driver
+#                     runs PROG SERVER_PORT [ARG...] (each --via-arg ARG, in
+#                     order) with stdout/stderr in the case directory and
+#                     INTEROP_SERVER_SIDE / INTEROP_CLIENT_SIDE set to the
+#                     pairing's sides (ours, stock) and INTEROP_CASE_DIR to
+#                     the case directory. PROG prints "PORT n", the port the
+#                     client is then given, and runs until the driver sends
+#                     it SIGTERM (by PID) after the case; it must then stop
+#                     its own children and exit 0, or non-zero (the case
+#                     fails) if something in it failed on the way.
 #
 # Each case prints "PASS name (seconds)" or "FAIL name" followed by the
 # failing side's output; the last line is "N passed, M failed"; the exit
@@ -79,6 +96,7 @@ mode=""
 self_check=0
 ours_ours=0
 only=""
+skip=()
 keep=0
 write_expected=0
 # Per side: the peer executable (empty: the host-built peer) and the
@@ -90,6 +108,9 @@ stock_launcher=""
 time_scale=1
 steady_throttle=0
 stock_name=stock
+# --via: the program between client and server, and its extra arguments.
+via=""
+via_args=()
 
 die() { echo "run_matrix.sh: $*" >&2; exit 2; }
 
@@ -112,10 +133,13 @@ while [ $# -gt 0 ]; do
         --ours-ours) ours_ours=1 ;;
         --build-dir) [ $# -ge 2 ] || die "--build-dir needs a directory"; build_dir=$2; shift ;;
         --only) [ $# -ge 2 ] || die "--only needs a pattern"; only=$2; shift ;;
+        --skip) need_value "$1" $#; skip+=("$2"); shift ;;
         --keep) keep=1 ;;
         --write-expected) write_expected=1 ;;
         --stock-name) need_value "$1" $#; stock_name=$2; shift ;;
-        -h|--help) sed -n '2,69p' "$0"; exit 0 ;;
+        --via) need_value "$1" $#; via=$2; shift ;;
+        --via-arg) need_value "$1" $#; via_args+=("$2"); shift ;;
+        -h|--help) sed -n '2,86p' "$0"; exit 0 ;;
         *) die "unknown argument $1 (see --help)" ;;
     esac
     shift
@@ -152,6 +176,8 @@ fi
 if [ $write_expected -eq 1 ] && { [ "$mode" != stock ] || [ "$stock_lib" = none ]; }; then
     die "--write-expected needs --stock-only on a stock library: expected output must come from stock ENet"
 fi
+[ -z "$via" ] || [ -x "$via" ] || die "--via: $via is not an executable"
+[ ${#via_args[@]} -eq 0 ] || [ -n "$via" ] || die "--via-arg needs --via"
 for side in ours stock; do
     p_var=${side}_peer l_var=${side}_launcher
     [ -z "${!p_var}" ] || [ -x "${!p_var}" ] || die "--$side-peer: ${!p_var} is not an executable"
@@ -244,6 +270,49 @@ wait_exit() {
 
 now() { date +%s.%N; }
 
+# start_via DIR PAIRING SERVER_PORT: runs --via PROG (if any) and waits for
+# its PORT line. Sets CLIENT_PORT (the server's own port without --via) and
+# VIA_PID (empty without --via); returns 1, with the report written, if
+# PROG printed no port in time.
+start_via() {
+    local dir=$1 pairing=$2 sport=$3
+    CLIENT_PORT=$sport
+    VIA_PID=""
+    [ -n "$via" ] || return 0
+    env INTEROP_SERVER_SIDE="${pairing%%:*}" INTEROP_CLIENT_SIDE="${pairing##*:}" \
+        INTEROP_CASE_DIR="$dir" "$via" "$sport" ${via_args[@]+"${via_args[@]}"} \
+        >"$dir/via.out" 2>"$dir/via.err" &
+    VIA_PID=$!
+    started+=("$VIA_PID")
+    if ! wait_line "$dir/via.out" '^PORT [0-9]+$' "$VIA_PID" $((10 * time_scale)); then
+        stop_via "$dir"
+        show_side "$dir" via "no PORT line" >>"$REPORT"
+        return 1
+    fi
+    CLIENT_PORT=$(awk '/^PORT /{print $2; exit}' "$dir/via.out")
+}
+
+# stop_via DIR: SIGTERM to --via PROG (by PID), at most 5 s for it to stop
+# its children and exit. Sets VIA_RC (0 without --via; 124 if it had to be
+# SIGKILLed).
+stop_via() {
+    VIA_RC=0
+    [ -n "$VIA_PID" ] || return 0
+    kill -TERM "$VIA_PID" 2>/dev/null
+    wait_exit "$VIA_PID" $((5 * time_scale))
+    VIA_RC=$RC
+    VIA_PID=""
+}
+
+# check_via DIR: after stop_via, a non-zero exit of PROG fails the case.
+# Returns 1 (report written) in that case.
+check_via() {
+    [ -n "$via" ] || return 0
+    [ "$VIA_RC" -eq 0 ] && return 0
+    show_side "$1" via "exit status $VIA_RC after SIGTERM" >>"$REPORT"
+    return 1
+}
+
 # --- reporting
 
 show_side() {
@@ -279,20 +348,30 @@ finish_case() {
     else
         failed=$((failed + 1))
         echo "FAIL $name"
+        # With --via, its log belongs to every failure report.
+        if [ -n "$via" ] && [ -e "$DIR/via.out" ] && ! grep -q '^  --- via ' "$REPORT"; then
+            show_side "$DIR" via "for reference" >>"$REPORT"
+        fi
         cat "$REPORT"
     fi
     EXTRA=""
 }
 
+# case_dir NAME: a fresh directory for the case, DIR, with NAME in DIR/name.
 case_dir() {
     CASE_NO=$(( ${CASE_NO:-0} + 1 ))
     DIR="$work/$CASE_NO"
     mkdir -p "$DIR"
+    echo "$1" >"$DIR/name"
     REPORT="$DIR/report"
     : >"$REPORT"
 }
 
-wanted() { [ -z "$only" ] || [[ "$1" == *"$only"* ]]; }
+wanted() {
+    local s
+    for s in ${skip[@]+"${skip[@]}"}; do [[ "$1" == *"$s"* ]] && return 1; done
+    [ -z "$only" ] || [[ "$1" == *"$only"* ]]
+}
 
 # side_name SIDE: "ours", or the stock side's --stock-name.
 side_name() { if [ "$1" = stock ]; then echo "$stock_name"; else echo "$1"; fi; }
@@ -316,7 +395,7 @@ run_pair() {
         sargs+=(--deadline-ms $((30000 * time_scale)))
         cargs+=(--deadline-ms $((30000 * time_scale)))
     fi
-    case_dir
+    case_dir "$name"
     local start status=0 spid cpid port src crc
     start=$(now)
     start_side "${pairing%%:*}" server "$DIR" "${sargs[@]}"
@@ -328,12 +407,19 @@ run_pair() {
         return
     fi
     port=$(awk '/^PORT /{print $2; exit}' "$DIR/server.out")
-    start_side "${pairing##*:}" client "$DIR" --port "$port" "${cargs[@]}"
+    if ! start_via "$DIR" "$pairing" "$port"; then
+        { kill -KILL "$spid"; wait_exit "$spid" 1; } 2>/dev/null
+        finish_case "$name" "$start" 1
+        return
+    fi
+    start_side "${pairing##*:}" client "$DIR" --port "$CLIENT_PORT" "${cargs[@]}"
     cpid=$PID
     wait_exit "$cpid" $((limit * time_scale))
     crc=$RC
     wait_exit "$spid" $((10 * time_scale))
     src=$RC
+    stop_via "$DIR"
+    check_via "$DIR" || status=1
     for role in server client; do
         local rc why=""
         [ $role = server ] && rc=$src || rc=$crc
@@ -360,7 +446,7 @@ run_pair() {
 run_timeout() {
     local name=$1 key=$2 pairing=$3 victim=$4
     wanted "$name" || return 0
-    case_dir
+    case_dir "$name"
     local start status=0 spid cpid port vpid surv_pid survivor vrc
     start=$(now)
     start_side "${pairing%%:*}" server "$DIR" --scenario timeout --victim "$victim" \
@@ -373,7 +459,12 @@ run_timeout() {
         return
     fi
     port=$(awk '/^PORT /{print $2; exit}' "$DIR/server.out")
-    start_side "${pairing##*:}" client "$DIR" --port "$port" --scenario timeout \
+    if ! start_via "$DIR" "$pairing" "$port"; then
+        { kill -KILL "$spid"; wait_exit "$spid" 1; } 2>/dev/null
+        finish_case "$name" "$start" 1
+        return
+    fi
+    start_side "${pairing##*:}" client "$DIR" --port "$CLIENT_PORT" --scenario timeout \
         --victim "$victim" --deadline-ms $((60000 * time_scale))
     cpid=$PID
     if [ "$victim" = server ]; then vpid=$spid surv_pid=$cpid survivor=client
@@ -386,6 +477,10 @@ run_timeout() {
     { kill -KILL "$vpid"; wait_exit "$vpid" $((5 * time_scale)); } 2>/dev/null
     vrc=$RC
     wait_exit "$surv_pid" $((65 * time_scale))
+    local surv_rc=$RC
+    stop_via "$DIR"
+    check_via "$DIR" || status=1
+    RC=$surv_rc
     if [ "$RC" -ne 0 ]; then
         status=1
         show_side "$DIR" "$survivor" "exit status $RC" >>"$REPORT"
@@ -421,6 +516,7 @@ fi
 [ "$mode" = ours ] && echo "ours:  $ours_lib$(side_note ours)"
 [ "$time_scale" -gt 1 ] && echo "time bounds: x$time_scale"
 [ $steady_throttle -eq 1 ] && echo "basic: packet throttle kept steady (no deceleration on round-trip jitter)"
+[ -n "$via" ] && echo "via:   $via SERVER_PORT${via_args[*]+ ${via_args[*]}}"
 suite_start=$(now)
 
 # basic over the option matrix. A limited bandwidth also paces the small
