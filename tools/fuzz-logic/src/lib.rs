@@ -9,6 +9,7 @@
 
 pub mod commands;
 pub mod driver;
+pub mod dtls_receive;
 pub mod engine;
 pub mod input;
 pub mod range_coder;
@@ -16,7 +17,13 @@ pub mod reassembly;
 pub mod wire_parse;
 
 /// The targets, by the name of their corpus directory.
-pub const TARGETS: [&str; 4] = ["wire_parse", "engine", "range_coder", "reassembly"];
+pub const TARGETS: [&str; 5] = [
+    "wire_parse",
+    "engine",
+    "range_coder",
+    "reassembly",
+    "dtls_receive",
+];
 
 /// Runs the body of `target` on `data`; `false` for an unknown target.
 pub fn run(target: &str, data: &[u8]) -> bool {
@@ -25,6 +32,7 @@ pub fn run(target: &str, data: &[u8]) -> bool {
         "engine" => engine::run(data),
         "range_coder" => range_coder::run(data),
         "reassembly" => reassembly::run(data),
+        "dtls_receive" => dtls_receive::run(data),
         _ => return false,
     }
     true

@@ -51,9 +51,20 @@ fn replay_reassembly() {
 }
 
 #[test]
+fn replay_dtls_receive() {
+    replay("dtls_receive");
+}
+
+#[test]
 fn every_target_has_a_replay_test() {
     assert_eq!(
         fuzz_logic::TARGETS,
-        ["wire_parse", "engine", "range_coder", "reassembly"]
+        [
+            "wire_parse",
+            "engine",
+            "range_coder",
+            "reassembly",
+            "dtls_receive"
+        ]
     );
 }
