@@ -34,12 +34,13 @@ tests-c/windows/compile_headers.sh
 step "layout: every struct, field offset and constant against stock's headers laid out for x86_64-w64-mingw32, under wine"
 tests-c/windows/cargo-test.sh -q -p layout-check --tests
 
-step "the engine's Rust tests under wine (unit tests, sockets, addresses, clock, thread-safe sending, hostile input, leaks)"
+step "the engine's Rust tests under wine (unit tests, sockets, addresses, clock, thread-safe sending, hostile input, leaks, encrypted hosts)"
 tests-c/windows/cargo-test.sh -q -p enet-rs --lib --test net_socket --test net_address \
-    --test net_time --test net_time_unset --test thread_safe_send --test hostile --test no_leaks
+    --test net_time --test net_time_unset --test thread_safe_send --test hostile --test no_leaks \
+    --test dtls
 
-step "the safe Rust API's tests under wine (stale handles, sending from four threads through the Windows waker)"
-tests-c/windows/cargo-test.sh -q -p enet-safe --lib --test handles --test sender
+step "the safe Rust API's tests under wine (stale handles, sending from four threads through the Windows waker, encrypted hosts)"
+tests-c/windows/cargo-test.sh -q -p enet-safe --lib --test handles --test sender --test encryption
 
 step "C programs under wine (hardening, extensions, the tutorial pair across systems)"
 tests-c/windows/run_programs.sh "$dll_dir"
