@@ -54,7 +54,7 @@ cp -r /usr/include/enet "$peer_dir/include/"
 # the peer then records its SONAME, libenet.so.7, and the loader picks stock
 # or ours as on x86_64.
 aarch64-linux-gnu-gcc -std=c99 -Wall -Wextra -Wpedantic -Werror -O2 -I"$peer_dir/include" \
-    tests-c/interop/peer.c "$stock_arm64" -o "$peer_dir/peer"
+    tests-c/interop/peer.c "$stock_arm64" -ldl -o "$peer_dir/peer"
 # (grep -q on a variable: in a pipe under pipefail, its early exit could
 # fail readelf with SIGPIPE.)
 dynamic=$(aarch64-linux-gnu-readelf -d "$peer_dir/peer")

@@ -31,6 +31,9 @@
 #include <fcntl.h>
 #include <io.h>
 #include <windows.h>
+#else
+/* INTEROP_DTLS=1: enet-rs's encryption, looked up at run time. */
+#include "../dynamic_dtls.h"
 #endif
 
 /* ------------------------------------------------------------------ */
@@ -427,6 +430,30 @@ static void expect_flags(const ENetPacket *p, enet_uint32 want, const char *what
 /* ------------------------------------------------------------------ */
 /* Hosts                                                               */
 
+/* INTEROP_DTLS=1 (set by tests-c/dtls/ours_dtls.sh for the enet-rs side
+ * alone): the host encrypts, as a server presenting $DTLS_DIR/cert.pem and
+ * key.pem, as a client verifying that certificate for "localhost". */
+static void use_dtls(ENetHost *host, int server)
+{
+    const char *on = getenv("INTEROP_DTLS");
+    const char *dir = getenv("DTLS_DIR");
+    if (on == NULL || strcmp(on, "1") != 0)
+        return;
+    if (dir == NULL)
+        fail("INTEROP_DTLS=1 needs DTLS_DIR");
+#ifdef _WIN32
+    (void) host;
+    (void) server;
+    fail("INTEROP_DTLS=1 is not built for Windows");
+#else
+    if (server)
+        dynamic_dtls_server(host, dir);
+    else
+        dynamic_dtls_client(host, dir);
+    fprintf(stderr, "%s: DTLS on (%s)\n", role, server ? "server" : "client");
+#endif
+}
+
 static ENetHost *make_host(const struct options *o, int bind_server, size_t peers, size_t channels)
 {
     ENetAddress address;
@@ -455,6 +482,7 @@ static ENetHost *make_host(const struct options *o, int bind_server, size_t peer
         host->checksum = enet_crc32;
     if (o->compress && enet_host_compress_with_range_coder(host) != 0)
         fail("enet_host_compress_with_range_coder failed");
+    use_dtls(host, bind_server);
     return host;
 }
 

@@ -198,7 +198,7 @@ if [ $build_host_peer -eq 1 ]; then
     mkdir -p "$build_dir" || die "cannot create $build_dir"
     # PEER_CFLAGS adds compiler flags, e.g. PEER_CFLAGS="-fsanitize=address,undefined".
     # shellcheck disable=SC2086
-    gcc -std=c99 -Wall -Wextra -Wpedantic -Werror -O2 ${PEER_CFLAGS:-} "$here/peer.c" -lenet -o "$peer" \
+    gcc -std=c99 -Wall -Wextra -Wpedantic -Werror -O2 ${PEER_CFLAGS:-} "$here/peer.c" -lenet -ldl -o "$peer" \
         || die "building peer.c failed"
 fi
 ours_peer=${ours_peer:-$peer}

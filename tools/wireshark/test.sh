@@ -32,7 +32,7 @@ procs_init enet-wireshark
 ours_library "$ours"
 (cd "$repo" && cargo build -q --release --locked -p enet-impair) || die "building enet-impair failed"
 impair="$repo/target/release/enet-impair"
-gcc -std=c99 -O2 -Wall -Wextra -Werror "$repo/tests-c/interop/peer.c" -lenet -o "$work/peer" \
+gcc -std=c99 -O2 -Wall -Wextra -Werror "$repo/tests-c/interop/peer.c" -lenet -ldl -o "$work/peer" \
     || die "building peer.c failed"
 
 failures=0
