@@ -5,8 +5,9 @@
 # valgrind, and tshark (the Wireshark dissector's tests); for the other
 # systems, Debian's Rust with its std sources (rustc-web, cargo-web,
 # rust-web-src: cross builds with -Zbuild-std), mingw-w64 and wine (enet.dll,
-# built and tested here), and, through scripts/setup-arm64.sh, the arm64
-# cross toolchain, qemu-user and Debian's arm64 stock ENet.
+# built and tested here), through scripts/setup-arm64.sh, the arm64
+# cross toolchain, qemu-user and Debian's arm64 stock ENet, and through
+# scripts/setup-dtls.sh the DTLS interop partners (Godot, socat, openssl).
 set -euo pipefail
 packages=(libenet-dev libenet7 python3-enet cmake gcc g++ make pkg-config libclang-dev clang valgrind
           tshark
@@ -25,3 +26,4 @@ if [ ${#missing[@]} -gt 0 ]; then
 fi
 echo "== Debian packages present: ${packages[*]}"
 "$(dirname "$0")/setup-arm64.sh"
+"$(dirname "$0")/setup-dtls.sh"
