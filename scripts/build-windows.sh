@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds enet.dll for 64-bit Windows here on Linux, as the shipped library
-# is built (release, panics abort): target/x86_64-pc-windows-gnu/release/
-# enet.dll and its import library libenet.dll.a (mingw's name; link with
+# is built (release, panics abort): target/windows/x86_64-pc-windows-gnu/
+# release/enet.dll and its import library libenet.dll.a (mingw's name; link with
 # -lenet, or name the file).
 #
 # rustup's toolchain here has no Windows std, so this uses Debian's Rust
@@ -22,6 +22,6 @@ done
 # ENET_RS_SHIPPED_LIBRARY makes the build refuse panic = "unwind".
 RUSTC=/usr/bin/rustc RUSTC_BOOTSTRAP=1 ENET_RS_SHIPPED_LIBRARY=1 \
     /usr/bin/cargo build --release --locked -p enet-rs --target "$target" \
-    -Zbuild-std=std,panic_abort "$@"
-out=target/$target/release
+    -Zbuild-std=std,panic_abort --target-dir target/windows "$@"
+out=target/windows/$target/release
 ls -l "$out/enet.dll" "$out/libenet.dll.a" | awk '{print $5, $NF}'

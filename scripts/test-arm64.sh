@@ -9,11 +9,14 @@
 # matrices it runs the engine's wire:: and proto:: unit tests for aarch64
 # under qemu.
 #
-# usage: scripts/test-arm64.sh [--no-unit-tests] [--only SUBSTRING]
+# usage: scripts/test-arm64.sh [--no-unit-tests] [--only SUBSTRING] [--prebuild]
 #   (after scripts/setup-arm64.sh; needs root only for that set-up)
 #   --no-unit-tests   skip the unit tests (their debug build of std and of
 #                     the dev-dependencies for aarch64 takes ~1.5 min)
 #   --only SUBSTRING  pass --only to both matrices (pick cases by name)
+#   --prebuild        only build the library and the unit tests, run
+#                     nothing (test-all.sh builds in the background while
+#                     other steps run)
 # About 4 minutes from a clean target/cross on 2 cores. Exit status non-zero
 # if a build, a unit test or any case failed; both matrices always run.
 set -euo pipefail
@@ -21,10 +24,12 @@ cd "$(dirname "$0")/.."
 export CARGO_TERM_COLOR=never
 
 unit_tests=1
+prebuild=0
 only=()
 while [ $# -gt 0 ]; do
     case "$1" in
         --no-unit-tests) unit_tests=0 ;;
+        --prebuild) prebuild=1 ;;
         --only) [ $# -ge 2 ] || { echo "test-arm64.sh: --only needs a pattern" >&2; exit 2; }
                 only=(--only "$2"); shift ;;
         -h|--help) sed -n '2,18p' "$0"; exit 0 ;;
@@ -61,21 +66,27 @@ dynamic=$(aarch64-linux-gnu-readelf -d "$peer_dir/peer")
 grep -q 'NEEDED.*\[libenet.so.7\]' <<<"$dynamic"
 echo "peer: $peer_dir/peer (AArch64, NEEDED libenet.so.7)"
 
+# The same toolchain as build-arm64.sh (Debian's cargo and std sources);
+# tests unwind, so std is built with its default panic runtime.
+unit_test_build=(env RUSTC=/usr/bin/rustc RUSTC_BOOTSTRAP=1
+    CARGO_TARGET_AARCH64_UNKNOWN_LINUX_GNU_LINKER=aarch64-linux-gnu-gcc
+    CARGO_TARGET_AARCH64_UNKNOWN_LINUX_GNU_RUNNER=qemu-aarch64
+    CC_aarch64_unknown_linux_gnu=aarch64-linux-gnu-gcc
+    /usr/bin/cargo test --locked -p enet-rs --lib -Zbuild-std --target "$target"
+    --target-dir target/cross)
+if [ $prebuild -eq 1 ]; then
+    [ $unit_tests -eq 1 ] && "${unit_test_build[@]}" --no-run
+    exit 0
+fi
+
 status=0
 if [ $unit_tests -eq 1 ]; then
     step "unit tests wire:: and proto:: for $target under qemu-aarch64"
-    # The same toolchain as build-arm64.sh (Debian's cargo and std sources);
-    # tests unwind, so std is built with its default panic runtime. Three
-    # long tests are left to the host run (test-all.sh), as they are
+    # Three long tests are left to the host run (test-all.sh), as they are
     # arithmetic that emulation only slows down: the random-input parser
     # test (8 min under qemu, unoptimized), the 1,000,000 connect ids (15 s)
     # and the randomized sequence-map model (7 s). The other 76 take ~1 s.
-    env RUSTC=/usr/bin/rustc RUSTC_BOOTSTRAP=1 \
-        CARGO_TARGET_AARCH64_UNKNOWN_LINUX_GNU_LINKER=aarch64-linux-gnu-gcc \
-        CARGO_TARGET_AARCH64_UNKNOWN_LINUX_GNU_RUNNER=qemu-aarch64 \
-        CC_aarch64_unknown_linux_gnu=aarch64-linux-gnu-gcc \
-        /usr/bin/cargo test --locked -p enet-rs --lib -Zbuild-std --target "$target" \
-        --target-dir target/cross -- wire:: proto:: \
+    "${unit_test_build[@]}" -- wire:: proto:: \
         --skip wire::test_suite::fuzz --skip connect_ids_of_one_host_never_repeat \
         --skip sequence_map::tests::behaves_as_an_ordinary_map \
         || status=1

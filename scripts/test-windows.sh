@@ -4,12 +4,38 @@
 # headers, and the engine's tests, the C test programs and the two-process
 # interop with stock ENet run under wine. Called by scripts/test-all.sh;
 # needs the packages of scripts/setup-debian.sh.
-# usage: scripts/test-windows.sh
+# usage: scripts/test-windows.sh [--prebuild]
+#   --prebuild   only build: enet.dll and the test programs, no wine (so
+#                test-all.sh can build in the background while other steps
+#                run; a later run then finds everything built)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
 export CARGO_TERM_COLOR=never
 step() { echo; echo "== windows: $*"; }
+prebuild=0
+case "${1:-}" in
+    --prebuild) prebuild=1 ;;
+    "") ;;
+    *) echo "test-windows.sh: unknown argument $1" >&2; exit 2 ;;
+esac
+
+# The Rust tests run under wine, as cargo-test.sh arguments (one list each).
+layout_tests=(-p layout-check --tests)
+engine_tests=(-p enet-rs --lib --test net_socket --test net_address --test net_time
+              --test net_time_unset --test thread_safe_send --test hostile --test no_leaks --test dtls)
+safe_api_tests=(-p enet-safe --lib --test handles --test sender --test encryption)
+
+if [ $prebuild -eq 1 ]; then
+    step "build enet.dll and the Rust tests (no wine)"
+    scripts/build-windows.sh
+    for tests in layout_tests engine_tests safe_api_tests; do
+        declare -n list=$tests
+        tests-c/windows/cargo-test.sh -q --no-run "${list[@]}"
+        unset -n list
+    done
+    exit 0
+fi
 
 . tests-c/windows/wine-env.sh
 # One wineserver for the whole run (started once the prefix exists), so no
@@ -20,7 +46,7 @@ wineserver -w
 wineserver -p
 trap 'wineserver -k 2>/dev/null || true' EXIT
 
-dll_dir=target/x86_64-pc-windows-gnu/release
+dll_dir=target/windows/x86_64-pc-windows-gnu/release
 
 step "build enet.dll (scripts/build-windows.sh: release, panics abort)"
 scripts/build-windows.sh
@@ -32,15 +58,13 @@ step "our headers with mingw-w64 (C89-C11, C++98/C++11, with and without ENET_DL
 tests-c/windows/compile_headers.sh
 
 step "layout: every struct, field offset and constant against stock's headers laid out for x86_64-w64-mingw32, under wine"
-tests-c/windows/cargo-test.sh -q -p layout-check --tests
+tests-c/windows/cargo-test.sh -q "${layout_tests[@]}"
 
 step "the engine's Rust tests under wine (unit tests, sockets, addresses, clock, thread-safe sending, hostile input, leaks, encrypted hosts)"
-tests-c/windows/cargo-test.sh -q -p enet-rs --lib --test net_socket --test net_address \
-    --test net_time --test net_time_unset --test thread_safe_send --test hostile --test no_leaks \
-    --test dtls
+tests-c/windows/cargo-test.sh -q "${engine_tests[@]}"
 
 step "the safe Rust API's tests under wine (stale handles, sending from four threads through the Windows waker, encrypted hosts)"
-tests-c/windows/cargo-test.sh -q -p enet-safe --lib --test handles --test sender --test encryption
+tests-c/windows/cargo-test.sh -q "${safe_api_tests[@]}"
 
 step "C programs under wine (hardening, extensions, the tutorial pair across systems)"
 tests-c/windows/run_programs.sh "$dll_dir"

@@ -14,7 +14,7 @@
 #   declarations) and once without.
 # usage: run_programs.sh ENET_DLL_DIR
 #   ENET_DLL_DIR holds enet.dll and libenet.dll.a (scripts/build-windows.sh
-#   puts them in target/x86_64-pc-windows-gnu/release).
+#   puts them in target/windows/x86_64-pc-windows-gnu/release).
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
