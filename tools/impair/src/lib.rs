@@ -9,9 +9,11 @@
 //! behind a bandwidth cap. What passes can be captured to a pcap file. Given the seed and the order datagrams arrive
 //! in, every decision is the same from run to run.
 
-pub mod impairment;
 pub mod pcap;
 pub mod proxy;
 
-pub use impairment::{Decision, Impairer, Profile, Random};
+/// The model lives in `enet-netsim`, shared with the library's network
+/// conditioner; the proxy applies it between two sockets.
+pub use netsim::impairment;
+pub use netsim::{Decision, Impairer, Profile, Random};
 pub use proxy::{Counters, Proxy};

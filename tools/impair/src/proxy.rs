@@ -1,15 +1,15 @@
 //! The proxy's sockets and schedule: datagrams in, decisions drawn, copies
 //! released when due.
 
-use std::collections::{BinaryHeap, HashMap};
+use std::collections::HashMap;
 use std::io;
 use std::net::{SocketAddr, UdpSocket};
 use std::os::fd::AsRawFd;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-use crate::impairment::{Impairer, Profile};
 use crate::pcap::Capture;
+use netsim::{Link, Profile};
 
 /// Client to server, then server to client.
 const UP: usize = 0;
@@ -28,40 +28,17 @@ pub struct Counters {
     pub queue_full: u64,
 }
 
-/// A copy waiting for its time.
-#[derive(Debug, PartialEq, Eq)]
-struct Pending {
-    due_us: u64,
-    order: u64,
-    direction: usize,
-    client: SocketAddr,
-    bytes: Vec<u8>,
-}
-
-impl Ord for Pending {
-    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
-        // Earliest first out of the max-heap.
-        (other.due_us, other.order).cmp(&(self.due_us, self.order))
-    }
-}
-
-impl PartialOrd for Pending {
-    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
-        Some(self.cmp(other))
-    }
-}
-
 pub struct Proxy {
     listen: UdpSocket,
     server: SocketAddr,
     /// Each client's own socket towards the server.
     upstream: HashMap<SocketAddr, UdpSocket>,
-    impairers: [Impairer; 2],
-    /// When each direction's capped link is next free, in µs.
-    link_free_us: [u64; 2],
-    pending: BinaryHeap<Pending>,
-    order: u64,
-    counters: [Counters; 2],
+    /// Each direction's impairments and held copies, tagged with the
+    /// client they belong to.
+    links: [Link<SocketAddr>; 2],
+    /// Copies forwarded, and copies lost to a failed send.
+    forwarded: [u64; 2],
+    send_lost: [u64; 2],
     start: Instant,
     /// Where each datagram received is recorded, if anywhere.
     capture: Option<Capture>,
@@ -83,14 +60,12 @@ impl Proxy {
             listen,
             server,
             upstream: HashMap::new(),
-            impairers: [
-                Impairer::new(up, seed),
-                Impairer::new(down, seed ^ 0xD0D0_D0D0_D0D0_D0D0),
+            links: [
+                Link::new(up, seed),
+                Link::new(down, seed ^ 0xD0D0_D0D0_D0D0_D0D0),
             ],
-            link_free_us: [0; 2],
-            pending: BinaryHeap::new(),
-            order: 0,
-            counters: [Counters::default(); 2],
+            forwarded: [0; 2],
+            send_lost: [0; 2],
             start: Instant::now(),
             capture: None,
         })
@@ -108,7 +83,18 @@ impl Proxy {
 
     /// Counters of the client-to-server and server-to-client directions.
     pub fn counters(&self) -> [Counters; 2] {
-        self.counters
+        [UP, DOWN].map(|direction| {
+            let stats = self.links[direction].stats();
+            Counters {
+                received: stats.datagrams,
+                forwarded: self.forwarded[direction],
+                lost: stats.dropped + self.send_lost[direction],
+                duplicated: stats.duplicated,
+                reordered: stats.reordered,
+                corrupted: stats.corrupted,
+                queue_full: stats.rate_dropped,
+            }
+        })
     }
 
     fn now_us(&self) -> u64 {
@@ -120,10 +106,9 @@ impl Proxy {
         let mut buffer = vec![0u8; 65536];
         while Instant::now() < deadline && !stop.load(Ordering::Relaxed) {
             self.release_due()?;
-            let wait = self
-                .pending
-                .peek()
-                .map_or(50_000, |next| next.due_us.saturating_sub(self.now_us()))
+            let next_due = self.links.iter().filter_map(Link::next_due).min();
+            let wait = next_due
+                .map_or(50_000, |due_us| due_us.saturating_sub(self.now_us()))
                 .min(50_000)
                 .min(
                     deadline
@@ -203,73 +188,35 @@ impl Proxy {
             let _ = capture.record(from, to, bytes);
         }
         let now = self.now_us();
-        let counters = &mut self.counters[direction];
-        counters.received += 1;
-        let impairer = &mut self.impairers[direction];
-        let decision = impairer.decide(bytes.len());
-        let profile = impairer.profile;
-        if decision.copies.is_empty() {
-            counters.lost += 1;
-            return;
-        }
-        // A capped link sends one datagram after another; a full queue drops.
-        let mut sent_at = now;
-        if profile.bandwidth > 0 {
-            let start = self.link_free_us[direction].max(now);
-            let backlog = (start - now).saturating_mul(profile.bandwidth) / 1_000_000;
-            if backlog as usize > profile.queue_bytes {
-                counters.queue_full += 1;
-                return;
-            }
-            sent_at = start + (bytes.len() as u64 * 1_000_000) / profile.bandwidth;
-            self.link_free_us[direction] = sent_at;
-        }
-        counters.duplicated += u64::from(decision.copies.len() > 1);
-        counters.reordered += u64::from(decision.reordered);
-        counters.corrupted += u64::from(decision.flipped_bit.is_some());
-        let mut copy = bytes.to_vec();
-        if let Some(bit) = decision.flipped_bit {
-            copy[bit / 8] ^= 1 << (bit % 8);
-        }
-        for delay in decision.copies {
-            self.order += 1;
-            self.pending.push(Pending {
-                due_us: sent_at + u64::from(delay) * 1000,
-                order: self.order,
-                direction,
-                client,
-                bytes: copy.clone(),
-            });
-        }
+        self.links[direction].admit(now, bytes, client);
     }
 
     fn release_due(&mut self) -> io::Result<()> {
         let now = self.now_us();
-        while self.pending.peek().is_some_and(|next| next.due_us <= now) {
-            let Some(item) = self.pending.pop() else {
-                break;
-            };
-            let sent = if item.direction == UP {
-                match self.upstream.get(&item.client) {
-                    Some(socket) => socket.send_to(&item.bytes, self.server),
-                    None => continue,
+        for direction in [UP, DOWN] {
+            while let Some((client, bytes)) = self.links[direction].pop_due(now) {
+                let sent = if direction == UP {
+                    match self.upstream.get(&client) {
+                        Some(socket) => socket.send_to(&bytes, self.server),
+                        None => continue,
+                    }
+                } else {
+                    self.listen.send_to(&bytes, client)
+                };
+                match sent {
+                    Ok(_) => self.forwarded[direction] += 1,
+                    // A full socket buffer or a closed peer: the datagram is
+                    // lost, as on a real link.
+                    Err(error)
+                        if matches!(
+                            error.kind(),
+                            io::ErrorKind::WouldBlock | io::ErrorKind::ConnectionRefused
+                        ) =>
+                    {
+                        self.send_lost[direction] += 1
+                    }
+                    Err(error) => return Err(error),
                 }
-            } else {
-                self.listen.send_to(&item.bytes, item.client)
-            };
-            match sent {
-                Ok(_) => self.counters[item.direction].forwarded += 1,
-                // A full socket buffer or a closed peer: the datagram is lost,
-                // as on a real link.
-                Err(error)
-                    if matches!(
-                        error.kind(),
-                        io::ErrorKind::WouldBlock | io::ErrorKind::ConnectionRefused
-                    ) =>
-                {
-                    self.counters[item.direction].lost += 1
-                }
-                Err(error) => return Err(error),
             }
         }
         Ok(())

@@ -1,10 +1,16 @@
 //! What happens to one datagram: the decisions, drawn from a seeded
-//! generator, separate from any socket so they can be tested alone.
+//! generator, separate from any socket or clock so they can be tested
+//! alone.
 
 /// The impairments of one direction. Rates are probabilities in [0, 1].
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Profile {
+    /// The share of datagrams lost, on average.
     pub loss: f64,
+    /// The mean length of a run of lost datagrams, for bursty loss (a
+    /// two-state Gilbert-Elliott chain whose bad state loses everything);
+    /// 0 for independent loss, each datagram on its own.
+    pub burst: f64,
     pub duplicate: f64,
     /// The share of datagrams held back by `reorder_delay_ms` more, so
     /// later ones overtake them.
@@ -14,6 +20,11 @@ pub struct Profile {
     pub delay_ms: u32,
     /// Uniform extra delay in `0..=jitter_ms`.
     pub jitter_ms: u32,
+    /// Jitter never lets a datagram overtake an earlier one: a copy
+    /// leaves no sooner than the one before it (reordering, when asked
+    /// for, still holds some back). Off, each copy's jitter is its own and
+    /// jitter reorders too (the proxy's way).
+    pub in_order: bool,
     /// Bytes per second, 0 for no cap.
     pub bandwidth: u64,
     /// Bytes a capped direction may queue before it drops.
@@ -24,12 +35,14 @@ impl Default for Profile {
     fn default() -> Self {
         Profile {
             loss: 0.0,
+            burst: 0.0,
             duplicate: 0.0,
             reorder: 0.0,
             reorder_delay_ms: 20,
             corrupt: 0.0,
             delay_ms: 0,
             jitter_ms: 0,
+            in_order: false,
             bandwidth: 0,
             queue_bytes: 256 * 1024,
         }
@@ -88,6 +101,8 @@ pub struct Decision {
 pub struct Impairer {
     pub profile: Profile,
     random: Random,
+    /// In the loss burst state (bursty loss only).
+    bad: bool,
 }
 
 impl Impairer {
@@ -95,7 +110,33 @@ impl Impairer {
         Impairer {
             profile,
             random: Random::new(seed),
+            bad: false,
         }
+    }
+
+    /// Whether the next datagram is lost. Independent loss draws once per
+    /// datagram; bursty loss draws once per datagram too, to step its
+    /// chain: the bad state (everything lost) is left with probability
+    /// 1/burst, so runs of losses last `burst` datagrams on average, and
+    /// entered with the probability that makes the long-run share of lost
+    /// datagrams `loss`.
+    fn lost(&mut self) -> bool {
+        let p = self.profile;
+        if p.burst <= 0.0 {
+            return self.random.chance(p.loss);
+        }
+        if p.loss <= 0.0 {
+            return false;
+        }
+        let leave = 1.0 / p.burst.max(1.0);
+        let enter = p.loss * leave / (1.0 - p.loss).max(f64::MIN_POSITIVE);
+        let draw = self.random.unit();
+        self.bad = if self.bad {
+            draw >= leave
+        } else {
+            draw < enter
+        };
+        self.bad
     }
 
     /// Decides what happens to a datagram of `length` bytes. The same
@@ -103,7 +144,7 @@ impl Impairer {
     /// never shifts the next one's.
     pub fn decide(&mut self, length: usize) -> Decision {
         let p = self.profile;
-        let lost = self.random.chance(p.loss);
+        let lost = self.lost();
         let duplicated = self.random.chance(p.duplicate);
         let reordered = self.random.chance(p.reorder);
         let corrupted = self.random.chance(p.corrupt);
@@ -202,6 +243,90 @@ mod tests {
             assert_eq!(decision.copies.len(), 1);
             assert!((50..=55).contains(&decision.copies[0]));
             assert!(decision.flipped_bit.unwrap() < length * 8);
+        }
+    }
+
+    /// Runs of consecutive losses: their count and mean length.
+    fn bursts(profile: Profile, seed: u64, n: usize) -> (usize, usize, f64) {
+        let mut impairer = Impairer::new(profile, seed);
+        let (mut lost, mut runs, mut run) = (0usize, 0usize, 0usize);
+        for _ in 0..n {
+            if impairer.decide(100).copies.is_empty() {
+                lost += 1;
+                run += 1;
+            } else if run > 0 {
+                runs += 1;
+                run = 0;
+            }
+        }
+        (lost, runs, lost as f64 / runs.max(1) as f64)
+    }
+
+    #[test]
+    fn independent_loss_of_ten_percent_over_100_000_datagrams() {
+        let profile = Profile {
+            loss: 0.10,
+            ..Profile::default()
+        };
+        // ±0.6 % is over six standard deviations (0.095 %) of the share.
+        for seed in [1, 42, 0xDEAD_BEEF] {
+            let (lost, _, _, _) = count(profile, seed, 100_000);
+            let share = lost as f64 / 100_000.0;
+            assert!((share - 0.10).abs() <= 0.006, "seed {seed}: {share}");
+        }
+    }
+
+    #[test]
+    fn bursty_loss_keeps_its_average_and_its_burst_length() {
+        for (loss, burst) in [(0.02, 4.0), (0.05, 2.0), (0.10, 8.0)] {
+            let profile = Profile {
+                loss,
+                burst,
+                ..Profile::default()
+            };
+            let n = 1_000_000;
+            let (lost, runs, mean) = bursts(profile, 7, n);
+            let share = lost as f64 / n as f64;
+            // The runs' lengths are geometric: with thousands of runs the
+            // mean's standard deviation is under 2 % of it, the share's
+            // under 3 % of the loss; the bounds are twice that or more.
+            assert!(
+                (share - loss).abs() <= loss * 0.08,
+                "{loss}/{burst}: share {share}"
+            );
+            assert!(
+                (mean - burst).abs() <= burst * 0.06,
+                "{loss}/{burst}: mean {mean} of {runs}"
+            );
+        }
+        // Independent loss at the same rate has runs barely over 1 long.
+        let (_, _, mean) = bursts(
+            Profile {
+                loss: 0.02,
+                ..Profile::default()
+            },
+            7,
+            1_000_000,
+        );
+        assert!(mean < 1.05, "{mean}");
+    }
+
+    #[test]
+    fn the_same_seed_drops_the_same_datagrams() {
+        for burst in [0.0, 4.0] {
+            let profile = Profile {
+                loss: 0.1,
+                burst,
+                ..Profile::default()
+            };
+            let pattern = |seed| {
+                let mut impairer = Impairer::new(profile, seed);
+                (0..10_000)
+                    .map(|_| impairer.decide(100).copies.is_empty())
+                    .collect::<Vec<_>>()
+            };
+            assert_eq!(pattern(5), pattern(5));
+            assert_ne!(pattern(5), pattern(6));
         }
     }
 
