@@ -22,9 +22,9 @@ extern "C"
  * The extension set this library offers; `enet_rs_version()` returns the
  * same number at run time. 1: loss recovery settings and statistics.
  * 2: IPv6 and dual-stack hosts, hosts sharing a port, and thread-safe
- * sending. 3: encrypted hosts (DTLS).
+ * sending. 3: encrypted hosts (DTLS). 4: the network conditioner.
  */
-#define ENET_RS_VERSION 3
+#define ENET_RS_VERSION 4
 
 /**
  * `ENetPeer::address.host` (and `ENetHost::receivedAddress.host`) of an
@@ -270,6 +270,62 @@ typedef enum _ENetRsDtlsState
 } ENetRsDtlsState;
 
 /**
+ * What one direction of a host's network conditioner did, in datagrams
+ * (`ENetRsNetsimStats`).
+ */
+typedef struct _ENetRsNetsimDirection
+{
+   /**
+    * Datagrams that entered this direction.
+    */
+   uint64_t datagrams;
+   /**
+    * Copies that left it (sent, or handed to the host).
+    */
+   uint64_t released;
+   /**
+    * Lost to the loss setting (`loss`, `burst`).
+    */
+   uint64_t dropped;
+   /**
+    * Held for any time (`lag`, `jitter`, `reorder`, the rate cap's queue).
+    */
+   uint64_t delayed;
+   /**
+    * Sent twice (`dup`).
+    */
+   uint64_t duplicated;
+   /**
+    * Held back so later datagrams overtake them (`reorder`).
+    */
+   uint64_t reordered;
+   /**
+    * With one bit flipped (`corrupt`).
+    */
+   uint64_t corrupted;
+   /**
+    * Dropped at the rate cap's full queue (`rate`, `queue`).
+    */
+   uint64_t rateDropped;
+} ENetRsNetsimDirection;
+
+/**
+ * Both directions of a host's network conditioner
+ * (`enet_rs_host_netsim_stats`).
+ */
+typedef struct _ENetRsNetsimStats
+{
+   /**
+    * What the host sent.
+    */
+   ENetRsNetsimDirection outgoing;
+   /**
+    * What the host received.
+    */
+   ENetRsNetsimDirection incoming;
+} ENetRsNetsimStats;
+
+/**
  * The extension set this library offers (`ENET_RS_VERSION`), so a program
  * can find out at run time whether it runs on enet-rs (stock ENet has no
  * such symbol) and which extensions it may call.
@@ -466,6 +522,23 @@ ENET_API int enet_rs_peer_get_dtls_state(ENetPeer *peer, ENetRsDtlsState *state,
  * without answering a cookie have none.
  */
 ENET_API size_t enet_rs_host_get_dtls_session_count(ENetHost *host);
+
+/**
+ * Gives the host the network conditioner `spec` describes (as
+ * `ENET_RS_NETSIM` has it, e.g. `"loss=5%,lag=40ms,jitter=10ms"` or
+ * `"preset:wifi-bad"`), in place of the one it had; NULL or `""` turns it
+ * off. Datagrams the old conditioner held are dropped and its counts
+ * start again. 0, or -1 for a NULL host or a spec that cannot be read (the
+ * host keeps what it had).
+ */
+ENET_API int enet_rs_host_set_netsim(ENetHost *host, const char *spec);
+
+/**
+ * Writes what the host's network conditioner did, per direction, into
+ * `*stats`: 0 with its counts, 1 for a host without one (all counts
+ * 0), -1 for a NULL argument.
+ */
+ENET_API int enet_rs_host_netsim_stats(ENetHost *host, ENetRsNetsimStats *stats);
 
 #ifdef __cplusplus
 }

@@ -4,8 +4,8 @@
 /// The extension set this library offers; `enet_rs_version()` returns the
 /// same number at run time. 1: loss recovery settings and statistics.
 /// 2: IPv6 and dual-stack hosts, hosts sharing a port, and thread-safe
-/// sending. 3: encrypted hosts (DTLS).
-pub const ENET_RS_VERSION: u32 = 3;
+/// sending. 3: encrypted hosts (DTLS). 4: the network conditioner.
+pub const ENET_RS_VERSION: u32 = 4;
 
 /// `ENetPeer::address.host` (and `ENetHost::receivedAddress.host`) of an
 /// IPv6 peer: 0.0.0.0, with the peer's real port beside it. Old code can
@@ -160,4 +160,38 @@ pub enum ENetRsDtlsState {
     /// The handshake or the session failed (the reason says how), and the
     /// peer was disconnected.
     ENET_RS_DTLS_FAILED = 3,
+}
+
+/// What one direction of a host's network conditioner did, in datagrams
+/// (`ENetRsNetsimStats`).
+#[repr(C)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct ENetRsNetsimDirection {
+    /// Datagrams that entered this direction.
+    pub datagrams: u64,
+    /// Copies that left it (sent, or handed to the host).
+    pub released: u64,
+    /// Lost to the loss setting (`loss`, `burst`).
+    pub dropped: u64,
+    /// Held for any time (`lag`, `jitter`, `reorder`, the rate cap's queue).
+    pub delayed: u64,
+    /// Sent twice (`dup`).
+    pub duplicated: u64,
+    /// Held back so later datagrams overtake them (`reorder`).
+    pub reordered: u64,
+    /// With one bit flipped (`corrupt`).
+    pub corrupted: u64,
+    /// Dropped at the rate cap's full queue (`rate`, `queue`).
+    pub rateDropped: u64,
+}
+
+/// Both directions of a host's network conditioner
+/// (`enet_rs_host_netsim_stats`).
+#[repr(C)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct ENetRsNetsimStats {
+    /// What the host sent.
+    pub outgoing: ENetRsNetsimDirection,
+    /// What the host received.
+    pub incoming: ENetRsNetsimDirection,
 }

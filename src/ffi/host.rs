@@ -26,7 +26,7 @@ use crate::proto::{
 pub(crate) struct DriverHost {
     host: Host,
     /// The datagram batches of the host's socket (`host.public.socket`).
-    io: SocketIo,
+    pub(crate) io: SocketIo,
     /// Which peers the socket reaches (IPv4 for a stock host; others come
     /// from `enet_rs_host_create`).
     pub(crate) family: SocketFamily,

@@ -24,6 +24,7 @@ pub mod crc;
 pub mod enet_rs;
 pub mod enet_rs_dtls;
 pub mod enet_rs_net;
+pub mod enet_rs_netsim;
 pub mod host;
 pub mod list;
 pub mod packet;

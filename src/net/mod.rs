@@ -11,6 +11,7 @@ pub mod address;
 pub mod batch;
 pub mod clock;
 pub mod host_socket;
+pub mod netsim;
 pub mod request_queue;
 pub mod sys;
 pub mod transport;

@@ -2,11 +2,14 @@
 //! datagrams read and sent in the platform's batches, and a wait that
 //! other threads can cut short through a [`Waker`]. The C driver
 //! (`ffi::host`) and the safe Rust API (`enet-safe`) both run the engine
-//! over it, with the batches of one [`SocketIo`] each.
+//! over it, with the batches of one [`SocketIo`] each. A host with a
+//! network conditioner ([`Conditioner`]) has its datagrams pass it here,
+//! one by one, between the engine and the batches.
 
 use std::net::SocketAddr;
 
 use super::batch::{offload_allowed_by_env, Datagram, ReceiveBatch, SendBatch};
+use super::netsim::Conditioner;
 use super::sys::{Waker, Woken};
 use super::{clock, socket};
 use crate::abi::{ENetSocket, ENetSocketWait};
@@ -20,17 +23,32 @@ const WAIT_INTERRUPT: u32 = ENetSocketWait::ENET_SOCKET_WAIT_INTERRUPT as u32;
 pub struct SocketIo {
     received: ReceiveBatch,
     outgoing: SendBatch,
+    /// The host's network conditioner, if it has one.
+    netsim: Option<Box<Conditioner>>,
 }
 
 impl SocketIo {
     /// Batches for a host's `socket` (IPv6 or not), with UDP offload where
-    /// the system has it unless `ENET_RS_UDP_OFFLOAD=off`.
+    /// the system has it unless `ENET_RS_UDP_OFFLOAD=off`, and the
+    /// network conditioner `ENET_RS_NETSIM` asks for.
     pub fn new(socket: ENetSocket, ipv6_socket: bool) -> Self {
         let offload = offload_allowed_by_env();
         SocketIo {
             received: ReceiveBatch::for_socket(socket, offload),
             outgoing: SendBatch::new(offload, ipv6_socket),
+            netsim: Conditioner::from_env(),
         }
+    }
+
+    /// Replaces the network conditioner (`None`: none). What the old one
+    /// held is dropped, as a network that went away loses it.
+    pub fn set_netsim(&mut self, netsim: Option<Box<Conditioner>>) {
+        self.netsim = netsim;
+    }
+
+    /// The network conditioner, if there is one.
+    pub fn netsim(&self) -> Option<&Conditioner> {
+        self.netsim.as_deref()
     }
 
     /// The engine's transport over `socket` for one call; its waits also
@@ -45,6 +63,7 @@ impl SocketIo {
             waker,
             received: &mut self.received,
             outgoing: &mut self.outgoing,
+            netsim: self.netsim.as_deref_mut(),
         }
     }
 }
@@ -56,6 +75,95 @@ pub struct SocketTransport<'a> {
     waker: Option<&'a Waker>,
     received: &'a mut ReceiveBatch,
     outgoing: &'a mut SendBatch,
+    netsim: Option<&'a mut Conditioner>,
+}
+
+/// Datagrams the conditioner takes from the socket in one receive call
+/// before it lets the engine go on (when it holds them all).
+const CONDITIONED_READS: usize = 256;
+
+/// The next datagram from the socket's batches, to `handle`.
+fn receive_raw<R>(
+    socket: ENetSocket,
+    received: &mut ReceiveBatch,
+    handle: impl FnOnce(SocketAddr, &[u8]) -> R,
+) -> Result<Option<R>, ServiceFailed> {
+    loop {
+        if !received.has_pending() {
+            match received.fill(socket) {
+                Ok(0) => return Ok(None),
+                Ok(_) => {}
+                Err(_) => return Err(ServiceFailed),
+            }
+        }
+        // Oversized datagrams are skipped (stock 1.3.17 fails the call).
+        if let Some(Datagram::Received { from, bytes }) = received.pop() {
+            return Ok(Some(handle(from, bytes)));
+        }
+    }
+}
+
+/// Queues `bytes` in the send batch, sending the batch when it is full;
+/// `false` if that send failed.
+fn transmit_raw(
+    socket: ENetSocket,
+    outgoing: &mut SendBatch,
+    to: &SocketAddr,
+    bytes: &[u8],
+    windowed: bool,
+) -> bool {
+    outgoing.push(to, bytes, windowed);
+    !(outgoing.is_full() && outgoing.flush(socket).is_err())
+}
+
+/// Hands the outgoing copies due by `now_us` to the send batch.
+fn release_outgoing(
+    socket: ENetSocket,
+    outgoing: &mut SendBatch,
+    netsim: &mut Conditioner,
+    now_us: u64,
+) -> bool {
+    let mut sent = true;
+    while let Some(((to, windowed), bytes)) = netsim.outgoing.pop_due(now_us) {
+        sent &= transmit_raw(socket, outgoing, &to, &bytes, windowed);
+    }
+    sent
+}
+
+impl SocketTransport<'_> {
+    /// [`Transport::receive`] through the conditioner: a copy that is due
+    /// first, else what the socket has, each taken in and held as the
+    /// incoming direction decides.
+    fn receive_conditioned<R>(
+        &mut self,
+        handle: impl FnOnce(SocketAddr, &[u8]) -> R,
+    ) -> Result<Option<R>, ServiceFailed> {
+        let SocketTransport {
+            socket,
+            received,
+            netsim,
+            ..
+        } = self;
+        let Some(netsim) = netsim.as_deref_mut() else {
+            return Ok(None);
+        };
+        let now = netsim.now_us();
+        let mut due = None;
+        for _ in 0..CONDITIONED_READS {
+            due = netsim.incoming.pop_due(now);
+            if due.is_some() {
+                break;
+            }
+            let taken = receive_raw(*socket, received, |from, bytes| {
+                netsim.incoming.admit(now, bytes, from)
+            })?;
+            if taken.is_none() {
+                due = netsim.incoming.pop_due(now);
+                break;
+            }
+        }
+        Ok(due.map(|(from, bytes)| handle(from, &bytes)))
+    }
 }
 
 impl Transport for SocketTransport<'_> {
@@ -67,34 +175,61 @@ impl Transport for SocketTransport<'_> {
         &mut self,
         handle: impl FnOnce(SocketAddr, &[u8]) -> R,
     ) -> Result<Option<R>, ServiceFailed> {
-        loop {
-            if !self.received.has_pending() {
-                match self.received.fill(self.socket) {
-                    Ok(0) => return Ok(None),
-                    Ok(_) => {}
-                    Err(_) => return Err(ServiceFailed),
-                }
-            }
-            // Oversized datagrams are skipped (stock 1.3.17 fails the call).
-            if let Some(Datagram::Received { from, bytes }) = self.received.pop() {
-                return Ok(Some(handle(from, bytes)));
-            }
+        if self.netsim.is_some() {
+            return self.receive_conditioned(handle);
         }
+        receive_raw(self.socket, self.received, handle)
     }
 
     fn transmit(&mut self, to: &SocketAddr, bytes: &[u8], windowed: bool) -> isize {
-        self.outgoing.push(to, bytes, windowed);
-        if self.outgoing.is_full() && self.outgoing.flush(self.socket).is_err() {
+        if let Some(netsim) = self.netsim.as_deref_mut() {
+            // The datagram goes in; what is due (it too, if nothing holds
+            // it) goes out.
+            let now = netsim.now_us();
+            netsim.outgoing.admit(now, bytes, (*to, windowed));
+            if !release_outgoing(self.socket, self.outgoing, netsim, now) {
+                return -1;
+            }
+            return bytes.len() as isize;
+        }
+        if !transmit_raw(self.socket, self.outgoing, to, bytes, windowed) {
             return -1;
         }
         bytes.len() as isize
     }
 
     fn flush(&mut self) -> Result<(), ServiceFailed> {
+        if let Some(netsim) = self.netsim.as_deref_mut() {
+            let now = netsim.now_us();
+            if !release_outgoing(self.socket, self.outgoing, netsim, now) {
+                return Err(ServiceFailed);
+            }
+        }
         self.outgoing.flush(self.socket).map_err(|_| ServiceFailed)
     }
 
     fn wait(&mut self, ms: u32) -> Result<bool, ServiceFailed> {
+        if let Some(netsim) = self.netsim.as_deref() {
+            // A held copy shortens the wait to when it is due, and the
+            // caller goes round again (to send or receive it) however the
+            // wait ended.
+            match netsim.next_due_ms(netsim.now_us()) {
+                Some(0) => return Ok(true),
+                Some(left) if left < ms => {
+                    self.wait_socket(left)?;
+                    return Ok(true);
+                }
+                _ => {}
+            }
+        }
+        self.wait_socket(ms)
+    }
+}
+
+impl SocketTransport<'_> {
+    /// Waits up to `ms` for the socket (or the waker); `false` when a
+    /// signal cut the wait short.
+    fn wait_socket(&mut self, ms: u32) -> Result<bool, ServiceFailed> {
         if let Some(waker) = self.waker {
             return match waker.wait(self.socket, ms) {
                 Err(_) => Err(ServiceFailed),

@@ -42,6 +42,8 @@ pub enum Error {
     /// The host already has peers; it can only be made to encrypt before
     /// any connect.
     HasPeers,
+    /// A network conditioner spec was refused: the key and why.
+    Netsim(String),
 }
 
 impl fmt::Display for Error {
@@ -53,6 +55,7 @@ impl fmt::Display for Error {
             Error::AddressFamily => {
                 f.write_str("the host's socket cannot reach that address family")
             }
+            Error::Netsim(problem) => write!(f, "network conditioner: {problem}"),
             Error::PeerGone => f.write_str("the peer has disconnected"),
             Error::ForeignPeer => f.write_str("the peer belongs to another host"),
             Error::NotConnected => f.write_str("the peer is not connected"),

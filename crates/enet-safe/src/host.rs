@@ -90,6 +90,15 @@ impl Peer {
 /// Hosts are numbered from 1 as they are made, so a peer knows its own.
 static NEXT_HOST_ID: AtomicU32 = AtomicU32::new(1);
 
+/// What a host's network conditioner did ([`Host::netsim_stats`]).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct NetsimStats {
+    /// What the host sent.
+    pub outgoing: netsim::LinkStats,
+    /// What the host received.
+    pub incoming: netsim::LinkStats,
+}
+
 /// What a host reports.
 #[derive(Debug)]
 pub enum Event {
@@ -322,6 +331,26 @@ impl Host {
         let socket = self.socket.transport(requests.map(RequestQueue::waker));
         let mut transport = MaybeSecure::new(socket, self.secure.as_deref_mut());
         call(&mut self.engine, &mut transport, &mut hooks)
+    }
+
+    /// Gives this host a network conditioner as `spec` describes it (the
+    /// text `ENET_RS_NETSIM` takes, e.g. `"loss=5%,lag=40ms"` or
+    /// `"preset:mobile"`; see the library's docs/netsim.md), in place of
+    /// the one it had; `""` turns it off. What the old one held is dropped.
+    /// A spec that cannot be read is refused and the host keeps what it
+    /// had. A host also takes `ENET_RS_NETSIM` when it is made.
+    pub fn set_netsim(&mut self, spec: &str) -> Result<(), Error> {
+        let conditioner = enet::net::netsim::Conditioner::from_spec(spec)
+            .map_err(|error| Error::Netsim(error.to_string()))?;
+        self.socket.io().set_netsim(conditioner.map(Box::new));
+        Ok(())
+    }
+
+    /// What the network conditioner did in each direction, if the host
+    /// has one.
+    pub fn netsim_stats(&mut self) -> Option<NetsimStats> {
+        let [outgoing, incoming] = self.socket.io().netsim()?.stats();
+        Some(NetsimStats { outgoing, incoming })
     }
 
     /// Makes this host accept encrypted connections: every datagram to

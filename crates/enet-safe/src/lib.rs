@@ -14,6 +14,8 @@
 //! - [`Host::encrypt_as_server`] and [`Host::encrypt_as_client`] carry a
 //!   host's datagrams over DTLS 1.2 sessions; [`Host::encryption`] tells
 //!   how a peer's stands.
+//! - [`Host::set_netsim`] puts a bad network (loss, lag, jitter, ...) of
+//!   the host's own between it and its socket, for testing.
 //! - A host stays on its thread; a [`Sender`] from [`Host::sender`] lets
 //!   any other thread queue sends, broadcasts and disconnects for it.
 //!
@@ -55,6 +57,8 @@ mod sender;
 mod transport;
 
 pub use error::Error;
-pub use host::{Encryption, Event, Host, HostConfig, Peer, PeerInfo, ServerCheck};
+pub use host::{Encryption, Event, Host, HostConfig, NetsimStats, Peer, PeerInfo, ServerCheck};
+/// What one direction of a network conditioner did ([`Host::netsim_stats`]).
+pub use netsim::LinkStats as NetsimDirection;
 pub use packet::{Delivery, Packet};
 pub use sender::Sender;

@@ -23,6 +23,11 @@ impl HostSocket {
 
     /// The engine's transport over this socket, for one call; its waits
     /// also end when `waker` (a sender's) is woken.
+    /// The socket's batches and network conditioner.
+    pub(crate) fn io(&mut self) -> &mut SocketIo {
+        &mut self.io
+    }
+
     pub(crate) fn transport<'a>(&'a mut self, waker: Option<&'a Waker>) -> SocketTransport<'a> {
         self.io.transport(self.socket, waker)
     }
