@@ -32,7 +32,10 @@ fn direction(stats: netsim::LinkStats) -> ENetRsNetsimDirection {
 /// # Safety
 /// `host` must be NULL or live; `spec` NULL or NUL-terminated.
 #[no_mangle]
-pub unsafe extern "C" fn enet_rs_host_set_netsim(host: *mut ENetHost, spec: *const c_char) -> c_int {
+pub unsafe extern "C" fn enet_rs_host_set_netsim(
+    host: *mut ENetHost,
+    spec: *const c_char,
+) -> c_int {
     guard!(-1, {
         // SAFETY: caller contract.
         let Some(host) = (unsafe { host_mut(host) }) else {
@@ -70,8 +73,7 @@ pub unsafe extern "C" fn enet_rs_host_netsim_stats(
 ) -> c_int {
     guard!(-1, {
         // SAFETY: caller contract.
-        let (Some(host), Some(out)) = (unsafe { host_mut(host) }, unsafe { stats.as_mut() })
-        else {
+        let (Some(host), Some(out)) = (unsafe { host_mut(host) }, unsafe { stats.as_mut() }) else {
             return -1;
         };
         match host.io.netsim() {
