@@ -40,7 +40,7 @@ build() {
         { echo "FAIL building $name"; status=1; }
 }
 build hardening_host "$root/tests-c/hardening_host.c"
-for test in ext_ipv6 ext_loss_recovery ext_sender compat_1_3_18; do
+for test in ext_ipv6 ext_loss_recovery ext_sender ext_netsim compat_1_3_18; do
     build "$test" "$root/tests-c/$test.c"
 done
 build tutorial "$root/tests-c/tutorial/tutorial.c"
@@ -54,7 +54,7 @@ grep -q '__imp_enet_host_service' "$work/tutorial_dll.nm" ||
 gcc -std=c99 -Wall -Wextra -Wpedantic -Werror -O2 "$root/tests-c/tutorial/tutorial.c" \
     -lenet -o "$bin/tutorial_stock" || { echo "FAIL building the stock tutorial"; status=1; }
 
-for test in hardening_host ext_ipv6 ext_loss_recovery ext_sender compat_1_3_18; do
+for test in hardening_host ext_ipv6 ext_loss_recovery ext_sender ext_netsim compat_1_3_18; do
     if timeout 120 wine "$bin/$test.exe" >"$work/$test.out" 2>&1; then
         echo "PASS $test.exe"
     else

@@ -53,6 +53,9 @@ pub struct ServerArgs {
     /// enet-rs's loss-recovery mode for the server's host
     #[arg(long, value_enum, value_name = "MODE")]
     pub loss_recovery: Option<LossRecovery>,
+    /// enet-rs's network conditioner on the server's host, e.g. "loss=2%,lag=20ms" or "preset:mobile" (docs/netsim.md)
+    #[arg(long, value_name = "SPEC")]
+    pub netsim: Option<String>,
     /// The ENet library: ours (enet-rs), stock (Debian's libenet.so.7) or a path
     #[arg(long, default_value = "ours", value_name = "ours|stock|PATH")]
     pub library: String,
@@ -71,6 +74,9 @@ pub struct ClientArgs {
     pub port: u16,
     #[command(flatten)]
     pub traffic: Traffic,
+    /// enet-rs's network conditioner on the client's host, e.g. "loss=2%,lag=20ms" or "preset:mobile" (docs/netsim.md)
+    #[arg(long, value_name = "SPEC")]
+    pub netsim: Option<String>,
     /// The ENet library: ours (enet-rs), stock (Debian's libenet.so.7) or a path
     #[arg(long, default_value = "ours", value_name = "ours|stock|PATH")]
     pub library: String,

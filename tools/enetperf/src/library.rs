@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 
 use enet::abi::{
     ENetAddress, ENetEvent, ENetHost, ENetPacket, ENetPeer, ENetRsLossRecovery,
-    ENetRsLossRecoveryMode,
+    ENetRsLossRecoveryMode, ENetRsNetsimStats,
 };
 
 /// Debian's stock library.
@@ -28,6 +28,8 @@ type LinkedVersion = unsafe extern "C" fn() -> u32;
 type PeerStats = unsafe extern "C" fn(*mut ENetPeer, *mut enet::abi::ENetRsPeerStats) -> c_int;
 type LossRecoveryPreset = unsafe extern "C" fn(c_int, *mut ENetRsLossRecovery) -> c_int;
 type HostSetLossRecovery = unsafe extern "C" fn(*mut ENetHost, *const ENetRsLossRecovery) -> c_int;
+type HostSetNetsim = unsafe extern "C" fn(*mut ENetHost, *const std::ffi::c_char) -> c_int;
+type HostNetsimStats = unsafe extern "C" fn(*mut ENetHost, *mut ENetRsNetsimStats) -> c_int;
 
 /// The functions enetperf calls, from one loaded library.
 pub struct Library {
@@ -46,6 +48,8 @@ pub struct Library {
     pub peer_stats: Option<PeerStats>,
     /// enet-rs only: its loss-recovery presets and the call that sets one.
     loss_recovery: Option<(LossRecoveryPreset, HostSetLossRecovery)>,
+    /// enet-rs only (version 4 on): its network conditioner.
+    netsim: Option<(HostSetNetsim, HostNetsimStats)>,
 }
 
 /// enet-rs's loss-recovery modes (`--loss-recovery`): names and the
@@ -128,6 +132,16 @@ impl Library {
                         std::mem::transmute::<*mut c_void, HostSetLossRecovery>(set),
                     )
                 }),
+            netsim: symbol("enet_rs_host_set_netsim")
+                .and_then(|set| Ok((set, symbol("enet_rs_host_netsim_stats")?)))
+                .ok()
+                // SAFETY: as above.
+                .map(|(set, stats)| unsafe {
+                    (
+                        std::mem::transmute::<*mut c_void, HostSetNetsim>(set),
+                        std::mem::transmute::<*mut c_void, HostNetsimStats>(stats),
+                    )
+                }),
         };
         // SAFETY: the library's own initializer, called once.
         if unsafe { initialize() } != 0 {
@@ -160,6 +174,33 @@ impl Library {
             return Err("the library refused the loss-recovery settings".into());
         }
         Ok(())
+    }
+
+    /// Gives `host` the network conditioner `spec` describes (see
+    /// docs/netsim.md); enet-rs only.
+    pub fn set_netsim(&self, host: *mut ENetHost, spec: &str) -> Result<(), String> {
+        let Some((set, _)) = self.netsim else {
+            return Err(format!(
+                "{} has no network conditioner (--netsim is enet-rs's; the impairment options put a proxy in front of any library)",
+                self.name()
+            ));
+        };
+        let text = CString::new(spec).map_err(|_| "--netsim: a NUL in the spec".to_string())?;
+        // SAFETY: a live host and a C string.
+        if unsafe { set(host, text.as_ptr()) } != 0 {
+            return Err(format!(
+                "--netsim {spec:?}: the library refused it (see docs/netsim.md)"
+            ));
+        }
+        Ok(())
+    }
+
+    /// What the network conditioner of `host` did, if it has one.
+    pub fn netsim_stats(&self, host: *mut ENetHost) -> Option<ENetRsNetsimStats> {
+        let (_, stats) = self.netsim?;
+        let mut out = ENetRsNetsimStats::default();
+        // SAFETY: a live host and a writable struct.
+        (unsafe { stats(host, &mut out) } == 0).then_some(out)
     }
 
     /// "stock ENet 1.3.17" or "enet-rs", for reports.

@@ -1,9 +1,9 @@
 //! `enetperf`: iperf for ENet.
 //!
 //! ```text
-//! enetperf server [--port P] [--loss-recovery M] [--library L] [--once]
+//! enetperf server [--port P] [--loss-recovery M] [--netsim SPEC] [--library L] [--once]
 //! enetperf client HOST [--port P] [traffic, impairment and measuring options]
-//!                 [--library L] [--json] [--plot OUT.png]
+//!                 [--netsim SPEC] [--library L] [--json] [--plot OUT.png]
 //! enetperf compare [traffic, impairment and measuring options]
 //!                  [--json] [--plot OUT.png | --no-plot]
 //! enetperf completions bash|zsh|fish|elvish|powershell
@@ -14,7 +14,8 @@
 //! (Debian's libenet.so.7) or a path; the library is loaded at run time,
 //! so the same program measures both. Impairment options put the repo's
 //! impairing proxy (`enet-impair`) between client and server, inside the
-//! client.
+//! client; `--netsim SPEC` instead gives enet-rs's own host its built-in
+//! network conditioner (docs/netsim.md).
 
 mod cli;
 mod compare;
@@ -87,6 +88,7 @@ fn run_server(options: &ServerArgs) -> Result<(), String> {
         options.port,
         options.once,
         options.loss_recovery.map(|mode| mode.name()),
+        options.netsim.as_deref(),
         || stop.load(Ordering::Relaxed),
     )
 }
@@ -139,6 +141,7 @@ fn run_client(options: &ClientArgs, quiet: bool) -> Result<Summary, String> {
         duration: traffic.duration,
         interval: traffic.interval,
         loss_recovery: traffic.loss_recovery_name(),
+        netsim: options.netsim.clone(),
         latency: !traffic.no_latency,
     };
     if !quiet {
@@ -152,6 +155,9 @@ fn run_client(options: &ClientArgs, quiet: bool) -> Result<Summary, String> {
                 ""
             }
         );
+        if let Some(spec) = &options.netsim {
+            eprintln!("enetperf client: network conditioner {spec:?} on the client's host");
+        }
     }
     let result = session::run_client(&library, &plan, |interval| {
         if !quiet {

@@ -62,6 +62,8 @@ pub struct ClientPlan {
     pub interval: Duration,
     /// enet-rs's loss-recovery mode, if one was asked for.
     pub loss_recovery: Option<String>,
+    /// enet-rs's network conditioner for the client's host, if asked for.
+    pub netsim: Option<String>,
     /// Stamp messages with their send time, to measure their latency.
     pub latency: bool,
 }
@@ -117,6 +119,7 @@ pub fn serve(
     port: u16,
     once: bool,
     loss_recovery: Option<&str>,
+    netsim: Option<&str>,
     stop: impl Fn() -> bool,
 ) -> Result<(), String> {
     let address = ENetAddress { host: 0, port };
@@ -130,6 +133,9 @@ pub fn serve(
     let guard = HostGuard { library, host };
     if let Some(mode) = loss_recovery {
         library.set_loss_recovery(host, mode)?;
+    }
+    if let Some(spec) = netsim {
+        library.set_netsim(host, spec)?;
     }
     // SAFETY: a live host.
     let bound = unsafe { (*host).address.port };
@@ -270,6 +276,9 @@ pub fn run_client(
     let guard = HostGuard { library, host };
     if let Some(mode) = &plan.loss_recovery {
         library.set_loss_recovery(host, mode)?;
+    }
+    if let Some(spec) = &plan.netsim {
+        library.set_netsim(host, spec)?;
     }
     let address = enet_address(plan.server);
     let mut peers = Vec::with_capacity(plan.peers);
@@ -415,6 +424,18 @@ pub fn run_client(
         service(library, host, 10)?;
     }
     let (messages, bytes, _) = delivered.totals();
+    if plan.netsim.is_some() {
+        if let Some(stats) = library.netsim_stats(host) {
+            let line = |d: &enet::abi::ENetRsNetsimDirection| {
+                format!(
+                    "{} datagrams, {} dropped, {} delayed, {} duplicated, {} reordered, {} corrupted, {} rate-dropped",
+                    d.datagrams, d.dropped, d.delayed, d.duplicated, d.reordered, d.corrupted, d.rateDropped
+                )
+            };
+            eprintln!("network conditioner, sent: {}", line(&stats.outgoing));
+            eprintln!("network conditioner, received: {}", line(&stats.incoming));
+        }
+    }
     let mut summary = Summary::new(plan, library, sent, messages, bytes, intervals);
     (summary.latency_samples, summary.latency) = estimator.total();
     Ok(summary)

@@ -735,3 +735,54 @@ fn a_loss_recovery_mode_is_enet_rs_s_alone() {
     let sent: u64 = field(&json, "sent").parse().unwrap();
     assert_eq!(field(&json, "delivered").parse::<u64>().unwrap(), sent);
 }
+
+#[test]
+fn netsim_is_enet_rs_s_own_and_impairs_its_host() {
+    let (code, _, stderr) = run(&[
+        "server",
+        "--port",
+        "0",
+        "--library",
+        "stock",
+        "--netsim",
+        "loss=5%",
+    ]);
+    assert_eq!(code, 1);
+    assert!(
+        stderr.contains("stock ENet has no network conditioner"),
+        "{stderr}"
+    );
+    let (code, _, stderr) = run(&["server", "--port", "0", "--netsim", "loss=lots"]);
+    assert_eq!(code, 1);
+    assert!(stderr.contains("--netsim \"loss=lots\""), "{stderr}");
+
+    // 10 % of what the client's host sends is lost on its way out.
+    let server = Server::start("ours");
+    let port = server.port.clone();
+    let (code, stdout, stderr) = run(&[
+        "client",
+        "127.0.0.1",
+        "--port",
+        &port,
+        "--duration",
+        "2",
+        "--rate",
+        "2000",
+        "--mode",
+        "unreliable",
+        "--netsim",
+        "out.loss=10%,seed=3",
+        "--json",
+    ]);
+    assert_eq!(code, 0, "{stderr}");
+    let sent: f64 = field(&stdout, "sent").parse().unwrap();
+    let delivered: f64 = field(&stdout, "delivered").parse().unwrap();
+    assert!(
+        delivered < sent * 0.97 && delivered > sent * 0.8,
+        "{delivered} of {sent}"
+    );
+    assert!(
+        stderr.contains("network conditioner, sent: ") && stderr.contains(" dropped"),
+        "{stderr}"
+    );
+}
