@@ -25,4 +25,4 @@ else
 fi
 cd "$here"
 # Every test loop is bounded (5 s); this bounds the whole run as well.
-exec timeout -s KILL 300 "$python" -m unittest -v test_pyenet
+exec timeout -s KILL 300 "$python" -m unittest -v test_pyenet test_netsim
