@@ -12,17 +12,19 @@ pub mod driver;
 pub mod dtls_receive;
 pub mod engine;
 pub mod input;
+pub mod netsim;
 pub mod range_coder;
 pub mod reassembly;
 pub mod wire_parse;
 
 /// The targets, by the name of their corpus directory.
-pub const TARGETS: [&str; 5] = [
+pub const TARGETS: [&str; 6] = [
     "wire_parse",
     "engine",
     "range_coder",
     "reassembly",
     "dtls_receive",
+    "netsim",
 ];
 
 /// Runs the body of `target` on `data`; `false` for an unknown target.
@@ -33,6 +35,7 @@ pub fn run(target: &str, data: &[u8]) -> bool {
         "range_coder" => range_coder::run(data),
         "reassembly" => reassembly::run(data),
         "dtls_receive" => dtls_receive::run(data),
+        "netsim" => netsim::run(data),
         _ => return false,
     }
     true

@@ -64,7 +64,13 @@ fn every_target_has_a_replay_test() {
             "engine",
             "range_coder",
             "reassembly",
-            "dtls_receive"
+            "dtls_receive",
+            "netsim"
         ]
     );
+}
+
+#[test]
+fn replay_netsim() {
+    replay("netsim");
 }
