@@ -83,6 +83,7 @@ pub struct SocketTransport<'a> {
 const CONDITIONED_READS: usize = 256;
 
 /// The next datagram from the socket's batches, to `handle`.
+#[inline(always)]
 fn receive_raw<R>(
     socket: ENetSocket,
     received: &mut ReceiveBatch,
@@ -105,6 +106,7 @@ fn receive_raw<R>(
 
 /// Queues `bytes` in the send batch, sending the batch when it is full;
 /// `false` if that send failed.
+#[inline(always)]
 fn transmit_raw(
     socket: ENetSocket,
     outgoing: &mut SendBatch,
@@ -133,7 +135,10 @@ fn release_outgoing(
 impl SocketTransport<'_> {
     /// [`Transport::receive`] through the conditioner: a copy that is due
     /// first, else what the socket has, each taken in and held as the
-    /// incoming direction decides.
+    /// incoming direction decides. (Out of line, as the other conditioned
+    /// paths: a host without a conditioner keeps its hot path as it was.)
+    #[cold]
+    #[inline(never)]
     fn receive_conditioned<R>(
         &mut self,
         handle: impl FnOnce(SocketAddr, &[u8]) -> R,
@@ -164,6 +169,55 @@ impl SocketTransport<'_> {
         }
         Ok(due.map(|(from, bytes)| handle(from, &bytes)))
     }
+
+    /// [`Transport::transmit`] through the conditioner: the datagram goes
+    /// in; what is due (it too, if nothing holds it) goes out.
+    #[cold]
+    #[inline(never)]
+    fn transmit_conditioned(&mut self, to: &SocketAddr, bytes: &[u8], windowed: bool) -> isize {
+        let Some(netsim) = self.netsim.as_deref_mut() else {
+            return -1;
+        };
+        let now = netsim.now_us();
+        netsim.outgoing.admit(now, bytes, (*to, windowed));
+        if !release_outgoing(self.socket, self.outgoing, netsim, now) {
+            return -1;
+        }
+        bytes.len() as isize
+    }
+
+    /// Sends the outgoing copies that are due.
+    #[cold]
+    #[inline(never)]
+    fn release_conditioned(&mut self) -> Result<(), ServiceFailed> {
+        if let Some(netsim) = self.netsim.as_deref_mut() {
+            let now = netsim.now_us();
+            if !release_outgoing(self.socket, self.outgoing, netsim, now) {
+                return Err(ServiceFailed);
+            }
+        }
+        Ok(())
+    }
+
+    /// How long [`Transport::wait`] may wait for the socket before a held
+    /// copy is due: `Ok(None)` for the whole `ms`, else whether the
+    /// shortened wait was woken (it always counts as woken, so the caller
+    /// goes round again to send or receive the copy).
+    #[cold]
+    #[inline(never)]
+    fn wait_conditioned(&mut self, ms: u32) -> Result<Option<bool>, ServiceFailed> {
+        let Some(netsim) = self.netsim.as_deref() else {
+            return Ok(None);
+        };
+        match netsim.next_due_ms(netsim.now_us()) {
+            Some(0) => Ok(Some(true)),
+            Some(left) if left < ms => {
+                self.wait_socket(left)?;
+                Ok(Some(true))
+            }
+            _ => Ok(None),
+        }
+    }
 }
 
 impl Transport for SocketTransport<'_> {
@@ -182,15 +236,8 @@ impl Transport for SocketTransport<'_> {
     }
 
     fn transmit(&mut self, to: &SocketAddr, bytes: &[u8], windowed: bool) -> isize {
-        if let Some(netsim) = self.netsim.as_deref_mut() {
-            // The datagram goes in; what is due (it too, if nothing holds
-            // it) goes out.
-            let now = netsim.now_us();
-            netsim.outgoing.admit(now, bytes, (*to, windowed));
-            if !release_outgoing(self.socket, self.outgoing, netsim, now) {
-                return -1;
-            }
-            return bytes.len() as isize;
+        if self.netsim.is_some() {
+            return self.transmit_conditioned(to, bytes, windowed);
         }
         if !transmit_raw(self.socket, self.outgoing, to, bytes, windowed) {
             return -1;
@@ -199,27 +246,17 @@ impl Transport for SocketTransport<'_> {
     }
 
     fn flush(&mut self) -> Result<(), ServiceFailed> {
-        if let Some(netsim) = self.netsim.as_deref_mut() {
-            let now = netsim.now_us();
-            if !release_outgoing(self.socket, self.outgoing, netsim, now) {
-                return Err(ServiceFailed);
-            }
+        if self.netsim.is_some() {
+            self.release_conditioned()?;
         }
         self.outgoing.flush(self.socket).map_err(|_| ServiceFailed)
     }
 
     fn wait(&mut self, ms: u32) -> Result<bool, ServiceFailed> {
-        if let Some(netsim) = self.netsim.as_deref() {
-            // A held copy shortens the wait to when it is due, and the
-            // caller goes round again (to send or receive it) however the
-            // wait ended.
-            match netsim.next_due_ms(netsim.now_us()) {
-                Some(0) => return Ok(true),
-                Some(left) if left < ms => {
-                    self.wait_socket(left)?;
-                    return Ok(true);
-                }
-                _ => {}
+        // A held copy shortens the wait to when it is due.
+        if self.netsim.is_some() {
+            if let Some(woken) = self.wait_conditioned(ms)? {
+                return Ok(woken);
             }
         }
         self.wait_socket(ms)
