@@ -5,9 +5,9 @@
 # interop with stock ENet run under wine. Called by scripts/test-all.sh;
 # needs the packages of scripts/setup-debian.sh.
 # usage: scripts/test-windows.sh [--prebuild]
-#   --prebuild   only build: enet.dll and the test programs, no wine (so
-#                test-all.sh can build in the background while other steps
-#                run; a later run then finds everything built)
+#   --prebuild   only build the Rust test programs, no wine (test-all.sh
+#                builds them and enet.dll in the background while other
+#                steps run; a later run then finds everything built)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
@@ -27,8 +27,7 @@ engine_tests=(-p enet-rs --lib --test net_socket --test net_address --test net_t
 safe_api_tests=(-p enet-safe --lib --test handles --test sender --test encryption)
 
 if [ $prebuild -eq 1 ]; then
-    step "build enet.dll and the Rust tests (no wine)"
-    scripts/build-windows.sh
+    step "build the Rust tests (no wine)"
     for tests in layout_tests engine_tests safe_api_tests; do
         declare -n list=$tests
         tests-c/windows/cargo-test.sh -q --no-run "${list[@]}"
