@@ -53,14 +53,9 @@ chain() {
 # In CI the arm64 library is tested through the interop matrices (its unit
 # tests, whose aarch64 debug build costs minutes, run with
 # scripts/test-arm64.sh alone), and macOS on aarch64 stands for both Macs.
-# The cross libraries are built with thin LTO over 16 codegen units rather
-# than the shipped fat LTO over one (the same code, ABI and panic strategy;
-# minutes less of CI's 30). scripts/build-windows.sh and build-arm64.sh run
-# alone build as shipped.
-cross_profile="env CARGO_PROFILE_RELEASE_LTO=thin CARGO_PROFILE_RELEASE_CODEGEN_UNITS=16"
-chain dll_chain background dll $cross_profile scripts/build-windows.sh
-chain windows_chain background windows $cross_profile scripts/test-windows.sh --prebuild
-chain arm64_chain background arm64 $cross_profile scripts/test-arm64.sh --prebuild --no-unit-tests ';' \
+chain dll_chain background dll scripts/build-windows.sh
+chain windows_chain background windows scripts/test-windows.sh --prebuild
+chain arm64_chain background arm64 scripts/test-arm64.sh --prebuild --no-unit-tests ';' \
     background targets scripts/check-targets.sh aarch64-apple-darwin x86_64-unknown-freebsd
 # joined NAME PID: waits until NAME has ended in chain PID, prints its log,
 # and succeeds if it did.
@@ -168,8 +163,8 @@ joined targets "$arm64_chain"
 step "Windows: enet.dll cross-built, layout proven, tests and interop with stock on Linux under wine (scripts/test-windows.sh; its builds in the background)"
 joined dll "$dll_chain"
 joined windows "$windows_chain"
-$cross_profile scripts/test-windows.sh
+scripts/test-windows.sh
 
 step "Linux on ARM: our arm64 library under qemu-user, the interop matrix against Debian's arm64 and x86_64 stock ENet (scripts/test-arm64.sh; its builds in the background)"
 joined arm64 "$arm64_chain"
-$cross_profile scripts/test-arm64.sh --no-unit-tests
+scripts/test-arm64.sh --no-unit-tests
