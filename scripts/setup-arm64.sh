@@ -24,14 +24,9 @@ if ! dpkg --print-foreign-architectures | grep -qx arm64; then
     added_arch=1
 fi
 
-missing=()
-for p in "${packages[@]}"; do
-    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
-done
-if [ ${#missing[@]} -gt 0 ] || [ $added_arch -eq 1 ]; then
-    echo "== installing: ${missing[*]}"
-    $sudo apt-get update -qq
-    [ ${#missing[@]} -eq 0 ] \
-        || DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
+. "$(dirname "$0")/lib/apt.sh"
+if [ $added_arch -eq 1 ]; then
+    apt_install --update "${packages[@]}"
+else
+    apt_install "${packages[@]}"
 fi
-echo "== Debian packages present: ${packages[*]}"

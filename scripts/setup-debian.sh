@@ -13,17 +13,7 @@ packages=(libenet-dev libenet7 python3-enet cmake gcc g++ make pkg-config libcla
           tshark
           rustc-web cargo-web rust-web-src
           gcc-mingw-w64-x86-64 g++-mingw-w64-x86-64 mingw-w64-x86-64-dev wine wine64)
-sudo=""
-[ "$(id -u)" -eq 0 ] || sudo="sudo"
-missing=()
-for p in "${packages[@]}"; do
-    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
-done
-if [ ${#missing[@]} -gt 0 ]; then
-    echo "== installing: ${missing[*]}"
-    $sudo apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
-fi
-echo "== Debian packages present: ${packages[*]}"
+. "$(dirname "$0")/lib/apt.sh"
+apt_install "${packages[@]}"
 "$(dirname "$0")/setup-arm64.sh"
 "$(dirname "$0")/setup-dtls.sh"

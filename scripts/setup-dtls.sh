@@ -6,16 +6,5 @@
 # OPENSSL-DTLS-CLIENT/-SERVER addresses) and openssl (the test certificate,
 # made at test time). scripts/setup-debian.sh calls it.
 set -euo pipefail
-packages=(godot3-server socat openssl)
-sudo=""
-[ "$(id -u)" -eq 0 ] || sudo="sudo"
-missing=()
-for p in "${packages[@]}"; do
-    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
-done
-if [ ${#missing[@]} -gt 0 ]; then
-    echo "== installing: ${missing[*]}"
-    $sudo apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
-fi
-echo "== Debian packages present: ${packages[*]}"
+. "$(dirname "$0")/lib/apt.sh"
+apt_install --no-recommends godot3-server socat openssl
