@@ -8,7 +8,7 @@ use core::mem::MaybeUninit;
 use core::ptr;
 use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr, SocketAddrV4, SocketAddrV6, ToSocketAddrs};
 
-use super::host::{host_mut, host_on_socket, peer_host};
+use super::driver::{host_mut, host_on_socket, peer_host};
 use crate::abi::*;
 use crate::net::address::write_c_string;
 use crate::net::host_socket::{self, HostSocketOptions};
