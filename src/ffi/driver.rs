@@ -8,6 +8,7 @@ use core::ptr;
 use std::sync::Arc;
 
 use crate::abi::*;
+use crate::config;
 use crate::dtls::SecureLayer;
 use crate::mem::CBox;
 use crate::net::clock;
@@ -126,11 +127,7 @@ pub(crate) fn host_on_socket(
 /// what incomplete fragment reassemblies may hold. Unset or unreadable
 /// leaves the default.
 fn reassembly_budget_from_env() -> Option<usize> {
-    std::env::var("ENET_RS_REASSEMBLY_BUDGET")
-        .ok()?
-        .trim()
-        .parse()
-        .ok()
+    config::REASSEMBLY_BUDGET.read()?.trim().parse().ok()
 }
 
 /// A seed for connect ids: the time mixed with per-process entropy.
@@ -145,7 +142,7 @@ fn random_seed() -> u32 {
 /// `default` or `fast` (read when a host is created; anything else, or
 /// nothing, leaves the default).
 fn loss_recovery_from_env() -> Option<LossRecovery> {
-    let value = std::env::var("ENET_RS_LOSS_RECOVERY").ok()?;
+    let value = config::LOSS_RECOVERY.read()?;
     match value.trim().to_ascii_lowercase().as_str() {
         "stock" => Some(LossRecovery::STOCK),
         "default" => Some(LossRecovery::DEFAULT),

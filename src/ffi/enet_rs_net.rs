@@ -305,7 +305,9 @@ fn host_on_new_socket(
 /// bind to any IPv4 address (or to none) a dual-stack IPv6 host instead,
 /// so an unmodified server takes IPv6 clients too.
 pub(crate) fn dual_stack_from_env() -> bool {
-    std::env::var("ENET_RS_DUAL_STACK").is_ok_and(|value| value.trim() == "1")
+    crate::config::DUAL_STACK
+        .read()
+        .is_some_and(|value| value.trim() == "1")
 }
 
 /// A dual-stack host on `[::]` and the port of `address` (an ephemeral one

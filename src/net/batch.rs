@@ -31,9 +31,7 @@ pub enum Datagram<'a> {
 /// host created after.
 pub fn offload_allowed_by_env() -> bool {
     !matches!(
-        std::env::var("ENET_RS_UDP_OFFLOAD")
-            .as_deref()
-            .map(str::trim),
-        Ok("off" | "0")
+        crate::config::UDP_OFFLOAD.read().as_deref().map(str::trim),
+        Some("off" | "0")
     )
 }
