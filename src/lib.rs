@@ -5,6 +5,8 @@
 //! - [`abi`]: the `#[repr(C)]` types and constants of the stock headers and
 //!   of `enet/enet_rs.h`, plain data;
 //! - [`time`]: wrapping 32-bit millisecond arithmetic;
+//! - [`config`]: the `ENET_RS_*` environment switches, named and read in
+//!   one place;
 //! - [`wire`]: bytes on the wire (header, commands, checksum, datagram
 //!   builder, CRC-32, range coder), no panic on any input;
 //! - [`mem`]: memory C code sees or frees (allocator hooks, `CBox`,
@@ -30,6 +32,7 @@ compile_error!(
 );
 
 pub mod abi;
+pub mod config;
 pub mod dtls;
 pub mod ffi;
 pub mod mem;

@@ -1,58 +1,346 @@
-//! The engine's modules form layers: state types (channel, peer, host and
-//! what they are made of) never reach up into the code that operates on
-//! them, so no two modules of `src/proto` depend on each other, directly or
-//! round a longer loop. This reads the sources and checks that.
+//! The crate's modules form layers, and this reads the sources and checks
+//! that they do (see `docs/architecture.md`):
+//!
+//! - inside `src/proto`, `src/ffi` and `src/net`, no two modules depend on
+//!   each other, directly or round a longer loop (in `proto`, state types
+//!   never reach up into the code that operates on them; in `ffi`, every
+//!   entry point finds its host through the leaf `driver.rs`; in `net`, the
+//!   platform layer `sys/` never reaches back into the portable modules);
+//! - each layer names only the layers below it: `wire` and `mem` only
+//!   `abi`, `proto` never `net`, `ffi`, `dtls` or `config`, `net` never
+//!   `ffi` or `dtls`;
+//! - only `src/config.rs` reads the environment.
+//!
+//! A module "names" another when its code (comments and `#[cfg(test)]`
+//! items left out: unit tests may reach anywhere) contains a path to it:
+//! `crate::x::y`, `super::y`, `super::super::y`, and each member of a
+//! `use super::{a, b::C}` or `use crate::x::{y, z}` group. A module's
+//! subdirectory (`src/net/sys/`) counts as part of that module.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
-/// Each module of `src/proto` and the sibling modules it names
-/// (`super::name` anywhere: imports and paths alike).
-fn proto_dependencies() -> BTreeMap<String, BTreeSet<String>> {
-    let directory = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/proto");
-    let mut modules = BTreeMap::new();
-    for entry in fs::read_dir(&directory).expect("src/proto") {
-        let path = entry.expect("entry").path();
-        if path.extension().is_none_or(|extension| extension != "rs") {
-            continue;
-        }
-        let name = path.file_stem().unwrap().to_string_lossy().into_owned();
-        if name == "mod" {
-            continue;
-        }
-        let source = fs::read_to_string(&path).expect("source");
-        let mut uses = BTreeSet::new();
-        for (at, _) in source.match_indices("super::") {
-            let rest = &source[at + "super::".len()..];
-            let used: String = rest
-                .chars()
-                .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
-                .collect();
-            // `super::*` in a test module, or a type re-exported by mod.rs.
-            if !used.is_empty() && used.chars().next().unwrap().is_ascii_lowercase() {
-                uses.insert(used);
+/// One source file: its module path from the crate root (`["net", "sys",
+/// "unix", "mmsg"]`; a `mod.rs` is its directory's module), the file's
+/// path under `src`, and its code without comments or test-only items.
+struct SourceFile {
+    module: Vec<String>,
+    path: String,
+    code: String,
+}
+
+fn source_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("src")
+}
+
+/// Every `.rs` file under `src`, in order.
+fn source_paths() -> Vec<PathBuf> {
+    fn walk(directory: &Path, into: &mut Vec<PathBuf>) {
+        for entry in fs::read_dir(directory).expect("src directory") {
+            let path = entry.expect("entry").path();
+            if path.is_dir() {
+                walk(&path, into);
+            } else if path.extension().is_some_and(|extension| extension == "rs") {
+                into.push(path);
             }
         }
-        // A `use super::{a, b::C}` group names several modules.
-        for (at, _) in source.match_indices("use super::{") {
-            let rest = &source[at + "use super::{".len()..];
-            let group = &rest[..rest.find("};").unwrap_or(rest.len())];
-            for item in group.split(',') {
-                let used = item.trim().split("::").next().unwrap_or("").trim();
-                if !used.is_empty() && used.chars().next().unwrap().is_ascii_lowercase() {
-                    uses.insert(used.to_string());
+    }
+    let mut paths = Vec::new();
+    walk(&source_root(), &mut paths);
+    paths.sort();
+    paths
+}
+
+/// Every `.rs` file under `src` as a module, except what only
+/// `#[cfg(test)]` compiles (a `#[cfg(test)] mod name;` file or directory).
+fn sources() -> Vec<SourceFile> {
+    let root = source_root();
+    let mut files = Vec::new();
+    let mut test_only: Vec<Vec<String>> = Vec::new();
+    for path in source_paths() {
+        let relative = path.strip_prefix(&root).unwrap();
+        let mut module: Vec<String> = relative
+            .with_extension("")
+            .iter()
+            .map(|part| part.to_string_lossy().into_owned())
+            .collect();
+        // A `mod.rs` is its directory's module; `lib.rs` is the root.
+        if module.last().map(String::as_str) == Some("mod") || module == ["lib"] {
+            module.pop();
+        }
+        let text = fs::read_to_string(&path).expect("source");
+        let (code, test_modules) = code_of(&text);
+        test_only.extend(test_modules.into_iter().map(|name| {
+            let mut child = module.clone();
+            child.push(name);
+            child
+        }));
+        files.push(SourceFile {
+            module,
+            path: relative.to_string_lossy().replace('\\', "/"),
+            code,
+        });
+    }
+    files.retain(|file| !test_only.iter().any(|test| file.module.starts_with(test)));
+    files
+}
+
+/// The code of a source text: comments removed (string literals kept, so
+/// a `//` inside one stays), then every `#[cfg(test)]` item removed. Also
+/// the names of the `#[cfg(test)] mod name;` files it declares.
+fn code_of(text: &str) -> (String, Vec<String>) {
+    let code = without_comments(text);
+    let mut kept = String::new();
+    let mut test_modules = Vec::new();
+    let mut rest = code.as_str();
+    while let Some(at) = rest.find("#[cfg(test)]") {
+        kept.push_str(&rest[..at]);
+        let item = &rest[at + "#[cfg(test)]".len()..];
+        // The item ends at its first `;` or `,` outside brackets, after
+        // its first block, or before the `}` of the block around it (a
+        // test-only field).
+        let mut depth = 0usize;
+        let mut end = item.len();
+        for (index, c) in item.char_indices() {
+            match c {
+                '{' | '(' | '[' => depth += 1,
+                ')' | ']' => depth = depth.saturating_sub(1),
+                '}' if depth == 0 => {
+                    end = index;
+                    break;
+                }
+                '}' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        end = index + 1;
+                        break;
+                    }
+                }
+                ',' if depth == 0 => {
+                    end = index + 1;
+                    break;
+                }
+                ';' if depth == 0 => {
+                    end = index + 1;
+                    let declaration = item[..index].trim();
+                    if let Some(name) = declaration
+                        .strip_prefix("pub ")
+                        .unwrap_or(declaration)
+                        .strip_prefix("mod ")
+                    {
+                        test_modules.push(name.trim().to_string());
+                    }
+                    break;
+                }
+                _ => {}
+            }
+        }
+        rest = &item[end..];
+    }
+    kept.push_str(rest);
+    (kept, test_modules)
+}
+
+/// `text` with its `//` and `/* */` comments blanked out.
+fn without_comments(text: &str) -> String {
+    let chars: Vec<char> = text.chars().collect();
+    let mut out = String::with_capacity(text.len());
+    let mut index = 0;
+    while index < chars.len() {
+        let c = chars[index];
+        let next = chars.get(index + 1).copied();
+        if c == '/' && next == Some('/') {
+            while index < chars.len() && chars[index] != '\n' {
+                index += 1;
+            }
+        } else if c == '/' && next == Some('*') {
+            let mut depth = 0;
+            while index < chars.len() {
+                if chars[index] == '/' && chars.get(index + 1) == Some(&'*') {
+                    depth += 1;
+                    index += 2;
+                } else if chars[index] == '*' && chars.get(index + 1) == Some(&'/') {
+                    depth -= 1;
+                    index += 2;
+                    if depth == 0 {
+                        break;
+                    }
+                } else {
+                    index += 1;
+                }
+            }
+            out.push(' ');
+        } else if c == '"' {
+            // A string literal, escapes and all.
+            out.push(c);
+            index += 1;
+            while index < chars.len() && chars[index] != '"' {
+                if chars[index] == '\\' {
+                    out.push(chars[index]);
+                    index += 1;
+                }
+                if index < chars.len() {
+                    out.push(chars[index]);
+                    index += 1;
+                }
+            }
+            if index < chars.len() {
+                out.push('"');
+                index += 1;
+            }
+        } else if c == '\'' && (chars.get(index + 2) == Some(&'\'') || next == Some('\\')) {
+            // A character literal ('"', '\'', '\n'), not a lifetime.
+            // Past the escape's first character (`\\`, `\'`) to the quote.
+            let end = (index + 3..chars.len())
+                .find(|&at| chars[at] == '\'')
+                .unwrap_or(chars.len() - 1);
+            out.extend(&chars[index..=end]);
+            index = end + 1;
+        } else {
+            out.push(c);
+            index += 1;
+        }
+    }
+    out
+}
+
+fn is_identifier(c: char) -> bool {
+    c.is_ascii_alphanumeric() || c == '_'
+}
+
+/// Every path the code of a module at `module` names, from the crate
+/// root: `crate::a::b` and `super::b` (as many `super::` as it has), with
+/// each member of a `{...}` group its own path. A glob (`super::*`) ends
+/// in `"*"`.
+fn named_paths(module: &[String], code: &str) -> Vec<Vec<String>> {
+    let chars: Vec<char> = code.chars().collect();
+    let mut paths = Vec::new();
+    let mut index = 0;
+    while index < chars.len() {
+        let starts_word = index == 0 || !is_identifier(chars[index - 1]);
+        let at = |word: &str, from: usize| {
+            word.chars()
+                .enumerate()
+                .all(|(offset, c)| chars.get(from + offset) == Some(&c))
+        };
+        if starts_word && (at("crate::", index) || at("super::", index)) {
+            let mut base: Vec<String> = Vec::new();
+            let mut cursor = index;
+            if at("crate::", cursor) {
+                cursor += "crate::".len();
+            } else {
+                let mut ups = 0;
+                while at("super::", cursor) {
+                    ups += 1;
+                    cursor += "super::".len();
+                }
+                base = module[..module.len().saturating_sub(ups)].to_vec();
+            }
+            index = read_tree(&chars, cursor, base, &mut paths);
+        } else {
+            index += 1;
+        }
+    }
+    paths
+}
+
+/// Reads one use tree at `index` (`a::b`, `{a, b::{c, d}}`, `*`) onto
+/// `base`, and returns where it ends.
+fn read_tree(
+    chars: &[char],
+    mut index: usize,
+    base: Vec<String>,
+    into: &mut Vec<Vec<String>>,
+) -> usize {
+    let skip_space = |mut index: usize| {
+        while index < chars.len() && chars[index].is_whitespace() {
+            index += 1;
+        }
+        index
+    };
+    index = skip_space(index);
+    match chars.get(index) {
+        Some('{') => {
+            index += 1;
+            loop {
+                index = skip_space(index);
+                match chars.get(index) {
+                    None => return index,
+                    Some('}') => return index + 1,
+                    Some(',') => index += 1,
+                    _ => {
+                        index = read_tree(chars, index, base.clone(), into);
+                        // Past an `as name` to the next member or the end.
+                        while index < chars.len() && !matches!(chars[index], ',' | '}') {
+                            index += 1;
+                        }
+                    }
                 }
             }
         }
-        uses.remove(&name);
-        modules.insert(name, uses);
+        Some('*') => {
+            let mut path = base;
+            path.push("*".to_string());
+            into.push(path);
+            index + 1
+        }
+        _ => {
+            let start = index;
+            while index < chars.len() && is_identifier(chars[index]) {
+                index += 1;
+            }
+            if index == start {
+                return index;
+            }
+            let mut path = base;
+            path.push(chars[start..index].iter().collect());
+            if chars.get(index) == Some(&':') && chars.get(index + 1) == Some(&':') {
+                read_tree(chars, index + 2, path, into)
+            } else {
+                into.push(path);
+                index
+            }
+        }
     }
-    let known: BTreeSet<String> = modules.keys().cloned().collect();
-    for uses in modules.values_mut() {
-        uses.retain(|used| known.contains(used));
+}
+
+/// The modules of the layer `src/<layer>` (its files and subdirectories,
+/// without its `mod.rs`) and, for each, the others it names. A file in a
+/// subdirectory belongs to the subdirectory's module; a glob of the layer
+/// (`use super::*` outside a test) names every module of it.
+fn layer_dependencies(files: &[SourceFile], layer: &str) -> BTreeMap<String, BTreeSet<String>> {
+    let mut graph: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    for file in files {
+        if file.module.len() >= 2 && file.module[0] == layer {
+            graph.entry(file.module[1].clone()).or_default();
+        }
     }
-    modules
+    let known: BTreeSet<String> = graph.keys().cloned().collect();
+    for file in files {
+        if file.module.len() < 2 || file.module[0] != layer {
+            continue;
+        }
+        let own = &file.module[1];
+        let mut uses = BTreeSet::new();
+        for path in named_paths(&file.module, &file.code) {
+            if path.first().map(String::as_str) != Some(layer) {
+                continue;
+            }
+            match path.get(1).map(String::as_str) {
+                Some("*") => uses.extend(known.iter().cloned()),
+                Some(used) if known.contains(used) => {
+                    uses.insert(used.to_string());
+                }
+                // The layer's own items (`super::Host`, re-exported by
+                // its mod.rs) name no one module.
+                _ => {}
+            }
+        }
+        uses.remove(own);
+        graph.get_mut(own).unwrap().extend(uses);
+    }
+    graph
 }
 
 /// A loop of dependencies, if there is one.
@@ -87,20 +375,178 @@ fn find_cycle(graph: &BTreeMap<String, BTreeSet<String>>) -> Option<Vec<String>>
         .find_map(|node| visit(node, graph, &mut done, &mut Vec::new()))
 }
 
+fn assert_no_cycle(layer: &str, graph: &BTreeMap<String, BTreeSet<String>>) {
+    if let Some(cycle) = find_cycle(graph) {
+        panic!(
+            "modules of src/{layer} depend on each other in a loop: {}",
+            cycle.join(" -> ")
+        );
+    }
+}
+
 #[test]
 fn proto_modules_depend_on_each_other_without_loops() {
-    let graph = proto_dependencies();
+    let graph = layer_dependencies(&sources(), "proto");
     assert!(graph.len() > 10, "found only {:?}", graph.keys());
     // The reading itself works: these edges are known to exist.
     assert!(graph["peer"].contains("channel"));
     assert!(graph["host"].contains("peer"));
     assert!(graph["delivery"].contains("host"));
-    if let Some(cycle) = find_cycle(&graph) {
-        panic!(
-            "modules of src/proto depend on each other in a loop: {}",
-            cycle.join(" -> ")
+    assert_no_cycle("proto", &graph);
+}
+
+#[test]
+fn ffi_modules_depend_on_each_other_without_loops() {
+    let graph = layer_dependencies(&sources(), "ffi");
+    assert!(graph.len() > 10, "found only {:?}", graph.keys());
+    assert!(graph["host"].contains("driver"));
+    assert!(graph["host"].contains("enet_rs_net"));
+    assert!(graph["peer"].contains("host"));
+    assert!(graph["driver"].is_empty(), "{:?}", graph["driver"]);
+    assert_no_cycle("ffi", &graph);
+}
+
+#[test]
+fn net_modules_depend_on_each_other_without_loops() {
+    let graph = layer_dependencies(&sources(), "net");
+    assert!(graph.len() > 5, "found only {:?}", graph.keys());
+    assert!(graph["transport"].contains("batch"));
+    assert!(graph["transport"].contains("sys"));
+    // `src/net/sys/unix/mmsg.rs` names `crate::net::batch`.
+    assert!(graph["sys"].contains("batch"));
+    assert_no_cycle("net", &graph);
+}
+
+/// The modules of the crate each layer may name, besides its own: the
+/// "uses" column of `docs/architecture.md` (`dtls`, not in that table,
+/// may use the engine and what is below it). `ffi` sits on top and may
+/// name any of them.
+const MAY_NAME: &[(&str, &[&str])] = &[
+    ("abi", &[]),
+    ("time", &[]),
+    ("config", &[]),
+    ("wire", &["abi"]),
+    ("mem", &["abi"]),
+    ("proto", &["abi", "time", "wire", "mem"]),
+    ("dtls", &["abi", "time", "wire", "mem", "proto"]),
+    ("net", &["abi", "mem", "config", "proto"]),
+];
+
+/// Each file that names a module of the crate its layer may not, with
+/// that module.
+fn layer_violations(files: &[SourceFile]) -> Vec<(String, String)> {
+    let top: BTreeSet<String> = files
+        .iter()
+        .filter_map(|file| file.module.first().cloned())
+        .collect();
+    let mut violations = Vec::new();
+    for file in files {
+        let Some(layer) = file.module.first() else {
+            continue;
+        };
+        let Some((_, allowed)) = MAY_NAME.iter().find(|(name, _)| name == layer) else {
+            continue;
+        };
+        for path in named_paths(&file.module, &file.code) {
+            let Some(named) = path.first() else {
+                continue;
+            };
+            if named != layer && top.contains(named) && !allowed.contains(&named.as_str()) {
+                violations.push((file.path.clone(), named.clone()));
+            }
+        }
+    }
+    violations.sort();
+    violations.dedup();
+    violations
+}
+
+#[test]
+fn each_layer_names_only_the_layers_below_it() {
+    let files = sources();
+    // The reading itself works: every layer of the table has sources.
+    for (layer, _) in MAY_NAME {
+        assert!(
+            files
+                .iter()
+                .any(|file| file.module.first().map(String::as_str) == Some(layer)),
+            "no sources for {layer}"
         );
     }
+    let violations = layer_violations(&files);
+    assert!(
+        violations.is_empty(),
+        "modules name a layer above their own (file, layer named): {violations:?}"
+    );
+}
+
+/// What reads the environment at run time.
+const ENVIRONMENT_READS: &[&str] = &["std::env", "env::var", "var_os", "getenv"];
+
+#[test]
+fn only_config_reads_the_environment() {
+    let root = source_root();
+    let mut readers = Vec::new();
+    let mut config_seen = false;
+    // Every file, unit tests too: a test that sets a variable changes
+    // what the library reads.
+    for path in source_paths() {
+        let name = path
+            .strip_prefix(&root)
+            .unwrap()
+            .to_string_lossy()
+            .replace('\\', "/");
+        if name == "config.rs" {
+            config_seen = true;
+            continue;
+        }
+        let code = without_comments(&fs::read_to_string(&path).expect("source"));
+        for read in ENVIRONMENT_READS {
+            if code.contains(read) {
+                readers.push((name.clone(), *read));
+            }
+        }
+    }
+    assert!(config_seen, "no src/config.rs");
+    assert!(
+        readers.is_empty(),
+        "only src/config.rs may read the environment; found {readers:?}"
+    );
+}
+
+#[test]
+fn paths_are_read_as_the_compiler_resolves_them() {
+    let module: Vec<String> = ["net", "sys", "unix", "mmsg"].map(String::from).to_vec();
+    let code = code_of(
+        "use super::{offload::{self, ControlBuffer}, socket_name::SocketName};\n\
+         use crate::net::batch::{Datagram, BATCH as B};\n\
+         // use crate::ffi::host;\n\
+         let s = \"// not a comment\"; let c = '\"'; super::super::clock::now();\n\
+         pub(super) fn f() {}\n\
+         #[cfg(test)]\nmod tests { use crate::proto::Host; }\n\
+         #[cfg(test)]\nmod test_suite;\n\
+         struct S { #[cfg(test)] probe: crate::proto::Host, kept: crate::abi::ENetHost }\n\
+         #[cfg(test)]\nfn table() -> [u8; 2] { crate::proto::TABLE }\n",
+    );
+    assert_eq!(code.1, vec!["test_suite".to_string()]);
+    let paths: Vec<String> = named_paths(&module, &code.0)
+        .into_iter()
+        .map(|path| path.join("::"))
+        .collect();
+    assert_eq!(
+        paths,
+        [
+            "net::sys::unix::offload::self",
+            "net::sys::unix::offload::ControlBuffer",
+            "net::sys::unix::socket_name::SocketName",
+            "net::batch::Datagram",
+            "net::batch::BATCH",
+            "net::sys::clock::now",
+            "abi::ENetHost",
+        ]
+    );
+    let globbed = named_paths(&["proto".to_string(), "peer".to_string()], "use super::*;");
+    assert_eq!(globbed, vec![vec!["proto".to_string(), "*".to_string()]]);
 }
 
 #[test]

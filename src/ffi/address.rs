@@ -9,6 +9,7 @@ use core::mem::MaybeUninit;
 
 use crate::abi::ENetAddress;
 use crate::net::address::{self, NameLookup};
+use crate::net::sys::address::{lookup_name, resolve};
 
 /// The caller's output buffer as possibly-uninitialised bytes, or `None`
 /// for NULL.
@@ -77,7 +78,7 @@ pub unsafe extern "C" fn enet_address_set_host(
         }
         // SAFETY: a NUL-terminated string per the caller.
         let name = unsafe { CStr::from_ptr(hostName) };
-        match address::resolve(name) {
+        match resolve(name) {
             Some(host) => {
                 address.host = host;
                 0
@@ -139,7 +140,7 @@ pub unsafe extern "C" fn enet_address_get_host(
         let Some(out) = (unsafe { output_buffer(hostName, nameLength) }) else {
             return -1;
         };
-        match address::lookup_name(address, out) {
+        match lookup_name(address, out) {
             NameLookup::Named => 0,
             NameLookup::NoName => match address::write_ip(address.host, out) {
                 Ok(()) => 0,

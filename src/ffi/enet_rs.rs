@@ -4,7 +4,7 @@
 
 use core::ffi::c_int;
 
-use super::host::{host_mut, peer_host};
+use super::driver::{host_mut, peer_host};
 use crate::abi::*;
 use crate::proto::{LossRecovery, RecoveryStats};
 
@@ -192,17 +192,4 @@ pub unsafe extern "C" fn enet_rs_peer_get_stats(
         };
         0
     })
-}
-
-/// The loss recovery `ENET_RS_LOSS_RECOVERY` asks every host for: `stock`,
-/// `default` or `fast` (read when a host is created; anything else, or
-/// nothing, leaves the default).
-pub(crate) fn loss_recovery_from_env() -> Option<LossRecovery> {
-    let value = std::env::var("ENET_RS_LOSS_RECOVERY").ok()?;
-    match value.trim().to_ascii_lowercase().as_str() {
-        "stock" => Some(LossRecovery::STOCK),
-        "default" => Some(LossRecovery::DEFAULT),
-        "fast" => Some(LossRecovery::FAST),
-        _ => None,
-    }
 }

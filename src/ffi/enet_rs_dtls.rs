@@ -4,7 +4,7 @@
 use core::ffi::{c_char, c_int, CStr};
 use core::mem::MaybeUninit;
 
-use super::host::{host_mut, peer_host, DriverHost};
+use super::driver::{host_mut, peer_host, DriverHost};
 use crate::abi::*;
 use crate::dtls::{ClientSetup, SecureLayer, ServerSetup, Status};
 use crate::net::address::write_c_string;

@@ -8,7 +8,7 @@ use core::mem::MaybeUninit;
 use core::ptr;
 use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr, SocketAddrV4, SocketAddrV6, ToSocketAddrs};
 
-use super::host::{host_mut, host_on_socket, peer_host};
+use super::driver::{host_mut, host_on_socket, peer_host};
 use crate::abi::*;
 use crate::net::address::write_c_string;
 use crate::net::host_socket::{self, HostSocketOptions};
@@ -305,7 +305,9 @@ fn host_on_new_socket(
 /// bind to any IPv4 address (or to none) a dual-stack IPv6 host instead,
 /// so an unmodified server takes IPv6 clients too.
 pub(crate) fn dual_stack_from_env() -> bool {
-    std::env::var("ENET_RS_DUAL_STACK").is_ok_and(|value| value.trim() == "1")
+    crate::config::DUAL_STACK
+        .read()
+        .is_some_and(|value| value.trim() == "1")
 }
 
 /// A dual-stack host on `[::]` and the port of `address` (an ephemeral one

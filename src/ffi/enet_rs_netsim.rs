@@ -4,7 +4,7 @@
 
 use core::ffi::{c_char, c_int, CStr};
 
-use super::host::host_mut;
+use super::driver::host_mut;
 use crate::abi::*;
 use crate::net::netsim::Conditioner;
 

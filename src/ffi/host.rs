@@ -3,77 +3,20 @@
 //! ([`crate::proto::Host`]) on the other.
 
 use core::ffi::c_int;
-use core::ops::{Deref, DerefMut};
 use core::ptr;
-use std::sync::Arc;
 
 use super::codec::CallbackCodec;
+use super::driver::{host_mut, host_on_socket, DriverHost};
 use crate::abi::*;
 use crate::dtls::{SecureLayer, SecureTransport};
 use crate::mem::{packet, CBox, PacketRef, PacketView};
 use crate::net::host_socket::SocketFamily;
 use crate::net::request_queue::RequestQueue;
-use crate::net::transport::{SocketIo, SocketTransport};
+use crate::net::transport::SocketTransport;
 use crate::net::{clock, socket};
 use crate::proto::{
-    Codec, Event, EventKind, Hooks, Host, HostSettings, Intercept, Request, ServiceFailed, Serviced,
+    Codec, Event, EventKind, Hooks, Host, Intercept, Request, ServiceFailed, Serviced,
 };
-
-/// A host as `enet_host_create` makes it: the engine's host first, so the
-/// `ENetHost *` C code holds (the engine host's first field) points at the
-/// whole of this; then the socket batches the driver keeps between calls.
-#[repr(C)]
-pub(crate) struct DriverHost {
-    host: Host,
-    /// The datagram batches of the host's socket (`host.public.socket`).
-    pub(crate) io: SocketIo,
-    /// Which peers the socket reaches (IPv4 for a stock host; others come
-    /// from `enet_rs_host_create`).
-    pub(crate) family: SocketFamily,
-    /// Requests from other threads, once `enet_rs_host_sender` was called.
-    pub(crate) requests: Option<Arc<RequestQueue>>,
-    /// The host's encryption, once `enet_rs_host_dtls_server` or
-    /// `enet_rs_host_dtls_client` was called.
-    pub(crate) secure: Option<Box<SecureLayer>>,
-}
-
-impl Deref for DriverHost {
-    type Target = Host;
-    fn deref(&self) -> &Host {
-        &self.host
-    }
-}
-
-impl DerefMut for DriverHost {
-    fn deref_mut(&mut self) -> &mut Host {
-        &mut self.host
-    }
-}
-
-/// The whole host behind an `ENetHost *` from C.
-///
-/// # Safety
-/// `host` must be NULL or a pointer returned by `enet_host_create` that has
-/// not been destroyed, and no other reference to that host may be live.
-pub(crate) unsafe fn host_mut<'a>(host: *mut ENetHost) -> Option<&'a mut DriverHost> {
-    // SAFETY: every `ENetHost *` we hand out points at `Host::public`, the
-    // first field of the `#[repr(C)] Host` that is the first field of a
-    // `#[repr(C)] DriverHost`, so it is the `DriverHost` pointer.
-    unsafe { host.cast::<DriverHost>().as_mut() }
-}
-
-/// The host owning `peer` and the peer's slot in it.
-///
-/// # Safety
-/// `peer` must be NULL or point into the peer array of a live host.
-pub(crate) unsafe fn peer_host<'a>(peer: *mut ENetPeer) -> Option<(&'a mut DriverHost, usize)> {
-    // SAFETY: a non-null peer of a live host can be read.
-    let host_pointer = unsafe { peer.as_ref() }?.host;
-    // SAFETY: `peer->host` of a live peer is its live host.
-    let host = unsafe { host_mut(host_pointer) }?;
-    let index = host.peer_index(peer)?;
-    Some((host, index))
-}
 
 /// The program's callbacks on a host, and the event it passed in.
 struct ProgramHooks<'a> {
@@ -282,74 +225,6 @@ pub unsafe extern "C" fn enet_host_create(
             outgoingBandwidth,
         )
     })
-}
-
-/// Makes a host on a socket already opened and bound (whose address is
-/// `bound`), or closes the socket and returns NULL. `peer_count` is
-/// checked already.
-pub(crate) fn host_on_socket(
-    sock: ENetSocket,
-    bound: ENetAddress,
-    family: SocketFamily,
-    peer_count: usize,
-    channel_limit: usize,
-    incoming_bandwidth: u32,
-    outgoing_bandwidth: u32,
-) -> *mut ENetHost {
-    let settings = HostSettings {
-        address: bound,
-        socket: sock,
-        peer_count,
-        channel_limit,
-        incoming_bandwidth,
-        outgoing_bandwidth,
-        random_seed: random_seed(),
-        now: clock::now(),
-    };
-    let driver = Host::new(settings).and_then(|host| {
-        CBox::new(DriverHost {
-            host,
-            io: SocketIo::new(sock, family.is_ipv6()),
-            family,
-            requests: None,
-            secure: None,
-        })
-    });
-    match driver {
-        Some(mut driver) => {
-            driver
-                .host
-                .set_reassembly_budget(reassembly_budget_from_env());
-            if let Some(recovery) = super::enet_rs::loss_recovery_from_env() {
-                driver.host.set_loss_recovery(recovery);
-            }
-            driver.host.attach();
-            driver.into_raw().cast::<ENetHost>()
-        }
-        None => {
-            socket::destroy(sock);
-            ptr::null_mut()
-        }
-    }
-}
-
-/// `ENET_RS_REASSEMBLY_BUDGET`: a fixed host-wide limit, in bytes, on
-/// what incomplete fragment reassemblies may hold. Unset or unreadable
-/// leaves the default.
-fn reassembly_budget_from_env() -> Option<usize> {
-    std::env::var("ENET_RS_REASSEMBLY_BUDGET")
-        .ok()?
-        .trim()
-        .parse()
-        .ok()
-}
-
-/// A seed for connect ids: the time mixed with per-process entropy.
-fn random_seed() -> u32 {
-    use std::hash::{BuildHasher, Hasher};
-    let mut hasher = std::collections::hash_map::RandomState::new().build_hasher();
-    hasher.write_u32(clock::now());
-    hasher.finish() as u32
 }
 
 /// Destroys a host: resets every peer, releases every queued packet,

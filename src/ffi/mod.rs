@@ -21,6 +21,7 @@ pub mod address;
 pub mod callbacks;
 mod codec;
 pub mod crc;
+mod driver;
 pub mod enet_rs;
 pub mod enet_rs_dtls;
 pub mod enet_rs_net;

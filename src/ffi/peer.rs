@@ -4,7 +4,8 @@
 use core::ffi::{c_int, c_void};
 use core::ptr;
 
-use super::host::{flush, peer_host, DriverHost};
+use super::driver::{peer_host, DriverHost};
+use super::host::flush;
 use crate::abi::*;
 use crate::mem::{CBox, PacketRef, PacketView};
 use crate::proto::{Queued, Sequenced};

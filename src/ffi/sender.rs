@@ -8,7 +8,7 @@ use core::ffi::c_int;
 use core::ptr;
 use std::sync::Arc;
 
-use super::host::{host_mut, peer_host};
+use super::driver::{host_mut, peer_host};
 use crate::abi::*;
 use crate::mem::PacketRef;
 use crate::net::request_queue::RequestQueue;

@@ -1,12 +1,10 @@
 //! IPv4 addresses as text: parsing and printing, the same on every
-//! system; name lookups are the platform's (`sys::address`), re-exported
-//! here.
+//! system. Name lookups are the platform's (`sys::address`), which
+//! builds on these.
 //!
 //! Hosts are `u32`s in network byte order, as in `ENetAddress::host`.
 
 use core::mem::MaybeUninit;
-
-pub use super::sys::address::{lookup_name, resolve};
 
 /// Parses strict dotted-quad IPv4 text, as `inet_pton(AF_INET, ...)` does:
 /// exactly four decimal octets of at most 255, no leading zeros (`"01"`),

@@ -1,11 +1,10 @@
 //! A host's datagram I/O in batches: what the engine's transport reads
 //! and sends through. The batches themselves are the platform's
-//! (`recvmmsg`/`sendmmsg` with UDP offload on Linux, one datagram per
-//! system call elsewhere); what they hand out is the same everywhere.
+//! (`sys::ReceiveBatch`, `sys::SendBatch`: `recvmmsg`/`sendmmsg` with UDP
+//! offload on Linux, one datagram per system call elsewhere); what they
+//! hand out, defined here, is the same everywhere.
 
 use std::net::SocketAddr;
-
-pub use super::sys::{ReceiveBatch, SendBatch};
 
 /// Datagrams per batch (per system call where the system batches).
 pub const BATCH: usize = 32;
@@ -13,7 +12,7 @@ pub const BATCH: usize = 32;
 /// A longer one arrives truncated and is reported as such.
 pub const DATAGRAM_CAPACITY: usize = 4096;
 
-/// One datagram taken from a [`ReceiveBatch`].
+/// One datagram taken from a [`ReceiveBatch`](super::sys::ReceiveBatch).
 #[derive(Debug)]
 pub enum Datagram<'a> {
     Received {
@@ -31,9 +30,7 @@ pub enum Datagram<'a> {
 /// host created after.
 pub fn offload_allowed_by_env() -> bool {
     !matches!(
-        std::env::var("ENET_RS_UDP_OFFLOAD")
-            .as_deref()
-            .map(str::trim),
-        Ok("off" | "0")
+        crate::config::UDP_OFFLOAD.read().as_deref().map(str::trim),
+        Some("off" | "0")
     )
 }

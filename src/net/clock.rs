@@ -72,13 +72,6 @@ fn wall_clock_ms() -> u32 {
     since_epoch.as_millis() as u32
 }
 
-/// Elapsed time on `std::time::Instant`, measured from its first use: the
-/// monotonic source of systems without a better one (`sys::monotonic_now`).
-pub(crate) fn instant_since_first_use() -> Duration {
-    static START: OnceLock<std::time::Instant> = OnceLock::new();
-    START.get_or_init(std::time::Instant::now).elapsed()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -18,8 +18,7 @@ use std::time::Instant;
 use netsim::spec::{self, Spec};
 use netsim::{Link, LinkStats, SpecError};
 
-/// The variable a host reads when it is made.
-pub const ENV: &str = "ENET_RS_NETSIM";
+use crate::config;
 
 /// Both directions of a host's conditioner and the clock they run on.
 pub struct Conditioner {
@@ -51,11 +50,14 @@ impl Conditioner {
     /// The conditioner `ENET_RS_NETSIM` asks for, if any. A spec that
     /// cannot be read is named on stderr and gives none.
     pub fn from_env() -> Option<Box<Conditioner>> {
-        let text = std::env::var(ENV).ok()?;
+        let text = config::NETSIM.read()?;
         match Conditioner::from_spec(&text) {
             Ok(conditioner) => conditioner.map(Box::new),
             Err(error) => {
-                eprintln!("enet-rs: {ENV}: {error}; this host runs without the conditioner");
+                eprintln!(
+                    "enet-rs: {}: {error}; this host runs without the conditioner",
+                    config::NETSIM.name
+                );
                 None
             }
         }

@@ -8,9 +8,9 @@
 
 use std::net::SocketAddr;
 
-use super::batch::{offload_allowed_by_env, Datagram, ReceiveBatch, SendBatch};
+use super::batch::{offload_allowed_by_env, Datagram};
 use super::netsim::Conditioner;
-use super::sys::{Waker, Woken};
+use super::sys::{ReceiveBatch, SendBatch, Waker, Woken};
 use super::{clock, socket};
 use crate::abi::{ENetSocket, ENetSocketWait};
 use crate::proto::{ServiceFailed, Transport};

@@ -14,6 +14,10 @@
 //! `ENetPeer`, `ENetChannel`), and the engine reads and writes it there;
 //! everything else (queues, reassembly, timers) lives in Rust structures
 //! beside it, indexed by the peer's slot.
+//!
+//! The engine is safe Rust: every `unsafe` block belongs to the `ffi`,
+//! `net` and `mem` glue, so the compiler refuses one here.
+#![forbid(unsafe_code)]
 
 pub mod channel;
 pub mod codec;

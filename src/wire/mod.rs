@@ -15,6 +15,10 @@
 //! [`DropReason`]; emitters write nothing and return 0 when the output is
 //! too short. No code here indexes untrusted bytes directly: reads and writes
 //! go through the checked helpers of `field`.
+//!
+//! Parsing untrusted bytes is safe Rust only: `unsafe` belongs to the
+//! `ffi`, `net` and `mem` glue, so the compiler refuses one here.
+#![forbid(unsafe_code)]
 
 pub mod builder;
 pub mod checksum;

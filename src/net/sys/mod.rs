@@ -24,6 +24,9 @@
 //! "would block" is "nothing now", and Windows' WSAECONNRESET after an
 //! ICMP port-unreachable from a vanished peer is "nothing received".
 
+use std::sync::OnceLock;
+use std::time::Duration;
+
 #[cfg(any(not(any(target_os = "linux", target_os = "android")), test))]
 pub mod single;
 
@@ -44,4 +47,13 @@ pub enum Woken {
     Ready,
     /// A signal cut the wait short.
     Interrupted,
+}
+
+/// Elapsed time on `std::time::Instant`, measured from its first use: the
+/// monotonic source of systems without a better one (`monotonic_now`).
+/// It lives here, shared by the families, so the platform layer never
+/// reaches back into `net::clock`.
+pub(crate) fn instant_since_first_use() -> Duration {
+    static START: OnceLock<std::time::Instant> = OnceLock::new();
+    START.get_or_init(std::time::Instant::now).elapsed()
 }

@@ -73,7 +73,7 @@ pub fn monotonic_now() -> Duration {
     // on every Linux this library supports (2.6.39+).
     let result = unsafe { libc::clock_gettime(libc::CLOCK_BOOTTIME, &mut now) };
     if result != 0 {
-        return crate::net::clock::instant_since_first_use();
+        return super::instant_since_first_use();
     }
     Duration::new(now.tv_sec as u64, now.tv_nsec as u32)
 }
@@ -82,5 +82,5 @@ pub fn monotonic_now() -> Duration {
 /// exists.
 #[cfg(not(any(target_os = "linux", target_os = "android")))]
 pub fn monotonic_now() -> Duration {
-    crate::net::clock::instant_since_first_use()
+    super::instant_since_first_use()
 }

@@ -106,5 +106,5 @@ pub fn share_port(_socket: &socket2::Socket) -> io::Result<()> {
 
 /// The monotonic clock: `std::time::Instant` (QueryPerformanceCounter).
 pub fn monotonic_now() -> Duration {
-    crate::net::clock::instant_since_first_use()
+    super::instant_since_first_use()
 }
