@@ -32,6 +32,7 @@ mod incoming;
 mod internal;
 mod ordering;
 mod outgoing;
+mod packet_flag;
 mod packing;
 mod peer;
 mod peer_ops;

@@ -17,10 +17,9 @@ use crate::abi::*;
 use crate::time::{time_difference, time_less, TIME_OVERFLOW};
 use crate::wire::builder::Envelope;
 use crate::wire::command::ConnectId;
+use crate::wire::size;
 
 use ENetPeerState::*;
-
-const PING_LEN: usize = 4;
 
 /// Sends a datagram to an address; the bytes sent, or a negative error.
 /// The flag says whether the datagram is paced by the peer's reliable
@@ -189,7 +188,7 @@ impl Host {
         if can_ping
             && self.engine.slots[index].sent_reliable_is_empty()
             && time_difference(now, peer.lastReceiveTime) >= peer.pingInterval
-            && self.engine.builder.remaining() >= PING_LEN
+            && self.engine.builder.remaining() >= size::PING
         {
             self.ping(index);
             let (_, full) = self.pack_outgoing(index, now);

@@ -18,9 +18,6 @@ use crate::time::{time_difference, time_less};
 
 pub(crate) const NEEDS_DISPATCH: u16 = ENetPeerFlag::ENET_PEER_FLAG_NEEDS_DISPATCH as u16;
 
-/// Size of the full datagram header (peer id and sentTime).
-pub(crate) const PROTOCOL_HEADER_LEN: u32 = 4;
-
 /// A received packet waiting for `enet_peer_receive` or an event.
 #[derive(Debug)]
 pub struct Delivery {

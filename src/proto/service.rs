@@ -220,7 +220,7 @@ impl Host {
     /// `enet_host_broadcast`: queues `packet` to every connected peer on
     /// `channel_id`. Whether any peer took it.
     pub fn broadcast(&mut self, channel_id: u8, packet: PacketView) -> bool {
-        for index in self.connected_peers() {
+        for index in self.peers_in_state_connected() {
             let _ = self.send(index, channel_id, packet);
         }
         packet.reference_count() != 0
