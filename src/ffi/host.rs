@@ -10,13 +10,13 @@ use std::sync::Arc;
 use super::codec::CallbackCodec;
 use crate::abi::*;
 use crate::dtls::{SecureLayer, SecureTransport};
-use crate::mem::{packet, CBox, PacketRef, PacketView};
+use crate::mem::{packet, CBox, PacketView};
 use crate::net::host_socket::SocketFamily;
 use crate::net::request_queue::RequestQueue;
 use crate::net::transport::{SocketIo, SocketTransport};
 use crate::net::{clock, socket};
 use crate::proto::{
-    Codec, Event, EventKind, Hooks, Host, HostSettings, Intercept, Request, ServiceFailed, Serviced,
+    Codec, Event, Hooks, Host, HostSettings, Intercept, Request, ServiceFailed, Serviced,
 };
 
 /// A host as `enet_host_create` makes it: the engine's host first, so the
@@ -161,22 +161,22 @@ fn split<'a>(
 /// kind writes only its own fields: a receive leaves `data` as it was,
 /// a connect or disconnect leaves `channelID`.
 fn fill_event(host: &mut Host, event: Event, out: &mut ENetEvent) {
-    out.peer = host.peer_pointer(event.peer);
-    match event.kind {
-        EventKind::Connect | EventKind::Disconnect => {
-            out.r#type = if event.kind == EventKind::Connect {
-                ENetEventType::ENET_EVENT_TYPE_CONNECT
-            } else {
-                ENetEventType::ENET_EVENT_TYPE_DISCONNECT
-            };
-            out.data = event.data;
+    out.peer = host.peer_pointer(event.peer());
+    match event {
+        Event::Connect { data, .. } => {
+            out.r#type = ENetEventType::ENET_EVENT_TYPE_CONNECT;
+            out.data = data;
         }
-        EventKind::Receive => {
+        Event::Disconnect { data, .. } => {
+            out.r#type = ENetEventType::ENET_EVENT_TYPE_DISCONNECT;
+            out.data = data;
+        }
+        Event::Receive {
+            channel_id, packet, ..
+        } => {
             out.r#type = ENetEventType::ENET_EVENT_TYPE_RECEIVE;
-            out.channelID = event.channel_id;
-            out.packet = event
-                .packet
-                .map_or(ptr::null_mut(), PacketRef::hand_to_program);
+            out.channelID = channel_id;
+            out.packet = packet.hand_to_program();
         }
     }
 }

@@ -49,7 +49,7 @@ mod throttle;
 
 pub use channel::Queued;
 pub use codec::{Codec, NoCodec, WireCodec};
-pub use event::{Event, EventKind, EventSlot};
+pub use event::{Event, EventSlot};
 pub use host::{Host, HostSettings};
 pub use internal::Sequenced;
 pub use peer::{PeerMut, SendError};

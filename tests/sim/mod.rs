@@ -12,8 +12,7 @@ use std::collections::VecDeque;
 use std::net::SocketAddr;
 
 use enet::proto::{
-    Codec, CodecOnly, Event, EventKind, Host, HostSettings, NoCodec, ServiceFailed, Serviced,
-    Transport,
+    Codec, CodecOnly, Event, Host, HostSettings, NoCodec, ServiceFailed, Serviced, Transport,
 };
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
@@ -198,20 +197,17 @@ impl Sim {
     }
 
     fn record(host: &mut SimHost, event: Event) {
-        let seen = match event.kind {
-            EventKind::Connect => Seen::Connect {
-                peer: event.peer,
-                data: event.data,
-            },
-            EventKind::Disconnect => Seen::Disconnect {
-                peer: event.peer,
-                data: event.data,
-            },
-            EventKind::Receive => {
-                let packet = event.packet.expect("receive event carries a packet");
+        let seen = match event {
+            Event::Connect { peer, data } => Seen::Connect { peer, data },
+            Event::Disconnect { peer, data } => Seen::Disconnect { peer, data },
+            Event::Receive {
+                peer,
+                channel_id,
+                packet,
+            } => {
                 let seen = Seen::Receive {
-                    peer: event.peer,
-                    channel: event.channel_id,
+                    peer,
+                    channel: channel_id,
                     flags: packet.flags(),
                     data: packet.data().to_vec(),
                 };

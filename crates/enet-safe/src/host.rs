@@ -532,19 +532,19 @@ impl Host {
 
     /// An engine event as this API reports it.
     fn event(&mut self, event: proto::Event) -> Event {
-        let index = event.peer;
+        let index = event.peer();
         let known = self.connections[index];
-        match event.kind {
-            proto::EventKind::Connect => {
+        match event {
+            proto::Event::Connect { data, .. } => {
                 let handle = self.engine.peer_handle(index);
                 self.connections[index] = Some(handle);
                 self.ended[index] = None;
                 Event::Connect {
                     peer: self.peer(handle),
-                    data: event.data,
+                    data,
                 }
             }
-            proto::EventKind::Disconnect => {
+            proto::Event::Disconnect { data, .. } => {
                 self.connections[index] = None;
                 self.ended[index] = known;
                 let handle = known.unwrap_or(PeerHandle {
@@ -553,17 +553,15 @@ impl Host {
                 });
                 Event::Disconnect {
                     peer: self.peer(handle),
-                    data: event.data,
+                    data,
                 }
             }
-            proto::EventKind::Receive => Event::Receive {
+            proto::Event::Receive {
+                channel_id, packet, ..
+            } => Event::Receive {
                 peer: self.peer(known.unwrap_or_else(|| self.engine.peer_handle(index))),
-                channel: event.channel_id,
-                packet: Packet::from_engine(
-                    event
-                        .packet
-                        .expect("the engine's receive events carry a packet"),
-                ),
+                channel: channel_id,
+                packet: Packet::from_engine(packet),
             },
         }
     }
