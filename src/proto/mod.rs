@@ -52,6 +52,7 @@ pub use codec::{Codec, NoCodec, WireCodec};
 pub use event::{Event, EventSlot};
 pub use host::{Host, HostSettings};
 pub use internal::Sequenced;
+pub use outgoing::Transmitted;
 pub use peer::{PeerMut, SendError};
 pub use recovery::{LossRecovery, RecoveryStats};
 pub use request::{PeerHandle, Request};

@@ -21,11 +21,27 @@ use crate::wire::size;
 
 use ENetPeerState::*;
 
-/// Sends a datagram to an address; the bytes sent, or a negative error.
-/// The flag says whether the datagram is paced by the peer's reliable
-/// window (it carries no unreliable payload), so it may leave in one burst
-/// with others (see [`super::Transport::transmit`]).
-pub type Transmit<'a> = dyn FnMut(&SocketAddr, &[u8], bool) -> isize + 'a;
+/// What became of a datagram handed to a transport.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Transmitted {
+    /// Sent, or queued to be sent, whole: its length in bytes. A datagram
+    /// the transport drops on purpose as lost counts as sent too, as one
+    /// the network loses would.
+    Sent(usize),
+    /// The socket could not take it now and it is gone: it counts as a
+    /// datagram of 0 bytes, as stock counts a send that returned 0, and
+    /// its reliable commands are resent on their timeouts.
+    WouldBlock,
+    /// The socket failed: the send pass stops and the service call
+    /// returns -1.
+    Failed,
+}
+
+/// Sends a datagram to an address. The flag says whether the datagram is
+/// paced by the peer's reliable window (it carries no unreliable payload),
+/// so it may leave in one burst with others (see
+/// [`super::Transport::transmit`]).
+pub type Transmit<'a> = dyn FnMut(&SocketAddr, &[u8], bool) -> Transmitted + 'a;
 
 /// The socket refused a datagram (`enet_host_service` then returns -1).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -295,8 +311,11 @@ impl Host {
         };
         let windowed = self.engine.sent_unreliable.is_empty();
         let datagram = self.engine.builder.finish_in_place(envelope);
-        let sent = transmit(&address, datagram, windowed);
-        usize::try_from(sent).map_err(|_| SendFailed)
+        match transmit(&address, datagram, windowed) {
+            Transmitted::Sent(bytes) => Ok(bytes),
+            Transmitted::WouldBlock => Ok(0),
+            Transmitted::Failed => Err(SendFailed),
+        }
     }
 
     /// Unreliable commands are done once sent: release their packets.

@@ -12,7 +12,8 @@ use std::collections::VecDeque;
 use std::net::SocketAddr;
 
 use enet::proto::{
-    Codec, CodecOnly, Event, Host, HostSettings, NoCodec, ServiceFailed, Serviced, Transport,
+    Codec, CodecOnly, Event, Host, HostSettings, NoCodec, ServiceFailed, Serviced, Transmitted,
+    Transport,
 };
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
@@ -76,9 +77,9 @@ impl Transport for SimTransport<'_> {
             .map(|(from, bytes)| handle(from.into(), &bytes)))
     }
 
-    fn transmit(&mut self, to: &SocketAddr, bytes: &[u8], _windowed: bool) -> isize {
+    fn transmit(&mut self, to: &SocketAddr, bytes: &[u8], _windowed: bool) -> Transmitted {
         self.outbox.push((enet_view(to), bytes.to_vec()));
-        bytes.len() as isize
+        Transmitted::Sent(bytes.len())
     }
 
     fn flush(&mut self) -> Result<(), ServiceFailed> {

@@ -161,7 +161,7 @@ impl Pair {
             let mut out: Vec<(ENetAddress, Vec<u8>)> = Vec::new();
             let mut transmit = |to: &std::net::SocketAddr, bytes: &[u8], _: bool| {
                 out.push((enet::proto::endpoint::enet_view(to), bytes.to_vec()));
-                bytes.len() as isize
+                enet::proto::Transmitted::Sent(bytes.len())
             };
             let mut events = EventSlot::wanted();
             side.host
