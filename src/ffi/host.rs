@@ -16,7 +16,8 @@ use crate::net::request_queue::RequestQueue;
 use crate::net::transport::{SocketIo, SocketTransport};
 use crate::net::{clock, socket};
 use crate::proto::{
-    Codec, Event, Hooks, Host, HostSettings, Intercept, Request, ServiceFailed, Serviced,
+    Codec, DisconnectEffect, Event, Hooks, Host, HostSettings, Intercept, Request, ServiceFailed,
+    Serviced,
 };
 
 /// A host as `enet_host_create` makes it: the engine's host first, so the
@@ -461,6 +462,21 @@ pub(crate) fn flush(driver: &mut DriverHost) {
     let _ = match secure {
         None => host.flush(&mut transport, &mut hooks),
         Some(layer) => host.flush(&mut SecureTransport::new(transport, layer), &mut hooks),
+    };
+}
+
+/// Does what a disconnect call left to do (flush, reset), through the
+/// driver's transport; as stock, a failed send is not reported.
+pub(crate) fn finish_disconnect(driver: &mut DriverHost, index: usize, effect: DisconnectEffect) {
+    let (host, mut transport, mut hooks, secure) = split(driver, None);
+    let _ = match secure {
+        None => host.finish_disconnect(index, effect, &mut transport, &mut hooks),
+        Some(layer) => host.finish_disconnect(
+            index,
+            effect,
+            &mut SecureTransport::new(transport, layer),
+            &mut hooks,
+        ),
     };
 }
 

@@ -20,6 +20,7 @@ pub mod codec;
 pub mod command;
 mod connection;
 mod delivery;
+pub mod disconnect;
 mod dispatch;
 pub mod endpoint;
 mod estimate;
@@ -49,6 +50,7 @@ mod throttle;
 
 pub use channel::Queued;
 pub use codec::{Codec, NoCodec, WireCodec};
+pub use disconnect::DisconnectEffect;
 pub use event::{Event, EventSlot};
 pub use host::{Host, HostSettings};
 pub use internal::Sequenced;
