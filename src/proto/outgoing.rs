@@ -13,13 +13,29 @@ use super::codec::Codec;
 use super::event::EventSlot;
 use super::host::Host;
 use super::in_flight::TimedOut;
+use super::schedule::{Timer, TimerTable};
 use crate::abi::*;
-use crate::time::{time_difference, time_less, TIME_OVERFLOW};
+use crate::time::{time_difference, TIME_OVERFLOW};
 use crate::wire::builder::Envelope;
 use crate::wire::command::ConnectId;
 use crate::wire::size;
 
 use ENetPeerState::*;
+
+/// When a connected peer with nothing in flight next pings: once the time
+/// since its last acknowledgement (either way round, so a clock set back
+/// pings at once) reaches the interval, as stock; an interval of a day or
+/// more never does.
+fn ping_deadline(peer: &ENetPeer, now: u32) -> Option<u32> {
+    let since = time_difference(now, peer.lastReceiveTime);
+    if peer.pingInterval >= TIME_OVERFLOW {
+        None
+    } else if since >= peer.pingInterval {
+        Some(now)
+    } else {
+        Some(now.wrapping_add(peer.pingInterval - since))
+    }
+}
 
 /// What became of a datagram handed to a transport.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -106,14 +122,14 @@ impl Host {
         result
     }
 
-    /// Sets the peer's next visit: at once if it has queued work, else at
-    /// its retransmission timeout or its next ping.
+    /// Sets the peer's next visit: at once if it has queued work, and at
+    /// the earliest of its deadlines (see [`Timer`]).
     pub(crate) fn reschedule(&mut self, index: usize, now: u32) {
         self.engine.slots[index].release_if_idle(now);
         let peer = &self.engine.peers[index];
         let slot = &self.engine.slots[index];
         if peer.state == ENET_PEER_STATE_DISCONNECTED || peer.state == ENET_PEER_STATE_ZOMBIE {
-            self.engine.schedule.cancel_timer(index);
+            self.engine.schedule.cancel_timers(index);
             return;
         }
         let paced = slot.held_back_by_pacing();
@@ -123,42 +139,19 @@ impl Host {
         {
             self.engine.schedule.mark_ready(index);
         }
-        let retransmission = self.engine.peer_view(index).retransmission_deadline();
+        let view = self.engine.peer_view(index);
+        let mut timers = TimerTable::default();
+        timers.set(Timer::Retransmission, view.timeout_deadline());
+        timers.set(Timer::LossProbe, view.copy_deadline());
+        let in_flight = timers != TimerTable::default();
         let peer = &self.engine.peers[index];
-        let deadline = if retransmission.is_some() {
-            retransmission
-        } else if peer.state == ENET_PEER_STATE_CONNECTED {
-            // Stock pings once the distance to the last acknowledgement
-            // (either way round, so a clock set back pings at once) reaches
-            // the interval; an interval of a day or more never does.
-            let since = time_difference(now, peer.lastReceiveTime);
-            if peer.pingInterval >= TIME_OVERFLOW {
-                None
-            } else if since >= peer.pingInterval {
-                Some(now)
-            } else {
-                Some(now.wrapping_add(peer.pingInterval - since))
-            }
-        } else {
-            None
-        };
-        // Held back by pacing alone: look again a millisecond later (no
-        // other deadline can come sooner than that).
-        let deadline = if paced {
-            Some(now.wrapping_add(1))
-        } else {
-            deadline
-        };
-        match deadline {
-            // A deadline already passed (and not served this pass) would
-            // spin; look again a millisecond later.
-            Some(deadline) if time_less(deadline, now.wrapping_add(1)) => self
-                .engine
-                .schedule
-                .set_timer(index, now, now.wrapping_add(1)),
-            Some(deadline) => self.engine.schedule.set_timer(index, now, deadline),
-            None => self.engine.schedule.cancel_timer(index),
+        if !in_flight && peer.state == ENET_PEER_STATE_CONNECTED {
+            timers.set(Timer::Ping, ping_deadline(peer, now));
         }
+        if paced {
+            timers.set(Timer::Pacing, Some(now.wrapping_add(1)));
+        }
+        self.engine.schedule.set_timers(index, now, timers);
     }
 
     /// Sends the peer one datagram of what it may be sent now; `Ok(true)`

@@ -125,7 +125,7 @@ impl Host {
         slot.recovery = self.engine.loss_recovery;
         slot.recovery_stats = None;
         self.next_generation(index);
-        self.engine.schedule.cancel_timer(index);
+        self.engine.schedule.cancel_timers(index);
     }
 
     /// `enet_peer_reset_queues`: drops every queued command and packet and
