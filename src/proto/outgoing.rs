@@ -143,7 +143,7 @@ impl Host {
         let mut timers = TimerTable::default();
         timers.set(Timer::Retransmission, view.timeout_deadline());
         timers.set(Timer::LossProbe, view.copy_deadline());
-        let in_flight = timers != TimerTable::default();
+        let in_flight = !timers.is_empty();
         let peer = &self.engine.peers[index];
         if !in_flight && peer.state == ENET_PEER_STATE_CONNECTED {
             timers.set(Timer::Ping, ping_deadline(peer, now));

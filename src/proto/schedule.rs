@@ -33,12 +33,6 @@ pub(crate) enum Timer {
 
 impl Timer {
     const COUNT: usize = 4;
-    const ALL: [Timer; Timer::COUNT] = [
-        Timer::Retransmission,
-        Timer::LossProbe,
-        Timer::Ping,
-        Timer::Pacing,
-    ];
 }
 
 /// One peer's deadlines (engine time), indexed by [`Timer`]; kept small,
@@ -52,6 +46,7 @@ pub(crate) struct TimerTable {
 
 impl TimerTable {
     /// Arms `timer` at `deadline`, or disarms it with `None`.
+    #[inline]
     pub fn set(&mut self, timer: Timer, deadline: Option<u32>) {
         let bit = 1 << timer as usize;
         match deadline {
@@ -63,21 +58,35 @@ impl TimerTable {
         }
     }
 
+    #[cfg(test)]
     pub fn get(&self, timer: Timer) -> Option<u32> {
         (self.armed & (1 << timer as usize) != 0).then(|| self.at[timer as usize])
     }
 
-    /// The earliest armed deadline, `None` with none armed.
+    /// Whether no timer is armed.
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.armed == 0
+    }
+
+    /// The earliest armed deadline, `None` with none armed; visits the
+    /// armed entries only, in [`Timer`] order.
+    #[inline]
     fn earliest(&self) -> Option<u32> {
-        let mut earliest: Option<u32> = None;
-        for timer in Timer::ALL {
-            if let Some(at) = self.get(timer) {
-                if earliest.is_none_or(|so_far| time_less(at, so_far)) {
-                    earliest = Some(at);
-                }
-            }
+        let mut armed = self.armed;
+        if armed == 0 {
+            return None;
         }
-        earliest
+        let mut earliest = self.at[armed.trailing_zeros() as usize];
+        armed &= armed - 1;
+        while armed != 0 {
+            let at = self.at[armed.trailing_zeros() as usize];
+            if time_less(at, earliest) {
+                earliest = at;
+            }
+            armed &= armed - 1;
+        }
+        Some(earliest)
     }
 }
 
@@ -155,18 +164,19 @@ impl Schedule {
     /// Replaces the peer's deadlines with `table`: visit it at the earliest
     /// one, and no sooner than a millisecond from `now` (a deadline already
     /// passed, and not served by this pass, would spin).
+    #[inline]
     pub fn set_timers(&mut self, peer: usize, now: u32, table: TimerTable) {
         let Some(slot) = self.tables.get_mut(peer) else {
             return;
         };
         *slot = table;
-        match table.earliest() {
-            Some(deadline) if time_less(deadline, now.wrapping_add(1)) => {
-                self.set_timer(peer, now, now.wrapping_add(1))
-            }
-            Some(deadline) => self.set_timer(peer, now, deadline),
-            None => self.cancel_timer(peer),
-        }
+        let soonest = now.wrapping_add(1);
+        let deadline = match table.earliest() {
+            Some(deadline) if time_less(deadline, soonest) => soonest,
+            Some(deadline) => deadline,
+            None => return self.cancel_timer(peer),
+        };
+        self.set_timer(peer, now, deadline);
     }
 
     /// The peer's deadline for `timer`, if armed.
@@ -176,6 +186,7 @@ impl Schedule {
     }
 
     /// Visit the peer once `deadline` (engine time) has come.
+    #[inline]
     fn set_timer(&mut self, peer: usize, now: u32, deadline: u32) {
         let now_extended = self.clock.advance(now);
         let at = self.clock.extend(now_extended, now, deadline);
@@ -228,8 +239,9 @@ impl Schedule {
             }
             self.timers.pop();
             if self.timer_at[peer] == at {
+                // Its table stays as it was until the pass, which visits
+                // every peer it returns, sets the next one.
                 self.timer_at[peer] = NO_TIMER;
-                self.tables[peer] = TimerTable::default();
                 out.push(peer);
             }
         }
@@ -341,8 +353,6 @@ mod tests {
         assert!(due.is_empty());
         schedule.take_due(1120, &mut due);
         assert_eq!(due, [0]);
-        // A visit clears the table: the pass sets it again.
-        assert_eq!(schedule.deadline(0, Timer::Retransmission), None);
         assert_eq!(schedule.time_until_next(1120), None);
     }
 
