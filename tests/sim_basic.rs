@@ -5,6 +5,7 @@ mod sim;
 
 use enet::abi::ENetPeerState::*;
 use enet::mem::PacketRef;
+use enet::proto::DisconnectEffect;
 use sim::{connect, numbers_on, Seen, Sim};
 
 const RELIABLE: u32 = 1;
@@ -100,7 +101,10 @@ fn graceful_disconnect_reports_data_on_both_sides() {
     let server = sim.add_host(1, 1);
     let client = sim.add_host(1, 1);
     let (client_peer, server_peer) = connect(&mut sim, client, server, 1, 0);
-    assert!(!sim.host(client).disconnect(client_peer, 77));
+    assert_eq!(
+        sim.host(client).disconnect(client_peer, 77),
+        DisconnectEffect::Done
+    );
     assert_eq!(
         sim.state(client, client_peer),
         ENET_PEER_STATE_DISCONNECTING

@@ -5,6 +5,7 @@ mod sim;
 
 use enet::abi::ENetPeerState::*;
 use enet::mem::PacketRef;
+use enet::proto::DisconnectEffect;
 use sim::{address_of, connect, Sim};
 
 const RELIABLE: u32 = 1;
@@ -75,7 +76,10 @@ fn disconnect_now_tells_the_other_side_and_resets_at_once() {
     let server = sim.add_host(1, 1);
     let client = sim.add_host(1, 1);
     let (client_peer, server_peer) = connect(&mut sim, client, server, 1, 0);
-    assert!(sim.host(client).disconnect_now(client_peer, 31));
+    assert_eq!(
+        sim.host(client).disconnect_now(client_peer, 31),
+        DisconnectEffect::FlushThenReset
+    );
     // The driver flushes, then resets (as enet_peer_disconnect_now does).
     sim.step();
     sim.host(client).reset_peer(client_peer);
@@ -102,7 +106,10 @@ fn disconnect_later_delivers_everything_first() {
     for i in 0..40u8 {
         send(&mut sim, client, client_peer, &[i; 700]);
     }
-    assert!(!sim.host(client).disconnect_later(client_peer, 55));
+    assert_eq!(
+        sim.host(client).disconnect_later(client_peer, 55),
+        DisconnectEffect::Done
+    );
     assert_eq!(
         sim.state(client, client_peer),
         ENET_PEER_STATE_DISCONNECT_LATER
@@ -122,7 +129,10 @@ fn a_server_side_disconnect_reaches_the_client_with_its_data() {
     let server = sim.add_host(2, 1);
     let client = sim.add_host(1, 1);
     let (_, server_peer) = connect(&mut sim, client, server, 1, 0);
-    assert!(!sim.host(server).disconnect(server_peer, 0xBEEF));
+    assert_eq!(
+        sim.host(server).disconnect(server_peer, 0xBEEF),
+        DisconnectEffect::Done
+    );
     assert!(time_to_disconnect(&mut sim, client, 5000).is_some());
     assert_eq!(sim.disconnects(client), vec![0xBEEF]);
     assert!(
@@ -153,7 +163,10 @@ fn a_full_host_refuses_and_a_freed_slot_is_reused() {
             connect(&mut sim, client, server, 1, round);
         }
         let peer = 0;
-        assert!(!sim.host(client).disconnect(peer, round));
+        assert_eq!(
+            sim.host(client).disconnect(peer, round),
+            DisconnectEffect::Done
+        );
         assert!(sim.run_until(5000, |s| s.state(client, peer)
             == ENET_PEER_STATE_DISCONNECTED
             && s.state(server, 0) == ENET_PEER_STATE_DISCONNECTED));

@@ -6,6 +6,7 @@ mod sim;
 
 use enet::abi::ENetPeerState;
 use enet::mem::PacketRef;
+use enet::proto::DisconnectEffect;
 use sim::forge::{fragment_on, Forger};
 use sim::{connect, Seen, Sim};
 
@@ -130,7 +131,10 @@ fn sixteen_attackers_on_three_channels_stay_within_the_budget() {
     }
     // Every byte is given back as the peers go.
     for &peer in &server_peers {
-        assert!(sim.host(server).disconnect_now(peer, 0));
+        assert_eq!(
+            sim.host(server).disconnect_now(peer, 0),
+            DisconnectEffect::FlushThenReset
+        );
     }
     assert_eq!(sim.host(server).reassembly_held(), 0);
     assert_eq!(sim.host(server).reassemblies(), 0);

@@ -8,7 +8,7 @@ mod sim;
 
 use enet::abi::ENetPeerState::*;
 use enet::mem::PacketRef;
-use enet::proto::{EventKind, EventSlot, NoCodec};
+use enet::proto::{Event, EventSlot, NoCodec};
 use enet::wire::command::{Command, CommandFlags, CommandHeader, Fragment};
 use enet::wire::{DatagramBuilder, Envelope};
 use sim::{connect, Sim};
@@ -113,9 +113,10 @@ fn fragment_count_multiple_of_65536() {
         .host(server)
         .dispatch()
         .expect("the packet is delivered");
-    assert_eq!(event.kind, EventKind::Receive);
-    assert_eq!(event.peer, server_peer);
-    let packet = event.packet.expect("packet");
+    let Event::Receive { peer, packet, .. } = event else {
+        panic!("expected a receive event, got {event:?}");
+    };
+    assert_eq!(peer, server_peer);
     assert_eq!(packet.data(), &payload[..]);
     packet.release();
 }

@@ -7,7 +7,7 @@ use std::net::SocketAddr;
 use std::time::Instant;
 
 use super::SecureLayer;
-use crate::proto::{ServiceFailed, Transport};
+use crate::proto::{ServiceFailed, Transmitted, Transport};
 
 /// See [`SecureTransport::receive`].
 const DATAGRAMS_WITHOUT_PLAINTEXT: usize = 256;
@@ -31,7 +31,7 @@ impl<'a, T: Transport> SecureTransport<'a, T> {
         let SecureTransport { inner, layer } = self;
         let mut failed = false;
         layer.outbox.send_records(|to, record| {
-            failed |= inner.transmit(to, record, windowed) < 0;
+            failed |= inner.transmit(to, record, windowed) == Transmitted::Failed;
         });
         if failed {
             Err(ServiceFailed)
@@ -70,17 +70,17 @@ impl<T: Transport> Transport for SecureTransport<'_, T> {
         Ok(None)
     }
 
-    fn transmit(&mut self, to: &SocketAddr, bytes: &[u8], windowed: bool) -> isize {
+    fn transmit(&mut self, to: &SocketAddr, bytes: &[u8], windowed: bool) -> Transmitted {
         if !self.layer.send(*to, bytes, Instant::now()) {
             // Never in the clear: a datagram no session can carry is
             // dropped, as a lost one (the engine's timeouts take over).
-            return bytes.len() as isize;
+            return Transmitted::Sent(bytes.len());
         }
         // Only this datagram's record waits here: every other path sends
         // its records at once.
         match self.send_records(windowed) {
-            Ok(()) => bytes.len() as isize,
-            Err(ServiceFailed) => -1,
+            Ok(()) => Transmitted::Sent(bytes.len()),
+            Err(ServiceFailed) => Transmitted::Failed,
         }
     }
 
@@ -151,7 +151,7 @@ impl<T: Transport> Transport for MaybeSecure<'_, T> {
         }
     }
 
-    fn transmit(&mut self, to: &SocketAddr, bytes: &[u8], windowed: bool) -> isize {
+    fn transmit(&mut self, to: &SocketAddr, bytes: &[u8], windowed: bool) -> Transmitted {
         match self {
             MaybeSecure::Plain(inner) => inner.transmit(to, bytes, windowed),
             MaybeSecure::Secure(secure) => secure.transmit(to, bytes, windowed),

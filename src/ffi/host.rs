@@ -9,13 +9,13 @@ use super::codec::CallbackCodec;
 use super::driver::{host_mut, host_on_socket, DriverHost};
 use crate::abi::*;
 use crate::dtls::{SecureLayer, SecureTransport};
-use crate::mem::{packet, CBox, PacketRef, PacketView};
+use crate::mem::{packet, CBox, PacketView};
 use crate::net::host_socket::SocketFamily;
 use crate::net::request_queue::RequestQueue;
 use crate::net::transport::SocketTransport;
 use crate::net::{clock, socket};
 use crate::proto::{
-    Codec, Event, EventKind, Hooks, Host, Intercept, Request, ServiceFailed, Serviced,
+    Codec, DisconnectEffect, Event, Hooks, Host, Intercept, Request, ServiceFailed, Serviced,
 };
 
 /// The program's callbacks on a host, and the event it passed in.
@@ -104,22 +104,22 @@ fn split<'a>(
 /// kind writes only its own fields: a receive leaves `data` as it was,
 /// a connect or disconnect leaves `channelID`.
 fn fill_event(host: &mut Host, event: Event, out: &mut ENetEvent) {
-    out.peer = host.peer_pointer(event.peer);
-    match event.kind {
-        EventKind::Connect | EventKind::Disconnect => {
-            out.r#type = if event.kind == EventKind::Connect {
-                ENetEventType::ENET_EVENT_TYPE_CONNECT
-            } else {
-                ENetEventType::ENET_EVENT_TYPE_DISCONNECT
-            };
-            out.data = event.data;
+    out.peer = host.peer_pointer(event.peer());
+    match event {
+        Event::Connect { data, .. } => {
+            out.r#type = ENetEventType::ENET_EVENT_TYPE_CONNECT;
+            out.data = data;
         }
-        EventKind::Receive => {
+        Event::Disconnect { data, .. } => {
+            out.r#type = ENetEventType::ENET_EVENT_TYPE_DISCONNECT;
+            out.data = data;
+        }
+        Event::Receive {
+            channel_id, packet, ..
+        } => {
             out.r#type = ENetEventType::ENET_EVENT_TYPE_RECEIVE;
-            out.channelID = event.channel_id;
-            out.packet = event
-                .packet
-                .map_or(ptr::null_mut(), PacketRef::hand_to_program);
+            out.channelID = channel_id;
+            out.packet = packet.hand_to_program();
         }
     }
 }
@@ -336,6 +336,21 @@ pub(crate) fn flush(driver: &mut DriverHost) {
     let _ = match secure {
         None => host.flush(&mut transport, &mut hooks),
         Some(layer) => host.flush(&mut SecureTransport::new(transport, layer), &mut hooks),
+    };
+}
+
+/// Does what a disconnect call left to do (flush, reset), through the
+/// driver's transport; as stock, a failed send is not reported.
+pub(crate) fn finish_disconnect(driver: &mut DriverHost, index: usize, effect: DisconnectEffect) {
+    let (host, mut transport, mut hooks, secure) = split(driver, None);
+    let _ = match secure {
+        None => host.finish_disconnect(index, effect, &mut transport, &mut hooks),
+        Some(layer) => host.finish_disconnect(
+            index,
+            effect,
+            &mut SecureTransport::new(transport, layer),
+            &mut hooks,
+        ),
     };
 }
 

@@ -5,7 +5,7 @@ use core::ffi::{c_int, c_void};
 use core::ptr;
 
 use super::driver::{peer_host, DriverHost};
-use super::host::flush;
+use super::host::finish_disconnect;
 use crate::abi::*;
 use crate::mem::{CBox, PacketRef, PacketView};
 use crate::proto::{Queued, Sequenced};
@@ -139,10 +139,8 @@ pub unsafe extern "C" fn enet_peer_disconnect(peer: *mut ENetPeer, data: u32) {
     // SAFETY: caller contract.
     unsafe {
         with_peer(peer, |host, index| {
-            if host.disconnect(index, data) {
-                flush(host);
-                host.reset_peer(index);
-            }
+            let effect = host.disconnect(index, data);
+            finish_disconnect(host, index, effect);
         })
     }
 }
@@ -156,13 +154,8 @@ pub unsafe extern "C" fn enet_peer_disconnect_now(peer: *mut ENetPeer, data: u32
     // SAFETY: caller contract.
     unsafe {
         with_peer(peer, |host, index| {
-            if host.peer(index).state == ENetPeerState::ENET_PEER_STATE_DISCONNECTED {
-                return;
-            }
-            if host.disconnect_now(index, data) {
-                flush(host);
-            }
-            host.reset_peer(index);
+            let effect = host.disconnect_now(index, data);
+            finish_disconnect(host, index, effect);
         })
     }
 }
@@ -176,10 +169,8 @@ pub unsafe extern "C" fn enet_peer_disconnect_later(peer: *mut ENetPeer, data: u
     // SAFETY: caller contract.
     unsafe {
         with_peer(peer, |host, index| {
-            if host.disconnect_later(index, data) {
-                flush(host);
-                host.reset_peer(index);
-            }
+            let effect = host.disconnect_later(index, data);
+            finish_disconnect(host, index, effect);
         })
     }
 }

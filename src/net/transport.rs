@@ -13,7 +13,7 @@ use super::netsim::Conditioner;
 use super::sys::{ReceiveBatch, SendBatch, Waker, Woken};
 use super::{clock, socket};
 use crate::abi::{ENetSocket, ENetSocketWait};
-use crate::proto::{ServiceFailed, Transport};
+use crate::proto::{ServiceFailed, Transmitted, Transport};
 
 const WAIT_RECEIVE: u32 = ENetSocketWait::ENET_SOCKET_WAIT_RECEIVE as u32;
 const WAIT_INTERRUPT: u32 = ENetSocketWait::ENET_SOCKET_WAIT_INTERRUPT as u32;
@@ -174,16 +174,21 @@ impl SocketTransport<'_> {
     /// in; what is due (it too, if nothing holds it) goes out.
     #[cold]
     #[inline(never)]
-    fn transmit_conditioned(&mut self, to: &SocketAddr, bytes: &[u8], windowed: bool) -> isize {
+    fn transmit_conditioned(
+        &mut self,
+        to: &SocketAddr,
+        bytes: &[u8],
+        windowed: bool,
+    ) -> Transmitted {
         let Some(netsim) = self.netsim.as_deref_mut() else {
-            return -1;
+            return Transmitted::Failed;
         };
         let now = netsim.now_us();
         netsim.outgoing.admit(now, bytes, (*to, windowed));
         if !release_outgoing(self.socket, self.outgoing, netsim, now) {
-            return -1;
+            return Transmitted::Failed;
         }
-        bytes.len() as isize
+        Transmitted::Sent(bytes.len())
     }
 
     /// Sends the outgoing copies that are due.
@@ -235,14 +240,14 @@ impl Transport for SocketTransport<'_> {
         receive_raw(self.socket, self.received, handle)
     }
 
-    fn transmit(&mut self, to: &SocketAddr, bytes: &[u8], windowed: bool) -> isize {
+    fn transmit(&mut self, to: &SocketAddr, bytes: &[u8], windowed: bool) -> Transmitted {
         if self.netsim.is_some() {
             return self.transmit_conditioned(to, bytes, windowed);
         }
         if !transmit_raw(self.socket, self.outgoing, to, bytes, windowed) {
-            return -1;
+            return Transmitted::Failed;
         }
-        bytes.len() as isize
+        Transmitted::Sent(bytes.len())
     }
 
     fn flush(&mut self) -> Result<(), ServiceFailed> {

@@ -11,9 +11,12 @@ use super::sequence_map::SequenceMap;
 use crate::abi::*;
 use crate::mem::PacketRef;
 
-const WINDOW_SIZE: u16 = ENET_PEER_RELIABLE_WINDOW_SIZE as u16;
-const WINDOWS: u16 = ENET_PEER_RELIABLE_WINDOWS as u16;
-const FREE_WINDOWS: u16 = ENET_PEER_FREE_RELIABLE_WINDOWS as u16;
+/// Reliable sequence numbers per reliable window.
+pub(crate) const WINDOW_SIZE: u16 = ENET_PEER_RELIABLE_WINDOW_SIZE as u16;
+/// Reliable windows in the 16-bit sequence space.
+pub(crate) const WINDOWS: u16 = ENET_PEER_RELIABLE_WINDOWS as u16;
+/// Windows a receiver keeps open ahead of the one it is in.
+pub(crate) const FREE_WINDOWS: u16 = ENET_PEER_FREE_RELIABLE_WINDOWS as u16;
 
 /// Whether reliable sequence number `sequence` lies in the windows a
 /// receiver accepts while it expects `current + 1`: the current window and

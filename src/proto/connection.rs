@@ -5,7 +5,7 @@
 use std::net::SocketAddr;
 
 use super::command::OutgoingBody;
-use super::event::{Event, EventKind, EventSlot};
+use super::event::{Event, EventSlot};
 use super::host::Host;
 use super::peer::window_size_for;
 use crate::abi::*;
@@ -67,12 +67,9 @@ impl Host {
         self.public.recalculateBandwidthLimits = 1;
         if events.wanted {
             self.change_state(index, ENET_PEER_STATE_CONNECTED);
-            events.event = Some(Event {
-                kind: EventKind::Connect,
+            events.event = Some(Event::Connect {
                 peer: index,
-                channel_id: 0,
                 data: self.engine.peers[index].eventData,
-                packet: None,
             });
         } else {
             let state = if self.engine.peers[index].state == ENET_PEER_STATE_CONNECTING {
@@ -107,12 +104,9 @@ impl Host {
         {
             self.reset_peer(index);
         } else if events.wanted {
-            events.event = Some(Event {
-                kind: EventKind::Disconnect,
+            events.event = Some(Event::Disconnect {
                 peer: index,
-                channel_id: 0,
                 data: 0,
-                packet: None,
             });
             self.reset_peer(index);
         } else {

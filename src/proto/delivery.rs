@@ -8,12 +8,10 @@ use super::channel::{FragmentInfo, Held, Incoming, IncomingChannel, Queued, Sequ
 use super::command::number;
 use super::event::EventSlot;
 use super::host::Host;
+use super::packet_flag;
 use super::peer::NEEDS_DISPATCH;
 use super::reassembly::{Budget, HeldKey, Locator, Reassembly};
 use crate::abi::*;
-
-const FLAG_RELIABLE: u32 = ENetPacketFlag::ENET_PACKET_FLAG_RELIABLE as u32;
-const FLAG_UNRELIABLE_FRAGMENT: u32 = ENetPacketFlag::ENET_PACKET_FLAG_UNRELIABLE_FRAGMENT as u32;
 
 impl Host {
     /// Queues the peer for event dispatch (stock's NEEDS_DISPATCH flag).
@@ -283,7 +281,7 @@ impl Host {
         match self.add_fragment(
             locator,
             number::SEND_FRAGMENT,
-            FLAG_RELIABLE,
+            packet_flag::RELIABLE,
             fragment,
             data,
         ) {
@@ -340,7 +338,7 @@ impl Host {
         let added = self.add_fragment(
             locator,
             number::SEND_UNRELIABLE_FRAGMENT,
-            FLAG_UNRELIABLE_FRAGMENT,
+            packet_flag::UNRELIABLE_FRAGMENT,
             fragment,
             data,
         );

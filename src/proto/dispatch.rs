@@ -1,7 +1,7 @@
 //! Turning queued peer state into events (stock
 //! `enet_protocol_dispatch_incoming_commands`).
 
-use super::event::{Event, EventKind};
+use super::event::Event;
 use super::host::Host;
 use super::peer::NEEDS_DISPATCH;
 use crate::abi::ENetPeerState::*;
@@ -17,25 +17,16 @@ impl Host {
                     self.change_state(index, ENET_PEER_STATE_CONNECTED);
                     // Connected now: its ping timer starts with the next pass.
                     self.engine.schedule.mark_ready(index);
-                    return Some(Event {
-                        kind: EventKind::Connect,
+                    return Some(Event::Connect {
                         peer: index,
-                        channel_id: 0,
                         data: self.engine.peers[index].eventData,
-                        packet: None,
                     });
                 }
                 ENET_PEER_STATE_ZOMBIE => {
                     self.public.recalculateBandwidthLimits = 1;
                     let data = self.engine.peers[index].eventData;
                     self.reset_peer(index);
-                    return Some(Event {
-                        kind: EventKind::Disconnect,
-                        peer: index,
-                        channel_id: 0,
-                        data,
-                        packet: None,
-                    });
+                    return Some(Event::Disconnect { peer: index, data });
                 }
                 ENET_PEER_STATE_CONNECTED => {
                     let Some((channel_id, packet)) = self.peer_view(index).receive() else {
@@ -44,12 +35,10 @@ impl Host {
                     if !self.engine.slots[index].dispatched_is_empty() {
                         self.mark_dispatch(index);
                     }
-                    return Some(Event {
-                        kind: EventKind::Receive,
+                    return Some(Event::Receive {
                         peer: index,
                         channel_id,
-                        data: 0,
-                        packet: Some(packet),
+                        packet,
                     });
                 }
                 _ => {}

@@ -2,22 +2,32 @@
 
 use crate::mem::PacketRef;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum EventKind {
-    Connect,
-    Disconnect,
-    Receive,
+/// An event for the peer in slot `peer`. Each kind carries only what it
+/// reports; the C driver writes just those fields into `ENetEvent`.
+#[derive(Debug)]
+pub enum Event {
+    /// The connection is up; `data` is the connect request's user data.
+    Connect { peer: usize, data: u32 },
+    /// The connection is gone; `data` is what the remote side sent with
+    /// its DISCONNECT (0 after a timeout).
+    Disconnect { peer: usize, data: u32 },
+    /// A packet arrived; the event owns one reference to it.
+    Receive {
+        peer: usize,
+        channel_id: u8,
+        packet: PacketRef,
+    },
 }
 
-/// An event for the peer in slot `peer`.
-#[derive(Debug)]
-pub struct Event {
-    pub kind: EventKind,
-    pub peer: usize,
-    pub channel_id: u8,
-    pub data: u32,
-    /// The received packet, for [`EventKind::Receive`].
-    pub packet: Option<PacketRef>,
+impl Event {
+    /// The slot of the peer the event is about.
+    pub fn peer(&self) -> usize {
+        match *self {
+            Event::Connect { peer, .. }
+            | Event::Disconnect { peer, .. }
+            | Event::Receive { peer, .. } => peer,
+        }
+    }
 }
 
 /// Where handlers put an event that happens "now".

@@ -334,8 +334,11 @@ impl Host {
         &mut self.engine.peers[index]
     }
 
-    /// Slots of the peers in state CONNECTED (broadcast targets).
-    pub fn connected_peers(&self) -> Vec<usize> {
+    /// Slots of the peers in state CONNECTED, and only that state: a peer
+    /// in DISCONNECT_LATER is not a broadcast target (stock
+    /// `enet_host_broadcast`). The throttle's count differs, see
+    /// `peers_connected_or_disconnect_later`.
+    pub fn peers_in_state_connected(&self) -> Vec<usize> {
         self.engine
             .connected
             .iter()

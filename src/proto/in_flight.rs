@@ -6,6 +6,7 @@
 //! `enet_protocol_check_timeouts`), each as the peer's [`LossRecovery`]
 //! settings say. Reporting a lost peer is the host's.
 
+use super::channel::WINDOW_SIZE;
 use super::command::OutgoingCommand;
 use super::peer::{stock_window, PeerMut, PeerQueues};
 use super::recovery::{CongestionWindow, RecoveryStats};
@@ -14,8 +15,6 @@ use crate::abi::*;
 use crate::time::{time_difference, time_less};
 use crate::wire::builder::DatagramBuilder;
 use crate::wire::command::CommandFlags;
-
-const WINDOW_SIZE: u16 = ENET_PEER_RELIABLE_WINDOW_SIZE as u16;
 
 /// Commands from the oldest in flight that one acknowledgement counts as
 /// passed over: enough for the datagrams a loss burst takes, and a bound

@@ -17,12 +17,10 @@ use std::collections::BTreeMap;
 
 use super::channel::{in_receive_window, Held, Incoming, Queued, Sequencing};
 use super::command::number;
+use super::packet_flag;
 use super::peer::PeerMut;
 use crate::abi::*;
 use crate::mem::PacketRef;
-
-const FLAG_RELIABLE: u32 = ENetPacketFlag::ENET_PACKET_FLAG_RELIABLE as u32;
-const FLAG_UNSEQUENCED: u32 = ENetPacketFlag::ENET_PACKET_FLAG_UNSEQUENCED as u32;
 
 /// What a received payload command did.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -87,7 +85,8 @@ impl PeerMut<'_> {
                     return Received::new(Queued::Discarded);
                 }
                 let in_order = sequence == current.wrapping_add(1) && held.holds_no_reliable();
-                let Some(packet) = self.new_incoming_packet(limit, data, FLAG_RELIABLE) else {
+                let Some(packet) = self.new_incoming_packet(limit, data, packet_flag::RELIABLE)
+                else {
                     return Received::new(Queued::Error);
                 };
                 if in_order {
@@ -135,7 +134,8 @@ impl PeerMut<'_> {
                 }
             }
             Sequencing::Unsequenced => {
-                let Some(packet) = self.new_incoming_packet(limit, data, FLAG_UNSEQUENCED) else {
+                let Some(packet) = self.new_incoming_packet(limit, data, packet_flag::UNSEQUENCED)
+                else {
                     return Received::new(Queued::Error);
                 };
                 self.deliver(channel_id, packet, now);

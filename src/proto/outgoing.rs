@@ -13,20 +13,51 @@ use super::codec::Codec;
 use super::event::EventSlot;
 use super::host::Host;
 use super::in_flight::TimedOut;
+use super::schedule::{Timer, TimerTable};
 use crate::abi::*;
-use crate::time::{time_difference, time_less, TIME_OVERFLOW};
+use crate::time::{time_difference, TIME_OVERFLOW};
 use crate::wire::builder::Envelope;
 use crate::wire::command::ConnectId;
+use crate::wire::size;
 
 use ENetPeerState::*;
 
-const PING_LEN: usize = 4;
+/// When a connected peer with nothing in flight next pings: once the time
+/// since its last acknowledgement (either way round, so a clock set back
+/// pings at once) reaches the interval, as stock; an interval of a day or
+/// more never does.
+fn ping_deadline(peer: &ENetPeer, now: u32) -> Option<u32> {
+    let since = time_difference(now, peer.lastReceiveTime);
+    if peer.pingInterval >= TIME_OVERFLOW {
+        None
+    } else if since >= peer.pingInterval {
+        Some(now)
+    } else {
+        Some(now.wrapping_add(peer.pingInterval - since))
+    }
+}
 
-/// Sends a datagram to an address; the bytes sent, or a negative error.
-/// The flag says whether the datagram is paced by the peer's reliable
-/// window (it carries no unreliable payload), so it may leave in one burst
-/// with others (see [`super::Transport::transmit`]).
-pub type Transmit<'a> = dyn FnMut(&SocketAddr, &[u8], bool) -> isize + 'a;
+/// What became of a datagram handed to a transport.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Transmitted {
+    /// Sent, or queued to be sent, whole: its length in bytes. A datagram
+    /// the transport drops on purpose as lost counts as sent too, as one
+    /// the network loses would.
+    Sent(usize),
+    /// The socket could not take it now and it is gone: it counts as a
+    /// datagram of 0 bytes, as stock counts a send that returned 0, and
+    /// its reliable commands are resent on their timeouts.
+    WouldBlock,
+    /// The socket failed: the send pass stops and the service call
+    /// returns -1.
+    Failed,
+}
+
+/// Sends a datagram to an address. The flag says whether the datagram is
+/// paced by the peer's reliable window (it carries no unreliable payload),
+/// so it may leave in one burst with others (see
+/// [`super::Transport::transmit`]).
+pub type Transmit<'a> = dyn FnMut(&SocketAddr, &[u8], bool) -> Transmitted + 'a;
 
 /// The socket refused a datagram (`enet_host_service` then returns -1).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -91,14 +122,14 @@ impl Host {
         result
     }
 
-    /// Sets the peer's next visit: at once if it has queued work, else at
-    /// its retransmission timeout or its next ping.
+    /// Sets the peer's next visit: at once if it has queued work, and at
+    /// the earliest of its deadlines (see [`Timer`]).
     pub(crate) fn reschedule(&mut self, index: usize, now: u32) {
         self.engine.slots[index].release_if_idle(now);
         let peer = &self.engine.peers[index];
         let slot = &self.engine.slots[index];
         if peer.state == ENET_PEER_STATE_DISCONNECTED || peer.state == ENET_PEER_STATE_ZOMBIE {
-            self.engine.schedule.cancel_timer(index);
+            self.engine.schedule.cancel_timers(index);
             return;
         }
         let paced = slot.held_back_by_pacing();
@@ -108,42 +139,19 @@ impl Host {
         {
             self.engine.schedule.mark_ready(index);
         }
-        let retransmission = self.engine.peer_view(index).retransmission_deadline();
+        let view = self.engine.peer_view(index);
+        let mut timers = TimerTable::default();
+        timers.set(Timer::Retransmission, view.timeout_deadline());
+        timers.set(Timer::LossProbe, view.copy_deadline());
+        let in_flight = !timers.is_empty();
         let peer = &self.engine.peers[index];
-        let deadline = if retransmission.is_some() {
-            retransmission
-        } else if peer.state == ENET_PEER_STATE_CONNECTED {
-            // Stock pings once the distance to the last acknowledgement
-            // (either way round, so a clock set back pings at once) reaches
-            // the interval; an interval of a day or more never does.
-            let since = time_difference(now, peer.lastReceiveTime);
-            if peer.pingInterval >= TIME_OVERFLOW {
-                None
-            } else if since >= peer.pingInterval {
-                Some(now)
-            } else {
-                Some(now.wrapping_add(peer.pingInterval - since))
-            }
-        } else {
-            None
-        };
-        // Held back by pacing alone: look again a millisecond later (no
-        // other deadline can come sooner than that).
-        let deadline = if paced {
-            Some(now.wrapping_add(1))
-        } else {
-            deadline
-        };
-        match deadline {
-            // A deadline already passed (and not served this pass) would
-            // spin; look again a millisecond later.
-            Some(deadline) if time_less(deadline, now.wrapping_add(1)) => self
-                .engine
-                .schedule
-                .set_timer(index, now, now.wrapping_add(1)),
-            Some(deadline) => self.engine.schedule.set_timer(index, now, deadline),
-            None => self.engine.schedule.cancel_timer(index),
+        if !in_flight && peer.state == ENET_PEER_STATE_CONNECTED {
+            timers.set(Timer::Ping, ping_deadline(peer, now));
         }
+        if paced {
+            timers.set(Timer::Pacing, Some(now.wrapping_add(1)));
+        }
+        self.engine.schedule.set_timers(index, now, timers);
     }
 
     /// Sends the peer one datagram of what it may be sent now; `Ok(true)`
@@ -189,7 +197,7 @@ impl Host {
         if can_ping
             && self.engine.slots[index].sent_reliable_is_empty()
             && time_difference(now, peer.lastReceiveTime) >= peer.pingInterval
-            && self.engine.builder.remaining() >= PING_LEN
+            && self.engine.builder.remaining() >= size::PING
         {
             self.ping(index);
             let (_, full) = self.pack_outgoing(index, now);
@@ -296,8 +304,11 @@ impl Host {
         };
         let windowed = self.engine.sent_unreliable.is_empty();
         let datagram = self.engine.builder.finish_in_place(envelope);
-        let sent = transmit(&address, datagram, windowed);
-        usize::try_from(sent).map_err(|_| SendFailed)
+        match transmit(&address, datagram, windowed) {
+            Transmitted::Sent(bytes) => Ok(bytes),
+            Transmitted::WouldBlock => Ok(0),
+            Transmitted::Failed => Err(SendFailed),
+        }
     }
 
     /// Unreliable commands are done once sent: release their packets.

@@ -6,17 +6,16 @@
 //! list of unreliable commands awaiting the send are the host's, lent for
 //! the pass; finishing and sending the datagram is the host's too.
 
+use super::channel::{FREE_WINDOWS, WINDOWS, WINDOW_SIZE};
 use super::command::{number, OutgoingCommand};
 use super::peer::{stock_window, PeerMut};
 use super::queue::is_windowed;
 use crate::abi::*;
 use crate::wire::builder::DatagramBuilder;
+use crate::wire::size::ACKNOWLEDGE as ACKNOWLEDGE_LEN;
 
-const WINDOW_SIZE: u16 = ENET_PEER_RELIABLE_WINDOW_SIZE as u16;
-const WINDOWS: u16 = ENET_PEER_RELIABLE_WINDOWS as u16;
 /// Windows that must be free ahead of a new one before the sender starts it.
-const FREE_WINDOWS_AHEAD: u32 = ENET_PEER_FREE_RELIABLE_WINDOWS + 2;
-const ACKNOWLEDGE_LEN: usize = 8;
+const FREE_WINDOWS_AHEAD: u32 = FREE_WINDOWS as u32 + 2;
 
 /// What [`PeerMut::pack_acknowledgements`] did.
 #[derive(Debug, Default, Clone, Copy)]

@@ -18,9 +18,6 @@ use crate::time::{time_difference, time_less};
 
 pub(crate) const NEEDS_DISPATCH: u16 = ENetPeerFlag::ENET_PEER_FLAG_NEEDS_DISPATCH as u16;
 
-/// Size of the full datagram header (peer id and sentTime).
-pub(crate) const PROTOCOL_HEADER_LEN: u32 = 4;
-
 /// A received packet waiting for `enet_peer_receive` or an event.
 #[derive(Debug)]
 pub struct Delivery {
@@ -338,7 +335,7 @@ impl<'a> PeerMut<'a> {
     /// flight when each command has its own and stock's bookkeeping is
     /// given up, otherwise, as stock, the oldest command's (`nextTimeout`).
     /// `None` with nothing in flight.
-    fn timeout_deadline(&self) -> Option<u32> {
+    pub(crate) fn timeout_deadline(&self) -> Option<u32> {
         let sent = &self.slot.queues.as_deref()?.sent_reliable;
         let recovery = &self.slot.recovery;
         if recovery.per_command_deadlines && !recovery.keep_stock_timeouts {
@@ -350,7 +347,7 @@ impl<'a> PeerMut<'a> {
 
     /// When a copy of a command in flight is next due for its own deadline
     /// (only while copies stand in for per-command deadlines).
-    fn copy_deadline(&self) -> Option<u32> {
+    pub(crate) fn copy_deadline(&self) -> Option<u32> {
         let recovery = &self.slot.recovery;
         if !(recovery.per_command_deadlines && recovery.keep_stock_timeouts) {
             return None;
@@ -360,15 +357,6 @@ impl<'a> PeerMut<'a> {
             .as_deref()?
             .sent_reliable
             .earliest_deadline()
-    }
-
-    /// When the peer next needs its retransmission timeout checked or a
-    /// copy sent, whichever comes first; `None` with nothing in flight.
-    pub(crate) fn retransmission_deadline(&self) -> Option<u32> {
-        match (self.timeout_deadline(), self.copy_deadline()) {
-            (Some(timeout), Some(copy)) if time_less(copy, timeout) => Some(copy),
-            (timeout, copy) => timeout.or(copy),
-        }
     }
 
     /// Whether the retransmission timeout is due at `now`.

@@ -5,19 +5,18 @@
 use super::channel::IncomingChannel;
 use super::command::{FragmentFields, OutgoingBody, OutgoingCommand, CONNECTION_CHANNEL};
 use super::host::{clear_list, Host};
-use super::peer::{blank_channel, Receipts, SendError, NEEDS_DISPATCH, PROTOCOL_HEADER_LEN};
+use super::packet_flag;
+use super::peer::{blank_channel, Receipts, SendError, NEEDS_DISPATCH};
 use crate::abi::*;
 use crate::mem::{CSlice, PacketView};
 use crate::wire::command::CommandFlags;
+use crate::wire::header::{CHECKSUM_LEN, SENT_TIME_HEADER_LEN};
+use crate::wire::size;
 
 use ENetPeerState::*;
 
-const FLAG_RELIABLE: u32 = ENetPacketFlag::ENET_PACKET_FLAG_RELIABLE as u32;
-const FLAG_UNSEQUENCED: u32 = ENetPacketFlag::ENET_PACKET_FLAG_UNSEQUENCED as u32;
-const FLAG_UNRELIABLE_FRAGMENT: u32 = ENetPacketFlag::ENET_PACKET_FLAG_UNRELIABLE_FRAGMENT as u32;
-/// Size of a SEND_FRAGMENT command without its payload.
-const SEND_FRAGMENT_LEN: u32 = 24;
-const CHECKSUM_LEN: u32 = 4;
+/// The datagram header and command that come before each fragment's bytes.
+const FRAGMENT_OVERHEAD: u32 = (SENT_TIME_HEADER_LEN + size::SEND_FRAGMENT) as u32;
 
 impl Host {
     /// Gives the peer `count` fresh channels; false if allocation fails.
@@ -126,7 +125,7 @@ impl Host {
         slot.recovery = self.engine.loss_recovery;
         slot.recovery_stats = None;
         self.next_generation(index);
-        self.engine.schedule.cancel_timer(index);
+        self.engine.schedule.cancel_timers(index);
     }
 
     /// `enet_peer_reset_queues`: drops every queued command and packet and
@@ -197,11 +196,9 @@ impl Host {
         if length > self.public.maximumPacketSize {
             return Err(SendError::TooLarge);
         }
-        let mut fragment_length = peer
-            .mtu
-            .saturating_sub(PROTOCOL_HEADER_LEN + SEND_FRAGMENT_LEN);
+        let mut fragment_length = peer.mtu.saturating_sub(FRAGMENT_OVERHEAD);
         if self.public.checksum.is_some() {
-            fragment_length = fragment_length.saturating_sub(CHECKSUM_LEN);
+            fragment_length = fragment_length.saturating_sub(CHECKSUM_LEN as u32);
         }
         let fragment_length = fragment_length.max(1) as usize;
         let flags = packet.flags();
@@ -214,8 +211,8 @@ impl Host {
             if fragment_count > ENET_PROTOCOL_MAXIMUM_FRAGMENT_COUNT as usize {
                 return Err(SendError::TooManyFragments);
             }
-            let unreliable = flags & (FLAG_RELIABLE | FLAG_UNRELIABLE_FRAGMENT)
-                == FLAG_UNRELIABLE_FRAGMENT
+            let unreliable = flags & (packet_flag::RELIABLE | packet_flag::UNRELIABLE_FRAGMENT)
+                == packet_flag::UNRELIABLE_FRAGMENT
                 && channel.outgoingUnreliableSequenceNumber < 0xFFFF;
             let (command_flags, start) = if unreliable {
                 (
@@ -252,11 +249,12 @@ impl Host {
             return Ok(());
         }
 
-        let (command_flags, body) = if flags & (FLAG_RELIABLE | FLAG_UNSEQUENCED)
-            == FLAG_UNSEQUENCED
+        let (command_flags, body) = if flags & (packet_flag::RELIABLE | packet_flag::UNSEQUENCED)
+            == packet_flag::UNSEQUENCED
         {
             (CommandFlags::UNSEQUENCED, OutgoingBody::SendUnsequenced)
-        } else if flags & FLAG_RELIABLE != 0 || channel.outgoingUnreliableSequenceNumber == u16::MAX
+        } else if flags & packet_flag::RELIABLE != 0
+            || channel.outgoingUnreliableSequenceNumber == u16::MAX
         {
             (CommandFlags::ACKNOWLEDGE, OutgoingBody::SendReliable)
         } else {
@@ -310,81 +308,6 @@ impl Host {
                 deceleration,
             },
         );
-    }
-
-    /// `enet_peer_disconnect`: a graceful disconnect. Returns true when the
-    /// peer was not connected yet, in which case the caller must flush the
-    /// host and then reset the peer (stock does both at once).
-    #[must_use]
-    pub fn disconnect(&mut self, index: usize, data: u32) -> bool {
-        let state = self.engine.peers[index].state;
-        if matches!(
-            state,
-            ENET_PEER_STATE_DISCONNECTING
-                | ENET_PEER_STATE_DISCONNECTED
-                | ENET_PEER_STATE_ACKNOWLEDGING_DISCONNECT
-                | ENET_PEER_STATE_ZOMBIE
-        ) {
-            return false;
-        }
-        self.reset_queues(index);
-        let connected = matches!(
-            state,
-            ENET_PEER_STATE_CONNECTED | ENET_PEER_STATE_DISCONNECT_LATER
-        );
-        let flags = if connected {
-            CommandFlags::ACKNOWLEDGE
-        } else {
-            CommandFlags::UNSEQUENCED
-        };
-        self.queue_control(index, flags, OutgoingBody::Disconnect { data });
-        if connected {
-            self.on_disconnect(index);
-            self.engine.peers[index].state = ENET_PEER_STATE_DISCONNECTING;
-            false
-        } else {
-            true
-        }
-    }
-
-    /// First half of `enet_peer_disconnect_now`: queues the unsequenced
-    /// DISCONNECT. Returns true if the caller must flush the host; either
-    /// way the caller then resets the peer.
-    #[must_use]
-    pub fn disconnect_now(&mut self, index: usize, data: u32) -> bool {
-        let state = self.engine.peers[index].state;
-        if state == ENET_PEER_STATE_DISCONNECTED
-            || state == ENET_PEER_STATE_ZOMBIE
-            || state == ENET_PEER_STATE_DISCONNECTING
-        {
-            return false;
-        }
-        self.reset_queues(index);
-        self.queue_control(
-            index,
-            CommandFlags::UNSEQUENCED,
-            OutgoingBody::Disconnect { data },
-        );
-        true
-    }
-
-    /// `enet_peer_disconnect_later`: disconnects once everything queued has
-    /// been sent and acknowledged. Returns what [`Host::disconnect`] does.
-    #[must_use]
-    pub fn disconnect_later(&mut self, index: usize, data: u32) -> bool {
-        let state = self.engine.peers[index].state;
-        if matches!(
-            state,
-            ENET_PEER_STATE_CONNECTED | ENET_PEER_STATE_DISCONNECT_LATER
-        ) && self.has_outgoing_commands(index)
-        {
-            let peer = &mut self.engine.peers[index];
-            peer.state = ENET_PEER_STATE_DISCONNECT_LATER;
-            peer.eventData = data;
-            false
-        } else {
-            self.disconnect(index, data)
-        }
     }
 
     /// `enet_peer_queue_acknowledgement`: owes the peer an acknowledgement

@@ -77,10 +77,8 @@ impl Host {
                 }
                 Request::Disconnect { peer, data } => {
                     if let Some(index) = self.handle_index(peer) {
-                        if self.disconnect(index, data) {
-                            self.flush_queued(transport, hooks)?;
-                            self.reset_peer(index);
-                        }
+                        let effect = self.disconnect(index, data);
+                        self.finish_disconnect_queued(index, effect, transport, hooks)?;
                     }
                 }
             }

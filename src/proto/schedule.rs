@@ -2,12 +2,93 @@
 //!
 //! Stock ENet walks every peer slot on every service call. We visit only
 //! peers that are *ready* (they have acknowledgements or commands queued)
-//! or whose *timer* is due (a retransmission timeout or the next ping), so
-//! a host with thousands of idle peers does work proportional to the few
-//! that need it.
+//! or whose *timer* is due, so a host with thousands of idle peers does
+//! work proportional to the few that need it.
+//!
+//! Each peer has a small table of deadlines, one per reason to visit it
+//! ([`Timer`]); the heap holds each peer once, at its table's earliest.
 
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
+
+use crate::time::time_less;
+
+/// Why the send pass must visit a peer at a given time: the index into
+/// its [`TimerTable`]. When two come at the same time the first listed
+/// counts as the earliest.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Timer {
+    /// The retransmission timeout: resend what timed out, or give up on
+    /// the peer.
+    Retransmission,
+    /// Loss recovery's own deadline for a copy of a command in flight
+    /// (only while copies stand in for per-command deadlines).
+    LossProbe,
+    /// The next ping; armed only while nothing is in flight, as stock
+    /// pings only then.
+    Ping,
+    /// Commands held back by pacing alone: look again a millisecond later.
+    Pacing,
+}
+
+impl Timer {
+    const COUNT: usize = 4;
+}
+
+/// One peer's deadlines (engine time), indexed by [`Timer`]; kept small,
+/// as a host holds one per peer slot.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(crate) struct TimerTable {
+    at: [u32; Timer::COUNT],
+    /// Bit `timer as usize` set: that deadline is armed.
+    armed: u8,
+}
+
+impl TimerTable {
+    /// Arms `timer` at `deadline`, or disarms it with `None`.
+    #[inline]
+    pub fn set(&mut self, timer: Timer, deadline: Option<u32>) {
+        let bit = 1 << timer as usize;
+        match deadline {
+            Some(at) => {
+                self.at[timer as usize] = at;
+                self.armed |= bit;
+            }
+            None => self.armed &= !bit,
+        }
+    }
+
+    #[cfg(test)]
+    pub fn get(&self, timer: Timer) -> Option<u32> {
+        (self.armed & (1 << timer as usize) != 0).then(|| self.at[timer as usize])
+    }
+
+    /// Whether no timer is armed.
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.armed == 0
+    }
+
+    /// The earliest armed deadline, `None` with none armed; visits the
+    /// armed entries only, in [`Timer`] order.
+    #[inline]
+    fn earliest(&self) -> Option<u32> {
+        let mut armed = self.armed;
+        if armed == 0 {
+            return None;
+        }
+        let mut earliest = self.at[armed.trailing_zeros() as usize];
+        armed &= armed - 1;
+        while armed != 0 {
+            let at = self.at[armed.trailing_zeros() as usize];
+            if time_less(at, earliest) {
+                earliest = at;
+            }
+            armed &= armed - 1;
+        }
+        Some(earliest)
+    }
+}
 
 /// Extends the engine's wrapping `u32` millisecond clock to a monotonic
 /// `u64`, so deadlines order correctly across the 49-day wrap.
@@ -47,9 +128,11 @@ pub struct Schedule {
     ready: Vec<usize>,
     is_ready: Vec<bool>,
     timers: BinaryHeap<Reverse<(u64, usize)>>,
-    /// The live timer of each peer ([`NO_TIMER`] for none); heap entries
-    /// that disagree are stale.
+    /// The live heap key of each peer, its table's earliest deadline
+    /// ([`NO_TIMER`] for none); heap entries that disagree are stale.
     timer_at: Vec<u64>,
+    /// Each peer's deadlines, by reason.
+    tables: Vec<TimerTable>,
     clock: Clock,
 }
 
@@ -60,6 +143,7 @@ impl Schedule {
             is_ready: vec![false; peer_count],
             timers: BinaryHeap::new(),
             timer_at: vec![NO_TIMER; peer_count],
+            tables: vec![TimerTable::default(); peer_count],
             clock: Clock {
                 last: now,
                 extended: 1 << 32,
@@ -77,8 +161,33 @@ impl Schedule {
         }
     }
 
+    /// Replaces the peer's deadlines with `table`: visit it at the earliest
+    /// one, and no sooner than a millisecond from `now` (a deadline already
+    /// passed, and not served by this pass, would spin).
+    #[inline]
+    pub fn set_timers(&mut self, peer: usize, now: u32, table: TimerTable) {
+        let Some(slot) = self.tables.get_mut(peer) else {
+            return;
+        };
+        *slot = table;
+        let soonest = now.wrapping_add(1);
+        let deadline = match table.earliest() {
+            Some(deadline) if time_less(deadline, soonest) => soonest,
+            Some(deadline) => deadline,
+            None => return self.cancel_timer(peer),
+        };
+        self.set_timer(peer, now, deadline);
+    }
+
+    /// The peer's deadline for `timer`, if armed.
+    #[cfg(test)]
+    pub fn deadline(&self, peer: usize, timer: Timer) -> Option<u32> {
+        self.tables.get(peer).and_then(|table| table.get(timer))
+    }
+
     /// Visit the peer once `deadline` (engine time) has come.
-    pub fn set_timer(&mut self, peer: usize, now: u32, deadline: u32) {
+    #[inline]
+    fn set_timer(&mut self, peer: usize, now: u32, deadline: u32) {
         let now_extended = self.clock.advance(now);
         let at = self.clock.extend(now_extended, now, deadline);
         debug_assert_ne!(at, NO_TIMER);
@@ -101,7 +210,15 @@ impl Schedule {
         }
     }
 
-    pub fn cancel_timer(&mut self, peer: usize) {
+    /// Disarms every timer of the peer.
+    pub fn cancel_timers(&mut self, peer: usize) {
+        if let Some(table) = self.tables.get_mut(peer) {
+            *table = TimerTable::default();
+        }
+        self.cancel_timer(peer);
+    }
+
+    fn cancel_timer(&mut self, peer: usize) {
         if let Some(slot) = self.timer_at.get_mut(peer) {
             *slot = NO_TIMER;
         }
@@ -122,6 +239,8 @@ impl Schedule {
             }
             self.timers.pop();
             if self.timer_at[peer] == at {
+                // Its table stays as it was until the pass, which visits
+                // every peer it returns, sets the next one.
                 self.timer_at[peer] = NO_TIMER;
                 out.push(peer);
             }
@@ -211,6 +330,47 @@ mod tests {
         assert!(due.is_empty());
         schedule.take_due(1_500, &mut due);
         assert_eq!(due, [0]);
+    }
+
+    fn table(entries: &[(Timer, u32)]) -> TimerTable {
+        let mut table = TimerTable::default();
+        for &(timer, at) in entries {
+            table.set(timer, Some(at));
+        }
+        table
+    }
+
+    #[test]
+    fn a_peer_is_visited_at_its_earliest_deadline() {
+        let mut schedule = Schedule::new(2, 1000);
+        let timers = table(&[(Timer::Retransmission, 1300), (Timer::LossProbe, 1120)]);
+        schedule.set_timers(0, 1000, timers);
+        assert_eq!(schedule.deadline(0, Timer::Retransmission), Some(1300));
+        assert_eq!(schedule.deadline(0, Timer::Ping), None);
+        assert_eq!(schedule.time_until_next(1000), Some(120));
+        let mut due = Vec::new();
+        schedule.take_due(1119, &mut due);
+        assert!(due.is_empty());
+        schedule.take_due(1120, &mut due);
+        assert_eq!(due, [0]);
+        assert_eq!(schedule.time_until_next(1120), None);
+    }
+
+    #[test]
+    fn a_passed_deadline_is_looked_at_a_millisecond_later() {
+        let mut schedule = Schedule::new(1, 1000);
+        schedule.set_timers(0, 1000, table(&[(Timer::Ping, 900)]));
+        assert_eq!(schedule.time_until_next(1000), Some(1));
+        schedule.set_timers(0, 1000, TimerTable::default());
+        assert_eq!(schedule.time_until_next(1000), None);
+    }
+
+    #[test]
+    fn deadlines_compare_across_the_u32_wrap() {
+        let now = u32::MAX - 10;
+        let timers = table(&[(Timer::Retransmission, 20), (Timer::Pacing, now + 5)]);
+        assert_eq!(timers.earliest(), Some(now + 5));
+        assert_eq!(core::mem::size_of::<TimerTable>(), 20);
     }
 
     #[test]

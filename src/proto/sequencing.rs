@@ -4,12 +4,13 @@
 //! received packet goes to the peer's delivery queue. The host's side (the
 //! send schedule, the dispatch queue) is left to the caller.
 
+use super::channel::{FREE_WINDOWS, WINDOWS, WINDOW_SIZE};
 use super::command::{Acknowledgement, OutgoingCommand, CONNECTION_CHANNEL};
 use super::peer::{Delivery, PeerMut};
 use super::queue::push_to_peer_queue;
-use crate::abi::*;
 use crate::mem::PacketRef;
 use crate::wire::command::CommandFlags;
+use crate::wire::size;
 
 impl PeerMut<'_> {
     /// Numbers `command` and appends it to the peer's outgoing queue;
@@ -75,21 +76,21 @@ impl PeerMut<'_> {
         sent_time: u16,
     ) -> bool {
         if let Some(channel) = self.channel(channel_id) {
-            let window_size = ENET_PEER_RELIABLE_WINDOW_SIZE as u16;
-            let mut reliable_window = reliable_sequence_number / window_size;
-            let current_window = channel.incomingReliableSequenceNumber / window_size;
+            let mut reliable_window = reliable_sequence_number / WINDOW_SIZE;
+            let current_window = channel.incomingReliableSequenceNumber / WINDOW_SIZE;
             if reliable_sequence_number < channel.incomingReliableSequenceNumber {
-                reliable_window += ENET_PEER_RELIABLE_WINDOWS as u16;
+                reliable_window += WINDOWS;
             }
-            let free = ENET_PEER_FREE_RELIABLE_WINDOWS as u16;
-            if reliable_window >= current_window + free - 1
-                && reliable_window <= current_window + free
+            if reliable_window >= current_window + FREE_WINDOWS - 1
+                && reliable_window <= current_window + FREE_WINDOWS
             {
                 return false;
             }
         }
         let peer = &mut *self.public;
-        peer.outgoingDataTotal = peer.outgoingDataTotal.wrapping_add(8);
+        peer.outgoingDataTotal = peer
+            .outgoingDataTotal
+            .wrapping_add(size::ACKNOWLEDGE as u32);
         push_to_peer_queue(
             &mut self.slot.queues().acknowledgements,
             Acknowledgement {

@@ -17,6 +17,7 @@ use super::endpoint::enet_view;
 use super::event::{Event, EventSlot};
 use super::handle::Request;
 use super::host::Host;
+use super::outgoing::Transmitted;
 use crate::abi::*;
 use crate::mem::PacketView;
 use crate::time::{time_difference, time_greater_equal};
@@ -40,11 +41,11 @@ pub trait Transport {
         &mut self,
         handle: impl FnOnce(SocketAddr, &[u8]) -> R,
     ) -> Result<Option<R>, ServiceFailed>;
-    /// Queues a datagram for sending; its length, or negative on failure.
+    /// Queues a datagram for sending, and says what became of it.
     /// `windowed`: it carries no unreliable payload, so the peer's reliable
     /// window paces it and it may leave in one burst with the datagrams
     /// queued before it (a segmented send).
-    fn transmit(&mut self, to: &SocketAddr, bytes: &[u8], windowed: bool) -> isize;
+    fn transmit(&mut self, to: &SocketAddr, bytes: &[u8], windowed: bool) -> Transmitted;
     /// Sends what [`Transport::transmit`] queued.
     fn flush(&mut self) -> Result<(), ServiceFailed>;
     /// Waits up to `ms` for a datagram. `false` when a signal cut the wait
@@ -220,7 +221,7 @@ impl Host {
     /// `enet_host_broadcast`: queues `packet` to every connected peer on
     /// `channel_id`. Whether any peer took it.
     pub fn broadcast(&mut self, channel_id: u8, packet: PacketView) -> bool {
-        for index in self.connected_peers() {
+        for index in self.peers_in_state_connected() {
             let _ = self.send(index, channel_id, packet);
         }
         packet.reference_count() != 0

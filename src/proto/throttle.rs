@@ -12,19 +12,22 @@ use crate::wire::command::CommandFlags;
 
 use ENetPeerState::*;
 
-fn is_connected(state: ENetPeerState) -> bool {
+fn is_connected_or_disconnect_later(state: ENetPeerState) -> bool {
     state == ENET_PEER_STATE_CONNECTED || state == ENET_PEER_STATE_DISCONNECT_LATER
 }
 
 impl Host {
-    /// Connected peers, by slot.
-    fn connected_indices(&self) -> Vec<usize> {
+    /// Slots of the peers in state CONNECTED or DISCONNECT_LATER: those
+    /// stock's bandwidth throttle shares the host's bandwidth among (a
+    /// peer still flushing before its disconnect keeps its share), unlike
+    /// broadcast's `Host::peers_in_state_connected`.
+    fn peers_connected_or_disconnect_later(&self) -> Vec<usize> {
         self.engine
             .connected
             .iter()
             .enumerate()
             .filter(|&(index, &connected)| {
-                connected && is_connected(self.engine.peers[index].state)
+                connected && is_connected_or_disconnect_later(self.engine.peers[index].state)
             })
             .map(|(index, _)| index)
             .collect()
@@ -43,7 +46,7 @@ impl Host {
         if peers_remaining == 0 {
             return;
         }
-        let connected = self.connected_indices();
+        let connected = self.peers_connected_or_disconnect_later();
         let mut data_total: u32 = !0;
         let mut bandwidth: u32 = !0;
         let mut needs_adjustment = self.public.bandwidthLimitedPeers > 0;

@@ -208,9 +208,10 @@ impl<'a> Command<'a> {
     /// [`Command::parse_any`] then parses or refuses with the right reason.
     #[inline]
     fn parse_traffic(bytes: &'a [u8]) -> Option<(CommandHeader, Command<'a>, usize)> {
-        const ACKNOWLEDGE_LEN: usize = 8;
-        const SEND_RELIABLE_LEN: usize = 6;
-        const SEND_UNRELIABLE_LEN: usize = 8;
+        use super::size::{
+            ACKNOWLEDGE as ACKNOWLEDGE_LEN, SEND_RELIABLE as SEND_RELIABLE_LEN,
+            SEND_UNRELIABLE as SEND_UNRELIABLE_LEN,
+        };
         let head = bytes.first_chunk::<COMMAND_HEADER_LEN>()?;
         let header = CommandHeader {
             flags: CommandFlags::from_bits(head[0]),

@@ -38,6 +38,8 @@ pub const NO_PEER_ID: u16 = 0x0FFF;
 pub const CHECKSUM_LEN: usize = 4;
 /// Size of the header without sentTime and without checksum.
 pub const MIN_HEADER_LEN: usize = field::PEER_ID.end;
+/// Size of the header with sentTime, without checksum.
+pub const SENT_TIME_HEADER_LEN: usize = field::SENT_TIME.end;
 /// Size of the header with sentTime and checksum.
 pub const MAX_HEADER_LEN: usize = field::SENT_TIME.end + CHECKSUM_LEN;
 

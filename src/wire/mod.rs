@@ -39,9 +39,37 @@ pub use datagram::{Commands, Datagram};
 pub use drop_reason::DropReason;
 pub use header::DatagramHeader;
 
+/// Fixed sizes (header and body, not payload) of the commands whose size
+/// other code needs by name.
+pub mod size {
+    pub const ACKNOWLEDGE: usize = 8;
+    pub const PING: usize = 4;
+    pub const SEND_RELIABLE: usize = 6;
+    pub const SEND_UNRELIABLE: usize = 8;
+    /// SEND_FRAGMENT and SEND_UNRELIABLE_FRAGMENT.
+    pub const SEND_FRAGMENT: usize = 24;
+}
+
 /// Fixed size of each command (header and body, not payload), indexed by
 /// command number; 0 marks numbers that name no command.
-const COMMAND_SIZES: [usize; 16] = [0, 8, 48, 44, 8, 4, 6, 8, 24, 8, 12, 16, 24, 0, 0, 0];
+const COMMAND_SIZES: [usize; 16] = [
+    0,
+    size::ACKNOWLEDGE,
+    48,
+    44,
+    8,
+    size::PING,
+    size::SEND_RELIABLE,
+    size::SEND_UNRELIABLE,
+    size::SEND_FRAGMENT,
+    8,
+    12,
+    16,
+    size::SEND_FRAGMENT,
+    0,
+    0,
+    0,
+];
 
 /// The size of the command whose first byte is `command_byte` (flags are
 /// ignored); 0 if the low nibble names no command.

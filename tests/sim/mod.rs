@@ -12,7 +12,7 @@ use std::collections::VecDeque;
 use std::net::SocketAddr;
 
 use enet::proto::{
-    Codec, CodecOnly, Event, EventKind, Host, HostSettings, NoCodec, ServiceFailed, Serviced,
+    Codec, CodecOnly, Event, Host, HostSettings, NoCodec, ServiceFailed, Serviced, Transmitted,
     Transport,
 };
 use rand::rngs::StdRng;
@@ -77,9 +77,9 @@ impl Transport for SimTransport<'_> {
             .map(|(from, bytes)| handle(from.into(), &bytes)))
     }
 
-    fn transmit(&mut self, to: &SocketAddr, bytes: &[u8], _windowed: bool) -> isize {
+    fn transmit(&mut self, to: &SocketAddr, bytes: &[u8], _windowed: bool) -> Transmitted {
         self.outbox.push((enet_view(to), bytes.to_vec()));
-        bytes.len() as isize
+        Transmitted::Sent(bytes.len())
     }
 
     fn flush(&mut self) -> Result<(), ServiceFailed> {
@@ -198,20 +198,17 @@ impl Sim {
     }
 
     fn record(host: &mut SimHost, event: Event) {
-        let seen = match event.kind {
-            EventKind::Connect => Seen::Connect {
-                peer: event.peer,
-                data: event.data,
-            },
-            EventKind::Disconnect => Seen::Disconnect {
-                peer: event.peer,
-                data: event.data,
-            },
-            EventKind::Receive => {
-                let packet = event.packet.expect("receive event carries a packet");
+        let seen = match event {
+            Event::Connect { peer, data } => Seen::Connect { peer, data },
+            Event::Disconnect { peer, data } => Seen::Disconnect { peer, data },
+            Event::Receive {
+                peer,
+                channel_id,
+                packet,
+            } => {
                 let seen = Seen::Receive {
-                    peer: event.peer,
-                    channel: event.channel_id,
+                    peer,
+                    channel: channel_id,
                     flags: packet.flags(),
                     data: packet.data().to_vec(),
                 };

@@ -15,7 +15,8 @@ use enet::net::request_queue::RequestQueue;
 use enet::net::transport::SocketTransport;
 use enet::proto::endpoint::{enet_view, normalized};
 use enet::proto::{
-    self, Codec, Hooks, HostSettings, PeerHandle, Request, SendError, Serviced, WireCodec,
+    self, Codec, DisconnectEffect, Hooks, HostSettings, PeerHandle, Request, SendError, Serviced,
+    WireCodec,
 };
 
 use crate::error::Error;
@@ -464,23 +465,16 @@ impl Host {
     /// [`Event::Disconnect`] follows once the peer has acknowledged.
     pub fn disconnect(&mut self, peer: Peer, data: u32) -> Result<(), Error> {
         let index = self.index(peer)?;
-        if self.engine.disconnect(index, data) {
-            // Not connected yet: tell it once and forget it, as ENet does.
-            self.flush()?;
-            self.forget(index);
-        }
-        Ok(())
+        let effect = self.engine.disconnect(index, data);
+        self.finish_disconnect(index, effect)
     }
 
     /// Disconnects `peer` at once: it is told (once, unreliably), no event
     /// follows, and its handle is stale at once.
     pub fn disconnect_now(&mut self, peer: Peer, data: u32) -> Result<(), Error> {
         let index = self.index(peer)?;
-        if self.engine.disconnect_now(index, data) {
-            self.flush()?;
-        }
-        self.forget(index);
-        Ok(())
+        let effect = self.engine.disconnect_now(index, data);
+        self.finish_disconnect(index, effect)
     }
 
     /// What is known of `peer`.
@@ -524,27 +518,34 @@ impl Host {
         }
     }
 
-    /// Resets slot `index` without an event; its handle goes stale.
-    fn forget(&mut self, index: usize) {
-        self.engine.reset_peer(index);
-        self.ended[index] = self.connections[index].take();
+    /// Does what a disconnect of slot `index` left to do (a peer not yet
+    /// connected is told once and reset, as ENet does); a slot reset
+    /// without an event has its handle go stale.
+    fn finish_disconnect(&mut self, index: usize, effect: DisconnectEffect) -> Result<(), Error> {
+        let finished = self.with_engine(|engine, transport, hooks| {
+            engine.finish_disconnect(index, effect, transport, hooks)
+        });
+        if effect.resets() {
+            self.ended[index] = self.connections[index].take();
+        }
+        finished.map_err(|_| Error::Service)
     }
 
     /// An engine event as this API reports it.
     fn event(&mut self, event: proto::Event) -> Event {
-        let index = event.peer;
+        let index = event.peer();
         let known = self.connections[index];
-        match event.kind {
-            proto::EventKind::Connect => {
+        match event {
+            proto::Event::Connect { data, .. } => {
                 let handle = self.engine.peer_handle(index);
                 self.connections[index] = Some(handle);
                 self.ended[index] = None;
                 Event::Connect {
                     peer: self.peer(handle),
-                    data: event.data,
+                    data,
                 }
             }
-            proto::EventKind::Disconnect => {
+            proto::Event::Disconnect { data, .. } => {
                 self.connections[index] = None;
                 self.ended[index] = known;
                 let handle = known.unwrap_or(PeerHandle {
@@ -553,17 +554,15 @@ impl Host {
                 });
                 Event::Disconnect {
                     peer: self.peer(handle),
-                    data: event.data,
+                    data,
                 }
             }
-            proto::EventKind::Receive => Event::Receive {
+            proto::Event::Receive {
+                channel_id, packet, ..
+            } => Event::Receive {
                 peer: self.peer(known.unwrap_or_else(|| self.engine.peer_handle(index))),
-                channel: event.channel_id,
-                packet: Packet::from_engine(
-                    event
-                        .packet
-                        .expect("the engine's receive events carry a packet"),
-                ),
+                channel: channel_id,
+                packet: Packet::from_engine(packet),
             },
         }
     }

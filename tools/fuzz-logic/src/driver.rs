@@ -10,7 +10,7 @@ use std::cell::RefCell;
 use enet::abi::ENetPeerState::{self, *};
 use enet::abi::{ENetAddress, ENetBuffer, ENetPeer};
 use enet::mem::{CBox, PacketRef};
-use enet::proto::{Event, EventKind, EventSlot, Host, HostSettings, WireCodec};
+use enet::proto::{Event, EventSlot, Host, HostSettings, WireCodec};
 use enet::wire::checksum::{self, enet_crc32};
 use enet::wire::range_coder::RangeCoder;
 use enet::wire::{ConnectId, Datagram};
@@ -161,7 +161,7 @@ impl Pair {
             let mut out: Vec<(ENetAddress, Vec<u8>)> = Vec::new();
             let mut transmit = |to: &std::net::SocketAddr, bytes: &[u8], _: bool| {
                 out.push((enet::proto::endpoint::enet_view(to), bytes.to_vec()));
-                bytes.len() as isize
+                enet::proto::Transmitted::Sent(bytes.len())
             };
             let mut events = EventSlot::wanted();
             side.host
@@ -254,42 +254,36 @@ impl Pair {
         let side = &mut self.sides[index];
         side.events += 1;
         let peer_count = side.host.peer_count();
-        assert!(
-            event.peer < peer_count,
-            "event for peer {} of {peer_count}",
-            event.peer
-        );
-        let state = side.host.peer(event.peer).state;
-        match event.kind {
-            EventKind::Connect => {
-                assert!(event.packet.is_none());
+        let peer = event.peer();
+        assert!(peer < peer_count, "event for peer {peer} of {peer_count}");
+        let state = side.host.peer(peer).state;
+        match event {
+            Event::Connect { .. } => {
                 assert_eq!(state, ENET_PEER_STATE_CONNECTED, "CONNECT event state");
                 assert!(
-                    !side.connected[event.peer],
+                    !side.connected[peer],
                     "second CONNECT event without a DISCONNECT"
                 );
-                side.connected[event.peer] = true;
+                side.connected[peer] = true;
             }
-            EventKind::Disconnect => {
-                assert!(event.packet.is_none());
+            Event::Disconnect { .. } => {
                 assert_eq!(
                     state, ENET_PEER_STATE_DISCONNECTED,
                     "DISCONNECT event state"
                 );
-                side.connected[event.peer] = false;
+                side.connected[peer] = false;
             }
-            EventKind::Receive => {
-                let packet = event.packet.expect("RECEIVE event without a packet");
+            Event::Receive {
+                channel_id, packet, ..
+            } => {
                 assert!(
-                    side.connected[event.peer],
+                    side.connected[peer],
                     "RECEIVE event on a peer never reported connected"
                 );
-                self.check_packet(index, event.peer, event.channel_id, &packet);
+                self.check_packet(index, peer, channel_id, &packet);
                 let data = packet.data().to_vec();
                 packet.release();
-                self.sides[index]
-                    .received
-                    .push((event.peer, event.channel_id, data));
+                self.sides[index].received.push((peer, channel_id, data));
             }
         }
     }

@@ -30,7 +30,7 @@ use std::net::{Ipv4Addr, SocketAddr, SocketAddrV4};
 use std::sync::OnceLock;
 
 use enet::dtls::{ClientSetup, SecureLayer, SecureTransport, ServerSetup, Status};
-use enet::proto::{ServiceFailed, Transport};
+use enet::proto::{ServiceFailed, Transmitted, Transport};
 
 use crate::input::Input;
 
@@ -86,9 +86,9 @@ impl Transport for LinkTransport<'_> {
             .map(|(from, datagram)| handle(from, &datagram)))
     }
 
-    fn transmit(&mut self, to: &SocketAddr, bytes: &[u8], _windowed: bool) -> isize {
+    fn transmit(&mut self, to: &SocketAddr, bytes: &[u8], _windowed: bool) -> Transmitted {
         self.0.sent.push((*to, bytes.to_vec()));
-        bytes.len() as isize
+        Transmitted::Sent(bytes.len())
     }
 
     fn flush(&mut self) -> Result<(), ServiceFailed> {

@@ -20,6 +20,7 @@
 //! After every step [`Pair::check`] asserts the host invariants.
 
 use enet::mem::PacketRef;
+use enet::proto::DisconnectEffect;
 use enet::wire::ConnectId;
 
 use crate::commands::{self, Addressing};
@@ -185,24 +186,20 @@ impl Run {
                 let data = input.u32();
                 let how = input.u8() % 5;
                 let host = &mut self.pair.sides[side].host;
-                // As the C driver does: a true result asks for a flush and
-                // a reset (disconnect_now always resets).
-                let (flush, reset) = match how {
+                // As the C driver does: the effect asks for a flush, a
+                // reset, or both.
+                let effect = match how {
                     0 => {
                         host.ping(peer);
-                        (false, false)
+                        DisconnectEffect::Done
                     }
-                    1 => {
-                        let now = host.disconnect(peer, data);
-                        (now, now)
-                    }
-                    2 => (host.disconnect_now(peer, data), true),
-                    3 => {
-                        let now = host.disconnect_later(peer, data);
-                        (now, now)
-                    }
-                    _ => (false, true),
+                    1 => host.disconnect(peer, data),
+                    2 => host.disconnect_now(peer, data),
+                    3 => host.disconnect_later(peer, data),
+                    _ => DisconnectEffect::Reset,
                 };
+                let flush = effect == DisconnectEffect::FlushThenReset;
+                let reset = effect.resets();
                 if flush {
                     self.pair.service(side, false);
                 }

@@ -1,0 +1,152 @@
+//! The three ways a program ends a connection (stock
+//! `enet_peer_disconnect`, `_now` and `_later`), what each leaves its
+//! caller to do ([`DisconnectEffect`]), and doing it
+//! ([`Host::finish_disconnect`]), so that every driver ends a connection
+//! the same way.
+
+use super::command::OutgoingBody;
+use super::host::Host;
+use super::service::{Hooks, ServiceFailed, Transport};
+use crate::abi::ENetPeerState::{self, *};
+use crate::wire::command::CommandFlags;
+
+/// What a disconnect call leaves to be done once it returns. Stock does
+/// it inside the call, but sending needs the transport, which the engine
+/// does not hold: the caller hands it to [`Host::finish_disconnect`].
+#[must_use]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DisconnectEffect {
+    /// Nothing: the protocol finishes the disconnect from here (an
+    /// acknowledgement, then an event), or the peer was gone already.
+    Done,
+    /// Reset the peer now, with nothing to send first.
+    Reset,
+    /// Send the DISCONNECT just queued (a flush of the host), then reset
+    /// the peer: no acknowledgement will be waited for.
+    FlushThenReset,
+}
+
+impl DisconnectEffect {
+    /// Whether the peer's slot is reset (its handles go stale).
+    pub fn resets(self) -> bool {
+        self != DisconnectEffect::Done
+    }
+}
+
+impl Host {
+    /// `enet_peer_disconnect`: a graceful disconnect. A peer that was not
+    /// connected yet is told once, unreliably, and reset.
+    pub fn disconnect(&mut self, index: usize, data: u32) -> DisconnectEffect {
+        let state = self.engine.peers[index].state;
+        if matches!(
+            state,
+            ENET_PEER_STATE_DISCONNECTING
+                | ENET_PEER_STATE_DISCONNECTED
+                | ENET_PEER_STATE_ACKNOWLEDGING_DISCONNECT
+                | ENET_PEER_STATE_ZOMBIE
+        ) {
+            return DisconnectEffect::Done;
+        }
+        self.reset_queues(index);
+        let connected = is_connected(state);
+        let flags = if connected {
+            CommandFlags::ACKNOWLEDGE
+        } else {
+            CommandFlags::UNSEQUENCED
+        };
+        self.queue_control(index, flags, OutgoingBody::Disconnect { data });
+        if connected {
+            self.on_disconnect(index);
+            self.engine.peers[index].state = ENET_PEER_STATE_DISCONNECTING;
+            DisconnectEffect::Done
+        } else {
+            DisconnectEffect::FlushThenReset
+        }
+    }
+
+    /// `enet_peer_disconnect_now`: tells the peer once, unreliably, and
+    /// resets it, with no event. A disconnected peer is left as it is; one
+    /// already disconnecting (or a zombie) is reset without a word.
+    pub fn disconnect_now(&mut self, index: usize, data: u32) -> DisconnectEffect {
+        let state = self.engine.peers[index].state;
+        if state == ENET_PEER_STATE_DISCONNECTED {
+            return DisconnectEffect::Done;
+        }
+        if state == ENET_PEER_STATE_ZOMBIE || state == ENET_PEER_STATE_DISCONNECTING {
+            return DisconnectEffect::Reset;
+        }
+        self.reset_queues(index);
+        self.queue_control(
+            index,
+            CommandFlags::UNSEQUENCED,
+            OutgoingBody::Disconnect { data },
+        );
+        DisconnectEffect::FlushThenReset
+    }
+
+    /// `enet_peer_disconnect_later`: disconnects once everything queued has
+    /// been sent and acknowledged; until then the peer is in
+    /// DISCONNECT_LATER. Otherwise as [`Host::disconnect`].
+    pub fn disconnect_later(&mut self, index: usize, data: u32) -> DisconnectEffect {
+        let state = self.engine.peers[index].state;
+        if is_connected(state) && self.has_outgoing_commands(index) {
+            let peer = &mut self.engine.peers[index];
+            peer.state = ENET_PEER_STATE_DISCONNECT_LATER;
+            peer.eventData = data;
+            DisconnectEffect::Done
+        } else {
+            self.disconnect(index, data)
+        }
+    }
+
+    /// Does what a disconnect call left to do, through `transport`: sends
+    /// what is queued (as `enet_host_flush`), then resets the peer. The
+    /// peer is reset even if the send failed, as stock, which ignores the
+    /// flush's result; the failure is still returned.
+    pub fn finish_disconnect(
+        &mut self,
+        index: usize,
+        effect: DisconnectEffect,
+        transport: &mut impl Transport,
+        hooks: &mut impl Hooks,
+    ) -> Result<(), ServiceFailed> {
+        self.finish_disconnect_with(index, effect, |host| host.flush(transport, hooks))
+    }
+
+    /// [`Host::finish_disconnect`] while other threads' requests are being
+    /// applied: the flush leaves the requests not yet applied for later,
+    /// so they keep their order.
+    pub(crate) fn finish_disconnect_queued(
+        &mut self,
+        index: usize,
+        effect: DisconnectEffect,
+        transport: &mut impl Transport,
+        hooks: &mut impl Hooks,
+    ) -> Result<(), ServiceFailed> {
+        self.finish_disconnect_with(index, effect, |host| host.flush_queued(transport, hooks))
+    }
+
+    fn finish_disconnect_with(
+        &mut self,
+        index: usize,
+        effect: DisconnectEffect,
+        flush: impl FnOnce(&mut Host) -> Result<(), ServiceFailed>,
+    ) -> Result<(), ServiceFailed> {
+        let flushed = match effect {
+            DisconnectEffect::Done => return Ok(()),
+            DisconnectEffect::Reset => Ok(()),
+            DisconnectEffect::FlushThenReset => flush(self),
+        };
+        self.reset_peer(index);
+        flushed
+    }
+}
+
+/// CONNECTED or DISCONNECT_LATER: a DISCONNECT to this peer is sent
+/// reliably and waits for its acknowledgement.
+fn is_connected(state: ENetPeerState) -> bool {
+    matches!(
+        state,
+        ENET_PEER_STATE_CONNECTED | ENET_PEER_STATE_DISCONNECT_LATER
+    )
+}
