@@ -44,6 +44,11 @@ fn out_of_memory() {
     }
 }
 
+/// Whether libc's `malloc` and `free` are in use (no program hooks).
+pub fn default_allocator() -> bool {
+    MALLOC.load(Ordering::Acquire) == 0
+}
+
 /// Allocates `size` bytes through the installed hook; calls `no_memory`
 /// (by default: abort) when the hook returns NULL, as ENet does.
 pub fn malloc(size: usize) -> *mut c_void {
@@ -73,6 +78,9 @@ pub struct PartialHooks;
 pub fn install(hooks: &ENetCallbacks) -> Result<(), PartialHooks> {
     match (hooks.malloc, hooks.free) {
         (Some(malloc), Some(free)) => {
+            // Idle packet blocks came from libc's `malloc` (the pool runs
+            // only on the default allocator) and go back to its `free`.
+            super::pool::switch_off();
             MALLOC.store(malloc as usize, Ordering::Release);
             FREE.store(free as usize, Ordering::Release);
         }

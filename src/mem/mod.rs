@@ -13,6 +13,7 @@ pub mod cbox;
 pub mod chunked;
 pub mod hooks;
 pub mod packet;
+pub mod pool;
 
 pub use cbox::{CBox, CSlice};
 pub use chunked::ChunkedPacket;
