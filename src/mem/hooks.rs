@@ -69,6 +69,21 @@ pub unsafe fn free(memory: *mut c_void) {
     unsafe { installed_free()(memory) }
 }
 
+/// Gives the free pages of libc's heap back to the system (glibc's
+/// `malloc_trim`, which also releases whole free pages inside the heap).
+/// Nothing with a program's own allocator or another C library.
+pub fn give_back_free_pages() {
+    if !default_allocator() {
+        return;
+    }
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    // SAFETY: malloc_trim only hands malloc's own free memory back to the
+    // system; it is thread-safe.
+    unsafe {
+        libc::malloc_trim(0);
+    }
+}
+
 /// Why [`install`] refused a set of hooks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct PartialHooks;

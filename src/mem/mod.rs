@@ -11,6 +11,7 @@
 
 pub mod cbox;
 pub mod chunked;
+pub mod heap;
 pub mod hooks;
 pub mod packet;
 pub mod pool;
