@@ -15,12 +15,42 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use super::hooks;
 
 /// Queue sets alive now, and the most alive since the last give-back.
-static LIVE: AtomicUsize = AtomicUsize::new(0);
-static PEAK: AtomicUsize = AtomicUsize::new(0);
+struct Counts {
+    live: AtomicUsize,
+    peak: AtomicUsize,
+}
+
+static COUNTS: Counts = Counts::new();
 
 /// How far below its peak the live count must fall: a few hundred peers'
 /// queues are hundreds of KiB of holes, worth one `malloc_trim`.
 const DECLINE: usize = 512;
+
+impl Counts {
+    const fn new() -> Counts {
+        Counts {
+            live: AtomicUsize::new(0),
+            peak: AtomicUsize::new(0),
+        }
+    }
+
+    fn born(&self) {
+        let live = self.live.fetch_add(1, Ordering::Relaxed) + 1;
+        self.peak.fetch_max(live, Ordering::Relaxed);
+    }
+
+    /// Counts a set gone; whether the count has now fallen [`DECLINE`]
+    /// below its peak (which then starts again from here).
+    fn died(&self) -> bool {
+        let live = self.live.fetch_sub(1, Ordering::Relaxed) - 1;
+        let peak = self.peak.load(Ordering::Relaxed);
+        peak >= live + DECLINE
+            && self
+                .peak
+                .compare_exchange(peak, live, Ordering::Relaxed, Ordering::Relaxed)
+                .is_ok()
+    }
+}
 
 /// Held by each live set of a peer's command queues; counts it.
 #[derive(Debug)]
@@ -28,21 +58,14 @@ pub struct QueueSetAlive(());
 
 impl Default for QueueSetAlive {
     fn default() -> Self {
-        let live = LIVE.fetch_add(1, Ordering::Relaxed) + 1;
-        PEAK.fetch_max(live, Ordering::Relaxed);
+        COUNTS.born();
         QueueSetAlive(())
     }
 }
 
 impl Drop for QueueSetAlive {
     fn drop(&mut self) {
-        let live = LIVE.fetch_sub(1, Ordering::Relaxed) - 1;
-        let peak = PEAK.load(Ordering::Relaxed);
-        if peak >= live + DECLINE
-            && PEAK
-                .compare_exchange(peak, live, Ordering::Relaxed, Ordering::Relaxed)
-                .is_ok()
-        {
+        if COUNTS.died() {
             hooks::give_back_free_pages();
         }
     }
@@ -53,15 +76,17 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_peak_follows_the_live_count_down_in_steps() {
-        // Other tests make queue sets too; only this test's effect on the
-        // count is checked.
-        let before = LIVE.load(Ordering::Relaxed);
-        let sets: Vec<QueueSetAlive> = (0..DECLINE + 10)
-            .map(|_| QueueSetAlive::default())
-            .collect();
-        assert!(PEAK.load(Ordering::Relaxed) >= before + DECLINE + 10);
-        drop(sets);
-        assert!(PEAK.load(Ordering::Relaxed) < before + DECLINE + 10);
+    fn a_give_back_once_the_count_falls_far_enough_below_its_peak() {
+        let counts = Counts::new();
+        for _ in 0..DECLINE + 10 {
+            counts.born();
+        }
+        let give_backs = (0..DECLINE + 10).filter(|_| counts.died()).count();
+        assert_eq!(give_backs, 1);
+        // Coming and going without a net decline never asks again.
+        for _ in 0..5000 {
+            counts.born();
+            assert!(!counts.died());
+        }
     }
 }
