@@ -64,6 +64,9 @@ median() { sort -g | awk '{ v[NR] = $1 } END { if (NR == 0) print "-"; else if (
 two_process() {
     local column=$1 tag=$2 out="$work/sink.out" spid cpid port
     shift 2
+    # The last run's output goes first: the shell truncates it only once
+    # the sink starts, and wait_port could read that run's port before.
+    rm -f "$out"
     LD_LIBRARY_PATH=$(libdir "$column") "$engine" sink --seconds "$seconds" "$@" >"$out" 2>"$work/sink.err" &
     spid=$!; track "$spid"
     port=$(wait_port "$out" "$spid" "$column sink")
@@ -78,6 +81,7 @@ two_process() {
 # rss COLUMN: the server's RSS with $peers connected idle peers.
 rss() {
     local column=$1 out="$work/rss.out" spid cpid port
+    rm -f "$out" # as in two_process
     LD_LIBRARY_PATH=$(libdir "$column") "$engine" rss-server --peers "$peers" >"$out" 2>"$work/rss.err" &
     spid=$!; track "$spid"
     port=$(wait_port "$out" "$spid" "$column rss-server")

@@ -44,6 +44,11 @@ fn out_of_memory() {
     }
 }
 
+/// Whether libc's `malloc` and `free` are in use (no program hooks).
+pub fn default_allocator() -> bool {
+    MALLOC.load(Ordering::Acquire) == 0
+}
+
 /// Allocates `size` bytes through the installed hook; calls `no_memory`
 /// (by default: abort) when the hook returns NULL, as ENet does.
 pub fn malloc(size: usize) -> *mut c_void {
@@ -64,6 +69,21 @@ pub unsafe fn free(memory: *mut c_void) {
     unsafe { installed_free()(memory) }
 }
 
+/// Gives the free pages of libc's heap back to the system (glibc's
+/// `malloc_trim`, which also releases whole free pages inside the heap).
+/// Nothing with a program's own allocator or another C library.
+pub fn give_back_free_pages() {
+    if !default_allocator() {
+        return;
+    }
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    // SAFETY: malloc_trim only hands malloc's own free memory back to the
+    // system; it is thread-safe.
+    unsafe {
+        libc::malloc_trim(0);
+    }
+}
+
 /// Why [`install`] refused a set of hooks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct PartialHooks;
@@ -73,6 +93,9 @@ pub struct PartialHooks;
 pub fn install(hooks: &ENetCallbacks) -> Result<(), PartialHooks> {
     match (hooks.malloc, hooks.free) {
         (Some(malloc), Some(free)) => {
+            // Idle packet blocks came from libc's `malloc` (the pool runs
+            // only on the default allocator) and go back to its `free`.
+            super::pool::switch_off();
             MALLOC.store(malloc as usize, Ordering::Release);
             FREE.store(free as usize, Ordering::Release);
         }

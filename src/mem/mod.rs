@@ -11,8 +11,10 @@
 
 pub mod cbox;
 pub mod chunked;
+pub mod heap;
 pub mod hooks;
 pub mod packet;
+pub mod pool;
 
 pub use cbox::{CBox, CSlice};
 pub use chunked::ChunkedPacket;

@@ -10,7 +10,7 @@ use core::marker::PhantomData;
 use core::mem::ManuallyDrop;
 use core::ptr::{self, NonNull};
 
-use super::hooks;
+use super::{hooks, pool};
 use crate::abi::{ENetPacket, ENetPacketFlag};
 
 const NO_ALLOCATE: u32 = ENetPacketFlag::ENET_PACKET_FLAG_NO_ALLOCATE as u32;
@@ -21,7 +21,8 @@ const NO_ALLOCATE: u32 = ENetPacketFlag::ENET_PACKET_FLAG_NO_ALLOCATE as u32;
 ///
 /// The packet and its bytes share one allocation (the bytes right after the
 /// header), so a packet costs one `malloc` and one `free` where stock pays
-/// two of each; `resize` may later move the bytes out of line.
+/// two of each; `resize` may later move the bytes out of line. Small
+/// blocks are recycled through [`pool`].
 ///
 /// # Safety
 /// `data` must be NULL or readable for `data_length` bytes; with
@@ -32,7 +33,7 @@ pub unsafe fn create(data: *const c_void, data_length: usize, flags: u32) -> *mu
     let Some(size) = HEADER_SIZE.checked_add(inline_length) else {
         return ptr::null_mut();
     };
-    let packet = hooks::malloc(size).cast::<ENetPacket>();
+    let packet = pool::allocate(size).cast::<ENetPacket>();
     if packet.is_null() {
         return ptr::null_mut();
     }
@@ -98,8 +99,22 @@ pub unsafe fn destroy(packet: *mut ENetPacket) {
         // (or from the program, which must allocate it the same way).
         unsafe { hooks::free(data.cast()) };
     }
-    // SAFETY: the packet itself came from `hooks::malloc` in `create`.
-    unsafe { hooks::free(packet.cast()) };
+    // SAFETY: the packet itself came from `pool::allocate` in `create`,
+    // and its block holds at least `block_size` bytes.
+    unsafe { pool::release(packet.cast(), block_size(packet, data)) };
+}
+
+/// A lower bound of the packet's block size, for the pool. Bytes still
+/// inline were never grown in place (growing moves them out), so the block
+/// holds at least the header and `dataLength` of them; otherwise it is
+/// known to hold the header only.
+fn block_size(packet: *mut ENetPacket, data: *mut u8) -> usize {
+    if !data.is_null() && data == inline_data(packet) {
+        // SAFETY: the packet is live until its block is released.
+        HEADER_SIZE.saturating_add(unsafe { (*packet).dataLength })
+    } else {
+        HEADER_SIZE
+    }
 }
 
 /// Resizes the packet's data. Shrinking (or any size with `NO_ALLOCATE`)

@@ -419,7 +419,7 @@ impl Host {
     /// has none: congestion control off, or idle).
     pub fn peer_recovery_stats(&self, index: usize) -> (RecoveryStats, u32) {
         let slot = &self.engine.slots[index];
-        let stats = slot.recovery_stats.as_deref().copied().unwrap_or_default();
+        let stats = slot.recovery_stats;
         let window = match &slot.queues {
             Some(queues) if slot.recovery.congestion_control => queues.congestion.window,
             _ => 0,

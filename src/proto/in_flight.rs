@@ -34,7 +34,7 @@ enum Resend {
 fn retransmit(
     peer: &mut ENetPeer,
     congestion: &mut CongestionWindow,
-    stats: &mut Option<Box<RecoveryStats>>,
+    stats: &mut RecoveryStats,
     command: &mut OutgoingCommand,
     why: Resend,
     now: u32,
@@ -51,8 +51,7 @@ fn retransmit(
 }
 
 /// Counts one more resend of `command` in the peer's statistics.
-fn count_resend(stats: &mut Option<Box<RecoveryStats>>, command: &OutgoingCommand, why: Resend) {
-    let stats = stats.get_or_insert_with(Box::default);
+fn count_resend(stats: &mut RecoveryStats, command: &OutgoingCommand, why: Resend) {
     stats.retransmitted_commands += 1;
     stats.retransmitted_bytes += u64::from(command.fragment_length);
     match why {

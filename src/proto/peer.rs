@@ -13,6 +13,7 @@ use super::queue::OutgoingQueue;
 use super::recovery::{CongestionWindow, LossRecovery, RecoveryStats};
 use super::sent::SentQueue;
 use crate::abi::*;
+use crate::mem::heap::QueueSetAlive;
 use crate::mem::{CBox, CSlice, PacketRef};
 use crate::time::{time_difference, time_less};
 
@@ -45,8 +46,12 @@ pub struct PeerSlot {
     pub(crate) held_commands: usize,
     /// How it recovers lost reliable commands.
     pub(crate) recovery: LossRecovery,
-    /// What its loss recovery did (allocated on its first retransmission).
-    pub(crate) recovery_stats: Option<Box<RecoveryStats>>,
+    /// What its loss recovery did. Kept here rather than allocated at the
+    /// first retransmission: a burst of connects retransmits to most of
+    /// its peers, and thousands of small boxes made then stay scattered
+    /// among the handshakes' freed queues, keeping the C heap from giving
+    /// those pages back.
+    pub(crate) recovery_stats: RecoveryStats,
     /// The peer's IPv6 address, if it has one; an IPv4 peer's address is
     /// `ENetPeer::address`, as in stock (see `endpoint.rs`).
     pub(crate) ipv6: Option<Box<SocketAddrV6>>,
@@ -69,6 +74,9 @@ pub struct PeerQueues {
     /// with the queues, so a peer idle long enough to give them back starts
     /// again from the initial window, as TCP does after idling.
     pub congestion: CongestionWindow,
+    /// Counts the set, so the heap's pages are given back once many peers
+    /// have given theirs back ([`crate::mem::heap`]).
+    _alive: QueueSetAlive,
 }
 
 impl PeerQueues {

@@ -123,7 +123,7 @@ impl Host {
         self.reset_queues(index);
         let slot = &mut self.engine.slots[index];
         slot.recovery = self.engine.loss_recovery;
-        slot.recovery_stats = None;
+        slot.recovery_stats = Default::default();
         self.next_generation(index);
         self.engine.schedule.cancel_timers(index);
     }

@@ -45,6 +45,10 @@ pub struct ReceiveBatch {
     offset: usize,
     /// Slots that held more than one datagram, since creation.
     coalesced: u64,
+    /// Headers the kernel may have changed since they were last reset
+    /// (those of the datagrams the last read received): only these need
+    /// their lengths and flags set again before the next read.
+    dirty: usize,
 }
 
 impl Default for ReceiveBatch {
@@ -100,6 +104,7 @@ impl ReceiveBatch {
             next: 0,
             offset: 0,
             coalesced: 0,
+            dirty: BATCH,
         }
     }
 
@@ -148,7 +153,7 @@ impl ReceiveBatch {
         self.filled = 0;
         self.next = 0;
         self.offset = 0;
-        for header in self.headers.iter_mut() {
+        for header in self.headers[..self.dirty].iter_mut() {
             header.msg_hdr.msg_namelen = SocketName::CAPACITY;
             header.msg_hdr.msg_controllen = size_of::<ControlBuffer>();
             header.msg_hdr.msg_flags = 0;
@@ -169,11 +174,18 @@ impl ReceiveBatch {
         if received < 0 {
             let error = io::Error::last_os_error();
             return match error.kind() {
+                // Nothing was read, so no header was written.
                 ErrorKind::WouldBlock | ErrorKind::Interrupted => Ok(0),
-                _ => Err(error),
+                _ => {
+                    // Not worth reasoning about: set them all next time.
+                    self.dirty = BATCH;
+                    Err(error)
+                }
             };
         }
         let received = received as usize;
+        // recvmmsg writes back the headers of the datagrams it returns.
+        self.dirty = received;
         for index in 0..received {
             let header = &self.headers[index];
             let length = header.msg_len as usize;
