@@ -46,6 +46,16 @@ pub const DUAL_STACK: Switch = Switch {
     name: "ENET_RS_DUAL_STACK",
 };
 
+/// `off` or `0` keeps the packet pool off (`mem::pool`), read once, at
+/// the first packet.
+pub const PACKET_POOL: Switch = Switch {
+    name: "ENET_RS_PACKET_POOL",
+};
+
+/// Not ours: the dynamic loader's preload list, where valgrind's heap
+/// tools show (`mem::checker`), read once with [`PACKET_POOL`].
+pub const LD_PRELOAD: Switch = Switch { name: "LD_PRELOAD" };
+
 /// The loss recovery of new hosts, `stock`, `default` or `fast`
 /// (`ffi::driver`), read each time a host is made.
 pub const LOSS_RECOVERY: Switch = Switch {

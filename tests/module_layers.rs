@@ -6,9 +6,9 @@
 //!   never reach up into the code that operates on them; in `ffi`, every
 //!   entry point finds its host through the leaf `driver.rs`; in `net`, the
 //!   platform layer `sys/` never reaches back into the portable modules);
-//! - each layer names only the layers below it: `wire` and `mem` only
-//!   `abi`, `proto` never `net`, `ffi`, `dtls` or `config`, `net` never
-//!   `ffi` or `dtls`;
+//! - each layer names only the layers below it: `wire` only `abi`, `mem`
+//!   only `abi` and `config`, `proto` never `net`, `ffi`, `dtls` or
+//!   `config`, `net` never `ffi` or `dtls`;
 //! - only `src/config.rs` reads the environment.
 //!
 //! A module "names" another when its code (comments and `#[cfg(test)]`
@@ -426,7 +426,7 @@ const MAY_NAME: &[(&str, &[&str])] = &[
     ("time", &[]),
     ("config", &[]),
     ("wire", &["abi"]),
-    ("mem", &["abi"]),
+    ("mem", &["abi", "config"]),
     ("proto", &["abi", "time", "wire", "mem"]),
     ("dtls", &["abi", "time", "wire", "mem", "proto"]),
     ("net", &["abi", "mem", "config", "proto"]),

@@ -10,6 +10,7 @@
 //! This module, `ffi` and `net` are the only places with `unsafe`.
 
 pub mod cbox;
+mod checker;
 pub mod chunked;
 pub mod heap;
 pub mod hooks;

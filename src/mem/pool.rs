@@ -34,7 +34,8 @@ use core::cell::UnsafeCell;
 use core::ffi::c_void;
 use std::sync::atomic::{AtomicBool, AtomicU8, Ordering};
 
-use super::hooks;
+use super::{checker, hooks};
+use crate::config;
 
 /// Block sizes, header included: a packet of up to `size - header` bytes
 /// fits. The largest covers a datagram of the default MTU.
@@ -61,7 +62,7 @@ fn pooling() -> bool {
 /// Decides once whether this process pools (see the module's notes).
 #[cold]
 fn decide() -> bool {
-    let wanted = hooks::default_allocator() && !switched_off() && !memory_checked();
+    let wanted = hooks::default_allocator() && !switched_off() && !checker::memory_checked();
     let state = if wanted { ON } else { OFF };
     // A concurrent `switch_off` wins: it only ever moves to OFF.
     match STATE.compare_exchange(UNDECIDED, state, Ordering::AcqRel, Ordering::Acquire) {
@@ -71,21 +72,7 @@ fn decide() -> bool {
 }
 
 fn switched_off() -> bool {
-    matches!(
-        std::env::var("ENET_RS_PACKET_POOL").as_deref(),
-        Ok("off" | "0")
-    )
-}
-
-/// Whether a memory checker that replaces `malloc` watches this process.
-fn memory_checked() -> bool {
-    // valgrind's tools that track the heap preload a library of their own
-    // beside `vgpreload_core` (callgrind and cachegrind do not).
-    let preload = std::env::var("LD_PRELOAD").unwrap_or_default();
-    let valgrind_heap_tool = preload
-        .split([':', ' '])
-        .any(|library| library.contains("vgpreload_") && !library.contains("vgpreload_core"));
-    valgrind_heap_tool || crate::net::sanitizer_runtime_linked()
+    matches!(config::PACKET_POOL.read().as_deref(), Some("off" | "0"))
 }
 
 /// The class of a block of at least `size` bytes, if one is that large.
@@ -382,7 +369,7 @@ mod tests {
     fn the_global_pool_is_off_under_a_custom_allocator_or_checker() {
         // Only what can be checked from inside this process: the decision
         // matches the rules.
-        let expected = hooks::default_allocator() && !switched_off() && !memory_checked();
+        let expected = hooks::default_allocator() && !switched_off() && !checker::memory_checked();
         assert!(!pooling() || expected);
     }
 }

@@ -17,4 +17,4 @@ pub mod sys;
 pub mod transport;
 
 pub use sys::socket;
-pub use sys::{cleanup, sanitizer_runtime_linked, startup};
+pub use sys::{cleanup, startup};

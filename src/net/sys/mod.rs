@@ -15,8 +15,6 @@
 //!   pipe, or a loopback socket), and the wait itself;
 //! - `Lock`: the request queue's lock;
 //! - `monotonic_now`: the clock's source;
-//! - `sanitizer_runtime_linked`: whether a sanitizer watches the process
-//!   (the packet pool then stays off);
 //! - `startup`/`cleanup`: what `enet_initialize`/`enet_deinitialize` do
 //!   on that system (WinSock's reference-counted start-up on Windows);
 //! - `sock_ref`, `into_enet_socket`: between `ENetSocket` and socket2.

@@ -37,23 +37,6 @@ pub fn startup() -> io::Result<()> {
 /// What `enet_deinitialize` gives back: nothing on Unix.
 pub fn cleanup() {}
 
-/// Whether a sanitizer's runtime (Address, Thread, Memory or HWAddress)
-/// is in the process: its `__*san_init` resolves.
-pub fn sanitizer_runtime_linked() -> bool {
-    [
-        c"__asan_init",
-        c"__tsan_init",
-        c"__msan_init",
-        c"__hwasan_init",
-    ]
-    .iter()
-    .any(|name| {
-        // SAFETY: looks a symbol up by a NUL-terminated name; nothing is
-        // called through the result.
-        !unsafe { libc::dlsym(libc::RTLD_DEFAULT, name.as_ptr()) }.is_null()
-    })
-}
-
 /// A socket2 view of a socket someone else owns: never closed by the view.
 ///
 /// # Safety

@@ -91,12 +91,6 @@ pub unsafe fn sock_ref(socket: ENetSocket) -> ManuallyDrop<socket2::Socket> {
     ManuallyDrop::new(unsafe { socket2::Socket::from_raw_socket(socket as RawSocket) })
 }
 
-/// Whether a sanitizer's runtime is in the process: not looked for on
-/// Windows.
-pub fn sanitizer_runtime_linked() -> bool {
-    false
-}
-
 /// Hands a socket2 socket over as a raw `ENetSocket` that whoever takes it
 /// closes (`socket::destroy`).
 pub fn into_enet_socket(socket: socket2::Socket) -> ENetSocket {
