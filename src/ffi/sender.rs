@@ -12,7 +12,7 @@ use super::driver::{host_mut, peer_host};
 use crate::abi::*;
 use crate::mem::PacketRef;
 use crate::net::request_queue::RequestQueue;
-use crate::proto::{PeerHandle, PeerIndex, Request};
+use crate::proto::{PeerHandle, Request};
 
 /// A handle other threads use to queue work for one host.
 pub struct ENetRsSender {
@@ -22,7 +22,7 @@ pub struct ENetRsSender {
 impl From<PeerHandle> for ENetRsPeerHandle {
     fn from(handle: PeerHandle) -> Self {
         ENetRsPeerHandle {
-            index: handle.index.as_u32(),
+            index: handle.index,
             generation: handle.generation,
         }
     }
@@ -31,7 +31,7 @@ impl From<PeerHandle> for ENetRsPeerHandle {
 impl From<ENetRsPeerHandle> for PeerHandle {
     fn from(handle: ENetRsPeerHandle) -> Self {
         PeerHandle {
-            index: PeerIndex::new(handle.index as usize),
+            index: handle.index,
             generation: handle.generation,
         }
     }

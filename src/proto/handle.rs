@@ -5,13 +5,14 @@
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::Arc;
 
-use super::peer_index::PeerIndex;
 use crate::mem::PacketRef;
 
 /// A peer as other threads name it: its slot and the slot's generation.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct PeerHandle {
-    pub index: PeerIndex,
+    /// The slot, as a `u32` so that a handle stays 8 bytes (C code holds
+    /// it as `ENetRsPeerHandle`); a `PeerIndex` once resolved.
+    pub index: u32,
     /// Never 0: that names no connection (a handle of a free slot).
     pub generation: u32,
 }
@@ -28,7 +29,7 @@ pub fn new_generations(count: usize) -> Generations {
 pub fn is_current(generations: &Generations, handle: PeerHandle) -> bool {
     handle.generation != 0
         && generations
-            .get(handle.index.get())
+            .get(handle.index as usize)
             .is_some_and(|generation| generation.load(Ordering::Acquire) == handle.generation)
 }
 

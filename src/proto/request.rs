@@ -24,7 +24,7 @@ impl Host {
     pub fn peer_handle(&self, index: PeerIndex) -> PeerHandle {
         let free = self.engine.peers[index].state == ENetPeerState::ENET_PEER_STATE_DISCONNECTED;
         PeerHandle {
-            index,
+            index: index.as_u32(),
             generation: if free {
                 0
             } else {
@@ -35,7 +35,8 @@ impl Host {
 
     /// The slot a handle names, if it is still that connection's.
     pub fn handle_index(&self, handle: PeerHandle) -> Option<PeerIndex> {
-        is_current(&self.engine.generations, handle).then_some(handle.index)
+        is_current(&self.engine.generations, handle)
+            .then_some(PeerIndex::new(handle.index as usize))
     }
 
     /// Every slot's generation, for threads that check handles.

@@ -76,7 +76,7 @@ pub struct Peer {
 impl Peer {
     /// The peer's slot in its host (reused after the peer has gone).
     pub fn slot(&self) -> usize {
-        self.handle.index.get()
+        self.handle.index as usize
     }
 
     pub(crate) fn handle(&self) -> PeerHandle {
@@ -414,7 +414,7 @@ impl Host {
         let index = match self.index(peer) {
             Ok(index) => index,
             Err(Error::PeerGone) if self.ended.get(peer.slot()) == Some(&Some(peer.handle)) => {
-                peer.handle.index
+                PeerIndex::new(peer.slot())
             }
             Err(error) => return Err(error),
         };
@@ -553,7 +553,7 @@ impl Host {
                 self.connections[index.get()] = None;
                 self.ended[index.get()] = known;
                 let handle = known.unwrap_or(PeerHandle {
-                    index,
+                    index: index.as_u32(),
                     generation: 0,
                 });
                 Event::Disconnect {
