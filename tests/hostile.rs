@@ -5,6 +5,7 @@ mod sim;
 
 use enet::abi::ENetAddress;
 use enet::mem::PacketRef;
+use enet::proto::PeerIndex;
 use enet::wire::command::{Command, CommandFlags, CommandHeader};
 use enet::wire::DropReason;
 use rand::rngs::StdRng;
@@ -15,18 +16,18 @@ use sim::{connect, Sim};
 /// A server with two clients: the attacker forges datagrams as the first
 /// (an attacker who sniffed that connection can speak for it), the second
 /// is a bystander whose connection must keep working.
-fn setup(seed: u64) -> (Sim, usize, usize, usize, usize) {
+fn setup(seed: u64) -> (Sim, usize, usize, usize, PeerIndex) {
     let mut sim = Sim::new(seed, 50_000);
     let server = sim.add_host(2, 2);
     let victim = sim.add_host(1, 2);
     let bystander = sim.add_host(1, 2);
     let (victim_peer, _) = connect(&mut sim, victim, server, 2, 0);
     let (bystander_peer, _) = connect(&mut sim, bystander, server, 2, 0);
-    assert_eq!(victim_peer, 0);
+    assert_eq!(victim_peer, PeerIndex::new(0));
     (sim, server, victim, bystander, bystander_peer)
 }
 
-fn still_works(sim: &mut Sim, server: usize, client: usize, client_peer: usize) {
+fn still_works(sim: &mut Sim, server: usize, client: usize, client_peer: PeerIndex) {
     let before = sim.received(server).len();
     let packet = PacketRef::new_with_data(b"still alive", 1).unwrap();
     sim.host(client)
@@ -44,7 +45,7 @@ fn still_works(sim: &mut Sim, server: usize, client: usize, client_peer: usize) 
 fn zero_length_fragments_deliver_nothing() {
     // Stock 1.3.17 delivers 100 uninitialised bytes for this.
     let (mut sim, server, victim, client, client_peer) = setup(31);
-    let forger = Forger::for_connection(&mut sim, victim, 0);
+    let forger = Forger::for_connection(&mut sim, victim, PeerIndex::new(0));
     let datagram = forger.datagram(&[
         fragment(1, 1, 2, 0, 100, 0, &[]),
         fragment(1, 2, 2, 1, 100, 50, &[]),
@@ -61,7 +62,7 @@ fn zero_length_fragments_deliver_nothing() {
 #[test]
 fn fragments_that_leave_holes_or_overlap_are_refused() {
     let (mut sim, server, victim, client, client_peer) = setup(32);
-    let forger = Forger::for_connection(&mut sim, victim, 0);
+    let forger = Forger::for_connection(&mut sim, victim, PeerIndex::new(0));
     // totalLength below fragmentCount.
     let tiny = forger.datagram(&[fragment(1, 1, 10, 0, 5, 0, &[1])]);
     assert_eq!(
@@ -94,7 +95,7 @@ fn fragments_that_leave_holes_or_overlap_are_refused() {
 #[test]
 fn datagrams_from_the_wrong_place_are_dropped() {
     let (mut sim, server, victim, client, client_peer) = setup(33);
-    let forger = Forger::for_connection(&mut sim, victim, 0);
+    let forger = Forger::for_connection(&mut sim, victim, PeerIndex::new(0));
     let ping = [(
         CommandHeader {
             flags: CommandFlags::ACKNOWLEDGE,
@@ -111,7 +112,7 @@ fn datagrams_from_the_wrong_place_are_dropped() {
         wrong_session.inject(&mut sim, server, &wrong_session.datagram(&ping)),
         Err(DropReason::SessionMismatch)
     );
-    let forger = Forger::for_connection(&mut sim, victim, 0);
+    let forger = Forger::for_connection(&mut sim, victim, PeerIndex::new(0));
     let elsewhere = Forger {
         from: ENetAddress {
             host: 0x0100_007F,
@@ -123,7 +124,7 @@ fn datagrams_from_the_wrong_place_are_dropped() {
         elsewhere.inject(&mut sim, server, &elsewhere.datagram(&ping)),
         Err(DropReason::AddressMismatch)
     );
-    let forger = Forger::for_connection(&mut sim, victim, 0);
+    let forger = Forger::for_connection(&mut sim, victim, PeerIndex::new(0));
     let no_peer = Forger {
         peer_id: 77,
         ..forger
@@ -138,7 +139,7 @@ fn datagrams_from_the_wrong_place_are_dropped() {
 #[test]
 fn random_and_mutated_datagrams_never_break_the_host() {
     let (mut sim, server, victim, client, client_peer) = setup(34);
-    let forger = Forger::for_connection(&mut sim, victim, 0);
+    let forger = Forger::for_connection(&mut sim, victim, PeerIndex::new(0));
     let mut rng = StdRng::seed_from_u64(35);
     let good = forger.datagram(&[fragment(40, 40, 3, 1, 3000, 1372, &[5; 1372])]);
     for round in 0..50_000u32 {
@@ -168,7 +169,8 @@ fn random_and_mutated_datagrams_never_break_the_host() {
     }
     // Whatever was accepted is bounded by the waiting-data limit.
     let victim_address = sim.hosts[victim].address;
-    let victim_slot = (0..2).find(|&i| sim.host(server).peer(i).address == victim_address);
+    let victim_slot =
+        PeerIndex::all(2).find(|&i| sim.host(server).peer(i).address == victim_address);
     let waiting = victim_slot.map_or(0, |i| sim.host(server).peer(i).totalWaitingData);
     assert!(waiting <= sim.host(server).public.maximumWaitingData + 65536);
     still_works(&mut sim, server, client, client_peer);
@@ -180,9 +182,9 @@ fn empty_commands_held_out_of_order_are_bounded() {
     // are held until it arrives; stock counts only their bytes (none), so
     // they could pin memory without limit. Each costs here.
     let (mut sim, server, victim, _, _) = setup(36);
-    let forger = Forger::for_connection(&mut sim, victim, 0);
+    let forger = Forger::for_connection(&mut sim, victim, PeerIndex::new(0));
     let victim_address = sim.hosts[victim].address;
-    let slot = (0..2)
+    let slot = PeerIndex::all(2)
         .find(|&i| sim.host(server).peer(i).address == victim_address)
         .unwrap();
     sim.host(server).public.maximumWaitingData = 96 * 100;

@@ -10,6 +10,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use enet::abi::{ENetCallbacks, ENET_VERSION};
 use enet::ffi::callbacks::enet_initialize_with_callbacks;
 use enet::mem::PacketRef;
+use enet::proto::PeerIndex;
 use sim::{connect, Link, Sim};
 
 static ALLOCATIONS: AtomicUsize = AtomicUsize::new(0);
@@ -29,7 +30,7 @@ unsafe extern "C" fn counting_free(memory: *mut core::ffi::c_void) {
     unsafe { libc::free(memory) }
 }
 
-fn send(sim: &mut Sim, host: usize, peer: usize, channel: u8, data: &[u8], flags: u32) {
+fn send(sim: &mut Sim, host: usize, peer: PeerIndex, channel: u8, data: &[u8], flags: u32) {
     let packet = PacketRef::new_with_data(data, flags).unwrap();
     let accepted = sim.host(host).send(peer, channel, &packet).is_ok();
     let raw = packet.hand_to_program();
@@ -55,7 +56,7 @@ fn allocations_and_frees_balance() {
         let mut sim = Sim::new(41, u32::MAX - 1000);
         let server = sim.add_host(4, 3);
         let clients: Vec<usize> = (0..3).map(|_| sim.add_host(1, 3)).collect();
-        let peers: Vec<usize> = clients
+        let peers: Vec<PeerIndex> = clients
             .iter()
             .map(|&c| connect(&mut sim, c, server, 3, 0).0)
             .collect();

@@ -6,12 +6,13 @@ mod sim;
 use enet::abi::ENetPeerState::*;
 use enet::mem::PacketRef;
 use enet::proto::DisconnectEffect;
+use enet::proto::PeerIndex;
 use sim::{connect, numbers_on, Seen, Sim};
 
 const RELIABLE: u32 = 1;
 const UNSEQUENCED: u32 = 2;
 
-fn send(sim: &mut Sim, host: usize, peer: usize, channel: u8, data: &[u8], flags: u32) {
+fn send(sim: &mut Sim, host: usize, peer: PeerIndex, channel: u8, data: &[u8], flags: u32) {
     let packet = PacketRef::new_with_data(data, flags).unwrap();
     // The program's own reference: released after enet_peer_send as a
     // program would leave the packet to the library.

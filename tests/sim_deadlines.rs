@@ -10,6 +10,7 @@
 mod sim;
 
 use enet::mem::PacketRef;
+use enet::proto::PeerIndex;
 use sim::{Link, Seen, Sim};
 
 const RELIABLE: u32 = 1;
@@ -27,7 +28,7 @@ fn advance(sim: &mut Sim, ms: u32, clock: Clock) {
     }
 }
 
-fn send(sim: &mut Sim, host: usize, peer: usize, channel: u8, data: &[u8], flags: u32) {
+fn send(sim: &mut Sim, host: usize, peer: PeerIndex, channel: u8, data: &[u8], flags: u32) {
     let packet = PacketRef::new_with_data(data, flags).unwrap();
     sim.host(host).send(peer, channel, &packet).expect("send");
 }

@@ -9,6 +9,7 @@ use std::collections::HashMap;
 
 use enet::abi::ENetAddress;
 use enet::abi::ENetPeerState::{self, *};
+use enet::proto::PeerIndex;
 use enet::wire::header::NO_PEER_ID;
 use enet::wire::{
     Command, CommandFlags, CommandHeader, ConnectFields, ConnectId, DatagramBuilder, Envelope,
@@ -128,7 +129,9 @@ impl Flood {
 
 fn states(sim: &mut Sim, host: usize) -> Vec<ENetPeerState> {
     let count = sim.host(host).peer_count();
-    (0..count).map(|index| sim.state(host, index)).collect()
+    PeerIndex::all(count)
+        .map(|index| sim.state(host, index))
+        .collect()
 }
 
 fn count(states: &[ENetPeerState], state: ENetPeerState) -> usize {
@@ -227,7 +230,7 @@ fn peers_the_program_connects_are_never_evicted() {
     let server = sim.add_host(8, 2);
     let client = sim.add_host(1, 2);
     // Two slots the server's program is connecting itself, to nobody.
-    let outgoing: Vec<usize> = (0..2)
+    let outgoing: Vec<PeerIndex> = (0..2)
         .map(|i| {
             sim.host(server)
                 .connect(address_of(20 + i), 2, 0)
@@ -262,7 +265,7 @@ fn an_evicted_peer_is_reset_silently_and_its_slot_reused_cleanly() {
         flood.step(&mut sim, server);
     }
     flood.run_for(&mut sim, server, 20);
-    let first_slot = (0..4)
+    let first_slot = PeerIndex::all(4)
         .find(|&i| same(sim.host(server).peer(i).address, sources[0]))
         .expect("first CONNECT has a slot");
     assert_eq!(flood.replies[&(sources[0].host, sources[0].port)], 1);
@@ -312,7 +315,7 @@ fn an_evicted_peer_is_reset_silently_and_its_slot_reused_cleanly() {
                 },
             )
             .unwrap();
-        builder.finish(Envelope::plain(first_slot as u16, 0, 0))
+        builder.finish(Envelope::plain(first_slot.peer_id(), 0, 0))
     };
     sim.inject(sources[0], server, late_ack);
     flood.run_for(&mut sim, server, 20);
@@ -388,7 +391,7 @@ fn duplicate_peer_limits_and_retransmitted_connects_still_apply_when_full() {
         );
         flood.run_for(&mut sim, server, 10);
     }
-    let from_one_host = (0..4)
+    let from_one_host = PeerIndex::all(4)
         .filter(|&i| sim.host(server).peer(i).address.host == one_host(0).host)
         .count();
     assert_eq!(from_one_host, 2);
@@ -398,10 +401,14 @@ fn duplicate_peer_limits_and_retransmitted_connects_still_apply_when_full() {
 
     // A retransmitted CONNECT (same address, same connect id) of a
     // handshake we hold is ignored too: it does not evict anything.
-    let addresses: Vec<ENetAddress> = (0..4).map(|i| sim.host(server).peer(i).address).collect();
+    let addresses: Vec<ENetAddress> = PeerIndex::all(4)
+        .map(|i| sim.host(server).peer(i).address)
+        .collect();
     sim.inject(one_host(1000), server, connect_datagram(0, 300, 1));
     flood.run_for(&mut sim, server, 10);
-    let after: Vec<ENetAddress> = (0..4).map(|i| sim.host(server).peer(i).address).collect();
+    let after: Vec<ENetAddress> = PeerIndex::all(4)
+        .map(|i| sim.host(server).peer(i).address)
+        .collect();
     assert!(addresses.iter().zip(&after).all(|(a, b)| same(*a, *b)));
     assert!(sim.hosts[server].seen.is_empty());
 }

@@ -6,11 +6,12 @@ mod sim;
 use enet::abi::ENetPeerState::*;
 use enet::mem::PacketRef;
 use enet::proto::DisconnectEffect;
+use enet::proto::PeerIndex;
 use sim::{address_of, connect, Sim};
 
 const RELIABLE: u32 = 1;
 
-fn send(sim: &mut Sim, host: usize, peer: usize, data: &[u8]) {
+fn send(sim: &mut Sim, host: usize, peer: PeerIndex, data: &[u8]) {
     let packet = PacketRef::new_with_data(data, RELIABLE).unwrap();
     sim.host(host).send(peer, 0, &packet).expect("send");
     let _ = packet.hand_to_program();
@@ -162,14 +163,14 @@ fn a_full_host_refuses_and_a_freed_slot_is_reused() {
         if round > 0 {
             connect(&mut sim, client, server, 1, round);
         }
-        let peer = 0;
+        let peer = PeerIndex::new(0);
         assert_eq!(
             sim.host(client).disconnect(peer, round),
             DisconnectEffect::Done
         );
         assert!(sim.run_until(5000, |s| s.state(client, peer)
             == ENET_PEER_STATE_DISCONNECTED
-            && s.state(server, 0) == ENET_PEER_STATE_DISCONNECTED));
+            && s.state(server, PeerIndex::new(0)) == ENET_PEER_STATE_DISCONNECTED));
     }
     assert_eq!(sim.disconnects(server).len(), 20);
     assert_eq!(sim.connects(server), 20);

@@ -5,12 +5,13 @@ mod sim;
 
 use enet::mem::PacketRef;
 use enet::proto::LossRecovery;
+use enet::proto::PeerIndex;
 use sim::{connect, numbers_on, Link, Seen, Sim};
 
 const RELIABLE: u32 = 1;
 const UNRELIABLE_FRAGMENT: u32 = 8;
 
-fn send(sim: &mut Sim, host: usize, peer: usize, channel: u8, data: &[u8], flags: u32) -> bool {
+fn send(sim: &mut Sim, host: usize, peer: PeerIndex, channel: u8, data: &[u8], flags: u32) -> bool {
     let packet = PacketRef::new_with_data(data, flags).unwrap();
     let accepted = sim.host(host).send(peer, channel, &packet).is_ok();
     // Leave the packet to the queue, as a program does after enet_peer_send.

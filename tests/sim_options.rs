@@ -5,13 +5,14 @@ mod sim;
 use enet::abi::ENetPeerState::*;
 use enet::mem::PacketRef;
 use enet::proto::NoCodec;
+use enet::proto::PeerIndex;
 use enet::proto::WireCodec;
 use sim::{connect, Sim};
 
 const RELIABLE: u32 = 1;
 const COMPRESSED: u8 = 0x40; // high byte of the peer-id word
 
-fn send(sim: &mut Sim, host: usize, peer: usize, channel: u8, data: &[u8], flags: u32) {
+fn send(sim: &mut Sim, host: usize, peer: PeerIndex, channel: u8, data: &[u8], flags: u32) {
     let packet = PacketRef::new_with_data(data, flags).unwrap();
     sim.host(host).send(peer, channel, &packet).expect("send");
     let _ = packet.hand_to_program();
@@ -84,7 +85,7 @@ fn bandwidth_limits_are_negotiated_and_throttle_unreliable_traffic() {
         .into_iter()
         .map(|outgoing| sim.add_host_with(1, 1, 0, outgoing, Box::new(NoCodec)))
         .collect();
-    let pairs: Vec<(usize, usize)> = clients
+    let pairs: Vec<(PeerIndex, PeerIndex)> = clients
         .iter()
         .map(|&c| connect(&mut sim, c, server, 1, 0))
         .collect();

@@ -7,6 +7,7 @@ mod sim;
 use enet::abi::ENetPeerState;
 use enet::mem::PacketRef;
 use enet::proto::DisconnectEffect;
+use enet::proto::PeerIndex;
 use sim::forge::{fragment_on, Forger};
 use sim::{connect, Seen, Sim};
 
@@ -15,7 +16,7 @@ const PIECE: u32 = 1000;
 const PIECES: u32 = CLAIM.div_ceil(PIECE);
 
 /// A server and `attackers` connected clients, each forged as itself.
-fn setup(attackers: usize) -> (Sim, usize, Vec<Forger>, Vec<usize>) {
+fn setup(attackers: usize) -> (Sim, usize, Vec<Forger>, Vec<PeerIndex>) {
     let mut sim = Sim::new(7, 10_000);
     let server = sim.add_host(attackers + 1, 4);
     let mut forgers = Vec::new();
@@ -189,7 +190,7 @@ fn an_evicted_reliable_reassembly_disconnects_its_peer() {
     piece_of(&mut sim, server, &forgers[1], false, 1, 5000, 0);
     assert_eq!(sim.host(server).reassemblies(), 1);
     sim.run_for(50);
-    let disconnected: Vec<usize> = sim.hosts[server]
+    let disconnected: Vec<PeerIndex> = sim.hosts[server]
         .seen
         .iter()
         .filter_map(|seen| match seen {

@@ -7,11 +7,12 @@ mod sim;
 
 use enet::mem::PacketRef;
 use enet::proto::LossRecovery;
+use enet::proto::PeerIndex;
 use sim::{connect, numbers_on, Link, Sim};
 
 const RELIABLE: u32 = 1;
 
-fn send(sim: &mut Sim, host: usize, peer: usize, channel: u8, data: &[u8]) {
+fn send(sim: &mut Sim, host: usize, peer: PeerIndex, channel: u8, data: &[u8]) {
     let packet = PacketRef::new_with_data(data, RELIABLE).unwrap();
     assert!(sim.host(host).send(peer, channel, &packet).is_ok());
     let _ = packet.hand_to_program();
@@ -19,7 +20,12 @@ fn send(sim: &mut Sim, host: usize, peer: usize, channel: u8, data: &[u8]) {
 
 /// A client and a server connected over `link`, both hosts set to
 /// `recovery`; (sim, client, client's peer, server).
-fn pair(seed: u64, start: u32, link: Link, recovery: LossRecovery) -> (Sim, usize, usize, usize) {
+fn pair(
+    seed: u64,
+    start: u32,
+    link: Link,
+    recovery: LossRecovery,
+) -> (Sim, usize, PeerIndex, usize) {
     let mut sim = Sim::new(seed, start);
     let server = sim.add_host(1, 4);
     let client = sim.add_host(1, 4);

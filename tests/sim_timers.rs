@@ -16,13 +16,14 @@
 mod sim;
 
 use enet::mem::PacketRef;
+use enet::proto::PeerIndex;
 use sim::{connect, Sim, SimTransport};
 
 const RELIABLE: u32 = 1;
 /// Longer than any test runs: the peer never pings on its own.
 const NO_PINGS: u32 = 10_000_000;
 
-fn send(sim: &mut Sim, host: usize, peer: usize, data: &[u8]) {
+fn send(sim: &mut Sim, host: usize, peer: PeerIndex, data: &[u8]) {
     let packet = PacketRef::new_with_data(data, RELIABLE).unwrap();
     sim.host(host).send(peer, 0, &packet).expect("send");
     let _ = packet.hand_to_program();
@@ -30,7 +31,7 @@ fn send(sim: &mut Sim, host: usize, peer: usize, data: &[u8]) {
 
 /// A connected pair on a quiet link (no pings either way); returns
 /// (sim, server, client, server's peer, client's peer).
-fn quiet_pair(seed: u64) -> (Sim, usize, usize, usize, usize) {
+fn quiet_pair(seed: u64) -> (Sim, usize, usize, PeerIndex, PeerIndex) {
     let mut sim = Sim::new(seed, 50_000);
     let server = sim.add_host(1, 1);
     let client = sim.add_host(1, 1);
@@ -45,7 +46,7 @@ fn quiet_pair(seed: u64) -> (Sim, usize, usize, usize, usize) {
 /// Steps until the client has sent `count` more datagrams (each a send or
 /// retransmission of its one outstanding reliable command); returns the
 /// time of the last one.
-fn wait_for_sends(sim: &mut Sim, client: usize, client_peer: usize, count: usize) -> u32 {
+fn wait_for_sends(sim: &mut Sim, client: usize, client_peer: PeerIndex, count: usize) -> u32 {
     let mut last = sim.hosts[client].host.peer(client_peer).lastSendTime;
     let mut seen = 0;
     for _ in 0..20_000 {

@@ -8,6 +8,7 @@ mod sim;
 
 use enet::abi::ENetPeerState::*;
 use enet::mem::PacketRef;
+use enet::proto::PeerIndex;
 use enet::proto::{Event, EventSlot, NoCodec};
 use enet::wire::command::{Command, CommandFlags, CommandHeader, Fragment};
 use enet::wire::{DatagramBuilder, Envelope};
@@ -15,7 +16,7 @@ use sim::{connect, Sim};
 
 const RELIABLE: u32 = 1;
 
-fn send(sim: &mut Sim, host: usize, peer: usize, data: &[u8]) {
+fn send(sim: &mut Sim, host: usize, peer: PeerIndex, data: &[u8]) {
     let packet = PacketRef::new_with_data(data, RELIABLE).unwrap();
     sim.host(host).send(peer, 0, &packet).expect("send");
     let _ = packet.hand_to_program();
@@ -29,14 +30,14 @@ fn send(sim: &mut Sim, host: usize, peer: usize, data: &[u8]) {
 fn throttle_acceleration_wraps_like_stock() {
     let mut sim = Sim::new(201, 10_000);
     let host = sim.add_host(1, 1);
-    let peer = sim.host(host).peer_mut(0);
+    let peer = sim.host(host).peer_mut(PeerIndex::new(0));
     peer.lastRoundTripTime = 10;
     peer.lastRoundTripTimeVariance = 1;
     peer.packetThrottle = 32;
     peer.packetThrottleLimit = 32;
     peer.packetThrottleAcceleration = u32::MAX;
-    assert_eq!(sim.host(host).peer_view(0).throttle(5), 1);
-    assert_eq!(sim.host(host).peer(0).packetThrottle, 31);
+    assert_eq!(sim.host(host).peer_view(PeerIndex::new(0)).throttle(5), 1);
+    assert_eq!(sim.host(host).peer(PeerIndex::new(0)).packetThrottle, 31);
 }
 
 // From the network: the acceleration comes from the remote side's

@@ -16,7 +16,7 @@ use crate::net::host_socket::SocketFamily;
 use crate::net::request_queue::RequestQueue;
 use crate::net::socket;
 use crate::net::transport::SocketIo;
-use crate::proto::{Host, HostSettings, LossRecovery};
+use crate::proto::{Host, HostSettings, LossRecovery, PeerIndex};
 
 /// A host as `enet_host_create` makes it: the engine's host first, so the
 /// `ENetHost *` C code holds (the engine host's first field) points at the
@@ -65,7 +65,7 @@ pub(crate) unsafe fn host_mut<'a>(host: *mut ENetHost) -> Option<&'a mut DriverH
 ///
 /// # Safety
 /// `peer` must be NULL or point into the peer array of a live host.
-pub(crate) unsafe fn peer_host<'a>(peer: *mut ENetPeer) -> Option<(&'a mut DriverHost, usize)> {
+pub(crate) unsafe fn peer_host<'a>(peer: *mut ENetPeer) -> Option<(&'a mut DriverHost, PeerIndex)> {
     // SAFETY: a non-null peer of a live host can be read.
     let host_pointer = unsafe { peer.as_ref() }?.host;
     // SAFETY: `peer->host` of a live peer is its live host.

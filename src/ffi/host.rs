@@ -15,7 +15,8 @@ use crate::net::request_queue::RequestQueue;
 use crate::net::transport::SocketTransport;
 use crate::net::{clock, socket};
 use crate::proto::{
-    Codec, DisconnectEffect, Event, Hooks, Host, Intercept, Request, ServiceFailed, Serviced,
+    Codec, DisconnectEffect, Event, Hooks, Host, Intercept, PeerIndex, Request, ServiceFailed,
+    Serviced,
 };
 
 /// The program's callbacks on a host, and the event it passed in.
@@ -341,7 +342,11 @@ pub(crate) fn flush(driver: &mut DriverHost) {
 
 /// Does what a disconnect call left to do (flush, reset), through the
 /// driver's transport; as stock, a failed send is not reported.
-pub(crate) fn finish_disconnect(driver: &mut DriverHost, index: usize, effect: DisconnectEffect) {
+pub(crate) fn finish_disconnect(
+    driver: &mut DriverHost,
+    index: PeerIndex,
+    effect: DisconnectEffect,
+) {
     let (host, mut transport, mut hooks, secure) = split(driver, None);
     let _ = match secure {
         None => host.finish_disconnect(index, effect, &mut transport, &mut hooks),

@@ -8,7 +8,7 @@ use super::driver::{peer_host, DriverHost};
 use super::host::finish_disconnect;
 use crate::abi::*;
 use crate::mem::{CBox, PacketRef, PacketView};
-use crate::proto::{Queued, Sequenced};
+use crate::proto::{PeerIndex, Queued, Sequenced};
 use crate::wire::command::{number, Command, CommandFlags, CommandHeader};
 use crate::wire::command_size;
 
@@ -67,7 +67,7 @@ pub unsafe extern "C" fn enet_peer_receive(
 ///
 /// # Safety
 /// `peer` must be NULL or a peer of a live host.
-unsafe fn with_peer(peer: *mut ENetPeer, action: impl FnOnce(&mut DriverHost, usize)) {
+unsafe fn with_peer(peer: *mut ENetPeer, action: impl FnOnce(&mut DriverHost, PeerIndex)) {
     guard!((), {
         // SAFETY: caller contract.
         if let Some((host, index)) = unsafe { peer_host(peer) } {

@@ -8,6 +8,7 @@ use super::command::OutgoingBody;
 use super::event::{Event, EventSlot};
 use super::host::Host;
 use super::peer::window_size_for;
+use super::peer_index::PeerIndex;
 use crate::abi::*;
 use crate::wire::command::{CommandFlags, ConnectFields, ConnectId};
 
@@ -49,7 +50,7 @@ fn next_session_id(requested: u8, ours: u8) -> u8 {
 }
 
 impl Host {
-    pub(crate) fn change_state(&mut self, index: usize, state: ENetPeerState) {
+    pub(crate) fn change_state(&mut self, index: PeerIndex, state: ENetPeerState) {
         if state == ENET_PEER_STATE_CONNECTED || state == ENET_PEER_STATE_DISCONNECT_LATER {
             self.on_connect(index);
         } else {
@@ -58,12 +59,12 @@ impl Host {
         self.engine.peers[index].state = state;
     }
 
-    pub(crate) fn dispatch_state(&mut self, index: usize, state: ENetPeerState) {
+    pub(crate) fn dispatch_state(&mut self, index: PeerIndex, state: ENetPeerState) {
         self.change_state(index, state);
         self.mark_dispatch(index);
     }
 
-    pub(crate) fn notify_connect(&mut self, index: usize, events: &mut EventSlot) {
+    pub(crate) fn notify_connect(&mut self, index: PeerIndex, events: &mut EventSlot) {
         self.public.recalculateBandwidthLimits = 1;
         if events.wanted {
             self.change_state(index, ENET_PEER_STATE_CONNECTED);
@@ -85,7 +86,7 @@ impl Host {
     /// session failed or closed): every peer there that is not already
     /// gone is disconnected as a timeout would, its DISCONNECT event queued.
     pub fn lose_endpoint(&mut self, endpoint: SocketAddr) {
-        for index in 0..self.engine.peers.len() {
+        for index in PeerIndex::all(self.engine.peers.len()) {
             let state = self.engine.peers[index].state;
             let gone = matches!(state, ENET_PEER_STATE_DISCONNECTED | ENET_PEER_STATE_ZOMBIE);
             if !gone && self.peer_endpoint(index) == endpoint {
@@ -94,7 +95,7 @@ impl Host {
         }
     }
 
-    pub(crate) fn notify_disconnect(&mut self, index: usize, events: &mut EventSlot) {
+    pub(crate) fn notify_disconnect(&mut self, index: PeerIndex, events: &mut EventSlot) {
         let state = self.engine.peers[index].state;
         if state as u32 >= ENET_PEER_STATE_CONNECTION_PENDING as u32 {
             self.public.recalculateBandwidthLimits = 1;
@@ -130,7 +131,7 @@ impl Host {
         address: ENetAddress,
         channel_count: usize,
         data: u32,
-    ) -> Option<usize> {
+    ) -> Option<PeerIndex> {
         self.connect_endpoint(address.into(), channel_count, data)
     }
 
@@ -140,7 +141,7 @@ impl Host {
         endpoint: SocketAddr,
         channel_count: usize,
         data: u32,
-    ) -> Option<usize> {
+    ) -> Option<PeerIndex> {
         let channel_count = channel_count.clamp(
             ENET_PROTOCOL_MINIMUM_CHANNEL_COUNT as usize,
             ENET_PROTOCOL_MAXIMUM_CHANNEL_COUNT as usize,
@@ -149,7 +150,8 @@ impl Host {
             .engine
             .peers
             .iter()
-            .position(|peer| peer.state == ENET_PEER_STATE_DISCONNECTED)?;
+            .position(|peer| peer.state == ENET_PEER_STATE_DISCONNECTED)
+            .map(PeerIndex::new)?;
         if !self.allocate_channels(index, channel_count) {
             return None;
         }
@@ -191,7 +193,7 @@ impl Host {
         from: SocketAddr,
         connect: &ConnectFields,
         data: u32,
-    ) -> Option<usize> {
+    ) -> Option<PeerIndex> {
         let requested_channels = connect.channel_count as usize;
         if !(ENET_PROTOCOL_MINIMUM_CHANNEL_COUNT as usize
             ..=ENET_PROTOCOL_MAXIMUM_CHANNEL_COUNT as usize)
@@ -202,7 +204,7 @@ impl Host {
         let connect_id = connect.connect_id.to_native();
         let mut free = None;
         let mut duplicates = 0usize;
-        for (index, peer) in self.engine.peers.iter().enumerate() {
+        for (index, peer) in PeerIndex::all(self.engine.peers.len()).zip(self.engine.peers.iter()) {
             if peer.state == ENET_PEER_STATE_DISCONNECTED {
                 free.get_or_insert(index);
             } else if peer.state != ENET_PEER_STATE_CONNECTING && self.peer_has_ip(index, &from) {
@@ -290,7 +292,7 @@ impl Host {
     /// incoming CONNECT created and whose handshake has not completed, so
     /// the program never saw it) without an event, and returns its slot.
     /// `None` if there is none; the CONNECT is then ignored, as stock does.
-    fn evict_oldest_half_open(&mut self) -> Option<usize> {
+    fn evict_oldest_half_open(&mut self) -> Option<PeerIndex> {
         let peers = &self.engine.peers;
         let index = self
             .engine
@@ -303,7 +305,7 @@ impl Host {
     /// A VERIFY_CONNECT answering our CONNECT.
     pub(crate) fn handle_verify_connect(
         &mut self,
-        index: usize,
+        index: PeerIndex,
         verify: &ConnectFields,
         events: &mut EventSlot,
     ) -> Result<(), ()> {
@@ -348,7 +350,7 @@ impl Host {
     }
 
     /// A DISCONNECT from the peer.
-    pub(crate) fn handle_disconnect(&mut self, index: usize, flags: CommandFlags, data: u32) {
+    pub(crate) fn handle_disconnect(&mut self, index: PeerIndex, flags: CommandFlags, data: u32) {
         let state = self.engine.peers[index].state;
         if matches!(
             state,

@@ -10,12 +10,13 @@ use super::event::EventSlot;
 use super::host::Host;
 use super::packet_flag;
 use super::peer::NEEDS_DISPATCH;
+use super::peer_index::PeerIndex;
 use super::reassembly::{Budget, HeldKey, Locator, Reassembly};
 use crate::abi::*;
 
 impl Host {
     /// Queues the peer for event dispatch (stock's NEEDS_DISPATCH flag).
-    pub(crate) fn mark_dispatch(&mut self, index: usize) {
+    pub(crate) fn mark_dispatch(&mut self, index: PeerIndex) {
         let peer = &mut self.engine.peers[index];
         if peer.flags & NEEDS_DISPATCH == 0 {
             peer.flags |= NEEDS_DISPATCH;
@@ -24,7 +25,7 @@ impl Host {
     }
 
     /// Whether the peer's waiting-data budget admits another command.
-    fn waiting_room(&mut self, index: usize) -> bool {
+    fn waiting_room(&mut self, index: PeerIndex) -> bool {
         let limit = self.public.maximumWaitingData;
         self.peer_view(index).waiting_room(limit)
     }
@@ -63,7 +64,7 @@ impl Host {
 
     /// Whether the peer can still take commands on the channel after an
     /// eviction (which may have reset it).
-    fn still_receiving(&mut self, index: usize, channel_id: u8) -> bool {
+    fn still_receiving(&mut self, index: PeerIndex, channel_id: u8) -> bool {
         let state = self.engine.peers[index].state;
         state != ENetPeerState::ENET_PEER_STATE_DISCONNECTED
             && state != ENetPeerState::ENET_PEER_STATE_ZOMBIE
@@ -106,7 +107,7 @@ impl Host {
     fn incoming_channel_mut(&mut self, locator: Locator) -> Option<&mut IncomingChannel> {
         self.engine
             .slots
-            .get_mut(locator.peer)?
+            .get_mut(locator.peer.get())?
             .incoming
             .get_mut(usize::from(locator.channel))
     }
@@ -225,7 +226,7 @@ impl Host {
     /// (see [`PeerMut::queue_incoming`]).
     pub(crate) fn queue_incoming(
         &mut self,
-        index: usize,
+        index: PeerIndex,
         channel_id: u8,
         sequencing: Sequencing,
         data: &[u8],
@@ -246,7 +247,7 @@ impl Host {
     /// must decide that before validating fields, as stock does).
     pub(crate) fn queue_reliable_fragment(
         &mut self,
-        index: usize,
+        index: PeerIndex,
         channel_id: u8,
         fragment: FragmentInfo,
         data: &[u8],
@@ -299,7 +300,7 @@ impl Host {
     /// what was delivered (decided before validating fields, as stock does).
     pub(crate) fn queue_unreliable_fragment(
         &mut self,
-        index: usize,
+        index: PeerIndex,
         channel_id: u8,
         sequence: u16,
         fragment: FragmentInfo,
@@ -356,7 +357,7 @@ impl Host {
 
     /// Delivers every reliable packet of the channel that is next in
     /// sequence and complete (see [`PeerMut::dispatch_reliable`]).
-    fn dispatch_reliable(&mut self, index: usize, channel_id: u8) {
+    fn dispatch_reliable(&mut self, index: PeerIndex, channel_id: u8) {
         let now = self.public.serviceTime;
         if self.peer_view(index).dispatch_reliable(channel_id, now) {
             self.mark_dispatch(index);
@@ -365,7 +366,7 @@ impl Host {
 
     /// Delivers the complete unreliable packets held for the channel's
     /// current reliable number (see [`PeerMut::deliver_current_unreliable`]).
-    fn deliver_current_unreliable(&mut self, index: usize, channel_id: u8) {
+    fn deliver_current_unreliable(&mut self, index: PeerIndex, channel_id: u8) {
         let now = self.public.serviceTime;
         if self
             .peer_view(index)

@@ -6,6 +6,7 @@
 
 use super::command::OutgoingBody;
 use super::host::Host;
+use super::peer_index::PeerIndex;
 use super::service::{Hooks, ServiceFailed, Transport};
 use crate::abi::ENetPeerState::{self, *};
 use crate::wire::command::CommandFlags;
@@ -36,7 +37,7 @@ impl DisconnectEffect {
 impl Host {
     /// `enet_peer_disconnect`: a graceful disconnect. A peer that was not
     /// connected yet is told once, unreliably, and reset.
-    pub fn disconnect(&mut self, index: usize, data: u32) -> DisconnectEffect {
+    pub fn disconnect(&mut self, index: PeerIndex, data: u32) -> DisconnectEffect {
         let state = self.engine.peers[index].state;
         if matches!(
             state,
@@ -67,7 +68,7 @@ impl Host {
     /// `enet_peer_disconnect_now`: tells the peer once, unreliably, and
     /// resets it, with no event. A disconnected peer is left as it is; one
     /// already disconnecting (or a zombie) is reset without a word.
-    pub fn disconnect_now(&mut self, index: usize, data: u32) -> DisconnectEffect {
+    pub fn disconnect_now(&mut self, index: PeerIndex, data: u32) -> DisconnectEffect {
         let state = self.engine.peers[index].state;
         if state == ENET_PEER_STATE_DISCONNECTED {
             return DisconnectEffect::Done;
@@ -87,7 +88,7 @@ impl Host {
     /// `enet_peer_disconnect_later`: disconnects once everything queued has
     /// been sent and acknowledged; until then the peer is in
     /// DISCONNECT_LATER. Otherwise as [`Host::disconnect`].
-    pub fn disconnect_later(&mut self, index: usize, data: u32) -> DisconnectEffect {
+    pub fn disconnect_later(&mut self, index: PeerIndex, data: u32) -> DisconnectEffect {
         let state = self.engine.peers[index].state;
         if is_connected(state) && self.has_outgoing_commands(index) {
             let peer = &mut self.engine.peers[index];
@@ -105,7 +106,7 @@ impl Host {
     /// flush's result; the failure is still returned.
     pub fn finish_disconnect(
         &mut self,
-        index: usize,
+        index: PeerIndex,
         effect: DisconnectEffect,
         transport: &mut impl Transport,
         hooks: &mut impl Hooks,
@@ -118,7 +119,7 @@ impl Host {
     /// so they keep their order.
     pub(crate) fn finish_disconnect_queued(
         &mut self,
-        index: usize,
+        index: PeerIndex,
         effect: DisconnectEffect,
         transport: &mut impl Transport,
         hooks: &mut impl Hooks,
@@ -128,7 +129,7 @@ impl Host {
 
     fn finish_disconnect_with(
         &mut self,
-        index: usize,
+        index: PeerIndex,
         effect: DisconnectEffect,
         flush: impl FnOnce(&mut Host) -> Result<(), ServiceFailed>,
     ) -> Result<(), ServiceFailed> {

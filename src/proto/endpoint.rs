@@ -13,6 +13,7 @@
 use std::net::{IpAddr, Ipv4Addr, SocketAddr, SocketAddrV4};
 
 use super::host::Host;
+use super::peer_index::PeerIndex;
 use crate::abi::ENetAddress;
 
 /// `ENetAddress::host` of an IPv6 peer: `0.0.0.0` (`ENET_HOST_ANY`), which
@@ -59,7 +60,7 @@ pub fn normalized(endpoint: SocketAddr) -> SocketAddr {
 
 impl Host {
     /// Where the peer in slot `index` sends from and is sent to.
-    pub fn peer_endpoint(&self, index: usize) -> SocketAddr {
+    pub fn peer_endpoint(&self, index: PeerIndex) -> SocketAddr {
         match self.engine.slots[index].ipv6.as_deref() {
             Some(v6) => SocketAddr::V6(*v6),
             None => self.engine.peers[index].address.into(),
@@ -68,7 +69,7 @@ impl Host {
 
     /// Points the peer in slot `index` at `endpoint` (which is
     /// [`normalized`] already): `ENetPeer::address` gets its view.
-    pub(crate) fn set_peer_endpoint(&mut self, index: usize, endpoint: SocketAddr) {
+    pub(crate) fn set_peer_endpoint(&mut self, index: PeerIndex, endpoint: SocketAddr) {
         let slot = &mut self.engine.slots[index];
         match endpoint {
             SocketAddr::V4(_) => slot.ipv6 = None,
@@ -82,7 +83,7 @@ impl Host {
 
     /// Whether the peer in slot `index` has the IP address of `endpoint`
     /// (stock counts a host's peers from one address by that alone).
-    pub(crate) fn peer_has_ip(&self, index: usize, endpoint: &SocketAddr) -> bool {
+    pub(crate) fn peer_has_ip(&self, index: PeerIndex, endpoint: &SocketAddr) -> bool {
         match (endpoint.ip(), self.engine.slots[index].ipv6.as_deref()) {
             (IpAddr::V4(ip), None) => {
                 self.engine.peers[index].address.host == u32::from_ne_bytes(ip.octets())
@@ -95,7 +96,7 @@ impl Host {
     /// Whether a datagram from `from` may belong to the peer in slot
     /// `index`: it comes from the peer's address, or the peer was sent to
     /// the IPv4 broadcast address (any answer is taken, as stock does).
-    pub(crate) fn peer_matches(&self, index: usize, from: &SocketAddr) -> bool {
+    pub(crate) fn peer_matches(&self, index: PeerIndex, from: &SocketAddr) -> bool {
         let address = self.engine.peers[index].address;
         match (from, self.engine.slots[index].ipv6.as_deref()) {
             (SocketAddr::V4(v4), None) => {

@@ -1,5 +1,6 @@
 //! What the engine reports to the program.
 
+use super::peer_index::PeerIndex;
 use crate::mem::PacketRef;
 
 /// An event for the peer in slot `peer`. Each kind carries only what it
@@ -7,13 +8,13 @@ use crate::mem::PacketRef;
 #[derive(Debug)]
 pub enum Event {
     /// The connection is up; `data` is the connect request's user data.
-    Connect { peer: usize, data: u32 },
+    Connect { peer: PeerIndex, data: u32 },
     /// The connection is gone; `data` is what the remote side sent with
     /// its DISCONNECT (0 after a timeout).
-    Disconnect { peer: usize, data: u32 },
+    Disconnect { peer: PeerIndex, data: u32 },
     /// A packet arrived; the event owns one reference to it.
     Receive {
-        peer: usize,
+        peer: PeerIndex,
         channel_id: u8,
         packet: PacketRef,
     },
@@ -21,7 +22,7 @@ pub enum Event {
 
 impl Event {
     /// The slot of the peer the event is about.
-    pub fn peer(&self) -> usize {
+    pub fn peer(&self) -> PeerIndex {
         match *self {
             Event::Connect { peer, .. }
             | Event::Disconnect { peer, .. }

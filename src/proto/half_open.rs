@@ -18,10 +18,12 @@
 
 use std::collections::VecDeque;
 
+use super::peer_index::PeerIndex;
+
 #[derive(Debug)]
 pub(crate) struct HalfOpen {
     /// (slot, ticket), oldest first.
-    queue: VecDeque<(usize, u64)>,
+    queue: VecDeque<(PeerIndex, u64)>,
     /// Each slot's current ticket; 0 = none.
     ticket: Vec<u64>,
     last_ticket: u64,
@@ -38,8 +40,8 @@ impl HalfOpen {
 
     /// Records that `slot` just became half-open. `is_half_open` tells
     /// which slots still are (used to drop stale entries).
-    pub(crate) fn admit(&mut self, slot: usize, is_half_open: impl Fn(usize) -> bool) {
-        let Some(current) = self.ticket.get_mut(slot) else {
+    pub(crate) fn admit(&mut self, slot: PeerIndex, is_half_open: impl Fn(PeerIndex) -> bool) {
+        let Some(current) = self.ticket.get_mut(slot.get()) else {
             return;
         };
         self.last_ticket += 1;
@@ -48,16 +50,16 @@ impl HalfOpen {
         if self.queue.len() > 2 * self.ticket.len() + 64 {
             let ticket = &self.ticket;
             self.queue
-                .retain(|&(slot, serial)| ticket[slot] == serial && is_half_open(slot));
+                .retain(|&(slot, serial)| ticket[slot.get()] == serial && is_half_open(slot));
         }
     }
 
     /// The slot of the oldest peer that is still half-open, dropping the
     /// stale entries in front of it. The caller resets that peer.
-    pub(crate) fn oldest(&mut self, is_half_open: impl Fn(usize) -> bool) -> Option<usize> {
+    pub(crate) fn oldest(&mut self, is_half_open: impl Fn(PeerIndex) -> bool) -> Option<PeerIndex> {
         while let Some(&(slot, serial)) = self.queue.front() {
-            if self.ticket[slot] == serial && is_half_open(slot) {
-                self.ticket[slot] = 0;
+            if self.ticket[slot.get()] == serial && is_half_open(slot) {
+                self.ticket[slot.get()] = 0;
                 self.queue.pop_front();
                 return Some(slot);
             }
@@ -76,28 +78,32 @@ impl HalfOpen {
 mod tests {
     use super::*;
 
+    fn slot(number: usize) -> PeerIndex {
+        PeerIndex::new(number)
+    }
+
     #[test]
     fn the_oldest_live_entry_comes_first() {
         let mut half_open = HalfOpen::new(4);
         let open = [true, true, false, true];
-        for slot in [3, 1, 2, 0] {
-            half_open.admit(slot, |_| true);
+        for number in [3, 1, 2, 0] {
+            half_open.admit(slot(number), |_| true);
         }
         // Slot 2 connected meanwhile: skipped.
-        assert_eq!(half_open.oldest(|slot| open[slot]), Some(3));
-        assert_eq!(half_open.oldest(|slot| open[slot]), Some(1));
-        assert_eq!(half_open.oldest(|slot| open[slot]), Some(0));
-        assert_eq!(half_open.oldest(|slot| open[slot]), None);
+        assert_eq!(half_open.oldest(|slot| open[slot.get()]), Some(slot(3)));
+        assert_eq!(half_open.oldest(|slot| open[slot.get()]), Some(slot(1)));
+        assert_eq!(half_open.oldest(|slot| open[slot.get()]), Some(slot(0)));
+        assert_eq!(half_open.oldest(|slot| open[slot.get()]), None);
     }
 
     #[test]
     fn a_reused_slot_counts_from_its_latest_admission() {
         let mut half_open = HalfOpen::new(2);
-        half_open.admit(0, |_| true);
-        half_open.admit(1, |_| true);
-        half_open.admit(0, |_| true); // slot 0 was freed and taken again
-        assert_eq!(half_open.oldest(|_| true), Some(1));
-        assert_eq!(half_open.oldest(|_| true), Some(0));
+        half_open.admit(slot(0), |_| true);
+        half_open.admit(slot(1), |_| true);
+        half_open.admit(slot(0), |_| true); // slot 0 was freed and taken again
+        assert_eq!(half_open.oldest(|_| true), Some(slot(1)));
+        assert_eq!(half_open.oldest(|_| true), Some(slot(0)));
         assert_eq!(half_open.oldest(|_| true), None);
     }
 
@@ -106,7 +112,7 @@ mod tests {
         let mut half_open = HalfOpen::new(8);
         // Every handshake completes: nothing is ever evicted.
         for round in 0..10_000 {
-            half_open.admit(round % 8, |_| false);
+            half_open.admit(slot(round % 8), |_| false);
         }
         assert!(half_open.len() <= 2 * 8 + 64 + 1, "{}", half_open.len());
         assert_eq!(half_open.oldest(|_| false), None);
@@ -115,7 +121,7 @@ mod tests {
     #[test]
     fn out_of_range_slots_are_ignored() {
         let mut half_open = HalfOpen::new(1);
-        half_open.admit(5, |_| true);
+        half_open.admit(slot(5), |_| true);
         assert_eq!(half_open.oldest(|_| true), None);
     }
 }

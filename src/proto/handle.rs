@@ -10,6 +10,8 @@ use crate::mem::PacketRef;
 /// A peer as other threads name it: its slot and the slot's generation.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct PeerHandle {
+    /// The slot, as a `u32` so that a handle stays 8 bytes (C code holds
+    /// it as `ENetRsPeerHandle`); a `PeerIndex` once resolved.
     pub index: u32,
     /// Never 0: that names no connection (a handle of a free slot).
     pub generation: u32,

@@ -5,6 +5,7 @@ use std::collections::VecDeque;
 
 use super::half_open::HalfOpen;
 use super::peer::{PeerMut, PeerSlot};
+use super::peer_index::PeerIndex;
 use super::reassembly::Budget;
 use super::recovery::{LossRecovery, RecoveryStats};
 use super::schedule::Schedule;
@@ -44,7 +45,7 @@ pub(crate) struct Engine {
     /// Private state of each peer, by slot.
     pub(crate) slots: Vec<PeerSlot>,
     /// Peers with an event to report, in order (stock's `dispatchQueue`).
-    pub(crate) dispatch_queue: VecDeque<usize>,
+    pub(crate) dispatch_queue: VecDeque<PeerIndex>,
     pub(crate) schedule: Schedule,
     /// The datagram being packed.
     pub(crate) builder: DatagramBuilder,
@@ -53,9 +54,9 @@ pub(crate) struct Engine {
     pub(crate) sent_unreliable: Vec<super::command::OutgoingCommand>,
     /// Peers visited by the current send pass, and its rounds (kept to
     /// reuse their memory).
-    pub(crate) due: Vec<usize>,
-    pub(crate) round: Vec<usize>,
-    pub(crate) again: Vec<usize>,
+    pub(crate) due: Vec<PeerIndex>,
+    pub(crate) round: Vec<PeerIndex>,
+    pub(crate) again: Vec<PeerIndex>,
     /// Peers currently connected, by slot, for the bandwidth throttle.
     pub(crate) connected: Vec<bool>,
     /// Half-open peers (incoming CONNECTs not yet acknowledged), oldest
@@ -73,7 +74,7 @@ pub(crate) struct Engine {
 
 impl Engine {
     /// The peer in slot `index`, borrowed whole.
-    pub(crate) fn peer_view(&mut self, index: usize) -> PeerMut<'_> {
+    pub(crate) fn peer_view(&mut self, index: PeerIndex) -> PeerMut<'_> {
         PeerMut {
             public: &mut self.peers[index],
             slot: &mut self.slots[index],
@@ -84,7 +85,7 @@ impl Engine {
     /// datagram being packed and the unreliable commands it carries.
     pub(crate) fn packing(
         &mut self,
-        index: usize,
+        index: PeerIndex,
     ) -> (
         PeerMut<'_>,
         &mut DatagramBuilder,
@@ -95,6 +96,33 @@ impl Engine {
             slot: &mut self.slots[index],
         };
         (peer, &mut self.builder, &mut self.sent_unreliable)
+    }
+}
+
+/// The engine's per-peer arrays are indexed by slot.
+impl core::ops::Index<PeerIndex> for [ENetPeer] {
+    type Output = ENetPeer;
+    fn index(&self, index: PeerIndex) -> &ENetPeer {
+        &self[index.get()]
+    }
+}
+
+impl core::ops::IndexMut<PeerIndex> for [ENetPeer] {
+    fn index_mut(&mut self, index: PeerIndex) -> &mut ENetPeer {
+        &mut self[index.get()]
+    }
+}
+
+impl core::ops::Index<PeerIndex> for Vec<PeerSlot> {
+    type Output = PeerSlot;
+    fn index(&self, index: PeerIndex) -> &PeerSlot {
+        &self[index.get()]
+    }
+}
+
+impl core::ops::IndexMut<PeerIndex> for Vec<PeerSlot> {
+    fn index_mut(&mut self, index: PeerIndex) -> &mut PeerSlot {
+        &mut self[index.get()]
     }
 }
 
@@ -272,9 +300,11 @@ impl Host {
         let host_pointer: *mut ENetHost = &mut self.public;
         self.public.peers = self.engine.peers.as_mut_ptr();
         clear_list(&mut self.public.dispatchQueue);
-        for (index, peer) in self.engine.peers.iter_mut().enumerate() {
+        for (index, peer) in
+            PeerIndex::all(self.engine.peers.len()).zip(self.engine.peers.iter_mut())
+        {
             peer.host = host_pointer;
-            peer.incomingPeerID = index as u16;
+            peer.incomingPeerID = index.peer_id();
             peer.outgoingSessionID = 0xFF;
             peer.incomingSessionID = 0xFF;
             clear_list(&mut peer.acknowledgements);
@@ -283,7 +313,7 @@ impl Host {
             clear_list(&mut peer.outgoingCommands);
             clear_list(&mut peer.dispatchedCommands);
         }
-        for index in 0..self.engine.peers.len() {
+        for index in PeerIndex::all(self.engine.peers.len()) {
             self.reset_peer(index);
         }
     }
@@ -298,7 +328,7 @@ impl Host {
     /// Resets every peer (releasing every queued packet); the host itself
     /// is freed when its box is dropped.
     pub fn shut_down(&mut self) {
-        for index in 0..self.engine.peers.len() {
+        for index in PeerIndex::all(self.engine.peers.len()) {
             self.reset_peer(index);
         }
     }
@@ -307,30 +337,30 @@ impl Host {
         self.engine.peers.len()
     }
 
-    pub fn peer(&self, index: usize) -> &ENetPeer {
+    pub fn peer(&self, index: PeerIndex) -> &ENetPeer {
         &self.engine.peers[index]
     }
 
-    pub fn peer_mut(&mut self, index: usize) -> &mut ENetPeer {
+    pub fn peer_mut(&mut self, index: PeerIndex) -> &mut ENetPeer {
         &mut self.engine.peers[index]
     }
 
     /// The peer in slot `index`, borrowed whole (see [`PeerMut`]).
-    pub fn peer_view(&mut self, index: usize) -> PeerMut<'_> {
+    pub fn peer_view(&mut self, index: PeerIndex) -> PeerMut<'_> {
         self.engine.peer_view(index)
     }
 
     /// The slot of the peer at `pointer`, if it is one of this host's.
-    pub fn peer_index(&self, pointer: *const ENetPeer) -> Option<usize> {
+    pub fn peer_index(&self, pointer: *const ENetPeer) -> Option<PeerIndex> {
         let base = self.engine.peers.as_ptr() as usize;
         let offset = (pointer as usize).checked_sub(base)?;
         let size = core::mem::size_of::<ENetPeer>();
         let index = offset / size;
-        (offset % size == 0 && index < self.engine.peers.len()).then_some(index)
+        (offset % size == 0 && index < self.engine.peers.len()).then(|| PeerIndex::new(index))
     }
 
     /// Pointer to the peer in slot `index`, as C code sees it.
-    pub fn peer_pointer(&mut self, index: usize) -> *mut ENetPeer {
+    pub fn peer_pointer(&mut self, index: PeerIndex) -> *mut ENetPeer {
         &mut self.engine.peers[index]
     }
 
@@ -338,7 +368,7 @@ impl Host {
     /// in DISCONNECT_LATER is not a broadcast target (stock
     /// `enet_host_broadcast`). The throttle's count differs, see
     /// `peers_connected_or_disconnect_later`.
-    pub fn peers_in_state_connected(&self) -> Vec<usize> {
+    pub fn peers_in_state_connected(&self) -> Vec<PeerIndex> {
         self.engine
             .connected
             .iter()
@@ -347,7 +377,7 @@ impl Host {
                 connected
                     && self.engine.peers[index].state == ENetPeerState::ENET_PEER_STATE_CONNECTED
             })
-            .map(|(index, _)| index)
+            .map(|(index, _)| PeerIndex::new(index))
             .collect()
     }
 
@@ -405,19 +435,19 @@ impl Host {
 
     /// Sets the loss recovery of the peer in slot `index`, until its slot is
     /// reset.
-    pub fn set_peer_loss_recovery(&mut self, index: usize, recovery: LossRecovery) {
+    pub fn set_peer_loss_recovery(&mut self, index: PeerIndex, recovery: LossRecovery) {
         self.engine.slots[index].recovery = recovery.sanitized();
     }
 
     /// The loss recovery of the peer in slot `index`.
-    pub fn peer_loss_recovery(&self, index: usize) -> LossRecovery {
+    pub fn peer_loss_recovery(&self, index: PeerIndex) -> LossRecovery {
         self.engine.slots[index].recovery
     }
 
     /// What the loss recovery of the peer in slot `index` did since its
     /// slot was last reset, and its congestion window in bytes (0 while it
     /// has none: congestion control off, or idle).
-    pub fn peer_recovery_stats(&self, index: usize) -> (RecoveryStats, u32) {
+    pub fn peer_recovery_stats(&self, index: PeerIndex) -> (RecoveryStats, u32) {
         let slot = &self.engine.slots[index];
         let stats = slot.recovery_stats;
         let window = match &slot.queues {

@@ -9,6 +9,7 @@ use super::command::number;
 use super::event::EventSlot;
 use super::host::Host;
 use super::peer::window_size_for;
+use super::peer_index::PeerIndex;
 use crate::abi::*;
 use crate::time::{time_difference, time_less};
 use crate::wire::checksum;
@@ -56,7 +57,7 @@ impl Host {
         datagram: &[u8],
         codec: &mut dyn Codec,
         events: &mut EventSlot,
-        peer: &mut Option<usize>,
+        peer: &mut Option<PeerIndex>,
     ) -> Result<(), DropReason> {
         let (header, header_len) = DatagramHeader::parse(datagram, codec.has_checksum())?;
         let peer_index = self.datagram_peer(&header, from)?;
@@ -131,12 +132,13 @@ impl Host {
         &self,
         header: &DatagramHeader,
         from: SocketAddr,
-    ) -> Result<Option<usize>, DropReason> {
+    ) -> Result<Option<PeerIndex>, DropReason> {
         if header.peer_id == NO_PEER_ID {
             return Ok(None);
         }
-        let index = usize::from(header.peer_id);
-        let peer = self.engine.peers.get(index).ok_or(DropReason::BadPeerId)?;
+        let index = PeerIndex::from_peer_id(header.peer_id, self.engine.peers.len())
+            .ok_or(DropReason::BadPeerId)?;
+        let peer = &self.engine.peers[index];
         if peer.state == ENET_PEER_STATE_DISCONNECTED || peer.state == ENET_PEER_STATE_ZOMBIE {
             return Err(DropReason::PeerNotConnected);
         }
@@ -152,7 +154,7 @@ impl Host {
     /// Queues the acknowledgement a reliable command earns, by peer state.
     fn acknowledge_received(
         &mut self,
-        index: usize,
+        index: PeerIndex,
         header: &CommandHeader,
         command_number: u8,
         sent_time: u16,
@@ -187,7 +189,7 @@ impl Host {
 
     fn handle_command(
         &mut self,
-        index: usize,
+        index: PeerIndex,
         header: &CommandHeader,
         command: &Command<'_>,
         events: &mut EventSlot,
@@ -262,7 +264,7 @@ impl Host {
 
     /// Checks common to every payload command: a channel that exists, a
     /// connected peer, a payload within the host's packet size limit.
-    fn payload_allowed(&self, index: usize, header: &CommandHeader, length: usize) -> bool {
+    fn payload_allowed(&self, index: PeerIndex, header: &CommandHeader, length: usize) -> bool {
         let peer = &self.engine.peers[index];
         usize::from(header.channel_id) < peer.channelCount
             && is_connected(peer.state)
@@ -271,7 +273,7 @@ impl Host {
 
     fn handle_payload(
         &mut self,
-        index: usize,
+        index: PeerIndex,
         header: &CommandHeader,
         sequencing: Sequencing,
         data: &[u8],
@@ -285,7 +287,7 @@ impl Host {
 
     fn handle_unsequenced(
         &mut self,
-        index: usize,
+        index: PeerIndex,
         header: &CommandHeader,
         group: u16,
         data: &[u8],
@@ -323,7 +325,7 @@ impl Host {
 
     fn handle_fragment(
         &mut self,
-        index: usize,
+        index: PeerIndex,
         header: &CommandHeader,
         fragment: &Fragment<'_>,
         reliable: bool,
@@ -387,7 +389,7 @@ impl Host {
 
     fn handle_bandwidth_limit(
         &mut self,
-        index: usize,
+        index: PeerIndex,
         incoming: u32,
         outgoing: u32,
     ) -> Result<(), ()> {
@@ -416,7 +418,7 @@ impl Host {
     /// leaves the sent queue, which may complete a connect or disconnect.
     fn handle_acknowledge(
         &mut self,
-        index: usize,
+        index: PeerIndex,
         channel_id: u8,
         received_sequence: u16,
         received_sent_time: u16,

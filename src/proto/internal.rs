@@ -7,6 +7,7 @@
 use super::channel::{Queued, Sequencing};
 use super::command::{number, FragmentFields, OutgoingBody, OutgoingCommand};
 use super::host::Host;
+use super::peer_index::PeerIndex;
 use crate::mem::PacketRef;
 use crate::wire::command::{Command, CommandHeader};
 
@@ -71,7 +72,7 @@ impl Host {
     /// queued (an ACKNOWLEDGE, a channel the peer does not have).
     pub fn queue_command(
         &mut self,
-        index: usize,
+        index: PeerIndex,
         header: &CommandHeader,
         command: &Command<'_>,
         packet: Option<PacketRef>,
@@ -108,7 +109,7 @@ impl Host {
     /// window rule withholds it.
     pub fn acknowledge(
         &mut self,
-        index: usize,
+        index: PeerIndex,
         header: &CommandHeader,
         command_number: u8,
         sent_time: u16,
@@ -128,7 +129,7 @@ impl Host {
     /// reassembles from the fragments themselves.
     pub fn inject_incoming(
         &mut self,
-        index: usize,
+        index: PeerIndex,
         command_number: u8,
         channel_id: u8,
         reliable_sequence_number: u16,

@@ -13,6 +13,7 @@ use super::codec::Codec;
 use super::event::EventSlot;
 use super::host::Host;
 use super::in_flight::TimedOut;
+use super::peer_index::PeerIndex;
 use super::schedule::{Timer, TimerTable};
 use crate::abi::*;
 use crate::time::{time_difference, TIME_OVERFLOW};
@@ -124,7 +125,7 @@ impl Host {
 
     /// Sets the peer's next visit: at once if it has queued work, and at
     /// the earliest of its deadlines (see [`Timer`]).
-    pub(crate) fn reschedule(&mut self, index: usize, now: u32) {
+    pub(crate) fn reschedule(&mut self, index: PeerIndex, now: u32) {
         self.engine.slots[index].release_if_idle(now);
         let peer = &self.engine.peers[index];
         let slot = &self.engine.slots[index];
@@ -158,7 +159,7 @@ impl Host {
     /// if more is waiting that did not fit.
     fn send_datagram(
         &mut self,
-        index: usize,
+        index: PeerIndex,
         now: u32,
         check_timeouts: bool,
         codec: &mut dyn Codec,
@@ -230,7 +231,7 @@ impl Host {
 
     /// Packs owed acknowledgements; true if some had to wait for the next
     /// datagram.
-    fn pack_acknowledgements(&mut self, index: usize) -> bool {
+    fn pack_acknowledgements(&mut self, index: PeerIndex) -> bool {
         let (mut peer, builder, _) = self.engine.packing(index);
         let packed = peer.pack_acknowledgements(builder);
         if packed.disconnect_acknowledged {
@@ -240,7 +241,7 @@ impl Host {
     }
     /// Resends timed-out reliable commands, or gives up on the peer (see
     /// [`PeerMut::check_timeouts`]). True if the peer was disconnected.
-    fn check_timeouts(&mut self, index: usize, now: u32, events: &mut EventSlot) -> bool {
+    fn check_timeouts(&mut self, index: PeerIndex, now: u32, events: &mut EventSlot) -> bool {
         match self.peer_view(index).check_timeouts(now) {
             Ok(()) => false,
             Err(TimedOut) => {
@@ -253,7 +254,7 @@ impl Host {
     /// [`PeerMut::pack_outgoing`]); a peer told to disconnect once all is
     /// sent disconnects when nothing is left. Returns whether a ping may
     /// follow and whether the datagram filled up with commands left over.
-    fn pack_outgoing(&mut self, index: usize, now: u32) -> (bool, bool) {
+    fn pack_outgoing(&mut self, index: PeerIndex, now: u32) -> (bool, bool) {
         let (mut peer, builder, sent_unreliable) = self.engine.packing(index);
         let packed = peer.pack_outgoing(now, builder, sent_unreliable);
         let peer = &self.engine.peers[index];
@@ -273,7 +274,7 @@ impl Host {
     /// hands it to `transmit`.
     fn transmit_datagram(
         &mut self,
-        index: usize,
+        index: PeerIndex,
         now: u32,
         codec: &mut dyn Codec,
         transmit: &mut Transmit<'_>,
@@ -312,7 +313,7 @@ impl Host {
     }
 
     /// Unreliable commands are done once sent: release their packets.
-    fn complete_sent_unreliable(&mut self, index: usize) {
+    fn complete_sent_unreliable(&mut self, index: PeerIndex) {
         if self.engine.sent_unreliable.is_empty() {
             return;
         }
@@ -334,7 +335,7 @@ impl Host {
     /// [`PeerMut::acknowledge`]); returns its command number.
     pub(crate) fn remove_sent_reliable(
         &mut self,
-        index: usize,
+        index: PeerIndex,
         sequence: u16,
         channel_id: u8,
         acknowledged_send: Option<u32>,

@@ -7,6 +7,7 @@ use super::command::{FragmentFields, OutgoingBody, OutgoingCommand, CONNECTION_C
 use super::host::{clear_list, Host};
 use super::packet_flag;
 use super::peer::{blank_channel, Receipts, SendError, NEEDS_DISPATCH};
+use super::peer_index::PeerIndex;
 use crate::abi::*;
 use crate::mem::{CSlice, PacketView};
 use crate::wire::command::CommandFlags;
@@ -20,7 +21,7 @@ const FRAGMENT_OVERHEAD: u32 = (SENT_TIME_HEADER_LEN + size::SEND_FRAGMENT) as u
 
 impl Host {
     /// Gives the peer `count` fresh channels; false if allocation fails.
-    pub(crate) fn allocate_channels(&mut self, index: usize, count: usize) -> bool {
+    pub(crate) fn allocate_channels(&mut self, index: PeerIndex, count: usize) -> bool {
         let Some(mut channels) = CSlice::new_with(count, |_| blank_channel()) else {
             return false;
         };
@@ -38,12 +39,16 @@ impl Host {
         true
     }
 
-    pub(crate) fn channel_mut(&mut self, index: usize, channel_id: u8) -> Option<&mut ENetChannel> {
+    pub(crate) fn channel_mut(
+        &mut self,
+        index: PeerIndex,
+        channel_id: u8,
+    ) -> Option<&mut ENetChannel> {
         self.peer_view(index).into_channel(channel_id)
     }
 
     /// `enet_peer_on_connect`: counts the peer as connected.
-    pub fn on_connect(&mut self, index: usize) {
+    pub fn on_connect(&mut self, index: PeerIndex) {
         let peer = &self.engine.peers[index];
         if peer.state != ENET_PEER_STATE_CONNECTED && peer.state != ENET_PEER_STATE_DISCONNECT_LATER
         {
@@ -51,12 +56,12 @@ impl Host {
                 self.public.bandwidthLimitedPeers += 1;
             }
             self.public.connectedPeers += 1;
-            self.engine.connected[index] = true;
+            self.engine.connected[index.get()] = true;
         }
     }
 
     /// `enet_peer_on_disconnect`: stops counting the peer as connected.
-    pub fn on_disconnect(&mut self, index: usize) {
+    pub fn on_disconnect(&mut self, index: PeerIndex) {
         let peer = &self.engine.peers[index];
         if peer.state == ENET_PEER_STATE_CONNECTED || peer.state == ENET_PEER_STATE_DISCONNECT_LATER
         {
@@ -65,13 +70,13 @@ impl Host {
                     self.public.bandwidthLimitedPeers.saturating_sub(1);
             }
             self.public.connectedPeers = self.public.connectedPeers.saturating_sub(1);
-            self.engine.connected[index] = false;
+            self.engine.connected[index.get()] = false;
         }
     }
 
     /// `enet_peer_reset`: back to DISCONNECTED with defaults, no notice to
     /// the remote end.
-    pub fn reset_peer(&mut self, index: usize) {
+    pub fn reset_peer(&mut self, index: PeerIndex) {
         self.on_disconnect(index);
         let mtu = self.public.mtu;
         let peer = &mut self.engine.peers[index];
@@ -130,7 +135,7 @@ impl Host {
 
     /// `enet_peer_reset_queues`: drops every queued command and packet and
     /// the channels.
-    pub fn reset_queues(&mut self, index: usize) {
+    pub fn reset_queues(&mut self, index: PeerIndex) {
         let peer = &mut self.engine.peers[index];
         if peer.flags & NEEDS_DISPATCH != 0 {
             peer.flags &= !NEEDS_DISPATCH;
@@ -164,14 +169,19 @@ impl Host {
     }
 
     /// `enet_peer_setup_outgoing_command`: numbers the command and queues it.
-    pub(crate) fn setup_outgoing(&mut self, index: usize, command: OutgoingCommand) {
+    pub(crate) fn setup_outgoing(&mut self, index: PeerIndex, command: OutgoingCommand) {
         if self.peer_view(index).number_and_queue(command) {
             self.engine.schedule.mark_ready(index);
         }
     }
 
     /// Queues a connection-level (channel 0xFF) command.
-    pub(crate) fn queue_control(&mut self, index: usize, flags: CommandFlags, body: OutgoingBody) {
+    pub(crate) fn queue_control(
+        &mut self,
+        index: PeerIndex,
+        flags: CommandFlags,
+        body: OutgoingBody,
+    ) {
         self.setup_outgoing(index, OutgoingCommand::new(flags, CONNECTION_CHANNEL, body));
     }
 
@@ -179,7 +189,7 @@ impl Host {
     /// `packet`; on failure nothing is kept (the caller still owns it).
     pub fn send<'p>(
         &mut self,
-        index: usize,
+        index: PeerIndex,
         channel_id: u8,
         packet: impl Into<PacketView<'p>>,
     ) -> Result<(), SendError> {
@@ -270,7 +280,7 @@ impl Host {
     }
 
     /// `enet_peer_ping`.
-    pub fn ping(&mut self, index: usize) {
+    pub fn ping(&mut self, index: PeerIndex) {
         if self.engine.peers[index].state != ENET_PEER_STATE_CONNECTED {
             return;
         }
@@ -278,7 +288,7 @@ impl Host {
     }
 
     /// `enet_peer_ping_interval` (0 restores the default).
-    pub fn set_ping_interval(&mut self, index: usize, interval: u32) {
+    pub fn set_ping_interval(&mut self, index: PeerIndex, interval: u32) {
         self.engine.peers[index].pingInterval = if interval != 0 {
             interval
         } else {
@@ -290,7 +300,7 @@ impl Host {
     /// `enet_peer_throttle_configure`: sets the throttle and tells the peer.
     pub fn throttle_configure(
         &mut self,
-        index: usize,
+        index: PeerIndex,
         interval: u32,
         acceleration: u32,
         deceleration: u32,
@@ -315,7 +325,7 @@ impl Host {
     /// range (stock leaves those unacknowledged so the sender retries).
     pub(crate) fn queue_acknowledgement(
         &mut self,
-        index: usize,
+        index: PeerIndex,
         channel_id: u8,
         reliable_sequence_number: u16,
         command_number: u8,
@@ -334,7 +344,7 @@ impl Host {
     }
 
     /// Where the internal queue exports keep the objects they return.
-    pub fn receipts_mut(&mut self, index: usize) -> &mut Receipts {
+    pub fn receipts_mut(&mut self, index: PeerIndex) -> &mut Receipts {
         self.engine.slots[index]
             .receipts
             .get_or_insert_with(Box::default)
@@ -342,7 +352,7 @@ impl Host {
 
     /// Whether the peer still has commands queued or unacknowledged
     /// (1.3.18's `enet_peer_has_outgoing_commands`).
-    pub fn has_outgoing_commands(&self, index: usize) -> bool {
+    pub fn has_outgoing_commands(&self, index: PeerIndex) -> bool {
         let slot = &self.engine.slots[index];
         !(slot.outgoing_is_empty() && slot.sent_reliable_is_empty())
     }

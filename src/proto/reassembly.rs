@@ -17,6 +17,7 @@ use std::cell::RefCell;
 use std::collections::BTreeMap;
 use std::rc::Rc;
 
+use super::peer_index::PeerIndex;
 use crate::mem::{ChunkedPacket, PacketRef};
 
 /// The budget when nothing else is asked for: enough for a legit packet of
@@ -34,7 +35,7 @@ const REASSEMBLY_COST: usize = core::mem::size_of::<Reassembly>() + 64;
 /// it: the peer's slot, the channel, and its key in that channel.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct Locator {
-    pub peer: usize,
+    pub peer: PeerIndex,
     pub channel: u8,
     pub key: HeldKey,
 }
@@ -350,7 +351,7 @@ mod tests {
 
     fn locator(start: u16) -> Locator {
         Locator {
-            peer: 0,
+            peer: PeerIndex::new(0),
             channel: 0,
             key: HeldKey::Reliable { start },
         }

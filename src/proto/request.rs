@@ -14,27 +14,29 @@ use std::sync::Arc;
 
 pub use super::handle::{is_current, new_generations, Generations, PeerHandle, Request};
 use super::host::Host;
+use super::peer_index::PeerIndex;
 use super::service::{Hooks, ServiceFailed, Transport};
 use crate::abi::ENetPeerState;
 
 impl Host {
     /// The handle of the peer in slot `index` (generation 0 if the slot
     /// holds no connection).
-    pub fn peer_handle(&self, index: usize) -> PeerHandle {
+    pub fn peer_handle(&self, index: PeerIndex) -> PeerHandle {
         let free = self.engine.peers[index].state == ENetPeerState::ENET_PEER_STATE_DISCONNECTED;
         PeerHandle {
-            index: index as u32,
+            index: index.as_u32(),
             generation: if free {
                 0
             } else {
-                self.engine.generations[index].load(Ordering::Relaxed)
+                self.engine.generations[index.get()].load(Ordering::Relaxed)
             },
         }
     }
 
     /// The slot a handle names, if it is still that connection's.
-    pub fn handle_index(&self, handle: PeerHandle) -> Option<usize> {
-        is_current(&self.engine.generations, handle).then_some(handle.index as usize)
+    pub fn handle_index(&self, handle: PeerHandle) -> Option<PeerIndex> {
+        is_current(&self.engine.generations, handle)
+            .then_some(PeerIndex::new(handle.index as usize))
     }
 
     /// Every slot's generation, for threads that check handles.
@@ -43,8 +45,8 @@ impl Host {
     }
 
     /// A slot was reset: handles taken before no longer name it.
-    pub(crate) fn next_generation(&mut self, index: usize) {
-        let generation = &self.engine.generations[index];
+    pub(crate) fn next_generation(&mut self, index: PeerIndex) {
+        let generation = &self.engine.generations[index.get()];
         let next = generation.load(Ordering::Relaxed).wrapping_add(1).max(1);
         generation.store(next, Ordering::Release);
     }

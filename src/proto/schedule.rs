@@ -11,6 +11,7 @@
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
+use super::peer_index::PeerIndex;
 use crate::time::time_less;
 
 /// Why the send pass must visit a peer at a given time: the index into
@@ -125,9 +126,9 @@ const NO_TIMER: u64 = 0;
 
 #[derive(Debug)]
 pub struct Schedule {
-    ready: Vec<usize>,
+    ready: Vec<PeerIndex>,
     is_ready: Vec<bool>,
-    timers: BinaryHeap<Reverse<(u64, usize)>>,
+    timers: BinaryHeap<Reverse<(u64, PeerIndex)>>,
     /// The live heap key of each peer, its table's earliest deadline
     /// ([`NO_TIMER`] for none); heap entries that disagree are stale.
     timer_at: Vec<u64>,
@@ -152,8 +153,8 @@ impl Schedule {
     }
 
     /// The peer has something to send: visit it on the next send pass.
-    pub fn mark_ready(&mut self, peer: usize) {
-        if let Some(flag) = self.is_ready.get_mut(peer) {
+    pub fn mark_ready(&mut self, peer: PeerIndex) {
+        if let Some(flag) = self.is_ready.get_mut(peer.get()) {
             if !*flag {
                 *flag = true;
                 self.ready.push(peer);
@@ -165,8 +166,8 @@ impl Schedule {
     /// one, and no sooner than a millisecond from `now` (a deadline already
     /// passed, and not served by this pass, would spin).
     #[inline]
-    pub fn set_timers(&mut self, peer: usize, now: u32, table: TimerTable) {
-        let Some(slot) = self.tables.get_mut(peer) else {
+    pub fn set_timers(&mut self, peer: PeerIndex, now: u32, table: TimerTable) {
+        let Some(slot) = self.tables.get_mut(peer.get()) else {
             return;
         };
         *slot = table;
@@ -181,17 +182,19 @@ impl Schedule {
 
     /// The peer's deadline for `timer`, if armed.
     #[cfg(test)]
-    pub fn deadline(&self, peer: usize, timer: Timer) -> Option<u32> {
-        self.tables.get(peer).and_then(|table| table.get(timer))
+    pub fn deadline(&self, peer: PeerIndex, timer: Timer) -> Option<u32> {
+        self.tables
+            .get(peer.get())
+            .and_then(|table| table.get(timer))
     }
 
     /// Visit the peer once `deadline` (engine time) has come.
     #[inline]
-    fn set_timer(&mut self, peer: usize, now: u32, deadline: u32) {
+    fn set_timer(&mut self, peer: PeerIndex, now: u32, deadline: u32) {
         let now_extended = self.clock.advance(now);
         let at = self.clock.extend(now_extended, now, deadline);
         debug_assert_ne!(at, NO_TIMER);
-        if let Some(slot) = self.timer_at.get_mut(peer) {
+        if let Some(slot) = self.timer_at.get_mut(peer.get()) {
             if *slot != at {
                 *slot = at;
                 self.timers.push(Reverse((at, peer)));
@@ -205,32 +208,32 @@ impl Schedule {
                 .iter()
                 .enumerate()
                 .filter(|&(_, &at)| at != NO_TIMER)
-                .map(|(peer, &at)| Reverse((at, peer)))
+                .map(|(peer, &at)| Reverse((at, PeerIndex::new(peer))))
                 .collect();
         }
     }
 
     /// Disarms every timer of the peer.
-    pub fn cancel_timers(&mut self, peer: usize) {
-        if let Some(table) = self.tables.get_mut(peer) {
+    pub fn cancel_timers(&mut self, peer: PeerIndex) {
+        if let Some(table) = self.tables.get_mut(peer.get()) {
             *table = TimerTable::default();
         }
         self.cancel_timer(peer);
     }
 
-    fn cancel_timer(&mut self, peer: usize) {
-        if let Some(slot) = self.timer_at.get_mut(peer) {
+    fn cancel_timer(&mut self, peer: PeerIndex) {
+        if let Some(slot) = self.timer_at.get_mut(peer.get()) {
             *slot = NO_TIMER;
         }
     }
 
     /// Moves every ready peer and every peer whose timer is due at `now`
     /// into `out`, in slot order (stock visits slots in order).
-    pub fn take_due(&mut self, now: u32, out: &mut Vec<usize>) {
+    pub fn take_due(&mut self, now: u32, out: &mut Vec<PeerIndex>) {
         let now_extended = self.clock.advance(now);
         out.clear();
         for peer in self.ready.drain(..) {
-            self.is_ready[peer] = false;
+            self.is_ready[peer.get()] = false;
             out.push(peer);
         }
         while let Some(Reverse((at, peer))) = self.timers.peek().copied() {
@@ -238,10 +241,10 @@ impl Schedule {
                 break;
             }
             self.timers.pop();
-            if self.timer_at[peer] == at {
+            if self.timer_at[peer.get()] == at {
                 // Its table stays as it was until the pass, which visits
                 // every peer it returns, sets the next one.
-                self.timer_at[peer] = NO_TIMER;
+                self.timer_at[peer.get()] = NO_TIMER;
                 out.push(peer);
             }
         }
@@ -256,7 +259,7 @@ impl Schedule {
     pub fn time_until_next(&mut self, now: u32) -> Option<u32> {
         let now_extended = self.clock.advance(now);
         while let Some(Reverse((at, peer))) = self.timers.peek().copied() {
-            if self.timer_at[peer] == at {
+            if self.timer_at[peer.get()] == at {
                 return Some(at.saturating_sub(now_extended).min(u64::from(u32::MAX)) as u32);
             }
             self.timers.pop();
@@ -269,23 +272,31 @@ impl Schedule {
 mod tests {
     use super::*;
 
+    fn peer(slot: usize) -> PeerIndex {
+        PeerIndex::new(slot)
+    }
+
+    fn peers(slots: &[usize]) -> Vec<PeerIndex> {
+        slots.iter().copied().map(PeerIndex::new).collect()
+    }
+
     #[test]
     fn ready_and_due_peers_come_out_in_slot_order() {
         let mut schedule = Schedule::new(8, 1000);
-        schedule.mark_ready(5);
-        schedule.mark_ready(2);
-        schedule.mark_ready(5);
-        schedule.set_timer(7, 1000, 1100);
-        schedule.set_timer(1, 1000, 1050);
+        schedule.mark_ready(peer(5));
+        schedule.mark_ready(peer(2));
+        schedule.mark_ready(peer(5));
+        schedule.set_timer(peer(7), 1000, 1100);
+        schedule.set_timer(peer(1), 1000, 1050);
         let mut due = Vec::new();
         assert_eq!(schedule.time_until_next(1000), Some(50));
         schedule.take_due(1000, &mut due);
-        assert_eq!(due, [2, 5]);
+        assert_eq!(due, peers(&[2, 5]));
         assert_eq!(schedule.time_until_next(1000), Some(50));
         schedule.take_due(1060, &mut due);
-        assert_eq!(due, [1]);
+        assert_eq!(due, peers(&[1]));
         schedule.take_due(1200, &mut due);
-        assert_eq!(due, [7]);
+        assert_eq!(due, peers(&[7]));
         assert_eq!(schedule.time_until_next(1200), None);
     }
 
@@ -293,35 +304,35 @@ mod tests {
     fn timers_order_across_the_u32_wrap() {
         let start = u32::MAX - 100;
         let mut schedule = Schedule::new(4, start);
-        schedule.set_timer(0, start, start.wrapping_add(300)); // after the wrap
-        schedule.set_timer(1, start, start + 50); // before it
+        schedule.set_timer(peer(0), start, start.wrapping_add(300)); // after the wrap
+        schedule.set_timer(peer(1), start, start + 50); // before it
         let mut due = Vec::new();
         schedule.take_due(start + 60, &mut due);
-        assert_eq!(due, [1]);
+        assert_eq!(due, peers(&[1]));
         schedule.take_due(start.wrapping_add(200), &mut due);
         assert!(due.is_empty());
         schedule.take_due(start.wrapping_add(301), &mut due);
-        assert_eq!(due, [0]);
+        assert_eq!(due, peers(&[0]));
     }
 
     #[test]
     fn stale_entries_are_compacted() {
         let mut schedule = Schedule::new(2, 0);
         for deadline in 1..10_000 {
-            schedule.set_timer(0, 0, deadline);
+            schedule.set_timer(peer(0), 0, deadline);
         }
         assert!(schedule.timers.len() <= 2 * 2 + 64 + 1);
         let mut due = Vec::new();
         schedule.take_due(9_998, &mut due);
         assert!(due.is_empty());
         schedule.take_due(9_999, &mut due);
-        assert_eq!(due, [0]);
+        assert_eq!(due, peers(&[0]));
     }
 
     #[test]
     fn a_clock_set_back_keeps_timers_running() {
         let mut schedule = Schedule::new(1, 1_000_000);
-        schedule.set_timer(0, 1_000_000, 1_000_500);
+        schedule.set_timer(peer(0), 1_000_000, 1_000_500);
         // enet_time_set(1000): the timer still fires 500 ms later.
         let mut due = Vec::new();
         schedule.take_due(1_000, &mut due);
@@ -329,7 +340,7 @@ mod tests {
         schedule.take_due(1_499, &mut due);
         assert!(due.is_empty());
         schedule.take_due(1_500, &mut due);
-        assert_eq!(due, [0]);
+        assert_eq!(due, peers(&[0]));
     }
 
     fn table(entries: &[(Timer, u32)]) -> TimerTable {
@@ -344,24 +355,27 @@ mod tests {
     fn a_peer_is_visited_at_its_earliest_deadline() {
         let mut schedule = Schedule::new(2, 1000);
         let timers = table(&[(Timer::Retransmission, 1300), (Timer::LossProbe, 1120)]);
-        schedule.set_timers(0, 1000, timers);
-        assert_eq!(schedule.deadline(0, Timer::Retransmission), Some(1300));
-        assert_eq!(schedule.deadline(0, Timer::Ping), None);
+        schedule.set_timers(peer(0), 1000, timers);
+        assert_eq!(
+            schedule.deadline(peer(0), Timer::Retransmission),
+            Some(1300)
+        );
+        assert_eq!(schedule.deadline(peer(0), Timer::Ping), None);
         assert_eq!(schedule.time_until_next(1000), Some(120));
         let mut due = Vec::new();
         schedule.take_due(1119, &mut due);
         assert!(due.is_empty());
         schedule.take_due(1120, &mut due);
-        assert_eq!(due, [0]);
+        assert_eq!(due, peers(&[0]));
         assert_eq!(schedule.time_until_next(1120), None);
     }
 
     #[test]
     fn a_passed_deadline_is_looked_at_a_millisecond_later() {
         let mut schedule = Schedule::new(1, 1000);
-        schedule.set_timers(0, 1000, table(&[(Timer::Ping, 900)]));
+        schedule.set_timers(peer(0), 1000, table(&[(Timer::Ping, 900)]));
         assert_eq!(schedule.time_until_next(1000), Some(1));
-        schedule.set_timers(0, 1000, TimerTable::default());
+        schedule.set_timers(peer(0), 1000, TimerTable::default());
         assert_eq!(schedule.time_until_next(1000), None);
     }
 
@@ -376,12 +390,12 @@ mod tests {
     #[test]
     fn a_replaced_timer_fires_once_at_its_new_time() {
         let mut schedule = Schedule::new(2, 0);
-        schedule.set_timer(0, 0, 100);
-        schedule.set_timer(0, 0, 40);
-        schedule.cancel_timer(1);
+        schedule.set_timer(peer(0), 0, 100);
+        schedule.set_timer(peer(0), 0, 40);
+        schedule.cancel_timer(peer(1));
         let mut due = Vec::new();
         schedule.take_due(50, &mut due);
-        assert_eq!(due, [0]);
+        assert_eq!(due, peers(&[0]));
         schedule.take_due(150, &mut due);
         assert!(due.is_empty());
     }

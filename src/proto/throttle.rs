@@ -7,6 +7,7 @@
 
 use super::command::OutgoingBody;
 use super::host::Host;
+use super::peer_index::PeerIndex;
 use crate::abi::*;
 use crate::wire::command::CommandFlags;
 
@@ -21,7 +22,7 @@ impl Host {
     /// stock's bandwidth throttle shares the host's bandwidth among (a
     /// peer still flushing before its disconnect keeps its share), unlike
     /// broadcast's `Host::peers_in_state_connected`.
-    fn peers_connected_or_disconnect_later(&self) -> Vec<usize> {
+    fn peers_connected_or_disconnect_later(&self) -> Vec<PeerIndex> {
         self.engine
             .connected
             .iter()
@@ -29,7 +30,7 @@ impl Host {
             .filter(|&(index, &connected)| {
                 connected && is_connected_or_disconnect_later(self.engine.peers[index].state)
             })
-            .map(|(index, _)| index)
+            .map(|(index, _)| PeerIndex::new(index))
             .collect()
     }
 

@@ -2,7 +2,7 @@
 //! them, handed straight to a host of the simulation.
 
 use enet::abi::ENetAddress;
-use enet::proto::{EventSlot, NoCodec};
+use enet::proto::{EventSlot, NoCodec, PeerIndex};
 use enet::wire::command::{Command, CommandFlags, CommandHeader, Fragment};
 use enet::wire::{DatagramBuilder, DropReason, Envelope};
 
@@ -16,7 +16,7 @@ pub struct Forger {
 
 impl Forger {
     /// The identity of `client`'s connection (its peer `client_peer`).
-    pub fn for_connection(sim: &mut Sim, client: usize, client_peer: usize) -> Forger {
+    pub fn for_connection(sim: &mut Sim, client: usize, client_peer: PeerIndex) -> Forger {
         let from = sim.hosts[client].address;
         let peer = sim.host(client).peer(client_peer);
         Forger {

@@ -12,8 +12,8 @@ use std::collections::VecDeque;
 use std::net::SocketAddr;
 
 use enet::proto::{
-    Codec, CodecOnly, Event, Host, HostSettings, NoCodec, ServiceFailed, Serviced, Transmitted,
-    Transport,
+    Codec, CodecOnly, Event, Host, HostSettings, NoCodec, PeerIndex, ServiceFailed, Serviced,
+    Transmitted, Transport,
 };
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
@@ -22,15 +22,15 @@ use rand::{Rng, SeedableRng};
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Seen {
     Connect {
-        peer: usize,
+        peer: PeerIndex,
         data: u32,
     },
     Disconnect {
-        peer: usize,
+        peer: PeerIndex,
         data: u32,
     },
     Receive {
-        peer: usize,
+        peer: PeerIndex,
         channel: u8,
         flags: u32,
         data: Vec<u8>,
@@ -346,7 +346,7 @@ impl Sim {
         }
     }
 
-    pub fn state(&self, host: usize, peer: usize) -> ENetPeerState {
+    pub fn state(&self, host: usize, peer: PeerIndex) -> ENetPeerState {
         self.hosts[host].host.peer(peer).state
     }
 
@@ -400,7 +400,7 @@ pub fn connect(
     server: usize,
     channels: usize,
     data: u32,
-) -> (usize, usize) {
+) -> (PeerIndex, PeerIndex) {
     let server_address = sim.hosts[server].address;
     let before_client = sim.connects(client);
     let before_server = sim.connects(server);

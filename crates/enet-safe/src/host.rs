@@ -15,8 +15,8 @@ use enet::net::request_queue::RequestQueue;
 use enet::net::transport::SocketTransport;
 use enet::proto::endpoint::{enet_view, normalized};
 use enet::proto::{
-    self, Codec, DisconnectEffect, Hooks, HostSettings, PeerHandle, Request, SendError, Serviced,
-    WireCodec,
+    self, Codec, DisconnectEffect, Hooks, HostSettings, PeerHandle, PeerIndex, Request, SendError,
+    Serviced, WireCodec,
 };
 
 use crate::error::Error;
@@ -289,8 +289,8 @@ impl Host {
             .connect_endpoint(address, channels, data)
             .ok_or(Error::NoFreeSlot)?;
         let handle = self.engine.peer_handle(index);
-        self.connections[index] = Some(handle);
-        self.ended[index] = None;
+        self.connections[index.get()] = Some(handle);
+        self.ended[index.get()] = None;
         Ok(self.peer(handle))
     }
 
@@ -397,7 +397,7 @@ impl Host {
     /// connection).
     fn secure_layer(&mut self) -> Result<&mut SecureLayer, Error> {
         if self.secure.is_none() {
-            let busy = (0..self.connections.len()).any(|index| {
+            let busy = PeerIndex::all(self.connections.len()).any(|index| {
                 self.engine.peer(index).state != ENetPeerState::ENET_PEER_STATE_DISCONNECTED
             });
             if busy {
@@ -414,7 +414,7 @@ impl Host {
         let index = match self.index(peer) {
             Ok(index) => index,
             Err(Error::PeerGone) if self.ended.get(peer.slot()) == Some(&Some(peer.handle)) => {
-                peer.slot()
+                PeerIndex::new(peer.slot())
             }
             Err(error) => return Err(error),
         };
@@ -506,7 +506,7 @@ impl Host {
 
     /// The slot `peer` names, if it is this host's and still names that
     /// connection.
-    fn index(&self, peer: Peer) -> Result<usize, Error> {
+    fn index(&self, peer: Peer) -> Result<PeerIndex, Error> {
         if peer.host != self.id {
             return Err(Error::ForeignPeer);
         }
@@ -521,12 +521,16 @@ impl Host {
     /// Does what a disconnect of slot `index` left to do (a peer not yet
     /// connected is told once and reset, as ENet does); a slot reset
     /// without an event has its handle go stale.
-    fn finish_disconnect(&mut self, index: usize, effect: DisconnectEffect) -> Result<(), Error> {
+    fn finish_disconnect(
+        &mut self,
+        index: PeerIndex,
+        effect: DisconnectEffect,
+    ) -> Result<(), Error> {
         let finished = self.with_engine(|engine, transport, hooks| {
             engine.finish_disconnect(index, effect, transport, hooks)
         });
         if effect.resets() {
-            self.ended[index] = self.connections[index].take();
+            self.ended[index.get()] = self.connections[index.get()].take();
         }
         finished.map_err(|_| Error::Service)
     }
@@ -534,22 +538,22 @@ impl Host {
     /// An engine event as this API reports it.
     fn event(&mut self, event: proto::Event) -> Event {
         let index = event.peer();
-        let known = self.connections[index];
+        let known = self.connections[index.get()];
         match event {
             proto::Event::Connect { data, .. } => {
                 let handle = self.engine.peer_handle(index);
-                self.connections[index] = Some(handle);
-                self.ended[index] = None;
+                self.connections[index.get()] = Some(handle);
+                self.ended[index.get()] = None;
                 Event::Connect {
                     peer: self.peer(handle),
                     data,
                 }
             }
             proto::Event::Disconnect { data, .. } => {
-                self.connections[index] = None;
-                self.ended[index] = known;
+                self.connections[index.get()] = None;
+                self.ended[index.get()] = known;
                 let handle = known.unwrap_or(PeerHandle {
-                    index: index as u32,
+                    index: index.as_u32(),
                     generation: 0,
                 });
                 Event::Disconnect {

@@ -10,7 +10,7 @@ use std::cell::RefCell;
 use enet::abi::ENetPeerState::{self, *};
 use enet::abi::{ENetAddress, ENetBuffer, ENetPeer};
 use enet::mem::{CBox, PacketRef};
-use enet::proto::{Event, EventSlot, Host, HostSettings, WireCodec};
+use enet::proto::{Event, EventSlot, Host, HostSettings, PeerIndex, WireCodec};
 use enet::wire::checksum::{self, enet_crc32};
 use enet::wire::range_coder::RangeCoder;
 use enet::wire::{ConnectId, Datagram};
@@ -22,7 +22,7 @@ pub struct Side {
     /// Per peer slot: a CONNECT event was reported and no DISCONNECT since.
     pub connected: Vec<bool>,
     /// Received packets: (peer, channel, bytes).
-    pub received: Vec<(usize, u8, Vec<u8>)>,
+    pub received: Vec<(PeerIndex, u8, Vec<u8>)>,
     /// Events reported, all kinds.
     pub events: usize,
 }
@@ -122,7 +122,7 @@ impl Pair {
     /// Connects the client (host 1) to the server on a perfect link;
     /// returns (client peer, server peer). Panics if that fails: a clean
     /// handshake always completes.
-    pub fn handshake(&mut self, channels: usize, data: u32) -> (usize, usize) {
+    pub fn handshake(&mut self, channels: usize, data: u32) -> (PeerIndex, PeerIndex) {
         let server_address = self.address(0);
         let client_peer = self.sides[1]
             .host
@@ -131,9 +131,9 @@ impl Pair {
         for _ in 0..64 {
             self.step_all(0);
             self.now = self.now.wrapping_add(1);
-            if self.sides[1].connected[client_peer] {
+            if self.sides[1].connected[client_peer.get()] {
                 if let Some(server_peer) = self.sides[0].connected.iter().position(|&c| c) {
-                    return (client_peer, server_peer);
+                    return (client_peer, PeerIndex::new(server_peer));
                 }
             }
         }
@@ -229,7 +229,7 @@ impl Pair {
 
     /// `enet_peer_receive` until the peer's queue is empty, checking the
     /// waiting-data count drops by exactly each packet's length.
-    pub fn drain(&mut self, index: usize, peer: usize) {
+    pub fn drain(&mut self, index: usize, peer: PeerIndex) {
         for _ in 0..100_000 {
             let before = self.sides[index].host.peer(peer).totalWaitingData;
             let Some((channel, packet)) = self.sides[index].host.peer_view(peer).receive() else {
@@ -255,29 +255,32 @@ impl Pair {
         side.events += 1;
         let peer_count = side.host.peer_count();
         let peer = event.peer();
-        assert!(peer < peer_count, "event for peer {peer} of {peer_count}");
+        assert!(
+            peer.get() < peer_count,
+            "event for peer {peer} of {peer_count}"
+        );
         let state = side.host.peer(peer).state;
         match event {
             Event::Connect { .. } => {
                 assert_eq!(state, ENET_PEER_STATE_CONNECTED, "CONNECT event state");
                 assert!(
-                    !side.connected[peer],
+                    !side.connected[peer.get()],
                     "second CONNECT event without a DISCONNECT"
                 );
-                side.connected[peer] = true;
+                side.connected[peer.get()] = true;
             }
             Event::Disconnect { .. } => {
                 assert_eq!(
                     state, ENET_PEER_STATE_DISCONNECTED,
                     "DISCONNECT event state"
                 );
-                side.connected[peer] = false;
+                side.connected[peer.get()] = false;
             }
             Event::Receive {
                 channel_id, packet, ..
             } => {
                 assert!(
-                    side.connected[peer],
+                    side.connected[peer.get()],
                     "RECEIVE event on a peer never reported connected"
                 );
                 self.check_packet(index, peer, channel_id, &packet);
@@ -288,7 +291,7 @@ impl Pair {
         }
     }
 
-    fn check_packet(&self, index: usize, peer: usize, channel: u8, packet: &PacketRef) {
+    fn check_packet(&self, index: usize, peer: PeerIndex, channel: u8, packet: &PacketRef) {
         let host = &self.sides[index].host;
         let p = host.peer(peer);
         assert!(
@@ -333,7 +336,7 @@ impl Pair {
         };
         // The peer it goes to: one with that address and this peer id (a
         // fuzzed CONNECT can make several); one of them must fit.
-        let candidates: Vec<&ENetPeer> = (0..side.host.peer_count())
+        let candidates: Vec<&ENetPeer> = PeerIndex::all(side.host.peer_count())
             .map(|i| side.host.peer(i))
             .filter(|p| {
                 p.address == *to
@@ -377,9 +380,9 @@ impl Pair {
             let host = &side.host;
             let mut connected = 0;
             let mut limited = 0;
-            for index in 0..host.peer_count() {
+            for index in PeerIndex::all(host.peer_count()) {
                 let peer = host.peer(index);
-                assert_eq!(usize::from(peer.incomingPeerID), index);
+                assert_eq!(peer.incomingPeerID, index.peer_id());
                 if is_connected(peer.state) {
                     connected += 1;
                     if peer.incomingBandwidth != 0 {
@@ -426,7 +429,7 @@ impl Pair {
                         peer.packetThrottleLimit
                     );
                 }
-                if side.connected[index] {
+                if side.connected[index.get()] {
                     // Reported connected: still in a state that can send
                     // and receive, or on its way out with an event to come.
                     assert!(

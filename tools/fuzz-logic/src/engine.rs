@@ -20,7 +20,7 @@
 //! After every step [`Pair::check`] asserts the host invariants.
 
 use enet::mem::PacketRef;
-use enet::proto::DisconnectEffect;
+use enet::proto::{DisconnectEffect, PeerIndex};
 use enet::wire::ConnectId;
 
 use crate::commands::{self, Addressing};
@@ -91,7 +91,7 @@ fn field_small(input: &mut Input<'_>) -> u32 {
 struct Run {
     pair: Pair,
     /// The peer slot of the handshake on each host.
-    peers: [usize; 2],
+    peers: [PeerIndex; 2],
     /// Suggested reliable sequence numbers, per host and channel.
     base: Box<[[u16; 256]; 2]>,
     /// The bytes of every packet sent, kept until the hosts are gone
@@ -101,11 +101,11 @@ struct Run {
 
 impl Run {
     /// A peer slot of host `side`: usually the connected one.
-    fn peer(&self, input: &mut Input<'_>, side: usize) -> usize {
+    fn peer(&self, input: &mut Input<'_>, side: usize) -> PeerIndex {
         let choice = input.u8();
         let count = self.pair.sides[side].host.peer_count();
         if choice & 0x80 != 0 {
-            usize::from(choice) % count
+            PeerIndex::new(usize::from(choice) % count)
         } else {
             self.peers[side]
         }
@@ -205,7 +205,7 @@ impl Run {
                 }
                 if reset {
                     self.pair.sides[side].host.reset_peer(peer);
-                    self.pair.sides[side].connected[peer] = false;
+                    self.pair.sides[side].connected[peer.get()] = false;
                 }
             }
             13 => {

@@ -19,6 +19,7 @@
 //! invariants hold then.
 
 use enet::mem::PacketRef;
+use enet::proto::PeerIndex;
 use netsim::{Link, Profile};
 
 use crate::driver::Pair;
@@ -114,7 +115,7 @@ fn message(side: usize, number: u32, length: usize) -> Vec<u8> {
 struct Run {
     pair: Pair,
     /// The connected peer slot on each host.
-    peers: [usize; 2],
+    peers: [PeerIndex; 2],
     links: [Link<()>; 2],
     /// Reliable and unreliable messages each side has sent.
     sent: [u32; 2],
