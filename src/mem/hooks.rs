@@ -84,6 +84,31 @@ pub fn give_back_free_pages() {
     }
 }
 
+/// Whether a sanitizer's runtime (Address, Thread, Memory or HWAddress),
+/// which replaces `malloc` and `free`, is in the process: its
+/// `__*san_init` resolves. Not looked for elsewhere than Unix.
+pub fn sanitizer_replaces_malloc() -> bool {
+    #[cfg(unix)]
+    {
+        [
+            c"__asan_init",
+            c"__tsan_init",
+            c"__msan_init",
+            c"__hwasan_init",
+        ]
+        .iter()
+        .any(|name| {
+            // SAFETY: looks a symbol up by a NUL-terminated name; nothing
+            // is called through the result.
+            !unsafe { libc::dlsym(libc::RTLD_DEFAULT, name.as_ptr()) }.is_null()
+        })
+    }
+    #[cfg(not(unix))]
+    {
+        false
+    }
+}
+
 /// Why [`install`] refused a set of hooks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct PartialHooks;
