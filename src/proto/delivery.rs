@@ -49,12 +49,20 @@ impl Host {
             return None;
         }
         self.engine.peers[index].totalWaitingData += fragment.total as usize;
-        let reassembly = Reassembly::new(
+        let mut reassembly = Reassembly::new(
             &self.engine.reassembly,
             locator,
             fragment.count,
             fragment.total,
         );
+        let limit = self.engine.reassembly.limit(self.public.maximumPacketSize);
+        if self
+            .engine
+            .reassembly
+            .allows_direct(fragment.count, fragment.total, limit)
+        {
+            reassembly.fill_directly();
+        }
         Some(Incoming {
             command_number,
             span: fragment.count as u16,
