@@ -309,6 +309,19 @@ impl Reassembly {
         if self.has(number) {
             return Ok(false);
         }
+        self.keep(number, implied, data)?;
+        Ok(true)
+    }
+
+    /// Keeps the bytes of fragment `number`, which [`Reassembly::check`]
+    /// found to imply the fragment length `implied` and which did not
+    /// arrive yet.
+    pub(crate) fn keep(
+        &mut self,
+        number: u32,
+        implied: u32,
+        data: &[u8],
+    ) -> Result<(), FragmentError> {
         self.fragment_length = Some(implied);
         if self.direct && self.packet.is_none() && self.fragments.is_empty() {
             self.start_packet(implied as usize);
@@ -334,7 +347,7 @@ impl Reassembly {
                 self.tick = ledger.retick(Some(self.tick), locator);
             }
         }
-        Ok(true)
+        Ok(())
     }
 
     /// Charges `charged` bytes to the budget in place of what was.
