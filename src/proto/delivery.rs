@@ -9,10 +9,33 @@ use super::command::number;
 use super::event::EventSlot;
 use super::host::Host;
 use super::packet_flag;
-use super::peer::NEEDS_DISPATCH;
+use super::peer::{PeerSlot, NEEDS_DISPATCH};
 use super::peer_index::PeerIndex;
 use super::reassembly::{Budget, HeldKey, Locator, Reassembly};
 use crate::abi::*;
+
+/// Whether a peer in `state` still takes commands.
+fn receiving_state(state: ENetPeerState) -> bool {
+    state != ENetPeerState::ENET_PEER_STATE_DISCONNECTED
+        && state != ENetPeerState::ENET_PEER_STATE_ZOMBIE
+}
+
+/// The ordering state of the channel `locator` points into.
+fn incoming_channel_in(slots: &mut [PeerSlot], locator: Locator) -> Option<&mut IncomingChannel> {
+    slots
+        .get_mut(locator.peer.get())?
+        .incoming
+        .get_mut(usize::from(locator.channel))
+}
+
+/// The held command at `locator`.
+fn held_in(slots: &mut [PeerSlot], locator: Locator) -> Option<&mut Incoming> {
+    let channel = incoming_channel_in(slots, locator)?;
+    match locator.key {
+        HeldKey::Reliable { start } => channel.reliable_mut(start),
+        HeldKey::Unreliable { sequence, start } => channel.unreliable_mut(sequence, start),
+    }
+}
 
 impl Host {
     /// Queues the peer for event dispatch (stock's NEEDS_DISPATCH flag).
@@ -49,12 +72,20 @@ impl Host {
             return None;
         }
         self.engine.peers[index].totalWaitingData += fragment.total as usize;
-        let reassembly = Reassembly::new(
+        let mut reassembly = Reassembly::new(
             &self.engine.reassembly,
             locator,
             fragment.count,
             fragment.total,
         );
+        let limit = self.engine.reassembly.limit(self.public.maximumPacketSize);
+        if self
+            .engine
+            .reassembly
+            .allows_direct(fragment.count, fragment.total, limit)
+        {
+            reassembly.fill_directly();
+        }
         Some(Incoming {
             command_number,
             span: fragment.count as u16,
@@ -65,9 +96,7 @@ impl Host {
     /// Whether the peer can still take commands on the channel after an
     /// eviction (which may have reset it).
     fn still_receiving(&mut self, index: PeerIndex, channel_id: u8) -> bool {
-        let state = self.engine.peers[index].state;
-        state != ENetPeerState::ENET_PEER_STATE_DISCONNECTED
-            && state != ENetPeerState::ENET_PEER_STATE_ZOMBIE
+        receiving_state(self.engine.peers[index].state)
             && self.channel_mut(index, channel_id).is_some()
     }
 
@@ -103,15 +132,6 @@ impl Host {
         true
     }
 
-    /// The ordering state of the channel `locator` points into.
-    fn incoming_channel_mut(&mut self, locator: Locator) -> Option<&mut IncomingChannel> {
-        self.engine
-            .slots
-            .get_mut(locator.peer.get())?
-            .incoming
-            .get_mut(usize::from(locator.channel))
-    }
-
     /// Removes the held command at `locator` from its channel.
     fn take_held(&mut self, locator: Locator) -> Option<Incoming> {
         let channel = usize::from(locator.channel);
@@ -127,10 +147,14 @@ impl Host {
 
     /// The held command at `locator`.
     fn held_mut(&mut self, locator: Locator) -> Option<&mut Incoming> {
-        let channel = self.incoming_channel_mut(locator)?;
-        match locator.key {
-            HeldKey::Reliable { start } => channel.reliable_mut(start),
-            HeldKey::Unreliable { sequence, start } => channel.unreliable_mut(sequence, start),
+        held_in(&mut self.engine.slots, locator)
+    }
+
+    /// The reassembly held at `locator`.
+    fn reassembly_mut(&mut self, locator: Locator) -> Option<&mut Reassembly> {
+        match &mut self.held_mut(locator)?.held {
+            Held::Fragments(reassembly) => Some(reassembly),
+            Held::Packet(_) => None,
         }
     }
 
@@ -147,43 +171,47 @@ impl Host {
         data: &[u8],
     ) -> Result<bool, ()> {
         let length = u32::try_from(data.len()).map_err(|_| ())?;
-        let incoming = self.held_mut(locator).ok_or(())?;
+        let limit = self.engine.reassembly.limit(self.public.maximumPacketSize);
+        let incoming = held_in(&mut self.engine.slots, locator).ok_or(())?;
         if incoming.command_number != command_number
             || incoming.waiting_len() != fragment.total as usize
             || incoming.span != fragment.count as u16
         {
             return Err(());
         }
-        match &incoming.held {
+        let reassembly = match &mut incoming.held {
             // Complete already: a late duplicate.
             Held::Packet(_) => return Ok(false),
-            Held::Fragments(reassembly) => {
-                if reassembly.count() != fragment.count {
-                    return Err(());
-                }
-                reassembly
-                    .check(fragment.number, fragment.offset, length)
-                    .map_err(|_| ())?;
-                if reassembly.has(fragment.number) {
-                    return Ok(false);
-                }
-            }
-        }
-        let Held::Fragments(reassembly) = &incoming.held else {
-            return Err(());
+            Held::Fragments(reassembly) => reassembly,
         };
-        let cost = reassembly.cost_of_accepting(data.len());
-        if !self.make_reassembly_room(cost, locator)
-            || !self.still_receiving(locator.peer, locator.channel)
-        {
+        if reassembly.count() != fragment.count {
             return Err(());
         }
-        let incoming = self.held_mut(locator).ok_or(())?;
-        let Held::Fragments(reassembly) = &mut incoming.held else {
-            return Err(());
+        let implied = reassembly
+            .check(fragment.number, fragment.offset, length)
+            .map_err(|_| ())?;
+        if reassembly.has(fragment.number) {
+            return Ok(false);
+        }
+        let cost = reassembly.cost_of_accepting(data.len());
+        // Most fragments fit as they are (once the packet is allocated
+        // they cost nothing): only the others may evict, which can reach
+        // this very peer, so the reassembly is looked up again after.
+        let reassembly = if self.engine.reassembly.fits(cost, limit) {
+            if !receiving_state(self.engine.peers[locator.peer].state) {
+                return Err(());
+            }
+            reassembly
+        } else {
+            if !self.make_reassembly_room(cost, locator)
+                || !self.still_receiving(locator.peer, locator.channel)
+            {
+                return Err(());
+            }
+            self.reassembly_mut(locator).ok_or(())?
         };
         reassembly
-            .accept(fragment.number, fragment.offset, data)
+            .keep(fragment.number, implied, data)
             .map_err(|_| ())?;
         if !reassembly.is_complete() {
             return Ok(false);

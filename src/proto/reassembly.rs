@@ -12,6 +12,13 @@
 //! peer is charged to one [`Budget`]. A fragment that would take
 //! the budget over its limit first evicts the stalest reassembly: the one
 //! whose last fragment arrived longest ago.
+//!
+//! Holding fragments apart costs an allocation and a second copy for each
+//! one of the first half. A packet of at most [`DIRECT_TOTAL`] bytes skips
+//! that while the budget is at most half used: its packet is allocated at
+//! the first fragment and filled in place. Such a claim pins little, and a
+//! flood of them only fills the budget's first half, after which new
+//! reassemblies hold fragments apart again and eviction works as before.
 
 use std::cell::RefCell;
 use std::collections::BTreeMap;
@@ -23,6 +30,10 @@ use crate::mem::{ChunkedPacket, PacketRef};
 /// The budget when nothing else is asked for: enough for a legit packet of
 /// `maximumPacketSize` (32 MiB by default) to complete while others wait.
 pub const DEFAULT_BUDGET: usize = 64 << 20;
+
+/// The largest packet whose reassembly may allocate it at the first
+/// fragment (see the module's notes).
+pub const DIRECT_TOTAL: usize = 64 << 10;
 
 /// What one received fragment costs besides its bytes: its map entry and
 /// the allocation holding it.
@@ -123,6 +134,18 @@ impl Budget {
     pub(crate) fn first_fragment_cost(length: usize) -> usize {
         REASSEMBLY_COST + Reassembly::fragment_cost(length)
     }
+
+    /// Whether a packet of `total` bytes in `count` fragments may be
+    /// allocated at its first fragment: it is small, and with it the
+    /// budget stays within half of `limit`.
+    pub(crate) fn allows_direct(&self, count: u32, total: u32, limit: usize) -> bool {
+        let total = total as usize;
+        total <= DIRECT_TOTAL
+            && self.fits(
+                REASSEMBLY_COST + total + ChunkedPacket::bookkeeping(count as usize),
+                limit / 2,
+            )
+    }
 }
 
 /// Why a fragment was refused.
@@ -149,8 +172,11 @@ pub struct Reassembly {
     fragments: BTreeMap<u32, Box<[u8]>>,
     /// Bytes in `fragments`.
     received: usize,
-    /// The packet being filled, once half of it arrived.
+    /// The packet being filled, once half of it arrived (or from the
+    /// first fragment, if `direct`).
     packet: Option<ChunkedPacket>,
+    /// Whether the packet is allocated at the first fragment.
+    direct: bool,
     /// Bytes charged to the budget.
     charged: usize,
     /// This reassembly's entry in the budget's age order.
@@ -170,10 +196,17 @@ impl Reassembly {
             fragments: BTreeMap::new(),
             received: 0,
             packet: None,
+            direct: false,
             charged: REASSEMBLY_COST,
             tick,
             ledger: Rc::clone(&budget.ledger),
         }
+    }
+
+    /// Allocates the packet at the first fragment instead of holding the
+    /// fragments of its first half apart (see [`Budget::allows_direct`]).
+    pub(crate) fn fill_directly(&mut self) {
+        self.direct = true;
     }
 
     pub fn count(&self) -> u32 {
@@ -203,7 +236,7 @@ impl Reassembly {
 
     /// Whether `received` bytes are enough to allocate the packet.
     fn half_arrived(&self, received: usize) -> bool {
-        received.saturating_mul(2) >= self.total as usize
+        self.direct || received.saturating_mul(2) >= self.total as usize
     }
 
     /// What the reassembly holds once its packet is allocated.
@@ -276,7 +309,23 @@ impl Reassembly {
         if self.has(number) {
             return Ok(false);
         }
+        self.keep(number, implied, data)?;
+        Ok(true)
+    }
+
+    /// Keeps the bytes of fragment `number`, which [`Reassembly::check`]
+    /// found to imply the fragment length `implied` and which did not
+    /// arrive yet.
+    pub(crate) fn keep(
+        &mut self,
+        number: u32,
+        implied: u32,
+        data: &[u8],
+    ) -> Result<(), FragmentError> {
         self.fragment_length = Some(implied);
+        if self.direct && self.packet.is_none() && self.fragments.is_empty() {
+            self.start_packet(implied as usize);
+        }
         if let Some(packet) = &mut self.packet {
             if !packet.write(number as usize, data) {
                 return Err(FragmentError::Malformed);
@@ -298,7 +347,7 @@ impl Reassembly {
                 self.tick = ledger.retick(Some(self.tick), locator);
             }
         }
-        Ok(true)
+        Ok(())
     }
 
     /// Charges `charged` bytes to the budget in place of what was.
@@ -455,6 +504,31 @@ mod tests {
         assert_eq!(budget.stalest_except(locator(2)), Some(locator(1)));
         drop(b);
         assert_eq!(budget.stalest_except(locator(1)), None);
+    }
+
+    #[test]
+    fn a_direct_reassembly_fills_its_packet_from_the_first_fragment() {
+        let budget = Budget::default();
+        let limit = budget.limit(0);
+        assert!(budget.allows_direct(3, 3000, limit));
+        assert!(!budget.allows_direct(100, DIRECT_TOTAL as u32 + 1, limit));
+        assert!(!budget.allows_direct(3, 3000, 2 * REASSEMBLY_COST + 3000));
+        let mut r = Reassembly::new(&budget, locator(1), 3, 3000);
+        r.fill_directly();
+        assert_eq!(r.cost_of_accepting(1372), r.filling_cost() - r.charged());
+        assert_eq!(r.accept(2, 2744, &[2; 256]), Ok(true));
+        assert!(r.packet.is_some() && r.fragments.is_empty());
+        assert_eq!(r.charged(), r.filling_cost());
+        assert_eq!(budget.held(), r.charged());
+        assert_eq!(r.accept(2, 2744, &[2; 256]), Ok(false), "a duplicate");
+        assert_eq!(r.accept(1, 1372, &[1; 1372]), Ok(true));
+        assert!(!r.is_complete());
+        assert_eq!(r.accept(0, 0, &[0; 1372]), Ok(true));
+        let packet = r.assemble(0).unwrap();
+        assert!(packet.data()[..1372].iter().all(|&b| b == 0));
+        assert!(packet.data()[2744..].iter().all(|&b| b == 2));
+        packet.release();
+        assert_eq!(budget.held(), 0);
     }
 
     #[test]
