@@ -389,6 +389,7 @@ impl<'a> Command<'a> {
     /// Writes the command to the start of `out` and returns
     /// [`wire_len`](Self::wire_len); returns 0 and writes nothing if `out`
     /// is too short or the payload is longer than `u16::MAX` bytes.
+    #[inline]
     pub fn emit(&self, header: &CommandHeader, out: &mut [u8]) -> usize {
         if let Some(len) = self.emit_traffic(header, out) {
             return len;
