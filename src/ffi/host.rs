@@ -135,6 +135,13 @@ fn clear_event(event: &mut ENetEvent) {
 fn service(driver: &mut DriverHost, mut event: Option<&mut ENetEvent>, timeout: u32) -> c_int {
     if let Some(out) = event.as_deref_mut() {
         clear_event(out);
+        // A queued event is reported first, as the engine's service would
+        // report it, but without setting up the transport and the program's
+        // hooks for a call that needs neither.
+        if let Some(happened) = driver.host.dispatch() {
+            fill_event(&mut driver.host, happened, out);
+            return 1;
+        }
     }
     let want_event = event.is_some();
     let (host, mut transport, mut hooks, secure) = split(driver, event);

@@ -229,6 +229,36 @@ impl OutgoingCommand {
             packet.release_as_sent();
         }
     }
+
+    /// Takes out what its acknowledgement needs, the packet included: the
+    /// command is left without one, to be dropped where it lies.
+    pub fn take_acknowledged(&mut self) -> Acknowledged {
+        Acknowledged {
+            number: self.number(),
+            fragment_length: self.fragment_length,
+            sent_time: self.sent_time,
+            packet: self.packet.take(),
+        }
+    }
+}
+
+/// What an acknowledgement needs of the reliable command it acknowledges,
+/// a fraction of the command's size.
+#[derive(Debug)]
+pub struct Acknowledged {
+    pub number: u8,
+    pub fragment_length: u16,
+    pub sent_time: u32,
+    pub packet: Option<PacketRef>,
+}
+
+impl Acknowledged {
+    /// The command's work is done: as [`OutgoingCommand::complete`].
+    pub fn complete(self) {
+        if let Some(packet) = self.packet {
+            packet.release_as_sent();
+        }
+    }
 }
 
 /// An acknowledgement owed to the peer (stock's `ENetAcknowledgement`).

@@ -4,46 +4,71 @@
 use super::event::Event;
 use super::host::Host;
 use super::peer::NEEDS_DISPATCH;
+use super::peer_index::PeerIndex;
 use crate::abi::ENetPeerState::*;
 
 impl Host {
     /// The next queued event: a completed connect, a disconnect, or a
     /// received packet (one per call; a peer with more is queued again).
     pub fn dispatch(&mut self) -> Option<Event> {
-        while let Some(index) = self.engine.dispatch_queue.pop_front() {
+        while let Some(&index) = self.engine.dispatch_queue.front() {
+            if self.engine.peers[index].state == ENET_PEER_STATE_CONNECTED {
+                if let Some(event) = self.dispatch_received(index) {
+                    return Some(event);
+                }
+            }
+            self.engine.dispatch_queue.pop_front();
             self.engine.peers[index].flags &= !NEEDS_DISPATCH;
-            match self.engine.peers[index].state {
-                ENET_PEER_STATE_CONNECTION_PENDING | ENET_PEER_STATE_CONNECTION_SUCCEEDED => {
-                    self.change_state(index, ENET_PEER_STATE_CONNECTED);
-                    // Connected now: its ping timer starts with the next pass.
-                    self.engine.schedule.mark_ready(index);
-                    return Some(Event::Connect {
-                        peer: index,
-                        data: self.engine.peers[index].eventData,
-                    });
-                }
-                ENET_PEER_STATE_ZOMBIE => {
-                    self.public.recalculateBandwidthLimits = 1;
-                    let data = self.engine.peers[index].eventData;
-                    self.reset_peer(index);
-                    return Some(Event::Disconnect { peer: index, data });
-                }
-                ENET_PEER_STATE_CONNECTED => {
-                    let Some((channel_id, packet)) = self.peer_view(index).receive() else {
-                        continue;
-                    };
-                    if !self.engine.slots[index].dispatched_is_empty() {
-                        self.mark_dispatch(index);
-                    }
-                    return Some(Event::Receive {
-                        peer: index,
-                        channel_id,
-                        packet,
-                    });
-                }
-                _ => {}
+            if let Some(event) = self.dispatch_state_change(index) {
+                return Some(event);
             }
         }
         None
+    }
+
+    /// The next packet of the connected peer at the front of the dispatch
+    /// queue, if it has one. A peer with more goes to the back of the
+    /// queue, still flagged; taking it off and queueing it again, as the
+    /// general path does, would come to the same when it is alone there,
+    /// so it then simply stays.
+    fn dispatch_received(&mut self, index: PeerIndex) -> Option<Event> {
+        let (channel_id, packet) = self.peer_view(index).receive()?;
+        if self.engine.slots[index].dispatched_is_empty() {
+            self.engine.dispatch_queue.pop_front();
+            self.engine.peers[index].flags &= !NEEDS_DISPATCH;
+        } else if self.engine.dispatch_queue.len() > 1 {
+            self.engine.dispatch_queue.pop_front();
+            self.engine.dispatch_queue.push_back(index);
+        }
+        Some(Event::Receive {
+            peer: index,
+            channel_id,
+            packet,
+        })
+    }
+
+    /// The event of a peer taken off the dispatch queue for a change of
+    /// state (a connect completed, a disconnect); `None` for any other.
+    #[cold]
+    #[inline(never)]
+    fn dispatch_state_change(&mut self, index: PeerIndex) -> Option<Event> {
+        match self.engine.peers[index].state {
+            ENET_PEER_STATE_CONNECTION_PENDING | ENET_PEER_STATE_CONNECTION_SUCCEEDED => {
+                self.change_state(index, ENET_PEER_STATE_CONNECTED);
+                // Connected now: its ping timer starts with the next pass.
+                self.engine.schedule.mark_ready(index);
+                Some(Event::Connect {
+                    peer: index,
+                    data: self.engine.peers[index].eventData,
+                })
+            }
+            ENET_PEER_STATE_ZOMBIE => {
+                self.public.recalculateBandwidthLimits = 1;
+                let data = self.engine.peers[index].eventData;
+                self.reset_peer(index);
+                Some(Event::Disconnect { peer: index, data })
+            }
+            _ => None,
+        }
     }
 }

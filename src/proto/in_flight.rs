@@ -78,10 +78,7 @@ impl PeerMut<'_> {
         acknowledged_send: Option<u32>,
     ) -> Option<u8> {
         let queues = self.slot.queues_if_any()?;
-        let (command, sent_at) = match queues
-            .sent_reliable
-            .remove_with_position(channel_id, sequence)
-        {
+        let (command, sent_at) = match queues.sent_reliable.acknowledge(channel_id, sequence) {
             Some((command, position)) => (command, Some(position)),
             None => {
                 let matches = |command: &OutgoingCommand| {
@@ -100,7 +97,7 @@ impl PeerMut<'_> {
                         break;
                     }
                 }
-                (queues.outgoing.remove(found?)?, None)
+                (queues.outgoing.remove(found?)?.take_acknowledged(), None)
             }
         };
         let reliable_window = usize::from(sequence / WINDOW_SIZE);
@@ -112,7 +109,7 @@ impl PeerMut<'_> {
                 }
             }
         }
-        let command_number = command.number();
+        let command_number = command.number;
         let peer = &mut *self.public;
         if command.packet.is_some() && sent_at.is_some() {
             let length = u32::from(command.fragment_length);

@@ -16,7 +16,7 @@
 
 use std::collections::VecDeque;
 
-use super::command::{OutgoingCommand, CONNECTION_CHANNEL};
+use super::command::{Acknowledged, OutgoingCommand, CONNECTION_CHANNEL};
 use super::queue::room_for_one;
 use crate::time::time_less;
 
@@ -349,17 +349,24 @@ impl SentQueue {
     /// Takes the command at `position` out, leaving a hole.
     #[inline]
     fn take(&mut self, position: u32) -> Option<OutgoingCommand> {
+        self.take_with(position, Option::take)
+    }
+
+    /// Empties the slot at `position` with `take`, which leaves it `None`
+    /// and returns what it took out; the holes at the front go.
+    #[inline]
+    fn take_with<R>(
+        &mut self,
+        position: u32,
+        take: impl FnOnce(&mut Option<OutgoingCommand>) -> Option<R>,
+    ) -> Option<R> {
         let offset = position.wrapping_sub(self.head) as usize;
-        let command = if offset == 0 {
-            // The front: taken with the slot, not moved out of it first.
-            let command = self.slots.pop_front()??;
-            self.head = self.head.wrapping_add(1);
-            command
-        } else {
-            self.slots.get_mut(offset)?.take()?
-        };
+        let slot = self.slots.get_mut(offset)?;
+        let copy_pending = slot.as_ref()?.copy_pending;
+        let taken = take(slot)?;
+        debug_assert!(slot.is_none());
         self.live -= 1;
-        if command.copy_pending {
+        if copy_pending {
             self.copies_pending -= 1;
         }
         while self.slots.front().is_some_and(Option::is_none) {
@@ -370,29 +377,48 @@ impl SentQueue {
             // The rings' entries go stale, and stale entries are harmless.
             self.indexed = false;
         }
-        Some(command)
+        Some(taken)
+    }
+
+    /// The send position of the command on `channel_id` with `sequence`,
+    /// in constant time (amortised over the index's one-off build).
+    #[inline]
+    fn position_of(&mut self, channel_id: u8, sequence: u16) -> Option<u32> {
+        let front_matches = self.front().is_some_and(|front| {
+            front.channel_id == channel_id && front.reliable_sequence_number == sequence
+        });
+        if front_matches {
+            return Some(self.head);
+        }
+        if !self.indexed && self.live > 0 {
+            self.build_index();
+        }
+        self.find(channel_id, sequence)
     }
 
     /// Takes out the command on `channel_id` with `sequence` (its
-    /// acknowledgement arrived), in constant time (amortised over the
-    /// index's one-off build), with the send position it had.
+    /// acknowledgement arrived), with the send position it had.
+    #[cfg(test)]
     pub fn remove_with_position(
         &mut self,
         channel_id: u8,
         sequence: u16,
     ) -> Option<(OutgoingCommand, u32)> {
-        let front_matches = self.front().is_some_and(|front| {
-            front.channel_id == channel_id && front.reliable_sequence_number == sequence
-        });
-        if front_matches {
-            let head = self.head;
-            return self.take(head).map(|command| (command, head));
-        }
-        if !self.indexed && self.live > 0 {
-            self.build_index();
-        }
-        let position = self.find(channel_id, sequence)?;
+        let position = self.position_of(channel_id, sequence)?;
         self.take(position).map(|command| (command, position))
+    }
+
+    /// [`SentQueue::remove_with_position`] for an acknowledgement: only
+    /// what it needs of the command comes out (the command itself is
+    /// dropped where it lies, not moved), with the send position it had.
+    pub fn acknowledge(&mut self, channel_id: u8, sequence: u16) -> Option<(Acknowledged, u32)> {
+        let position = self.position_of(channel_id, sequence)?;
+        let acknowledged = self.take_with(position, |slot| {
+            let acknowledged = slot.as_mut()?.take_acknowledged();
+            *slot = None;
+            Some(acknowledged)
+        })?;
+        Some((acknowledged, position))
     }
 
     /// [`SentQueue::remove_with_position`] without the position.

@@ -389,7 +389,11 @@ impl<'a> Command<'a> {
     /// Writes the command to the start of `out` and returns
     /// [`wire_len`](Self::wire_len); returns 0 and writes nothing if `out`
     /// is too short or the payload is longer than `u16::MAX` bytes.
+    #[inline]
     pub fn emit(&self, header: &CommandHeader, out: &mut [u8]) -> usize {
+        if let Some(len) = self.emit_traffic(header, out) {
+            return len;
+        }
         let len = self.wire_len();
         let payload_fits = self
             .payload()
@@ -398,6 +402,89 @@ impl<'a> Command<'a> {
             return 0;
         }
         self.write(header, out).map_or(0, |()| len)
+    }
+
+    /// Emits the commands of ordinary traffic (acknowledgements, reliable,
+    /// unreliable and unsequenced sends) as whole arrays whose length the
+    /// compiler knows, the mirror of [`Command::parse_traffic`]: one bounds
+    /// check per command rather than one per field. `None`, with nothing
+    /// written, for any other command or one that does not fit, which the
+    /// general encoder then writes or refuses.
+    #[inline]
+    fn emit_traffic(&self, header: &CommandHeader, out: &mut [u8]) -> Option<usize> {
+        use super::size::{
+            ACKNOWLEDGE as ACKNOWLEDGE_LEN, SEND_RELIABLE as SEND_RELIABLE_LEN,
+            SEND_UNRELIABLE as SEND_UNRELIABLE_LEN,
+        };
+        let sequence = header.reliable_sequence_number.to_be_bytes();
+        let command_byte = |number: u8| header.flags.bits() | number;
+        match *self {
+            Command::Acknowledge {
+                received_reliable_sequence_number,
+                received_sent_time,
+            } => {
+                let fixed = out.first_chunk_mut::<ACKNOWLEDGE_LEN>()?;
+                let received = received_reliable_sequence_number.to_be_bytes();
+                let sent_time = received_sent_time.to_be_bytes();
+                *fixed = [
+                    command_byte(number::ACKNOWLEDGE),
+                    header.channel_id,
+                    sequence[0],
+                    sequence[1],
+                    received[0],
+                    received[1],
+                    sent_time[0],
+                    sent_time[1],
+                ];
+                Some(ACKNOWLEDGE_LEN)
+            }
+            Command::SendReliable { data } => {
+                let length = u16::try_from(data.len()).ok()?.to_be_bytes();
+                let (fixed, rest) = out.split_first_chunk_mut::<SEND_RELIABLE_LEN>()?;
+                let body = rest.get_mut(..data.len())?;
+                *fixed = [
+                    command_byte(number::SEND_RELIABLE),
+                    header.channel_id,
+                    sequence[0],
+                    sequence[1],
+                    length[0],
+                    length[1],
+                ];
+                body.copy_from_slice(data);
+                Some(SEND_RELIABLE_LEN + data.len())
+            }
+            Command::SendUnreliable {
+                unreliable_sequence_number: group_or_sequence,
+                data,
+            }
+            | Command::SendUnsequenced {
+                unsequenced_group: group_or_sequence,
+                data,
+            } => {
+                let number = if matches!(self, Command::SendUnreliable { .. }) {
+                    number::SEND_UNRELIABLE
+                } else {
+                    number::SEND_UNSEQUENCED
+                };
+                let length = u16::try_from(data.len()).ok()?.to_be_bytes();
+                let (fixed, rest) = out.split_first_chunk_mut::<SEND_UNRELIABLE_LEN>()?;
+                let body = rest.get_mut(..data.len())?;
+                let group_or_sequence = group_or_sequence.to_be_bytes();
+                *fixed = [
+                    command_byte(number),
+                    header.channel_id,
+                    sequence[0],
+                    sequence[1],
+                    group_or_sequence[0],
+                    group_or_sequence[1],
+                    length[0],
+                    length[1],
+                ];
+                body.copy_from_slice(data);
+                Some(SEND_UNRELIABLE_LEN + data.len())
+            }
+            _ => None,
+        }
     }
 
     fn write(&self, header: &CommandHeader, out: &mut [u8]) -> Option<()> {
@@ -508,6 +595,56 @@ impl<'a> Command<'a> {
                     f::PACKET_THROTTLE_DECELERATION,
                     *packet_throttle_deceleration,
                 )
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The traffic encoder writes what the general one writes, and nothing
+    /// where the command does not fit.
+    #[test]
+    fn traffic_encoder_matches_general_encoder() {
+        let data = [0xA5u8; 70];
+        let commands = [
+            Command::Acknowledge {
+                received_reliable_sequence_number: 0x1234,
+                received_sent_time: 0xFEDC,
+            },
+            Command::SendReliable { data: &data },
+            Command::SendReliable { data: &[] },
+            Command::SendUnreliable {
+                unreliable_sequence_number: 0x0102,
+                data: &data[..3],
+            },
+            Command::SendUnsequenced {
+                unsequenced_group: 0x8001,
+                data: &data,
+            },
+        ];
+        for flags in [
+            CommandFlags::NONE,
+            CommandFlags::ACKNOWLEDGE,
+            CommandFlags::UNSEQUENCED,
+        ] {
+            let header = CommandHeader {
+                flags,
+                channel_id: 7,
+                reliable_sequence_number: 0xBEEF,
+            };
+            for command in &commands {
+                let len = command.wire_len();
+                for room in [0, len - 1, len, len + 5] {
+                    let mut fast = vec![0x11u8; room];
+                    let mut general = vec![0x11u8; room];
+                    let written = command.emit_traffic(&header, &mut fast);
+                    let general_ok = room >= len && command.write(&header, &mut general).is_some();
+                    assert_eq!(written, general_ok.then_some(len), "{command:?} in {room}");
+                    assert_eq!(fast, general, "{command:?} in {room}");
+                }
             }
         }
     }
