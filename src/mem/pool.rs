@@ -5,7 +5,7 @@
 //! A block is always a whole allocation from [`hooks::malloc`] (a packet's
 //! header and its inline bytes), rounded up to its class's size while the
 //! pool is on so that any block of a class can serve any packet of it.
-//! Each class holds at most [`CLASS_BYTES`] of idle blocks; beyond that a
+//! Each class holds at most `CLASS_BYTES` of idle blocks; beyond that a
 //! block goes straight back to `free`. [`trim`] (at `enet_deinitialize`)
 //! gives every idle block back.
 //!
