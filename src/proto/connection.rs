@@ -5,10 +5,11 @@
 use std::net::SocketAddr;
 
 use super::command::OutgoingBody;
-use super::event::{Event, EventSlot};
+use super::event::EventSlot;
 use super::host::Host;
 use super::peer::window_size_for;
 use super::peer_index::PeerIndex;
+use super::transition::StateChange;
 use crate::abi::*;
 use crate::wire::command::{CommandFlags, ConnectFields, ConnectId};
 
@@ -50,38 +51,6 @@ fn next_session_id(requested: u8, ours: u8) -> u8 {
 }
 
 impl Host {
-    pub(crate) fn change_state(&mut self, index: PeerIndex, state: ENetPeerState) {
-        if state == ENET_PEER_STATE_CONNECTED || state == ENET_PEER_STATE_DISCONNECT_LATER {
-            self.on_connect(index);
-        } else {
-            self.on_disconnect(index);
-        }
-        self.engine.peers[index].state = state;
-    }
-
-    pub(crate) fn dispatch_state(&mut self, index: PeerIndex, state: ENetPeerState) {
-        self.change_state(index, state);
-        self.mark_dispatch(index);
-    }
-
-    pub(crate) fn notify_connect(&mut self, index: PeerIndex, events: &mut EventSlot) {
-        self.public.recalculateBandwidthLimits = 1;
-        if events.wanted {
-            self.change_state(index, ENET_PEER_STATE_CONNECTED);
-            events.event = Some(Event::Connect {
-                peer: index,
-                data: self.engine.peers[index].eventData,
-            });
-        } else {
-            let state = if self.engine.peers[index].state == ENET_PEER_STATE_CONNECTING {
-                ENET_PEER_STATE_CONNECTION_SUCCEEDED
-            } else {
-                ENET_PEER_STATE_CONNECTION_PENDING
-            };
-            self.dispatch_state(index, state);
-        }
-    }
-
     /// The transport lost the connection to `endpoint` (its encrypted
     /// session failed or closed): every peer there that is not already
     /// gone is disconnected as a timeout would, its DISCONNECT event queued.
@@ -90,29 +59,9 @@ impl Host {
             let state = self.engine.peers[index].state;
             let gone = matches!(state, ENET_PEER_STATE_DISCONNECTED | ENET_PEER_STATE_ZOMBIE);
             if !gone && self.peer_endpoint(index) == endpoint {
-                self.notify_disconnect(index, &mut EventSlot::unwanted());
+                let change = self.peer_view(index).connection_lost(false);
+                let _ = self.apply(index, change);
             }
-        }
-    }
-
-    pub(crate) fn notify_disconnect(&mut self, index: PeerIndex, events: &mut EventSlot) {
-        let state = self.engine.peers[index].state;
-        if state as u32 >= ENET_PEER_STATE_CONNECTION_PENDING as u32 {
-            self.public.recalculateBandwidthLimits = 1;
-        }
-        if state != ENET_PEER_STATE_CONNECTING
-            && (state as u32) < ENET_PEER_STATE_CONNECTION_SUCCEEDED as u32
-        {
-            self.reset_peer(index);
-        } else if events.wanted {
-            events.event = Some(Event::Disconnect {
-                peer: index,
-                data: 0,
-            });
-            self.reset_peer(index);
-        } else {
-            self.engine.peers[index].eventData = 0;
-            self.dispatch_state(index, ENET_PEER_STATE_ZOMBIE);
         }
     }
 
@@ -159,8 +108,8 @@ impl Host {
         let outgoing_bandwidth = self.public.outgoingBandwidth;
         let incoming_bandwidth = self.public.incomingBandwidth;
         self.set_peer_endpoint(index, endpoint);
+        let _ = self.apply(index, StateChange::enter(ENET_PEER_STATE_CONNECTING));
         let peer = &mut self.engine.peers[index];
-        peer.state = ENET_PEER_STATE_CONNECTING;
         peer.connectID = connect_id;
         peer.windowSize = window_size_for(outgoing_bandwidth);
         let fields = ConnectFields {
@@ -228,8 +177,11 @@ impl Host {
         let host_incoming = self.public.incomingBandwidth;
         let host_outgoing = self.public.outgoingBandwidth;
         self.set_peer_endpoint(index, from);
+        let _ = self.apply(
+            index,
+            StateChange::enter(ENET_PEER_STATE_ACKNOWLEDGING_CONNECT),
+        );
         let peer = &mut self.engine.peers[index];
-        peer.state = ENET_PEER_STATE_ACKNOWLEDGING_CONNECT;
         peer.connectID = connect_id;
         peer.outgoingPeerID = connect.outgoing_peer_id;
         peer.incomingBandwidth = connect.incoming_bandwidth;
@@ -322,8 +274,8 @@ impl Host {
             || verify.packet_throttle_deceleration != peer.packetThrottleDeceleration
             || verify.connect_id.to_native() != peer.connectID
         {
-            self.engine.peers[index].eventData = 0;
-            self.dispatch_state(index, ENET_PEER_STATE_ZOMBIE);
+            let change = self.peer_view(index).handshake_refused();
+            let _ = self.apply(index, change);
             return Err(());
         }
         self.remove_sent_reliable(index, 1, 0xFF, None);
@@ -345,44 +297,20 @@ impl Host {
         peer.windowSize = peer.windowSize.min(window_size);
         peer.incomingBandwidth = verify.incoming_bandwidth;
         peer.outgoingBandwidth = verify.outgoing_bandwidth;
-        self.notify_connect(index, events);
+        let change = self.peer_view(index).handshake_completed(events.wanted);
+        self.apply_into(index, change, events);
         Ok(())
     }
 
-    /// A DISCONNECT from the peer.
+    /// A DISCONNECT from the peer: its queues go, and the state machine
+    /// takes the step the peer decides (`remote_disconnect`).
     pub(crate) fn handle_disconnect(&mut self, index: PeerIndex, flags: CommandFlags, data: u32) {
-        let state = self.engine.peers[index].state;
-        if matches!(
-            state,
-            ENET_PEER_STATE_DISCONNECTED
-                | ENET_PEER_STATE_ZOMBIE
-                | ENET_PEER_STATE_ACKNOWLEDGING_DISCONNECT
-        ) {
+        let acknowledged = flags.contains(CommandFlags::ACKNOWLEDGE);
+        let Some(change) = self.peer_view(index).remote_disconnect(acknowledged, data) else {
             return;
-        }
+        };
         self.reset_queues(index);
-        match state {
-            ENET_PEER_STATE_CONNECTION_SUCCEEDED
-            | ENET_PEER_STATE_DISCONNECTING
-            | ENET_PEER_STATE_CONNECTING => self.dispatch_state(index, ENET_PEER_STATE_ZOMBIE),
-            ENET_PEER_STATE_CONNECTED | ENET_PEER_STATE_DISCONNECT_LATER => {
-                if flags.contains(CommandFlags::ACKNOWLEDGE) {
-                    self.change_state(index, ENET_PEER_STATE_ACKNOWLEDGING_DISCONNECT);
-                } else {
-                    self.dispatch_state(index, ENET_PEER_STATE_ZOMBIE);
-                }
-            }
-            _ => {
-                if state == ENET_PEER_STATE_CONNECTION_PENDING {
-                    self.public.recalculateBandwidthLimits = 1;
-                }
-                self.reset_peer(index);
-            }
-        }
-        let peer = &mut self.engine.peers[index];
-        if peer.state != ENET_PEER_STATE_DISCONNECTED {
-            peer.eventData = data;
-        }
+        let _ = self.apply(index, change);
     }
 }
 

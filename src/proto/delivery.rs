@@ -6,7 +6,6 @@
 
 use super::channel::{FragmentInfo, Held, Incoming, IncomingChannel, Queued, Sequencing};
 use super::command::number;
-use super::event::EventSlot;
 use super::host::Host;
 use super::packet_flag;
 use super::peer::{PeerSlot, NEEDS_DISPATCH};
@@ -127,7 +126,8 @@ impl Host {
         };
         self.peer_view(locator.peer).drop_held(incoming);
         if matches!(locator.key, HeldKey::Reliable { .. }) {
-            self.notify_disconnect(locator.peer, &mut EventSlot::unwanted());
+            let change = self.peer_view(locator.peer).connection_lost(false);
+            let _ = self.apply(locator.peer, change);
         }
         true
     }

@@ -8,7 +8,8 @@ use super::command::OutgoingBody;
 use super::host::Host;
 use super::peer_index::PeerIndex;
 use super::service::{Hooks, ServiceFailed, Transport};
-use crate::abi::ENetPeerState::{self, *};
+use super::transition::{counts_as_connected, StateChange};
+use crate::abi::ENetPeerState::*;
 use crate::wire::command::CommandFlags;
 
 /// What a disconnect call leaves to be done once it returns. Stock does
@@ -49,7 +50,9 @@ impl Host {
             return DisconnectEffect::Done;
         }
         self.reset_queues(index);
-        let connected = is_connected(state);
+        // A connected peer (CONNECTED or DISCONNECT_LATER) is sent the
+        // DISCONNECT reliably, and its acknowledgement is waited for.
+        let connected = counts_as_connected(state);
         let flags = if connected {
             CommandFlags::ACKNOWLEDGE
         } else {
@@ -57,8 +60,7 @@ impl Host {
         };
         self.queue_control(index, flags, OutgoingBody::Disconnect { data });
         if connected {
-            self.on_disconnect(index);
-            self.engine.peers[index].state = ENET_PEER_STATE_DISCONNECTING;
+            let _ = self.apply(index, StateChange::enter(ENET_PEER_STATE_DISCONNECTING));
             DisconnectEffect::Done
         } else {
             DisconnectEffect::FlushThenReset
@@ -90,10 +92,9 @@ impl Host {
     /// DISCONNECT_LATER. Otherwise as [`Host::disconnect`].
     pub fn disconnect_later(&mut self, index: PeerIndex, data: u32) -> DisconnectEffect {
         let state = self.engine.peers[index].state;
-        if is_connected(state) && self.has_outgoing_commands(index) {
-            let peer = &mut self.engine.peers[index];
-            peer.state = ENET_PEER_STATE_DISCONNECT_LATER;
-            peer.eventData = data;
+        if counts_as_connected(state) && self.has_outgoing_commands(index) {
+            let _ = self.apply(index, StateChange::enter(ENET_PEER_STATE_DISCONNECT_LATER));
+            self.engine.peers[index].eventData = data;
             DisconnectEffect::Done
         } else {
             self.disconnect(index, data)
@@ -141,13 +142,4 @@ impl Host {
         self.reset_peer(index);
         flushed
     }
-}
-
-/// CONNECTED or DISCONNECT_LATER: a DISCONNECT to this peer is sent
-/// reliably and waits for its acknowledgement.
-fn is_connected(state: ENetPeerState) -> bool {
-    matches!(
-        state,
-        ENET_PEER_STATE_CONNECTED | ENET_PEER_STATE_DISCONNECT_LATER
-    )
 }

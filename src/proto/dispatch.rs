@@ -52,23 +52,12 @@ impl Host {
     #[cold]
     #[inline(never)]
     fn dispatch_state_change(&mut self, index: PeerIndex) -> Option<Event> {
-        match self.engine.peers[index].state {
-            ENET_PEER_STATE_CONNECTION_PENDING | ENET_PEER_STATE_CONNECTION_SUCCEEDED => {
-                self.change_state(index, ENET_PEER_STATE_CONNECTED);
-                // Connected now: its ping timer starts with the next pass.
-                self.engine.schedule.mark_ready(index);
-                Some(Event::Connect {
-                    peer: index,
-                    data: self.engine.peers[index].eventData,
-                })
-            }
-            ENET_PEER_STATE_ZOMBIE => {
-                self.public.recalculateBandwidthLimits = 1;
-                let data = self.engine.peers[index].eventData;
-                self.reset_peer(index);
-                Some(Event::Disconnect { peer: index, data })
-            }
-            _ => None,
+        let change = self.peer_view(index).dispatched()?;
+        let event = self.apply(index, change);
+        if matches!(event, Some(Event::Connect { .. })) {
+            // Connected now: its ping timer starts with the next pass.
+            self.engine.schedule.mark_ready(index);
         }
+        event
     }
 }

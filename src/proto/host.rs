@@ -137,7 +137,7 @@ const EMPTY_LIST: ENetList = ENetList {
     sentinel: ENetListNode::NULL,
 };
 
-fn blank_peer() -> ENetPeer {
+pub(crate) fn blank_peer() -> ENetPeer {
     ENetPeer {
         dispatchList: ENetListNode::NULL,
         host: core::ptr::null_mut(),

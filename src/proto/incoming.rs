@@ -448,13 +448,15 @@ impl Host {
                 if command_number != Some(number::VERIFY_CONNECT) {
                     return Err(());
                 }
-                self.notify_connect(index, events);
+                let change = self.peer_view(index).handshake_completed(events.wanted);
+                self.apply_into(index, change, events);
             }
             ENET_PEER_STATE_DISCONNECTING => {
                 if command_number != Some(number::DISCONNECT) {
                     return Err(());
                 }
-                self.notify_disconnect(index, events);
+                let change = self.peer_view(index).connection_lost(events.wanted);
+                self.apply_into(index, change, events);
             }
             ENET_PEER_STATE_DISCONNECT_LATER => {
                 let slot = &self.engine.slots[index];

@@ -52,6 +52,7 @@ mod sequence_map;
 mod sequencing;
 pub mod service;
 mod throttle;
+mod transition;
 
 pub use channel::Queued;
 pub use codec::{Codec, NoCodec, WireCodec};

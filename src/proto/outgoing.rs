@@ -15,6 +15,7 @@ use super::host::Host;
 use super::in_flight::TimedOut;
 use super::peer_index::PeerIndex;
 use super::schedule::{Timer, TimerTable};
+use super::transition::StateChange;
 use crate::abi::*;
 use crate::time::{time_difference, TIME_OVERFLOW};
 use crate::wire::builder::Envelope;
@@ -235,7 +236,7 @@ impl Host {
         let (mut peer, builder, _) = self.engine.packing(index);
         let packed = peer.pack_acknowledgements(builder);
         if packed.disconnect_acknowledged {
-            self.dispatch_state(index, ENET_PEER_STATE_ZOMBIE);
+            let _ = self.apply(index, StateChange::announce(ENET_PEER_STATE_ZOMBIE));
         }
         packed.left_over
     }
@@ -245,7 +246,8 @@ impl Host {
         match self.peer_view(index).check_timeouts(now) {
             Ok(()) => false,
             Err(TimedOut) => {
-                self.notify_disconnect(index, events);
+                let change = self.peer_view(index).connection_lost(events.wanted);
+                self.apply_into(index, change, events);
                 true
             }
         }

@@ -8,6 +8,7 @@ use super::host::{clear_list, Host};
 use super::packet_flag;
 use super::peer::{blank_channel, Receipts, SendError, NEEDS_DISPATCH};
 use super::peer_index::PeerIndex;
+use super::transition::counts_as_connected;
 use crate::abi::*;
 use crate::mem::{CSlice, PacketView};
 use crate::wire::command::CommandFlags;
@@ -50,8 +51,7 @@ impl Host {
     /// `enet_peer_on_connect`: counts the peer as connected.
     pub fn on_connect(&mut self, index: PeerIndex) {
         let peer = &self.engine.peers[index];
-        if peer.state != ENET_PEER_STATE_CONNECTED && peer.state != ENET_PEER_STATE_DISCONNECT_LATER
-        {
+        if !counts_as_connected(peer.state) {
             if peer.incomingBandwidth != 0 {
                 self.public.bandwidthLimitedPeers += 1;
             }
@@ -63,8 +63,7 @@ impl Host {
     /// `enet_peer_on_disconnect`: stops counting the peer as connected.
     pub fn on_disconnect(&mut self, index: PeerIndex) {
         let peer = &self.engine.peers[index];
-        if peer.state == ENET_PEER_STATE_CONNECTED || peer.state == ENET_PEER_STATE_DISCONNECT_LATER
-        {
+        if counts_as_connected(peer.state) {
             if peer.incomingBandwidth != 0 {
                 self.public.bandwidthLimitedPeers =
                     self.public.bandwidthLimitedPeers.saturating_sub(1);
