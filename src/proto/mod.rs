@@ -42,6 +42,7 @@ mod packing;
 mod peer;
 mod peer_index;
 mod peer_ops;
+mod peer_reset;
 mod queue;
 pub mod reassembly;
 pub mod recovery;

@@ -1,12 +1,13 @@
 //! Per-peer operations (stock `peer.c`): queueing and sequencing outgoing
-//! commands, sending packets (with fragmentation), receiving, reset,
-//! disconnect, and the per-peer tunables.
+//! commands, sending packets (with fragmentation), receiving, and the
+//! per-peer tunables. Resetting a peer is in `peer_reset.rs`, ending a
+//! connection in `disconnect.rs`.
 
 use super::channel::IncomingChannel;
 use super::command::{FragmentFields, OutgoingBody, OutgoingCommand, CONNECTION_CHANNEL};
 use super::host::{clear_list, Host};
 use super::packet_flag;
-use super::peer::{blank_channel, Receipts, SendError, NEEDS_DISPATCH};
+use super::peer::{blank_channel, Receipts, SendError};
 use super::peer_index::PeerIndex;
 use super::transition::counts_as_connected;
 use crate::abi::*;
@@ -71,100 +72,6 @@ impl Host {
             self.public.connectedPeers = self.public.connectedPeers.saturating_sub(1);
             self.engine.connected[index.get()] = false;
         }
-    }
-
-    /// `enet_peer_reset`: back to DISCONNECTED with defaults, no notice to
-    /// the remote end.
-    pub fn reset_peer(&mut self, index: PeerIndex) {
-        self.on_disconnect(index);
-        let mtu = self.public.mtu;
-        let peer = &mut self.engine.peers[index];
-        peer.outgoingPeerID = ENET_PROTOCOL_MAXIMUM_PEER_ID as u16;
-        peer.connectID = 0;
-        peer.state = ENET_PEER_STATE_DISCONNECTED;
-        peer.incomingBandwidth = 0;
-        peer.outgoingBandwidth = 0;
-        peer.incomingBandwidthThrottleEpoch = 0;
-        peer.outgoingBandwidthThrottleEpoch = 0;
-        peer.incomingDataTotal = 0;
-        peer.outgoingDataTotal = 0;
-        peer.lastSendTime = 0;
-        peer.lastReceiveTime = 0;
-        peer.nextTimeout = 0;
-        peer.earliestTimeout = 0;
-        peer.packetLossEpoch = 0;
-        peer.packetsSent = 0;
-        peer.packetsLost = 0;
-        peer.packetLoss = 0;
-        peer.packetLossVariance = 0;
-        peer.packetThrottle = ENET_PEER_DEFAULT_PACKET_THROTTLE;
-        peer.packetThrottleLimit = ENET_PEER_PACKET_THROTTLE_SCALE;
-        peer.packetThrottleCounter = 0;
-        peer.packetThrottleEpoch = 0;
-        peer.packetThrottleAcceleration = ENET_PEER_PACKET_THROTTLE_ACCELERATION;
-        peer.packetThrottleDeceleration = ENET_PEER_PACKET_THROTTLE_DECELERATION;
-        peer.packetThrottleInterval = ENET_PEER_PACKET_THROTTLE_INTERVAL;
-        peer.pingInterval = ENET_PEER_PING_INTERVAL;
-        peer.timeoutLimit = ENET_PEER_TIMEOUT_LIMIT;
-        peer.timeoutMinimum = ENET_PEER_TIMEOUT_MINIMUM;
-        peer.timeoutMaximum = ENET_PEER_TIMEOUT_MAXIMUM;
-        peer.lastRoundTripTime = ENET_PEER_DEFAULT_ROUND_TRIP_TIME;
-        peer.lowestRoundTripTime = ENET_PEER_DEFAULT_ROUND_TRIP_TIME;
-        peer.lastRoundTripTimeVariance = 0;
-        peer.highestRoundTripTimeVariance = 0;
-        peer.roundTripTime = ENET_PEER_DEFAULT_ROUND_TRIP_TIME;
-        peer.roundTripTimeVariance = 0;
-        peer.mtu = mtu;
-        peer.reliableDataInTransit = 0;
-        peer.outgoingReliableSequenceNumber = 0;
-        peer.windowSize = ENET_PROTOCOL_MAXIMUM_WINDOW_SIZE;
-        peer.incomingUnsequencedGroup = 0;
-        peer.outgoingUnsequencedGroup = 0;
-        peer.eventData = 0;
-        peer.totalWaitingData = 0;
-        peer.flags = 0;
-        peer.unsequencedWindow = [0; (ENET_PEER_UNSEQUENCED_WINDOW_SIZE / 32) as usize];
-        self.reset_queues(index);
-        let slot = &mut self.engine.slots[index];
-        slot.recovery = self.engine.loss_recovery;
-        slot.recovery_stats = Default::default();
-        self.next_generation(index);
-        self.engine.schedule.cancel_timers(index);
-    }
-
-    /// `enet_peer_reset_queues`: drops every queued command and packet and
-    /// the channels.
-    pub fn reset_queues(&mut self, index: PeerIndex) {
-        let peer = &mut self.engine.peers[index];
-        if peer.flags & NEEDS_DISPATCH != 0 {
-            peer.flags &= !NEEDS_DISPATCH;
-            self.engine.dispatch_queue.retain(|&queued| queued != index);
-        }
-        let slot = &mut self.engine.slots[index];
-        let mut dropped_waiting = 0;
-        if let Some(mut queues) = slot.take_queues() {
-            for command in queues
-                .sent_reliable
-                .drain()
-                .chain(queues.outgoing.take_all())
-            {
-                command.discard();
-            }
-            for delivery in queues.dispatched.drain(..) {
-                dropped_waiting += delivery.packet.len();
-                delivery.packet.release();
-            }
-        }
-        for channel in std::mem::take(&mut slot.incoming) {
-            dropped_waiting += channel.clear();
-        }
-        slot.held_commands = 0;
-        slot.channels = None;
-        slot.receipts = None;
-        let peer = &mut self.engine.peers[index];
-        peer.totalWaitingData = peer.totalWaitingData.saturating_sub(dropped_waiting);
-        peer.channels = core::ptr::null_mut();
-        peer.channelCount = 0;
     }
 
     /// `enet_peer_setup_outgoing_command`: numbers the command and queues it.

@@ -1,0 +1,184 @@
+//! Resetting a peer's slot (stock `enet_peer_reset` and
+//! `enet_peer_reset_queues`). What belongs to the peer (its fields, queues
+//! and channels) is reset on its view; the host then settles its own
+//! books: the connection counts, the dispatch queue, the handles'
+//! generation and the send schedule.
+
+use super::host::Host;
+use super::peer::{PeerMut, NEEDS_DISPATCH};
+use super::peer_index::PeerIndex;
+use super::recovery::LossRecovery;
+use crate::abi::*;
+
+use ENetPeerState::*;
+
+/// A peer that was waiting in the host's dispatch queue when its queues
+/// were dropped: the host must take it out.
+#[must_use]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct LeftDispatchQueue(pub(crate) bool);
+
+impl PeerMut<'_> {
+    /// Back to DISCONNECTED with every default, for a host whose MTU is
+    /// `mtu` and whose new peers recover losses as `recovery` says.
+    ///
+    /// The flags (NEEDS_DISPATCH among them) are cleared before the queues
+    /// go, as stock does, so a peer waiting for dispatch stays in the
+    /// host's queue; dispatch passes over it, since a DISCONNECTED peer
+    /// reports nothing.
+    pub(crate) fn reset(&mut self, mtu: u32, recovery: LossRecovery) {
+        let peer = &mut *self.public;
+        peer.outgoingPeerID = ENET_PROTOCOL_MAXIMUM_PEER_ID as u16;
+        peer.connectID = 0;
+        peer.state = ENET_PEER_STATE_DISCONNECTED;
+        peer.incomingBandwidth = 0;
+        peer.outgoingBandwidth = 0;
+        peer.incomingBandwidthThrottleEpoch = 0;
+        peer.outgoingBandwidthThrottleEpoch = 0;
+        peer.incomingDataTotal = 0;
+        peer.outgoingDataTotal = 0;
+        peer.lastSendTime = 0;
+        peer.lastReceiveTime = 0;
+        peer.nextTimeout = 0;
+        peer.earliestTimeout = 0;
+        peer.packetLossEpoch = 0;
+        peer.packetsSent = 0;
+        peer.packetsLost = 0;
+        peer.packetLoss = 0;
+        peer.packetLossVariance = 0;
+        peer.packetThrottle = ENET_PEER_DEFAULT_PACKET_THROTTLE;
+        peer.packetThrottleLimit = ENET_PEER_PACKET_THROTTLE_SCALE;
+        peer.packetThrottleCounter = 0;
+        peer.packetThrottleEpoch = 0;
+        peer.packetThrottleAcceleration = ENET_PEER_PACKET_THROTTLE_ACCELERATION;
+        peer.packetThrottleDeceleration = ENET_PEER_PACKET_THROTTLE_DECELERATION;
+        peer.packetThrottleInterval = ENET_PEER_PACKET_THROTTLE_INTERVAL;
+        peer.pingInterval = ENET_PEER_PING_INTERVAL;
+        peer.timeoutLimit = ENET_PEER_TIMEOUT_LIMIT;
+        peer.timeoutMinimum = ENET_PEER_TIMEOUT_MINIMUM;
+        peer.timeoutMaximum = ENET_PEER_TIMEOUT_MAXIMUM;
+        peer.lastRoundTripTime = ENET_PEER_DEFAULT_ROUND_TRIP_TIME;
+        peer.lowestRoundTripTime = ENET_PEER_DEFAULT_ROUND_TRIP_TIME;
+        peer.lastRoundTripTimeVariance = 0;
+        peer.highestRoundTripTimeVariance = 0;
+        peer.roundTripTime = ENET_PEER_DEFAULT_ROUND_TRIP_TIME;
+        peer.roundTripTimeVariance = 0;
+        peer.mtu = mtu;
+        peer.reliableDataInTransit = 0;
+        peer.outgoingReliableSequenceNumber = 0;
+        peer.windowSize = ENET_PROTOCOL_MAXIMUM_WINDOW_SIZE;
+        peer.incomingUnsequencedGroup = 0;
+        peer.outgoingUnsequencedGroup = 0;
+        peer.eventData = 0;
+        peer.totalWaitingData = 0;
+        peer.flags = 0;
+        peer.unsequencedWindow = [0; (ENET_PEER_UNSEQUENCED_WINDOW_SIZE / 32) as usize];
+        let left = self.drop_queues();
+        debug_assert_eq!(left, LeftDispatchQueue(false), "flags cleared above");
+        self.slot.recovery = recovery;
+        self.slot.recovery_stats = Default::default();
+    }
+
+    /// Drops every queued command and packet and the channels, taking
+    /// what was waiting off the peer's waiting-data count.
+    pub(crate) fn drop_queues(&mut self) -> LeftDispatchQueue {
+        let peer = &mut *self.public;
+        let was_queued = peer.flags & NEEDS_DISPATCH != 0;
+        peer.flags &= !NEEDS_DISPATCH;
+        let slot = &mut *self.slot;
+        let mut dropped_waiting = 0;
+        if let Some(mut queues) = slot.take_queues() {
+            for command in queues
+                .sent_reliable
+                .drain()
+                .chain(queues.outgoing.take_all())
+            {
+                command.discard();
+            }
+            for delivery in queues.dispatched.drain(..) {
+                dropped_waiting += delivery.packet.len();
+                delivery.packet.release();
+            }
+        }
+        for channel in std::mem::take(&mut slot.incoming) {
+            dropped_waiting += channel.clear();
+        }
+        slot.held_commands = 0;
+        slot.channels = None;
+        slot.receipts = None;
+        peer.totalWaitingData = peer.totalWaitingData.saturating_sub(dropped_waiting);
+        peer.channels = core::ptr::null_mut();
+        peer.channelCount = 0;
+        LeftDispatchQueue(was_queued)
+    }
+}
+
+impl Host {
+    /// `enet_peer_reset`: back to DISCONNECTED with defaults, no notice to
+    /// the remote end.
+    pub fn reset_peer(&mut self, index: PeerIndex) {
+        self.on_disconnect(index);
+        let mtu = self.public.mtu;
+        let recovery = self.engine.loss_recovery;
+        self.peer_view(index).reset(mtu, recovery);
+        self.next_generation(index);
+        self.engine.schedule.cancel_timers(index);
+    }
+
+    /// `enet_peer_reset_queues`: drops every queued command and packet and
+    /// the channels.
+    pub fn reset_queues(&mut self, index: PeerIndex) {
+        if let LeftDispatchQueue(true) = self.peer_view(index).drop_queues() {
+            self.engine.dispatch_queue.retain(|&queued| queued != index);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::proto::host::blank_peer;
+    use crate::proto::peer::PeerSlot;
+
+    #[test]
+    fn dropping_queues_reports_a_peer_waiting_for_dispatch() {
+        let mut public = blank_peer();
+        let mut slot = PeerSlot::default();
+        public.flags = NEEDS_DISPATCH;
+        public.channelCount = 3;
+        let mut view = PeerMut {
+            public: &mut public,
+            slot: &mut slot,
+        };
+        assert_eq!(view.drop_queues(), LeftDispatchQueue(true));
+        assert_eq!(view.drop_queues(), LeftDispatchQueue(false));
+        assert_eq!(public.flags & NEEDS_DISPATCH, 0);
+        assert_eq!(public.channelCount, 0);
+    }
+
+    #[test]
+    fn a_reset_peer_is_disconnected_with_the_host_defaults() {
+        let mut public = blank_peer();
+        let mut slot = PeerSlot::default();
+        public.state = ENET_PEER_STATE_ZOMBIE;
+        public.flags = NEEDS_DISPATCH;
+        public.eventData = 9;
+        public.packetThrottle = 3;
+        public.mtu = 576;
+        let recovery = LossRecovery {
+            fast_resend: 2,
+            ..LossRecovery::default()
+        };
+        PeerMut {
+            public: &mut public,
+            slot: &mut slot,
+        }
+        .reset(1400, recovery);
+        assert_eq!(public.state, ENET_PEER_STATE_DISCONNECTED);
+        assert_eq!(public.flags, 0);
+        assert_eq!(public.eventData, 0);
+        assert_eq!(public.packetThrottle, ENET_PEER_DEFAULT_PACKET_THROTTLE);
+        assert_eq!(public.mtu, 1400);
+        assert_eq!(slot.recovery.fast_resend, 2);
+    }
+}
