@@ -389,7 +389,9 @@ impl<'a> Command<'a> {
     /// Writes the command to the start of `out` and returns
     /// [`wire_len`](Self::wire_len); returns 0 and writes nothing if `out`
     /// is too short or the payload is longer than `u16::MAX` bytes.
-    #[inline]
+    // Always inlined, like `DatagramBuilder::push` that calls it: a
+    // command of ordinary traffic is then written without a call.
+    #[inline(always)]
     pub fn emit(&self, header: &CommandHeader, out: &mut [u8]) -> usize {
         if let Some(len) = self.emit_traffic(header, out) {
             return len;
