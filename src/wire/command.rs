@@ -194,6 +194,11 @@ impl<'a> Command<'a> {
     /// ([`DropReason::UnknownCommand`]); its fixed size must fit
     /// ([`DropReason::TruncatedCommand`]); its payload must fit
     /// ([`DropReason::PayloadOutOfBounds`]).
+    ///
+    /// Always inlined, so ordinary traffic is read straight into the
+    /// caller's loop rather than returned through memory; any other
+    /// command takes a call to the general parser.
+    #[inline(always)]
     pub fn parse(bytes: &'a [u8]) -> Result<(CommandHeader, Command<'a>, usize), DropReason> {
         match Self::parse_traffic(bytes) {
             Some(parsed) => Ok(parsed),
@@ -249,6 +254,9 @@ impl<'a> Command<'a> {
     }
 
     /// Any command, field by field, with every check in stock's order.
+    /// Kept out of line: inlined into the receive loop beside the traffic
+    /// path, it would crowd that loop for commands that seldom come.
+    #[inline(never)]
     pub(super) fn parse_any(
         bytes: &'a [u8],
     ) -> Result<(CommandHeader, Command<'a>, usize), DropReason> {
