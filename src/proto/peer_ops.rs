@@ -323,6 +323,9 @@ impl Host {
     /// `enet_peer_queue_acknowledgement`: owes the peer an acknowledgement
     /// unless the command lies in the two windows just past the usable
     /// range (stock leaves those unacknowledged so the sender retries).
+    // Always inlined into the receive loop, where every reliable command
+    // earns one (the other callers are off the message path).
+    #[inline(always)]
     pub(crate) fn queue_acknowledgement(
         &mut self,
         index: PeerIndex,
