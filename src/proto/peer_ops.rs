@@ -187,6 +187,9 @@ impl Host {
 
     /// `enet_peer_send`. On success the queued commands hold references to
     /// `packet`; on failure nothing is kept (the caller still owns it).
+    // Always inlined: `enet_peer_send` is a thin shell around it, and
+    // the checks fold into that one call.
+    #[inline(always)]
     pub fn send<'p>(
         &mut self,
         index: PeerIndex,
