@@ -10,6 +10,10 @@ use crate::abi::ENetPeerState::*;
 impl Host {
     /// The next queued event: a completed connect, a disconnect, or a
     /// received packet (one per call; a peer with more is queued again).
+    // Always inlined: most calls on a busy host come from
+    // `enet_host_service` for the next of a datagram's packets, and the
+    // event is then built where the driver reads it.
+    #[inline(always)]
     pub fn dispatch(&mut self) -> Option<Event> {
         while let Some(&index) = self.engine.dispatch_queue.front() {
             if self.engine.peers[index].state == ENET_PEER_STATE_CONNECTED {

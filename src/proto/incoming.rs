@@ -15,7 +15,7 @@ use crate::time::{time_difference, time_less};
 use crate::wire::checksum;
 use crate::wire::command::{Command, CommandFlags, CommandHeader, ConnectId, Fragment};
 use crate::wire::header::{DatagramHeader, NO_PEER_ID};
-use crate::wire::{Commands, DropReason};
+use crate::wire::DropReason;
 
 use ENetPeerState::*;
 
@@ -98,9 +98,13 @@ impl Host {
         }
 
         let mut peer_index = peer_index;
-        let mut commands = Commands::new(body);
-        for parsed in &mut commands {
-            let (command_header, command) = parsed?;
+        // The commands, parsed one after another until the body ends or
+        // one fails (the `Commands` iterator's walk, without wrapping each
+        // command in an `Option` of a `Result` to unwrap again here).
+        let mut rest = body;
+        while !rest.is_empty() {
+            let (command_header, command, consumed) = Command::parse(rest)?;
+            rest = rest.get(consumed..).unwrap_or(&[]);
             let Some(index) = peer_index.or_else(|| {
                 // Only CONNECT may come before the sender has a peer here.
                 match command {

@@ -42,6 +42,9 @@ impl Received {
 impl PeerMut<'_> {
     /// The packet for a received command, within the waiting-data budget
     /// `limit` (the host's `maximumWaitingData`).
+    // Always inlined into the queueing of a received command, once per
+    // message: the packet is made without a call of its own.
+    #[inline(always)]
     pub(crate) fn new_incoming_packet(
         &mut self,
         limit: usize,
@@ -191,6 +194,9 @@ impl PeerMut<'_> {
     /// packet took several numbers at once, so reliable commands may be
     /// held under numbers now behind us (only a broken sender puts them
     /// there). Whether unreliable packets were delivered.
+    // Always inlined: an in-order reliable packet advances the channel on
+    // every message; the rare clean-up of passed numbers stays a call.
+    #[inline(always)]
     fn reliable_advanced(
         &mut self,
         channel_id: u8,
@@ -205,17 +211,25 @@ impl PeerMut<'_> {
         channel.incomingReliableSequenceNumber = current;
         channel.incomingUnreliableSequenceNumber = 0;
         if skipped_sequences {
-            let stale: Vec<u16> = self.slot.incoming[channel_index]
-                .reliable_sequences()
-                .filter(|&sequence| sequence == current || !in_receive_window(sequence, current))
-                .collect();
-            for sequence in stale {
-                if let Some(incoming) = self.unhold_reliable(channel_index, sequence) {
-                    self.drop_held(incoming);
-                }
-            }
+            self.drop_passed_reliable(channel_index, current);
         }
         self.release_unreliable_after_advance(channel_id, current, now)
+    }
+
+    /// Drops the reliable commands held under numbers the channel's
+    /// sequence `current` has now passed.
+    #[cold]
+    #[inline(never)]
+    fn drop_passed_reliable(&mut self, channel_index: usize, current: u16) {
+        let stale: Vec<u16> = self.slot.incoming[channel_index]
+            .reliable_sequences()
+            .filter(|&sequence| sequence == current || !in_receive_window(sequence, current))
+            .collect();
+        for sequence in stale {
+            if let Some(incoming) = self.unhold_reliable(channel_index, sequence) {
+                self.drop_held(incoming);
+            }
+        }
     }
 
     /// After the reliable sequence reached `current`: deliver what was held

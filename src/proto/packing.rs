@@ -12,7 +12,6 @@ use super::peer::{stock_window, PeerMut};
 use super::queue::is_windowed;
 use crate::abi::*;
 use crate::wire::builder::DatagramBuilder;
-use crate::wire::size::ACKNOWLEDGE as ACKNOWLEDGE_LEN;
 
 /// Windows that must be free ahead of a new one before the sender starts it.
 const FREE_WINDOWS_AHEAD: u32 = FREE_WINDOWS as u32 + 2;
@@ -44,10 +43,7 @@ impl PeerMut<'_> {
         let mut packed = PackedAcknowledgements::default();
         let repeat = self.slot.recovery.repeat_acknowledgements;
         while let Some(acknowledgement) = self.slot.queues().acknowledgements.front().copied() {
-            if !builder.fits(ACKNOWLEDGE_LEN) {
-                packed.left_over = true;
-                break;
-            }
+            // `push` checks the room itself and writes nothing without it.
             let (header, command) = acknowledgement.wire();
             if builder.push(&header, &command).is_err() {
                 packed.left_over = true;
@@ -73,7 +69,7 @@ impl PeerMut<'_> {
         };
         for acknowledgement in queues.repeated_acknowledgements.drain(..) {
             let (header, command) = acknowledgement.wire();
-            if !builder.fits(ACKNOWLEDGE_LEN) || builder.push(&header, &command).is_err() {
+            if builder.push(&header, &command).is_err() {
                 break;
             }
         }

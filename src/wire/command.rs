@@ -194,11 +194,66 @@ impl<'a> Command<'a> {
     /// ([`DropReason::UnknownCommand`]); its fixed size must fit
     /// ([`DropReason::TruncatedCommand`]); its payload must fit
     /// ([`DropReason::PayloadOutOfBounds`]).
+    ///
+    /// Always inlined, so ordinary traffic is read straight into the
+    /// caller's loop rather than returned through memory; any other
+    /// command takes a call to the rest of the parser.
+    #[inline(always)]
     pub fn parse(bytes: &'a [u8]) -> Result<(CommandHeader, Command<'a>, usize), DropReason> {
         match Self::parse_traffic(bytes) {
             Some(parsed) => Ok(parsed),
+            None => Self::parse_other(bytes),
+        }
+    }
+
+    /// The commands [`Command::parse_traffic`] leaves: fragments at fixed
+    /// offsets like it, anything else through the general parser. A call
+    /// of its own, so the receive loop that inlines `parse` stays small.
+    #[inline(never)]
+    fn parse_other(bytes: &'a [u8]) -> Result<(CommandHeader, Command<'a>, usize), DropReason> {
+        match Self::parse_fragment(bytes) {
+            Some(parsed) => Ok(parsed),
             None => Self::parse_any(bytes),
         }
+    }
+
+    /// SEND_FRAGMENT and SEND_UNRELIABLE_FRAGMENT, read as
+    /// [`Command::parse_traffic`] reads its commands; `None` for any other
+    /// command or one that does not fit.
+    #[inline]
+    fn parse_fragment(bytes: &'a [u8]) -> Option<(CommandHeader, Command<'a>, usize)> {
+        use super::size::SEND_FRAGMENT as SEND_FRAGMENT_LEN;
+        let fixed = bytes.first_chunk::<SEND_FRAGMENT_LEN>()?;
+        let command_number = fixed[0] & number::MASK;
+        if command_number != number::SEND_FRAGMENT
+            && command_number != number::SEND_UNRELIABLE_FRAGMENT
+        {
+            return None;
+        }
+        let header = CommandHeader {
+            flags: CommandFlags::from_bits(fixed[0]),
+            channel_id: fixed[1],
+            reliable_sequence_number: u16::from_be_bytes([fixed[2], fixed[3]]),
+        };
+        let be16 = |at: usize| u16::from_be_bytes([fixed[at], fixed[at + 1]]);
+        let be32 = |at: usize| {
+            u32::from_be_bytes([fixed[at], fixed[at + 1], fixed[at + 2], fixed[at + 3]])
+        };
+        let end = SEND_FRAGMENT_LEN + usize::from(be16(6));
+        let fragment = Fragment {
+            start_sequence_number: be16(4),
+            fragment_count: be32(8),
+            fragment_number: be32(12),
+            total_length: be32(16),
+            fragment_offset: be32(20),
+            data: bytes.get(SEND_FRAGMENT_LEN..end)?,
+        };
+        let command = if command_number == number::SEND_FRAGMENT {
+            Command::SendFragment(fragment)
+        } else {
+            Command::SendUnreliableFragment(fragment)
+        };
+        Some((header, command, end))
     }
 
     /// The commands of ordinary traffic (acknowledgements, reliable and
@@ -249,6 +304,8 @@ impl<'a> Command<'a> {
     }
 
     /// Any command, field by field, with every check in stock's order.
+    /// Kept out of line, so the fragment path beside it stays small.
+    #[inline(never)]
     pub(super) fn parse_any(
         bytes: &'a [u8],
     ) -> Result<(CommandHeader, Command<'a>, usize), DropReason> {
@@ -389,7 +446,9 @@ impl<'a> Command<'a> {
     /// Writes the command to the start of `out` and returns
     /// [`wire_len`](Self::wire_len); returns 0 and writes nothing if `out`
     /// is too short or the payload is longer than `u16::MAX` bytes.
-    #[inline]
+    // Always inlined, like `DatagramBuilder::push` that calls it: a
+    // command of ordinary traffic is then written without a call.
+    #[inline(always)]
     pub fn emit(&self, header: &CommandHeader, out: &mut [u8]) -> usize {
         if let Some(len) = self.emit_traffic(header, out) {
             return len;
@@ -603,6 +662,42 @@ impl<'a> Command<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Fragments read at fixed offsets come out as the general parser
+    /// reads them, whole or cut short anywhere.
+    #[test]
+    fn fragment_reader_matches_general_parser() {
+        let data = [0x5Au8; 40];
+        let fragment = Fragment {
+            start_sequence_number: 0x0A0B,
+            fragment_count: 0x0102_0304,
+            fragment_number: 0x0506_0708,
+            total_length: 0x090A_0B0C,
+            fragment_offset: 0x0D0E_0F10,
+            data: &data,
+        };
+        let header = CommandHeader {
+            flags: CommandFlags::ACKNOWLEDGE,
+            channel_id: 3,
+            reliable_sequence_number: 0xBEEF,
+        };
+        for command in [
+            Command::SendFragment(fragment),
+            Command::SendUnreliableFragment(fragment),
+        ] {
+            let mut bytes = vec![0u8; command.wire_len() + 3];
+            assert!(command.write(&header, &mut bytes).is_some());
+            for end in 0..=bytes.len() {
+                let cut = &bytes[..end];
+                assert_eq!(Command::parse(cut), Command::parse_any(cut), "{end} bytes");
+            }
+            let (parsed_header, parsed, consumed) = Command::parse(&bytes).unwrap();
+            assert_eq!(
+                (parsed_header, parsed, consumed),
+                (header, command, command.wire_len())
+            );
+        }
+    }
 
     /// The traffic encoder writes what the general one writes, and nothing
     /// where the command does not fit.
