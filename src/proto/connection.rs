@@ -129,7 +129,10 @@ impl Host {
         self.queue_control(
             index,
             CommandFlags::ACKNOWLEDGE,
-            OutgoingBody::Connect { fields, data },
+            OutgoingBody::Connect {
+                fields: Box::new(fields),
+                data,
+            },
         );
         Some(index)
     }
@@ -231,7 +234,7 @@ impl Host {
         self.queue_control(
             index,
             CommandFlags::ACKNOWLEDGE,
-            OutgoingBody::VerifyConnect(verify),
+            OutgoingBody::VerifyConnect(Box::new(verify)),
         );
         let peers = &self.engine.peers;
         self.engine.half_open.admit(index, |slot| {

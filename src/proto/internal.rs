@@ -24,10 +24,10 @@ impl OutgoingBody {
         Some(match command {
             Command::Acknowledge { .. } => return None,
             Command::Connect { fields, data } => OutgoingBody::Connect {
-                fields: *fields,
+                fields: Box::new(*fields),
                 data: *data,
             },
-            Command::VerifyConnect(fields) => OutgoingBody::VerifyConnect(*fields),
+            Command::VerifyConnect(fields) => OutgoingBody::VerifyConnect(Box::new(*fields)),
             Command::Disconnect { data } => OutgoingBody::Disconnect { data: *data },
             Command::Ping => OutgoingBody::Ping,
             Command::SendReliable { .. } => OutgoingBody::SendReliable,
