@@ -335,13 +335,15 @@ impl Pair {
             datagram.body()
         };
         // The peer it goes to: one with that address and this peer id (a
-        // fuzzed CONNECT can make several); one of them must fit.
+        // fuzzed CONNECT can make several); one of them must fit. The
+        // header holds the id's low 12 bits: a fuzzed CONNECT may claim an
+        // id above them.
         let candidates: Vec<&ENetPeer> = PeerIndex::all(side.host.peer_count())
             .map(|i| side.host.peer(i))
             .filter(|p| {
                 p.address == *to
                     && p.state != ENET_PEER_STATE_DISCONNECTED
-                    && (header.peer_id == 0x0FFF || p.outgoingPeerID == header.peer_id)
+                    && (header.peer_id == 0x0FFF || p.outgoingPeerID & 0x0FFF == header.peer_id)
             })
             .collect();
         if !candidates.is_empty() {
@@ -358,8 +360,10 @@ impl Pair {
             if side.codec.checksum {
                 assert!(
                     candidates.iter().any(|p| {
+                        // Seeded by the peer's own id, as stock does: 0
+                        // unless it is a real one (below 0xFFF).
                         let seed =
-                            checksum::seed(header.peer_id, ConnectId::from_native(p.connectID));
+                            checksum::seed(p.outgoingPeerID, ConnectId::from_native(p.connectID));
                         checksum::verify(&header, body, seed, enet_crc32).is_ok()
                     }),
                     "sent datagram fails its own checksum: {header:?}"
