@@ -224,17 +224,13 @@ impl<'a> Command<'a> {
     fn parse_fragment(bytes: &'a [u8]) -> Option<(CommandHeader, Command<'a>, usize)> {
         use super::size::SEND_FRAGMENT as SEND_FRAGMENT_LEN;
         let fixed = bytes.first_chunk::<SEND_FRAGMENT_LEN>()?;
-        let command_number = fixed[0] & number::MASK;
+        let (header, command_number) =
+            CommandHeader::from_fixed(bytes.first_chunk::<COMMAND_HEADER_LEN>()?);
         if command_number != number::SEND_FRAGMENT
             && command_number != number::SEND_UNRELIABLE_FRAGMENT
         {
             return None;
         }
-        let header = CommandHeader {
-            flags: CommandFlags::from_bits(fixed[0]),
-            channel_id: fixed[1],
-            reliable_sequence_number: u16::from_be_bytes([fixed[2], fixed[3]]),
-        };
         let be16 = |at: usize| u16::from_be_bytes([fixed[at], fixed[at + 1]]);
         let be32 = |at: usize| {
             u32::from_be_bytes([fixed[at], fixed[at + 1], fixed[at + 2], fixed[at + 3]])
@@ -267,14 +263,10 @@ impl<'a> Command<'a> {
             ACKNOWLEDGE as ACKNOWLEDGE_LEN, SEND_RELIABLE as SEND_RELIABLE_LEN,
             SEND_UNRELIABLE as SEND_UNRELIABLE_LEN,
         };
-        let head = bytes.first_chunk::<COMMAND_HEADER_LEN>()?;
-        let header = CommandHeader {
-            flags: CommandFlags::from_bits(head[0]),
-            channel_id: head[1],
-            reliable_sequence_number: u16::from_be_bytes([head[2], head[3]]),
-        };
+        let (header, command_number) =
+            CommandHeader::from_fixed(bytes.first_chunk::<COMMAND_HEADER_LEN>()?);
         let be16 = |high: u8, low: u8| u16::from_be_bytes([high, low]);
-        match head[0] & number::MASK {
+        match command_number {
             number::ACKNOWLEDGE => {
                 let fixed = bytes.first_chunk::<ACKNOWLEDGE_LEN>()?;
                 let command = Command::Acknowledge {

@@ -109,6 +109,19 @@ impl CommandHeader {
         Some((header, command_byte & number::MASK))
     }
 
+    /// The header and command number of a command whose first
+    /// [`COMMAND_HEADER_LEN`] bytes are `head`: the fixed-offset read the
+    /// fast parsers of ordinary traffic and fragments share.
+    #[inline(always)]
+    pub fn from_fixed(head: &[u8; COMMAND_HEADER_LEN]) -> (CommandHeader, u8) {
+        let header = CommandHeader {
+            flags: CommandFlags::from_bits(head[0]),
+            channel_id: head[1],
+            reliable_sequence_number: u16::from_be_bytes([head[2], head[3]]),
+        };
+        (header, head[0] & number::MASK)
+    }
+
     /// Writes the header of a command numbered `command_number`; `None` if
     /// `out` is too short.
     pub fn emit(&self, command_number: u8, out: &mut [u8]) -> Option<()> {
