@@ -23,7 +23,7 @@ pub struct FragmentFields {
 ///
 /// The handshake's fields are boxed: sent once or twice per connection,
 /// they would otherwise set the size of every queued command (about 100
-/// bytes instead of about 70), which moves from queue to queue on every
+/// bytes instead of 72), which moves from queue to queue on every
 /// reliable message.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum OutgoingBody {

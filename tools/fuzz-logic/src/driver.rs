@@ -12,6 +12,7 @@ use enet::abi::{ENetAddress, ENetBuffer, ENetPeer};
 use enet::mem::{CBox, PacketRef};
 use enet::proto::{Event, EventSlot, Host, HostSettings, PeerIndex, WireCodec};
 use enet::wire::checksum::{self, enet_crc32};
+use enet::wire::header::NO_PEER_ID;
 use enet::wire::range_coder::RangeCoder;
 use enet::wire::{ConnectId, Datagram};
 
@@ -343,7 +344,7 @@ impl Pair {
             .filter(|p| {
                 p.address == *to
                     && p.state != ENET_PEER_STATE_DISCONNECTED
-                    && (header.peer_id == 0x0FFF || p.outgoingPeerID & 0x0FFF == header.peer_id)
+                    && (header.peer_id == NO_PEER_ID || p.outgoingPeerID & 0x0FFF == header.peer_id)
             })
             .collect();
         if !candidates.is_empty() {
@@ -361,7 +362,7 @@ impl Pair {
                 assert!(
                     candidates.iter().any(|p| {
                         // Seeded by the peer's own id, as stock does: 0
-                        // unless it is a real one (below 0xFFF).
+                        // unless it is a real one (below NO_PEER_ID).
                         let seed =
                             checksum::seed(p.outgoingPeerID, ConnectId::from_native(p.connectID));
                         checksum::verify(&header, body, seed, enet_crc32).is_ok()
