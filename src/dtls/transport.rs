@@ -7,7 +7,7 @@ use std::net::SocketAddr;
 use std::time::Instant;
 
 use super::SecureLayer;
-use crate::proto::{ServiceFailed, Transmitted, Transport};
+use crate::proto::{Grouping, ServiceFailed, Transmitted, Transport};
 
 /// See [`SecureTransport::receive`].
 const DATAGRAMS_WITHOUT_PLAINTEXT: usize = 256;
@@ -23,15 +23,15 @@ impl<'a, T: Transport> SecureTransport<'a, T> {
         SecureTransport { inner, layer }
     }
 
-    /// Hands the records the sessions produced to the socket; `windowed`
-    /// as [`Transport::transmit`] has it (the record of a windowed ENet
-    /// datagram is paced as that datagram is, so a run of them may leave
-    /// in one segmented send).
-    fn send_records(&mut self, windowed: bool) -> Result<(), ServiceFailed> {
+    /// Hands the records the sessions produced to the socket; `grouping`
+    /// as [`Transport::transmit`] has it (the record of an ENet datagram
+    /// is paced as that datagram is, so a run of them may leave in one
+    /// segmented send as the plaintext would).
+    fn send_records(&mut self, grouping: Grouping) -> Result<(), ServiceFailed> {
         let SecureTransport { inner, layer } = self;
         let mut failed = false;
         layer.outbox.send_records(|to, record| {
-            failed |= inner.transmit(to, record, windowed) == Transmitted::Failed;
+            failed |= inner.transmit(to, record, grouping) == Transmitted::Failed;
         });
         if failed {
             Err(ServiceFailed)
@@ -62,7 +62,7 @@ impl<T: Transport> Transport for SecureTransport<'_, T> {
             let SecureTransport { inner, layer } = self;
             let got = inner.receive(|from, datagram| layer.receive(from, datagram, now))?;
             // Handshake flights answer at once.
-            self.send_records(false)?;
+            self.send_records(Grouping::Alone)?;
             if got.is_none() {
                 return Ok(None);
             }
@@ -70,7 +70,7 @@ impl<T: Transport> Transport for SecureTransport<'_, T> {
         Ok(None)
     }
 
-    fn transmit(&mut self, to: &SocketAddr, bytes: &[u8], windowed: bool) -> Transmitted {
+    fn transmit(&mut self, to: &SocketAddr, bytes: &[u8], grouping: Grouping) -> Transmitted {
         if !self.layer.send(*to, bytes, Instant::now()) {
             // Never in the clear: a datagram no session can carry is
             // dropped, as a lost one (the engine's timeouts take over).
@@ -78,14 +78,14 @@ impl<T: Transport> Transport for SecureTransport<'_, T> {
         }
         // Only this datagram's record waits here: every other path sends
         // its records at once.
-        match self.send_records(windowed) {
+        match self.send_records(grouping) {
             Ok(()) => Transmitted::Sent(bytes.len()),
             Err(ServiceFailed) => Transmitted::Failed,
         }
     }
 
     fn flush(&mut self) -> Result<(), ServiceFailed> {
-        self.send_records(false)?;
+        self.send_records(Grouping::Alone)?;
         self.inner.flush()
     }
 
@@ -151,10 +151,10 @@ impl<T: Transport> Transport for MaybeSecure<'_, T> {
         }
     }
 
-    fn transmit(&mut self, to: &SocketAddr, bytes: &[u8], windowed: bool) -> Transmitted {
+    fn transmit(&mut self, to: &SocketAddr, bytes: &[u8], grouping: Grouping) -> Transmitted {
         match self {
-            MaybeSecure::Plain(inner) => inner.transmit(to, bytes, windowed),
-            MaybeSecure::Secure(secure) => secure.transmit(to, bytes, windowed),
+            MaybeSecure::Plain(inner) => inner.transmit(to, bytes, grouping),
+            MaybeSecure::Secure(secure) => secure.transmit(to, bytes, grouping),
         }
     }
 

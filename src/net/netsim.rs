@@ -19,13 +19,14 @@ use netsim::spec::{self, Spec};
 use netsim::{Link, LinkStats, SpecError};
 
 use crate::config;
+use crate::proto::Grouping;
 
 /// Both directions of a host's conditioner and the clock they run on.
 pub struct Conditioner {
     start: Instant,
-    /// What the host sends: each copy's address, and whether the engine
-    /// let it leave in a segmented run.
-    pub(crate) outgoing: Link<(SocketAddr, bool)>,
+    /// What the host sends: each copy's address, and how the engine let
+    /// it leave in a segmented run.
+    pub(crate) outgoing: Link<(SocketAddr, Grouping)>,
     /// What the host receives, with the address it came from.
     pub(crate) incoming: Link<SocketAddr>,
 }
@@ -108,7 +109,7 @@ mod tests {
         assert_eq!(Conditioner::from_spec("lag=-3").err().unwrap().key, "lag");
         let mut sim = Conditioner::from_spec("lag=20ms,seed=1").unwrap().unwrap();
         let to: SocketAddr = "127.0.0.1:9".parse().unwrap();
-        sim.outgoing.admit(0, b"x", (to, false));
+        sim.outgoing.admit(0, b"x", (to, Grouping::Alone));
         assert_eq!(sim.next_due_ms(0), Some(20));
         assert_eq!(sim.next_due_ms(19_500), Some(1));
         assert_eq!(sim.next_due_ms(25_000), Some(0));

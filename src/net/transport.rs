@@ -13,7 +13,7 @@ use super::netsim::Conditioner;
 use super::sys::{ReceiveBatch, SendBatch, Waker, Woken};
 use super::{clock, socket};
 use crate::abi::{ENetSocket, ENetSocketWait};
-use crate::proto::{ServiceFailed, Transmitted, Transport};
+use crate::proto::{Grouping, ServiceFailed, Transmitted, Transport};
 
 const WAIT_RECEIVE: u32 = ENetSocketWait::ENET_SOCKET_WAIT_RECEIVE as u32;
 const WAIT_INTERRUPT: u32 = ENetSocketWait::ENET_SOCKET_WAIT_INTERRUPT as u32;
@@ -112,9 +112,9 @@ fn transmit_raw(
     outgoing: &mut SendBatch,
     to: &SocketAddr,
     bytes: &[u8],
-    windowed: bool,
+    grouping: Grouping,
 ) -> bool {
-    outgoing.push(to, bytes, windowed);
+    outgoing.push(to, bytes, grouping);
     !(outgoing.is_full() && outgoing.flush(socket).is_err())
 }
 
@@ -126,8 +126,8 @@ fn release_outgoing(
     now_us: u64,
 ) -> bool {
     let mut sent = true;
-    while let Some(((to, windowed), bytes)) = netsim.outgoing.pop_due(now_us) {
-        sent &= transmit_raw(socket, outgoing, &to, &bytes, windowed);
+    while let Some(((to, grouping), bytes)) = netsim.outgoing.pop_due(now_us) {
+        sent &= transmit_raw(socket, outgoing, &to, &bytes, grouping);
     }
     sent
 }
@@ -178,13 +178,13 @@ impl SocketTransport<'_> {
         &mut self,
         to: &SocketAddr,
         bytes: &[u8],
-        windowed: bool,
+        grouping: Grouping,
     ) -> Transmitted {
         let Some(netsim) = self.netsim.as_deref_mut() else {
             return Transmitted::Failed;
         };
         let now = netsim.now_us();
-        netsim.outgoing.admit(now, bytes, (*to, windowed));
+        netsim.outgoing.admit(now, bytes, (*to, grouping));
         if !release_outgoing(self.socket, self.outgoing, netsim, now) {
             return Transmitted::Failed;
         }
@@ -240,11 +240,11 @@ impl Transport for SocketTransport<'_> {
         receive_raw(self.socket, self.received, handle)
     }
 
-    fn transmit(&mut self, to: &SocketAddr, bytes: &[u8], windowed: bool) -> Transmitted {
+    fn transmit(&mut self, to: &SocketAddr, bytes: &[u8], grouping: Grouping) -> Transmitted {
         if self.netsim.is_some() {
-            return self.transmit_conditioned(to, bytes, windowed);
+            return self.transmit_conditioned(to, bytes, grouping);
         }
-        if !transmit_raw(self.socket, self.outgoing, to, bytes, windowed) {
+        if !transmit_raw(self.socket, self.outgoing, to, bytes, grouping) {
             return Transmitted::Failed;
         }
         Transmitted::Sent(bytes.len())

@@ -61,7 +61,7 @@ pub use disconnect::DisconnectEffect;
 pub use event::{Event, EventSlot};
 pub use host::{Host, HostSettings};
 pub use internal::Sequenced;
-pub use outgoing::Transmitted;
+pub use outgoing::{Grouping, Transmitted};
 pub use peer::{PeerMut, SendError};
 pub use peer_index::PeerIndex;
 pub use recovery::{LossRecovery, RecoveryStats};

@@ -14,6 +14,7 @@ use super::event::EventSlot;
 use super::host::Host;
 use super::in_flight::TimedOut;
 use super::peer_index::PeerIndex;
+use super::recovery::CongestionWindow;
 use super::schedule::{Timer, TimerTable};
 use super::transition::StateChange;
 use crate::abi::*;
@@ -39,6 +40,80 @@ fn ping_deadline(peer: &ENetPeer, now: u32) -> Option<u32> {
     }
 }
 
+/// How a datagram may leave together with the equal-size datagrams to the
+/// same peer queued just before it, as one segmented send (where the
+/// system offers segmentation offload). The wire is the same either way;
+/// what changes is how fast a burst can reach the receiver.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Grouping {
+    /// No unreliable payload: the peer's reliable window paces it, so runs
+    /// as long as the system allows.
+    Windowed,
+    /// Unreliable payload to a peer with no recent loss and its throttle
+    /// up: runs of at most [`Grouping::UNPACED_RUN`].
+    Unpaced,
+    /// Unreliable payload to a peer that lost a packet lately or whose
+    /// throttle is down: one datagram per message, as stock sends every
+    /// datagram.
+    Alone,
+}
+
+impl Grouping {
+    /// The longest run of unreliable datagrams. Nothing paces them, so a
+    /// run is a burst the receiver's socket must hold at once; short runs
+    /// keep those bursts small. It is not what keeps a fast sender from
+    /// outrunning its receiver: the pause after a loss ([`Grouping::of`])
+    /// does that. Measured on loopback, 64-byte messages, two cores:
+    /// - runs of 8 take a sender from 4.4 M to 8.8 M messages/s;
+    /// - without the pause, runs of 12 or more outran the receiver. Its
+    ///   socket dropped whole runs, one with a reliable command in it held
+    ///   up the channel's unreliable traffic until the resend, and
+    ///   delivery fell below 0.4 M/s in most runs;
+    /// - with the pause, runs of 16 and 64 measured as runs of 8.
+    pub const UNPACED_RUN: usize = 8;
+
+    /// The longest run for this datagram, given the system's own limit.
+    pub fn longest_run(self, system_limit: usize) -> usize {
+        match self {
+            Grouping::Windowed => system_limit,
+            Grouping::Unpaced => system_limit.min(Self::UNPACED_RUN),
+            Grouping::Alone => 1,
+        }
+    }
+
+    /// Least time unreliable datagrams leave alone after a loss (ms).
+    const PAUSE_AFTER_LOSS_MIN: u32 = 50;
+
+    /// How a datagram to `peer` is grouped at service time `now`:
+    /// `unreliable` says it carries an unreliable payload, `congestion` is
+    /// the peer's loss answer (absent while it has no queues). Its
+    /// unreliable datagrams leave alone for two retransmission timeouts
+    /// (at least [`Self::PAUSE_AFTER_LOSS_MIN`]) after any loss, which lets
+    /// a receiver that fell behind catch up and the resend through, and
+    /// while its packet throttle is down.
+    pub(crate) fn of(
+        peer: &ENetPeer,
+        congestion: Option<&CongestionWindow>,
+        unreliable: bool,
+        now: u32,
+    ) -> Grouping {
+        if !unreliable {
+            return Grouping::Windowed;
+        }
+        let timeout = peer
+            .roundTripTime
+            .saturating_add(peer.roundTripTimeVariance.saturating_mul(4));
+        let pause = timeout.saturating_mul(2).max(Self::PAUSE_AFTER_LOSS_MIN);
+        if peer.packetThrottle >= peer.packetThrottleLimit
+            && congestion.is_none_or(|window| window.quiet_for(now, pause))
+        {
+            Grouping::Unpaced
+        } else {
+            Grouping::Alone
+        }
+    }
+}
+
 /// What became of a datagram handed to a transport.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Transmitted {
@@ -59,7 +134,7 @@ pub enum Transmitted {
 /// paced by the peer's reliable window (it carries no unreliable payload),
 /// so it may leave in one burst with others (see
 /// [`super::Transport::transmit`]).
-pub type Transmit<'a> = dyn FnMut(&SocketAddr, &[u8], bool) -> Transmitted + 'a;
+pub type Transmit<'a> = dyn FnMut(&SocketAddr, &[u8], Grouping) -> Transmitted + 'a;
 
 /// The socket refused a datagram (`enet_host_service` then returns -1).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -305,9 +380,14 @@ impl Host {
                 None
             },
         };
-        let windowed = self.engine.sent_unreliable.is_empty();
+        let unreliable = !self.engine.sent_unreliable.is_empty();
+        let congestion = self.engine.slots[index]
+            .queues
+            .as_deref()
+            .map(|queues| &queues.congestion);
+        let grouping = Grouping::of(peer, congestion, unreliable, now);
         let datagram = self.engine.builder.finish_in_place(envelope);
-        match transmit(&address, datagram, windowed) {
+        match transmit(&address, datagram, grouping) {
             Transmitted::Sent(bytes) => Ok(bytes),
             Transmitted::WouldBlock => Ok(0),
             Transmitted::Failed => Err(SendFailed),
@@ -345,5 +425,81 @@ impl Host {
         let now = self.public.serviceTime;
         self.peer_view(index)
             .acknowledge(channel_id, sequence, now, acknowledged_send)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::proto::host::blank_peer;
+
+    fn connected_peer() -> ENetPeer {
+        let mut peer = blank_peer();
+        peer.packetThrottle = ENET_PEER_DEFAULT_PACKET_THROTTLE;
+        peer.packetThrottleLimit = ENET_PEER_PACKET_THROTTLE_SCALE;
+        peer.roundTripTime = 20;
+        peer.roundTripTimeVariance = 5;
+        peer
+    }
+
+    #[test]
+    fn unreliable_datagrams_leave_alone_for_a_while_after_a_loss() {
+        let peer = connected_peer();
+        let mut window = CongestionWindow::default();
+        assert_eq!(
+            Grouping::of(&peer, Some(&window), false, 1000),
+            Grouping::Windowed
+        );
+        assert_eq!(
+            Grouping::of(&peer, Some(&window), true, 1000),
+            Grouping::Unpaced
+        );
+        assert_eq!(Grouping::of(&peer, None, true, 1000), Grouping::Unpaced);
+        window.on_loss(990, 1000, 1400, 0);
+        // Two retransmission timeouts: 2 * (20 + 4 * 5) = 80 ms.
+        assert_eq!(
+            Grouping::of(&peer, Some(&window), false, 1001),
+            Grouping::Windowed
+        );
+        assert_eq!(
+            Grouping::of(&peer, Some(&window), true, 1001),
+            Grouping::Alone
+        );
+        assert_eq!(
+            Grouping::of(&peer, Some(&window), true, 1079),
+            Grouping::Alone
+        );
+        assert_eq!(
+            Grouping::of(&peer, Some(&window), true, 1080),
+            Grouping::Unpaced
+        );
+        // On a fast path the pause is still 50 ms.
+        let mut fast = connected_peer();
+        fast.roundTripTime = 1;
+        fast.roundTripTimeVariance = 1;
+        assert_eq!(
+            Grouping::of(&fast, Some(&window), true, 1049),
+            Grouping::Alone
+        );
+        assert_eq!(
+            Grouping::of(&fast, Some(&window), true, 1050),
+            Grouping::Unpaced
+        );
+    }
+
+    #[test]
+    fn a_lowered_throttle_keeps_unreliable_datagrams_apart() {
+        let mut peer = connected_peer();
+        peer.packetThrottle = ENET_PEER_PACKET_THROTTLE_SCALE - 2;
+        assert_eq!(Grouping::of(&peer, None, true, 0), Grouping::Alone);
+        assert_eq!(Grouping::of(&peer, None, false, 0), Grouping::Windowed);
+    }
+
+    #[test]
+    fn runs_are_as_long_as_the_grouping_and_the_system_allow() {
+        assert_eq!(Grouping::Windowed.longest_run(64), 64);
+        assert_eq!(Grouping::Unpaced.longest_run(64), Grouping::UNPACED_RUN);
+        assert_eq!(Grouping::Unpaced.longest_run(4), 4);
+        assert_eq!(Grouping::Alone.longest_run(64), 1);
     }
 }

@@ -179,6 +179,8 @@ pub struct CongestionWindow {
     /// Losses of commands sent before this service time belong to the loss
     /// already answered.
     recovery_until: Option<u32>,
+    /// When the last loss was seen (service time), answered or not.
+    last_loss: Option<u32>,
     /// Reliable bytes that may leave now: the window is paced out over the
     /// round trip instead of leaving in one burst that overruns the
     /// buffers on the way (a token bucket).
@@ -197,6 +199,7 @@ impl Default for CongestionWindow {
             threshold: MAXIMUM_WINDOW,
             acknowledged: 0,
             recovery_until: None,
+            last_loss: None,
             tokens: 0,
             filled_at: None,
             paced: false,
@@ -250,6 +253,7 @@ impl CongestionWindow {
     /// more than on stock, while flows sharing a bottleneck still back
     /// off from whatever they grew to beyond it.
     pub fn on_loss(&mut self, sent_time: u32, now: u32, mtu: u32, floor: u32) {
+        self.last_loss = Some(now);
         if let Some(until) = self.recovery_until {
             if crate::time::time_less(sent_time, until) {
                 return;
@@ -260,6 +264,13 @@ impl CongestionWindow {
         self.threshold = self.window;
         self.acknowledged = 0;
         self.recovery_until = Some(now);
+    }
+
+    /// Whether no loss was seen in the `quiet` ms before service time
+    /// `now`.
+    pub fn quiet_for(&self, now: u32, quiet: u32) -> bool {
+        self.last_loss
+            .is_none_or(|then| crate::time::time_difference(now, then) >= quiet)
     }
 }
 

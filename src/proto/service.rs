@@ -17,7 +17,7 @@ use super::endpoint::enet_view;
 use super::event::{Event, EventSlot};
 use super::handle::Request;
 use super::host::Host;
-use super::outgoing::Transmitted;
+use super::outgoing::{Grouping, Transmitted};
 use crate::abi::*;
 use crate::mem::PacketView;
 use crate::time::{time_difference, time_greater_equal};
@@ -42,10 +42,9 @@ pub trait Transport {
         handle: impl FnOnce(SocketAddr, &[u8]) -> R,
     ) -> Result<Option<R>, ServiceFailed>;
     /// Queues a datagram for sending, and says what became of it.
-    /// `windowed`: it carries no unreliable payload, so the peer's reliable
-    /// window paces it and it may leave in one burst with the datagrams
-    /// queued before it (a segmented send).
-    fn transmit(&mut self, to: &SocketAddr, bytes: &[u8], windowed: bool) -> Transmitted;
+    /// `grouping`: how it may leave in one segmented send with the
+    /// datagrams queued before it.
+    fn transmit(&mut self, to: &SocketAddr, bytes: &[u8], grouping: Grouping) -> Transmitted;
     /// Sends what [`Transport::transmit`] queued.
     fn flush(&mut self) -> Result<(), ServiceFailed>;
     /// Waits up to `ms` for a datagram. `false` when a signal cut the wait
@@ -242,8 +241,9 @@ impl Host {
             EventSlot::unwanted()
         };
         let codec = hooks.codec(&self.public);
-        let mut transmit =
-            |to: &SocketAddr, bytes: &[u8], windowed: bool| transport.transmit(to, bytes, windowed);
+        let mut transmit = |to: &SocketAddr, bytes: &[u8], grouping: Grouping| {
+            transport.transmit(to, bytes, grouping)
+        };
         let sent = self.send_outgoing(now, check_timeouts, codec, &mut transmit, &mut slot);
         transport.flush()?;
         if sent.is_err() {

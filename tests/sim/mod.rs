@@ -12,8 +12,8 @@ use std::collections::VecDeque;
 use std::net::SocketAddr;
 
 use enet::proto::{
-    Codec, CodecOnly, Event, Host, HostSettings, NoCodec, PeerIndex, ServiceFailed, Serviced,
-    Transmitted, Transport,
+    Codec, CodecOnly, Event, Grouping, Host, HostSettings, NoCodec, PeerIndex, ServiceFailed,
+    Serviced, Transmitted, Transport,
 };
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
@@ -77,7 +77,7 @@ impl Transport for SimTransport<'_> {
             .map(|(from, bytes)| handle(from.into(), &bytes)))
     }
 
-    fn transmit(&mut self, to: &SocketAddr, bytes: &[u8], _windowed: bool) -> Transmitted {
+    fn transmit(&mut self, to: &SocketAddr, bytes: &[u8], _grouping: Grouping) -> Transmitted {
         self.outbox.push((enet_view(to), bytes.to_vec()));
         Transmitted::Sent(bytes.len())
     }

@@ -14,6 +14,7 @@ use super::sock_ref;
 use crate::abi::ENetSocket;
 use crate::net::batch::{Datagram, BATCH, DATAGRAM_CAPACITY};
 use crate::proto::endpoint::normalized;
+use crate::proto::Grouping;
 
 /// The source of a datagram the system named in no family we know.
 const NOBODY: SocketAddr = SocketAddr::V4(SocketAddrV4::new(Ipv4Addr::UNSPECIFIED, 0));
@@ -141,7 +142,7 @@ impl SendBatch {
 
     /// Queues a datagram to `to` (`burst` matters only where runs are
     /// sent segmented).
-    pub fn push(&mut self, to: &SocketAddr, datagram: &[u8], _burst: bool) {
+    pub fn push(&mut self, to: &SocketAddr, datagram: &[u8], _grouping: Grouping) {
         let start = self.bytes.len();
         self.bytes.extend_from_slice(datagram);
         self.datagrams.push(Waiting {
@@ -245,7 +246,11 @@ mod tests {
         let (sender, sender_address) = bound("127.0.0.1:0");
         let mut outgoing = SendBatch::new(true, false);
         for index in 0..(BATCH + 5) {
-            outgoing.push(&receiver_address, &[index as u8; 100][..index + 1], true);
+            outgoing.push(
+                &receiver_address,
+                &[index as u8; 100][..index + 1],
+                Grouping::Windowed,
+            );
         }
         outgoing.flush(sender).unwrap();
         assert!(outgoing.is_empty());
@@ -265,13 +270,13 @@ mod tests {
         let (dual, dual_address) = bound("[::]:0");
         let (plain, plain_address) = bound("127.0.0.1:0");
         let mut outgoing = SendBatch::new(false, true);
-        outgoing.push(&plain_address, b"to a v4 peer", false);
+        outgoing.push(&plain_address, b"to a v4 peer", Grouping::Alone);
         outgoing.flush(dual).unwrap();
         let seen = receive_all(plain, 1);
         assert_eq!(seen[0].1.as_deref(), Some(&b"to a v4 peer"[..]));
         let mut back = SendBatch::new(false, false);
         let dual_v4 = SocketAddr::from(([127, 0, 0, 1], dual_address.port()));
-        back.push(&dual_v4, b"back", false);
+        back.push(&dual_v4, b"back", Grouping::Alone);
         back.flush(plain).unwrap();
         assert_eq!(
             receive_all(dual, 1),
@@ -286,8 +291,12 @@ mod tests {
         let (receiver, receiver_address) = bound("127.0.0.1:0");
         let (sender, _) = bound("127.0.0.1:0");
         let mut outgoing = SendBatch::new(false, false);
-        outgoing.push(&receiver_address, &[1; DATAGRAM_CAPACITY + 100], false);
-        outgoing.push(&receiver_address, b"after", false);
+        outgoing.push(
+            &receiver_address,
+            &[1; DATAGRAM_CAPACITY + 100],
+            Grouping::Alone,
+        );
+        outgoing.push(&receiver_address, b"after", Grouping::Alone);
         outgoing.flush(sender).unwrap();
         let seen = receive_all(receiver, 2);
         assert_eq!(seen.len(), 2);

@@ -160,10 +160,11 @@ impl Pair {
         for _ in 0..64 {
             let side = &mut self.sides[index];
             let mut out: Vec<(ENetAddress, Vec<u8>)> = Vec::new();
-            let mut transmit = |to: &std::net::SocketAddr, bytes: &[u8], _: bool| {
-                out.push((enet::proto::endpoint::enet_view(to), bytes.to_vec()));
-                enet::proto::Transmitted::Sent(bytes.len())
-            };
+            let mut transmit =
+                |to: &std::net::SocketAddr, bytes: &[u8], _: enet::proto::Grouping| {
+                    out.push((enet::proto::endpoint::enet_view(to), bytes.to_vec()));
+                    enet::proto::Transmitted::Sent(bytes.len())
+                };
             let mut events = EventSlot::wanted();
             side.host
                 .send_outgoing(

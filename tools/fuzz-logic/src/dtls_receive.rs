@@ -30,7 +30,7 @@ use std::net::{Ipv4Addr, SocketAddr, SocketAddrV4};
 use std::sync::OnceLock;
 
 use enet::dtls::{ClientSetup, SecureLayer, SecureTransport, ServerSetup, Status};
-use enet::proto::{ServiceFailed, Transmitted, Transport};
+use enet::proto::{Grouping, ServiceFailed, Transmitted, Transport};
 
 use crate::input::Input;
 
@@ -86,7 +86,7 @@ impl Transport for LinkTransport<'_> {
             .map(|(from, datagram)| handle(from, &datagram)))
     }
 
-    fn transmit(&mut self, to: &SocketAddr, bytes: &[u8], _windowed: bool) -> Transmitted {
+    fn transmit(&mut self, to: &SocketAddr, bytes: &[u8], _grouping: Grouping) -> Transmitted {
         self.0.sent.push((*to, bytes.to_vec()));
         Transmitted::Sent(bytes.len())
     }
@@ -133,7 +133,7 @@ impl Endpoint {
     /// Sends `message` to `to` through the layer.
     fn send(&mut self, to: SocketAddr, message: &[u8]) {
         let mut transport = SecureTransport::new(LinkTransport(&mut self.link), &mut self.layer);
-        transport.transmit(&to, message, false);
+        transport.transmit(&to, message, Grouping::Alone);
         let _ = transport.flush();
     }
 

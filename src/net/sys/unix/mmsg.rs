@@ -12,6 +12,7 @@ use super::offload::{self, ControlBuffer};
 use super::socket_name::SocketName;
 use crate::abi::ENetSocket;
 use crate::net::batch::{Datagram, BATCH, DATAGRAM_CAPACITY};
+use crate::proto::Grouping;
 
 /// The source of a datagram the kernel named in no family we know.
 const NOBODY: SocketAddr = SocketAddr::V4(SocketAddrV4::new(Ipv4Addr::UNSPECIFIED, 0));
@@ -210,9 +211,9 @@ struct Waiting {
     to: SocketAddr,
     start: usize,
     length: usize,
-    /// Whether it may leave in one segmented burst with equal ones before
-    /// it (see [`SendBatch::push`]).
-    burst: bool,
+    /// How it may leave in one segmented run with equal ones before it
+    /// (see [`SendBatch::push`]).
+    grouping: Grouping,
 }
 
 /// Datagrams waiting to be sent together.
@@ -255,19 +256,20 @@ impl SendBatch {
         }
     }
 
-    /// Queues a datagram to `to`. `burst` says it may leave in one
-    /// segmented send with the equal-size datagrams to `to` queued just
-    /// before it: the engine allows that for traffic its reliable window
-    /// paces, not for unreliable payloads, which a burst would let a fast
-    /// sender pour onto a receiver faster than it can read them.
-    pub fn push(&mut self, to: &SocketAddr, datagram: &[u8], burst: bool) {
+    /// Queues a datagram to `to`. `grouping` says how many of the
+    /// equal-size datagrams to `to` queued just before it it may leave
+    /// with in one segmented send: as many as the kernel takes for traffic
+    /// the reliable window paces, a few for unreliable payloads (long runs
+    /// would let a fast sender pour them onto a receiver faster than it
+    /// reads them), none once the peer shows loss.
+    pub fn push(&mut self, to: &SocketAddr, datagram: &[u8], grouping: Grouping) {
         let start = self.bytes.len();
         self.bytes.extend_from_slice(datagram);
         self.datagrams.push(Waiting {
             to: *to,
             start,
             length: datagram.len(),
-            burst,
+            grouping,
         });
     }
 
@@ -322,23 +324,24 @@ impl SendBatch {
     }
 
     /// The end of the run of datagrams that can leave with datagram
-    /// `first` in one message: same address, each as long as the first
-    /// but a shorter last one, all allowed to burst.
+    /// `first` in one message: same address and grouping, each as long as
+    /// the first but a shorter last one, no more than the grouping allows.
     fn run_end(&self, first: usize) -> usize {
         let head = self.datagrams[first];
+        let longest = head.grouping.longest_run(offload::MAX_SEGMENTS);
         let mut end = first + 1;
         if !self.segmenting
-            || !head.burst
+            || longest == 1
             || head.length == 0
             || head.length > usize::from(u16::MAX)
         {
             return end;
         }
         let mut total = head.length;
-        while end < self.datagrams.len() && end - first < offload::MAX_SEGMENTS {
+        while end < self.datagrams.len() && end - first < longest {
             let next = self.datagrams[end];
             if next.to != head.to
-                || !next.burst
+                || next.grouping != head.grouping
                 || next.length == 0
                 || next.length > head.length
                 || total + next.length > offload::MAX_RUN_BYTES
@@ -460,7 +463,11 @@ mod tests {
         let (sender, sender_address) = bound_udp();
         let mut outgoing = SendBatch::new(offload_allowed_by_env(), false);
         for index in 0..(BATCH + 5) {
-            outgoing.push(&receiver_address, &[index as u8; 100][..index + 1], true);
+            outgoing.push(
+                &receiver_address,
+                &[index as u8; 100][..index + 1],
+                Grouping::Windowed,
+            );
         }
         outgoing.flush(sender).unwrap();
         assert!(outgoing.is_empty());
@@ -530,17 +537,28 @@ mod tests {
         }
         let run = run_of(20);
         for datagram in &run {
-            outgoing.push(&receiver_address, datagram, true);
+            outgoing.push(&receiver_address, datagram, Grouping::Windowed);
         }
         // Another address ends the run; equal sizes to it form their own,
         // unless they may not burst.
-        outgoing.push(&other_address, &[1; 1400], true);
-        outgoing.push(&other_address, &[2; 1400], true);
-        outgoing.push(&other_address, &[3; 1400], false);
-        outgoing.push(&other_address, &[4; 1400], false);
-        outgoing.push(&receiver_address, b"after", true);
+        outgoing.push(&other_address, &[1; 1400], Grouping::Windowed);
+        outgoing.push(&other_address, &[2; 1400], Grouping::Windowed);
+        outgoing.push(&other_address, &[3; 1400], Grouping::Alone);
+        outgoing.push(&other_address, &[4; 1400], Grouping::Alone);
+        outgoing.push(&receiver_address, b"after", Grouping::Windowed);
+        // Unreliable payloads leave in short runs.
+        let (unpaced, unpaced_address) = bound_udp();
+        let unpaced_run = run_of(20);
+        for datagram in &unpaced_run {
+            outgoing.push(&unpaced_address, datagram, Grouping::Unpaced);
+        }
         outgoing.flush(sender).unwrap();
-        assert_eq!(outgoing.messages(), 5, "runs of 20, 2, 1, 1 and 1");
+        assert_eq!(Grouping::UNPACED_RUN, 8, "the runs counted below");
+        assert_eq!(
+            outgoing.messages(),
+            8,
+            "runs of 20, 2, 1, 1 and 1, then unpaced ones of 8, 8 and 4"
+        );
         // The receiving socket has no UDP_GRO, as a stock host's: the
         // kernel hands it ordinary datagrams, in order.
         let mut plain = ReceiveBatch::default();
@@ -551,7 +569,9 @@ mod tests {
         let at_other = receive_all(&mut ReceiveBatch::default(), other, 4);
         let expected: Vec<Vec<u8>> = (1..=4).map(|fill| vec![fill; 1400]).collect();
         assert_eq!(at_other, expected);
-        for socket in [receiver, other, sender] {
+        let at_unpaced = receive_all(&mut ReceiveBatch::default(), unpaced, unpaced_run.len());
+        assert_eq!(at_unpaced, unpaced_run);
+        for socket in [receiver, other, unpaced, sender] {
             socket::destroy(socket);
         }
     }
@@ -564,7 +584,7 @@ mod tests {
         let mut outgoing = SendBatch::new(offload_allowed_by_env(), false);
         let run = run_of(BATCH);
         for datagram in &run {
-            outgoing.push(&receiver_address, datagram, true);
+            outgoing.push(&receiver_address, datagram, Grouping::Windowed);
         }
         outgoing.flush(sender).unwrap();
         assert_eq!(receive_all(&mut incoming, receiver, run.len()), run);
@@ -602,7 +622,7 @@ mod tests {
             }
         };
         for number in 0..total {
-            outgoing.push(&receiver_address, &datagram(number), true);
+            outgoing.push(&receiver_address, &datagram(number), Grouping::Windowed);
             if outgoing.is_full() {
                 outgoing.flush(sender).unwrap();
                 read(&mut incoming, &mut seen);
@@ -625,7 +645,7 @@ mod tests {
         let mut outgoing = SendBatch::new(false, false);
         let run = run_of(5);
         for datagram in &run {
-            outgoing.push(&receiver_address, datagram, true);
+            outgoing.push(&receiver_address, datagram, Grouping::Windowed);
         }
         outgoing.flush(sender).unwrap();
         assert_eq!(outgoing.messages(), 5);
@@ -659,7 +679,7 @@ mod tests {
         }
         let run = run_of(6);
         for datagram in &run {
-            outgoing.push(&receiver_address, datagram, true);
+            outgoing.push(&receiver_address, datagram, Grouping::Windowed);
         }
         outgoing.flush(sender).unwrap();
         assert!(!outgoing.segmenting, "the refusal turns segmenting off");
@@ -674,8 +694,12 @@ mod tests {
         let (receiver, receiver_address) = bound_udp();
         let (sender, _) = bound_udp();
         let mut outgoing = SendBatch::new(offload_allowed_by_env(), false);
-        outgoing.push(&receiver_address, &[1; DATAGRAM_CAPACITY + 100], true);
-        outgoing.push(&receiver_address, b"after", true);
+        outgoing.push(
+            &receiver_address,
+            &[1; DATAGRAM_CAPACITY + 100],
+            Grouping::Windowed,
+        );
+        outgoing.push(&receiver_address, b"after", Grouping::Windowed);
         outgoing.flush(sender).unwrap();
         let mut incoming = ReceiveBatch::default();
         let mut kinds = Vec::new();
