@@ -14,6 +14,14 @@ use crate::abi::ENetSocket;
 use crate::net::batch::{Datagram, BATCH, DATAGRAM_CAPACITY};
 use crate::proto::Grouping;
 
+/// Reads in a row that left every datagram within its slot's first
+/// [`DATAGRAM_CAPACITY`] bytes, after which the pages that coalesced reads
+/// touched deeper in the slots are given back: an idle host (thousands of
+/// peers that only ping) then holds about one page per slot instead of the
+/// up to 64 KiB per slot that a burst of connects or a bulk transfer
+/// touched. Steady coalesced traffic never reaches the count.
+const QUIET_READS_BEFORE_RELEASE: u32 = 256;
+
 /// The source of a datagram the kernel named in no family we know.
 const NOBODY: SocketAddr = SocketAddr::V4(SocketAddrV4::new(Ipv4Addr::UNSPECIFIED, 0));
 
@@ -50,6 +58,13 @@ pub struct ReceiveBatch {
     /// (those of the datagrams the last read received): only these need
     /// their lengths and flags set again before the next read.
     dirty: usize,
+    /// Whether a read went past a slot's first [`DATAGRAM_CAPACITY`] bytes
+    /// since the deeper pages were last given back.
+    deep: bool,
+    /// Reads since the last deep one.
+    quiet_reads: u32,
+    /// Times the deeper pages were given back, since creation.
+    releases: u64,
 }
 
 impl Default for ReceiveBatch {
@@ -106,6 +121,63 @@ impl ReceiveBatch {
             offset: 0,
             coalesced: 0,
             dirty: BATCH,
+            deep: false,
+            quiet_reads: 0,
+            releases: 0,
+        }
+    }
+
+    /// Times the pages deep in the slots were given back, since creation.
+    pub fn releases(&self) -> u64 {
+        self.releases
+    }
+
+    /// Counts a read whose longest datagram (or coalesced run) was
+    /// `longest` bytes, and gives the deep pages back after enough quiet
+    /// reads; only on an empty read, when no datagram waits in a slot.
+    fn note_read(&mut self, received: usize, longest: usize) {
+        if longest > DATAGRAM_CAPACITY {
+            self.deep = true;
+            self.quiet_reads = 0;
+            return;
+        }
+        if !self.deep {
+            return;
+        }
+        self.quiet_reads = self.quiet_reads.saturating_add(1);
+        if received == 0 && self.quiet_reads >= QUIET_READS_BEFORE_RELEASE {
+            self.release_deep_pages();
+        }
+    }
+
+    /// Gives back every whole page of the slots past the first
+    /// [`DATAGRAM_CAPACITY`] bytes of storage; they read as zeroes when
+    /// touched again. Nothing in the slots is waiting to be handed out.
+    fn release_deep_pages(&mut self) {
+        self.deep = false;
+        self.quiet_reads = 0;
+        self.releases += 1;
+        // SAFETY: sysconf has no preconditions.
+        let page = unsafe { libc::sysconf(libc::_SC_PAGESIZE) };
+        let Ok(page) = usize::try_from(page) else {
+            return;
+        };
+        if !page.is_power_of_two() {
+            return;
+        }
+        let base = self.storage.as_mut_ptr() as usize;
+        let start = (base + DATAGRAM_CAPACITY).next_multiple_of(page);
+        let end = (base + self.storage.len()) & !(page - 1);
+        if start >= end {
+            return;
+        }
+        // SAFETY: [start, end) is whole pages inside `storage`, which this
+        // batch owns exclusively (`&mut self`), and no datagram waits in
+        // it; MADV_DONTNEED only makes those pages read as zeroes, which
+        // are valid bytes, as the kernel writing a datagram there would.
+        // Failing leaves the pages as they were, which is harmless.
+        unsafe {
+            libc::madvise(start as *mut libc::c_void, end - start, libc::MADV_DONTNEED);
         }
     }
 
@@ -176,7 +248,10 @@ impl ReceiveBatch {
             let error = io::Error::last_os_error();
             return match error.kind() {
                 // Nothing was read, so no header was written.
-                ErrorKind::WouldBlock | ErrorKind::Interrupted => Ok(0),
+                ErrorKind::WouldBlock | ErrorKind::Interrupted => {
+                    self.note_read(0, 0);
+                    Ok(0)
+                }
                 _ => {
                     // Not worth reasoning about: set them all next time.
                     self.dirty = BATCH;
@@ -187,6 +262,7 @@ impl ReceiveBatch {
         let received = received as usize;
         // recvmmsg writes back the headers of the datagrams it returns.
         self.dirty = received;
+        let mut longest = 0;
         for index in 0..received {
             let header = &self.headers[index];
             let length = header.msg_len as usize;
@@ -199,8 +275,10 @@ impl ReceiveBatch {
             }
             // A zero-length datagram is still one datagram.
             self.segments[index] = segment.max(1);
+            longest = longest.max(length);
         }
         self.filled = received;
+        self.note_read(received, longest);
         Ok(received)
     }
 }
@@ -592,6 +670,78 @@ mod tests {
             // Over loopback a segmented send reaches a UDP_GRO socket whole.
             assert!(incoming.coalesced() >= 1);
         }
+        socket::destroy(receiver);
+        socket::destroy(sender);
+    }
+
+    /// Pages of `bytes` resident in memory, by `mincore`.
+    fn resident_pages(bytes: &[u8]) -> usize {
+        // SAFETY: sysconf has no preconditions.
+        let page = unsafe { libc::sysconf(libc::_SC_PAGESIZE) } as usize;
+        let start = (bytes.as_ptr() as usize).next_multiple_of(page);
+        let end = (bytes.as_ptr() as usize + bytes.len()) & !(page - 1);
+        let mut residency = vec![0u8; (end - start) / page];
+        // SAFETY: [start, end) is whole pages of `bytes`'s allocation, and
+        // `residency` has one byte per page.
+        let result = unsafe {
+            libc::mincore(
+                start as *mut libc::c_void,
+                end - start,
+                residency.as_mut_ptr(),
+            )
+        };
+        assert_eq!(result, 0, "mincore failed");
+        residency.iter().filter(|&&flags| flags & 1 != 0).count()
+    }
+
+    #[test]
+    fn quiet_reads_give_back_the_pages_a_coalesced_read_touched() {
+        let (receiver, receiver_address) = bound_udp();
+        let (sender, _) = bound_udp();
+        let mut incoming = ReceiveBatch::for_socket(receiver, offload_allowed_by_env());
+        let mut outgoing = SendBatch::new(offload_allowed_by_env(), false);
+        if !outgoing.segmenting || incoming.slot <= DATAGRAM_CAPACITY {
+            return; // ENET_RS_UDP_OFFLOAD=off in this environment.
+        }
+        let run = run_of(40);
+        for datagram in &run {
+            outgoing.push(&receiver_address, datagram, Grouping::Windowed);
+        }
+        outgoing.flush(sender).unwrap();
+        assert_eq!(receive_all(&mut incoming, receiver, run.len()), run);
+        if incoming.coalesced() == 0 {
+            return; // The kernel handed the run over datagram by datagram.
+        }
+        let touched = resident_pages(&incoming.storage);
+        assert!(
+            touched > 4,
+            "a 40-datagram run touched only {touched} pages"
+        );
+        // The reads that emptied the socket count as quiet ones too.
+        assert_eq!(incoming.releases(), 0, "released at once");
+        let mut reads = 0;
+        while incoming.releases() == 0 && reads < QUIET_READS_BEFORE_RELEASE {
+            assert_eq!(incoming.fill(receiver).unwrap(), 0);
+            reads += 1;
+        }
+        assert_eq!(incoming.releases(), 1);
+        assert!(
+            reads > QUIET_READS_BEFORE_RELEASE / 2,
+            "released after {reads} quiet reads"
+        );
+        // At most the page holding the first slot's first datagram stays.
+        let kept = resident_pages(&incoming.storage);
+        assert!(
+            kept <= 2,
+            "{kept} of {touched} touched pages still resident"
+        );
+        // The batch reads whole datagrams into given-back pages as before.
+        outgoing.push(&receiver_address, &run[0], Grouping::Windowed);
+        outgoing.flush(sender).unwrap();
+        assert_eq!(
+            receive_all(&mut incoming, receiver, 1),
+            vec![run[0].clone()]
+        );
         socket::destroy(receiver);
         socket::destroy(sender);
     }
