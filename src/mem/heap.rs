@@ -25,6 +25,10 @@ static COUNTS: Counts = Counts::new();
 /// How far below its peak the live count must fall: a few hundred peers'
 /// queues are hundreds of KiB of holes, worth one `malloc_trim`.
 const DECLINE: usize = 512;
+/// A smaller fall also counts once it leaves at most an eighth of the peak
+/// alive: the tail of a decline (the last few hundred peers of a burst
+/// going idle) would otherwise leave up to [`DECLINE`] queue sets' holes.
+const TAIL_DECLINE: usize = 64;
 
 impl Counts {
     const fn new() -> Counts {
@@ -40,11 +44,14 @@ impl Counts {
     }
 
     /// Counts a set gone; whether the count has now fallen [`DECLINE`]
-    /// below its peak (which then starts again from here).
+    /// below its peak, or [`TAIL_DECLINE`] below it to an eighth of it
+    /// (the peak then starts again from here).
     fn died(&self) -> bool {
         let live = self.live.fetch_sub(1, Ordering::Relaxed) - 1;
         let peak = self.peak.load(Ordering::Relaxed);
-        peak >= live + DECLINE
+        let far_below = peak >= live + DECLINE;
+        let tail = peak >= live + TAIL_DECLINE && live <= peak / 8;
+        (far_below || tail)
             && self
                 .peak
                 .compare_exchange(peak, live, Ordering::Relaxed, Ordering::Relaxed)
@@ -81,12 +88,44 @@ mod tests {
         for _ in 0..DECLINE + 10 {
             counts.born();
         }
-        let give_backs = (0..DECLINE + 10).filter(|_| counts.died()).count();
-        assert_eq!(give_backs, 1);
+        // Of a peak of 522, the tail rule asks first, at an eighth (65),
+        // and once more 64 below that.
+        let give_backs: Vec<usize> = (1..=DECLINE + 10)
+            .filter(|_| counts.died())
+            .map(|_| counts.live.load(Ordering::Relaxed))
+            .collect();
+        assert_eq!(give_backs, vec![65, 1]);
         // Coming and going without a net decline never asks again.
         for _ in 0..5000 {
             counts.born();
             assert!(!counts.died());
+        }
+    }
+
+    #[test]
+    fn the_tail_of_a_decline_gives_back_once_more() {
+        let counts = Counts::new();
+        for _ in 0..600 {
+            counts.born();
+        }
+        let mut give_backs = Vec::new();
+        for gone in 1..=600 {
+            if counts.died() {
+                give_backs.push(600 - gone);
+            }
+        }
+        // At 512 below the peak of 600, then 64 below that (88), at 11.
+        assert_eq!(give_backs, vec![88, 11]);
+        // A small crowd coming and going never asks.
+        let counts = Counts::new();
+        for _ in 0..50 {
+            counts.born();
+        }
+        for _ in 0..50 {
+            assert!(
+                !counts.died(),
+                "50 below a peak of 50 is under the tail's 64"
+            );
         }
     }
 }
