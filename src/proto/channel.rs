@@ -112,6 +112,84 @@ struct HeldMaps {
     unreliable: BTreeMap<u16, BTreeMap<u16, Incoming>>,
 }
 
+/// The ordering state of each of a peer's channels. Allocated when one of
+/// them first holds a command and freed once none holds anything, so a peer
+/// whose traffic arrives in order (most of thousands of idle peers) costs
+/// one pointer and no allocation.
+#[derive(Debug, Default)]
+pub struct IncomingChannels(Option<Box<[IncomingChannel]>>);
+
+/// What a channel of a peer without ordering state reads as.
+const NOTHING_HELD: &IncomingChannel = &IncomingChannel { held: None };
+
+impl core::ops::Index<usize> for IncomingChannels {
+    type Output = IncomingChannel;
+
+    /// Channel `index`'s state (an empty one while the peer has none).
+    fn index(&self, index: usize) -> &IncomingChannel {
+        match &self.0 {
+            Some(channels) => &channels[index],
+            None => NOTHING_HELD,
+        }
+    }
+}
+
+impl IncomingChannels {
+    /// Channel `index`'s state, if the peer has any: what a command taken
+    /// out of a channel is looked up in.
+    pub(crate) fn get_mut(&mut self, index: usize) -> Option<&mut IncomingChannel> {
+        self.0.as_deref_mut()?.get_mut(index)
+    }
+
+    /// Channel `index`'s state among the peer's `count` channels, made for
+    /// all of them first if the peer has none: what a command is held in.
+    pub(crate) fn get_or_make(
+        &mut self,
+        index: usize,
+        count: usize,
+    ) -> Option<&mut IncomingChannel> {
+        if index >= count {
+            return None;
+        }
+        self.0
+            .get_or_insert_with(|| (0..count).map(|_| IncomingChannel::default()).collect())
+            .get_mut(index)
+    }
+
+    /// Frees the state once no channel holds anything.
+    pub(crate) fn release_if_empty(&mut self) {
+        if self
+            .0
+            .as_deref()
+            .is_some_and(|channels| channels.iter().all(|channel| channel.held.is_none()))
+        {
+            self.0 = None;
+        }
+    }
+
+    /// Whether the state is allocated.
+    #[cfg(test)]
+    pub(crate) fn is_allocated(&self) -> bool {
+        self.0.is_some()
+    }
+
+    pub(crate) fn iter(&self) -> impl Iterator<Item = &IncomingChannel> {
+        self.0.iter().flat_map(|channels| channels.iter())
+    }
+}
+
+impl IntoIterator for IncomingChannels {
+    type Item = IncomingChannel;
+    type IntoIter = std::iter::Flatten<std::option::IntoIter<std::vec::IntoIter<IncomingChannel>>>;
+
+    fn into_iter(self) -> Self::IntoIter {
+        self.0
+            .map(|channels| channels.into_vec().into_iter())
+            .into_iter()
+            .flatten()
+    }
+}
+
 impl IncomingChannel {
     /// Releases everything held; returns the bytes that were waiting.
     pub fn clear(self) -> usize {

@@ -7,7 +7,7 @@
 use std::collections::{BTreeMap, VecDeque};
 use std::net::SocketAddrV6;
 
-use super::channel::{Incoming, IncomingChannel};
+use super::channel::{Incoming, IncomingChannel, IncomingChannels};
 use super::command::Acknowledgement;
 use super::queue::OutgoingQueue;
 use super::recovery::{CongestionWindow, LossRecovery, RecoveryStats};
@@ -34,7 +34,7 @@ pub struct PeerSlot {
     /// The array `peer->channels` points at.
     pub channels: Option<CSlice<ENetChannel>>,
     /// Ordering and reassembly state of each channel.
-    pub incoming: Box<[IncomingChannel]>,
+    pub incoming: IncomingChannels,
     /// The command queues, while there is anything to queue.
     pub(crate) queues: Option<Box<PeerQueues>>,
     /// The objects the internal `enet_peer_queue_*` exports last returned
@@ -259,7 +259,8 @@ impl<'a> PeerMut<'a> {
 
     /// Holds a reliable command under its sequence number.
     pub(crate) fn hold_reliable(&mut self, channel: usize, sequence: u16, incoming: Incoming) {
-        let Some(held) = self.slot.incoming.get_mut(channel) else {
+        let count = self.public.channelCount;
+        let Some(held) = self.slot.incoming.get_or_make(channel, count) else {
             return;
         };
         match held.insert_reliable(sequence, incoming) {
@@ -275,7 +276,7 @@ impl<'a> PeerMut<'a> {
             .incoming
             .get_mut(channel)?
             .remove_reliable(sequence)?;
-        self.slot.held_commands -= 1;
+        self.unheld(1);
         Some(incoming)
     }
 
@@ -288,7 +289,8 @@ impl<'a> PeerMut<'a> {
         unreliable: u16,
         incoming: Incoming,
     ) {
-        let Some(held) = self.slot.incoming.get_mut(channel) else {
+        let count = self.public.channelCount;
+        let Some(held) = self.slot.incoming.get_or_make(channel, count) else {
             return;
         };
         match held.insert_unreliable(sequence, unreliable, incoming) {
@@ -309,7 +311,7 @@ impl<'a> PeerMut<'a> {
             .incoming
             .get_mut(channel)?
             .remove_unreliable(sequence, unreliable)?;
-        self.slot.held_commands -= 1;
+        self.unheld(1);
         Some(incoming)
     }
 
@@ -324,8 +326,17 @@ impl<'a> PeerMut<'a> {
             .incoming
             .get_mut(channel)?
             .remove_unreliable_group(sequence)?;
-        self.slot.held_commands -= group.len();
+        self.unheld(group.len());
         Some(group)
+    }
+
+    /// Counts `count` commands no longer held; with none left, frees the
+    /// channels' ordering state.
+    fn unheld(&mut self, count: usize) {
+        self.slot.held_commands -= count;
+        if self.slot.held_commands == 0 {
+            self.slot.incoming.release_if_empty();
+        }
     }
 
     /// Whether the waiting-data budget `limit` (the host's
@@ -468,6 +479,42 @@ mod tests {
             CONNECTION_CHANNEL,
             OutgoingBody::Ping,
         )
+    }
+
+    #[test]
+    fn channels_have_ordering_state_only_while_they_hold_commands() {
+        let mut public = crate::proto::host::blank_peer();
+        public.channelCount = 2;
+        let mut slot = PeerSlot::default();
+        let mut view = PeerMut {
+            public: &mut public,
+            slot: &mut slot,
+        };
+        let command = || {
+            let packet = crate::mem::PacketRef::new_with_data(b"held", 0).unwrap();
+            Incoming::whole(crate::wire::command::number::SEND_RELIABLE, packet)
+        };
+        assert!(!view.slot.incoming.is_allocated());
+        assert!(!view.slot.incoming[1].holds_reliable(5));
+        view.hold_reliable(2, 5, command());
+        assert!(
+            !view.slot.incoming.is_allocated(),
+            "channel 2 of 2 does not exist"
+        );
+        view.hold_reliable(1, 5, command());
+        view.hold_unreliable(0, 3, 1, command());
+        assert!(view.slot.incoming.is_allocated());
+        assert!(view.slot.incoming[1].holds_reliable(5));
+        assert_eq!(view.held_commands(), 2);
+        view.unhold_reliable(1, 5).unwrap().release();
+        assert!(
+            view.slot.incoming.is_allocated(),
+            "channel 0 still holds one"
+        );
+        view.unhold_unreliable(0, 3, 1).unwrap().release();
+        assert_eq!(view.held_commands(), 0);
+        assert!(!view.slot.incoming.is_allocated());
+        assert!(view.unhold_reliable(1, 5).is_none());
     }
 
     #[test]

@@ -3,7 +3,7 @@
 //! per-peer tunables. Resetting a peer is in `peer_reset.rs`, ending a
 //! connection in `disconnect.rs`.
 
-use super::channel::IncomingChannel;
+use super::channel::IncomingChannels;
 use super::command::{FragmentFields, OutgoingBody, OutgoingCommand, CONNECTION_CHANNEL};
 use super::host::{clear_list, Host};
 use super::packet_flag;
@@ -36,7 +36,7 @@ impl Host {
         peer.channelCount = count;
         let slot = &mut self.engine.slots[index];
         slot.channels = Some(channels);
-        slot.incoming = (0..count).map(|_| IncomingChannel::default()).collect();
+        slot.incoming = IncomingChannels::default();
         slot.held_commands = 0;
         true
     }
