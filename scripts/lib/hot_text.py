@@ -1,0 +1,86 @@
+"""Section-name patterns of the functions callgrind saw run in libenet.
+
+usage: hot_text.py LIBRARY CALLGRIND_OUT...
+
+Reads the callgrind profiles (made with LIBRARY loaded), finds every
+function executed in LIBRARY, and prints one glob pattern per function for
+link/hot-text.txt: the symbol's mangled name with what changes between
+builds (the legacy hash, v0 crate disambiguators) replaced by '*'.
+"""
+import bisect
+import re
+import subprocess
+import sys
+
+
+def executed_functions(paths):
+    """Names (and bare addresses) of functions run in the library."""
+    names, addresses = set(), set()
+    for path in paths:
+        objects, functions, current = {}, {}, None
+        with open(path, errors="replace") as profile:
+            for line in profile:
+                line = line.rstrip("\n")
+                found = re.match(r"^(ob|cob)=\((\d+)\)(?: (.*))?$", line)
+                if found:
+                    kind, key, name = found.groups()
+                    if name:
+                        objects[key] = name
+                    if kind == "ob":
+                        current = objects.get(key)
+                    continue
+                found = re.match(r"^(fn|cfn)=\((\d+)\)(?: (.*))?$", line)
+                if not found:
+                    continue
+                kind, key, name = found.groups()
+                if name:
+                    functions[key] = name
+                # Code valgrind could not attribute shows as "???".
+                if kind != "fn" or not current or not ("libenet" in current or current == "???"):
+                    continue
+                # Recursion levels come as name'2, name'3...
+                function = re.sub(r"'\d+$", "", functions[key])
+                if re.match(r"^0x[0-9a-f]+$", function):
+                    # A bare address is the library's only under its name.
+                    if "libenet" in current:
+                        addresses.add(int(function, 16))
+                else:
+                    names.add(function)
+    return names, addresses
+
+
+def text_symbols(library):
+    """(address, size, mangled, demangled) of each function symbol."""
+    def listing(*flags):
+        return subprocess.run(["nm", *flags, "-S", "--defined-only", library],
+                              capture_output=True, text=True, check=True).stdout.splitlines()
+    symbols = []
+    for mangled, demangled in zip(listing(), listing("-C")):
+        raw, plain = mangled.split(None, 3), demangled.split(None, 3)
+        if len(raw) == 4 and len(plain) == 4 and plain[2] in "tT":
+            symbols.append((int(raw[0], 16), int(raw[1], 16), raw[3].strip(), plain[3].strip()))
+    symbols.sort()
+    return symbols
+
+
+def main():
+    library, profiles = sys.argv[1], sys.argv[2:]
+    names, addresses = executed_functions(profiles)
+    symbols = text_symbols(library)
+    hot = {mangled for _, _, mangled, plain in symbols if plain in names}
+    starts = [start for start, _, _, _ in symbols]
+    for address in addresses:
+        at = bisect.bisect_right(starts, address) - 1
+        if at >= 0 and symbols[at][0] <= address < symbols[at][0] + max(symbols[at][1], 1):
+            hot.add(symbols[at][2])
+    patterns = set()
+    for mangled in hot:
+        pattern = re.sub(r"17h[0-9a-f]{16}E$", "17h*", mangled)
+        pattern = re.sub(r"Cs[0-9A-Za-z]+_", "Cs*_", pattern)
+        patterns.add(pattern)
+    for pattern in sorted(patterns):
+        print(pattern)
+
+
+if __name__ == "__main__":
+    main()
