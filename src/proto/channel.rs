@@ -113,9 +113,10 @@ struct HeldMaps {
 }
 
 /// The ordering state of each of a peer's channels. Allocated when one of
-/// them first holds a command and freed once none holds anything, so a peer
-/// whose traffic arrives in order (most of thousands of idle peers) costs
-/// one pointer and no allocation.
+/// them first holds a command and freed when the peer goes idle with none
+/// holding anything (`PeerSlot::release_if_idle`), so a peer whose traffic
+/// arrived in order (most of thousands of idle peers) costs one pointer and
+/// no allocation, and a busy one does not allocate it per message.
 #[derive(Debug, Default)]
 pub struct IncomingChannels(Option<Box<[IncomingChannel]>>);
 

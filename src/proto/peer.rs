@@ -168,12 +168,14 @@ impl PeerSlot {
     }
 
     /// If the peer has gone [`IDLE_RELEASE_MS`] without payloads, gives
-    /// back the storage of its empty queues, and the queues themselves once
-    /// all are empty; they are allocated again when used.
+    /// back its channels' ordering state if nothing is held, the storage of
+    /// its empty queues, and the queues themselves once all are empty; they
+    /// are allocated again when used.
     pub(crate) fn release_if_idle(&mut self, now: u32) {
         if time_difference(now, self.last_traffic) < IDLE_RELEASE_MS {
             return;
         }
+        self.incoming.release_if_empty();
         let Some(queues) = self.queues.as_deref_mut() else {
             return;
         };
@@ -330,13 +332,9 @@ impl<'a> PeerMut<'a> {
         Some(group)
     }
 
-    /// Counts `count` commands no longer held; with none left, frees the
-    /// channels' ordering state.
+    /// Counts `count` commands no longer held.
     fn unheld(&mut self, count: usize) {
         self.slot.held_commands -= count;
-        if self.slot.held_commands == 0 {
-            self.slot.incoming.release_if_empty();
-        }
     }
 
     /// Whether the waiting-data budget `limit` (the host's
@@ -507,14 +505,20 @@ mod tests {
         assert!(view.slot.incoming[1].holds_reliable(5));
         assert_eq!(view.held_commands(), 2);
         view.unhold_reliable(1, 5).unwrap().release();
+        view.slot.release_if_idle(IDLE_RELEASE_MS);
         assert!(
             view.slot.incoming.is_allocated(),
             "channel 0 still holds one"
         );
         view.unhold_unreliable(0, 3, 1).unwrap().release();
         assert_eq!(view.held_commands(), 0);
-        assert!(!view.slot.incoming.is_allocated());
         assert!(view.unhold_reliable(1, 5).is_none());
+        // Kept while the peer is busy, freed once it is idle.
+        view.slot.last_traffic = 500;
+        view.slot.release_if_idle(IDLE_RELEASE_MS);
+        assert!(view.slot.incoming.is_allocated());
+        view.slot.release_if_idle(500 + IDLE_RELEASE_MS);
+        assert!(!view.slot.incoming.is_allocated());
     }
 
     #[test]
