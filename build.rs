@@ -20,8 +20,9 @@ fn main() {
 }
 
 /// Places the functions listed in `link/hot-text.txt` together at the start
-/// of the library's text, through a linker script that adds one output
-/// section before `.text` (GNU ld and lld). The kernel maps a shared
+/// of the library's text, through a linker script that describes `.text`
+/// with them first and inserts it after `.init` (GNU ld and lld keep their
+/// default layout for everything else). The kernel maps a shared
 /// library's pages around each one touched (64 KiB at a time), so code the
 /// engine runs, scattered among the DTLS and backtrace code it rarely
 /// runs, kept most of the text resident. `ENET_RS_TEXT_ORDER=off` at build
@@ -38,7 +39,7 @@ fn hot_text_first() {
     let manifest = std::env::var_os("CARGO_MANIFEST_DIR").expect("CARGO_MANIFEST_DIR");
     let list_path = std::path::Path::new(&manifest).join("link/hot-text.txt");
     let list = std::fs::read_to_string(list_path).expect("link/hot-text.txt");
-    let mut script = String::from("SECTIONS\n{\n  .text.hot : {\n");
+    let mut script = String::from("SECTIONS\n{\n  .text : {\n");
     for pattern in list
         .lines()
         .map(str::trim)
@@ -48,7 +49,10 @@ fn hot_text_first() {
         // `.text.unlikely.` sections of the same name.
         script += &format!("    *(.text.{pattern} .text.unlikely.{pattern})\n");
     }
-    script += "  }\n}\nINSERT BEFORE .text;\n";
+    // The rest in the linker's usual order, in the same output section:
+    // one `.text`, as tools that read only that section's range (valgrind
+    // attributes code to the library by it) expect.
+    script += "    *(.text .text.*)\n  }\n}\nINSERT AFTER .init;\n";
     let out = std::path::PathBuf::from(std::env::var_os("OUT_DIR").expect("OUT_DIR"));
     let path = out.join("hot-text.ld");
     std::fs::write(&path, script).expect("writing hot-text.ld");
