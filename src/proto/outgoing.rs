@@ -444,47 +444,32 @@ mod tests {
 
     #[test]
     fn unreliable_datagrams_leave_alone_for_a_while_after_a_loss() {
+        use Grouping::*;
         let peer = connected_peer();
         let mut window = CongestionWindow::default();
-        assert_eq!(
-            Grouping::of(&peer, Some(&window), false, 1000),
-            Grouping::Windowed
-        );
-        assert_eq!(
-            Grouping::of(&peer, Some(&window), true, 1000),
-            Grouping::Unpaced
-        );
-        assert_eq!(Grouping::of(&peer, None, true, 1000), Grouping::Unpaced);
+        let at = |peer: &ENetPeer, window: &CongestionWindow, unreliable, now| {
+            Grouping::of(peer, Some(window), unreliable, now)
+        };
+        assert_eq!(at(&peer, &window, false, 1000), Windowed);
+        assert_eq!(at(&peer, &window, true, 1000), Unpaced);
+        assert_eq!(Grouping::of(&peer, None, true, 1000), Unpaced);
         window.on_loss(990, 1000, 1400, 0);
         // Two retransmission timeouts: 2 * (20 + 4 * 5) = 80 ms.
-        assert_eq!(
-            Grouping::of(&peer, Some(&window), false, 1001),
-            Grouping::Windowed
-        );
-        assert_eq!(
-            Grouping::of(&peer, Some(&window), true, 1001),
-            Grouping::Alone
-        );
-        assert_eq!(
-            Grouping::of(&peer, Some(&window), true, 1079),
-            Grouping::Alone
-        );
-        assert_eq!(
-            Grouping::of(&peer, Some(&window), true, 1080),
-            Grouping::Unpaced
-        );
+        let after_loss = [
+            (false, 1001, Windowed),
+            (true, 1001, Alone),
+            (true, 1079, Alone),
+        ];
+        for (unreliable, now, grouping) in after_loss {
+            assert_eq!(at(&peer, &window, unreliable, now), grouping, "at {now}");
+        }
+        assert_eq!(at(&peer, &window, true, 1080), Unpaced);
         // On a fast path the pause is still 50 ms.
         let mut fast = connected_peer();
         fast.roundTripTime = 1;
         fast.roundTripTimeVariance = 1;
-        assert_eq!(
-            Grouping::of(&fast, Some(&window), true, 1049),
-            Grouping::Alone
-        );
-        assert_eq!(
-            Grouping::of(&fast, Some(&window), true, 1050),
-            Grouping::Unpaced
-        );
+        assert_eq!(at(&fast, &window, true, 1049), Alone);
+        assert_eq!(at(&fast, &window, true, 1050), Unpaced);
     }
 
     #[test]
