@@ -14,7 +14,7 @@ use super::event::EventSlot;
 use super::host::Host;
 use super::in_flight::TimedOut;
 use super::peer_index::PeerIndex;
-use super::recovery::CongestionWindow;
+use super::recovery::{CongestionWindow, LossRecovery};
 use super::schedule::{Timer, TimerTable};
 use super::transition::StateChange;
 use crate::abi::*;
@@ -85,14 +85,16 @@ impl Grouping {
     const PAUSE_AFTER_LOSS_MIN: u32 = 50;
 
     /// How a datagram to `peer` is grouped at service time `now`:
-    /// `unreliable` says it carries an unreliable payload, `congestion` is
-    /// the peer's loss answer (absent while it has no queues). Its
-    /// unreliable datagrams leave alone for two retransmission timeouts
-    /// (at least [`Self::PAUSE_AFTER_LOSS_MIN`]) after any loss, which lets
-    /// a receiver that fell behind catch up and the resend through, and
-    /// while its packet throttle is down.
+    /// `unreliable` says it carries an unreliable payload, `recovery` is
+    /// the peer's loss recovery and `congestion` its loss answer (absent
+    /// while it has no queues). Its unreliable datagrams leave alone for
+    /// two of its first retransmission timeouts (at least
+    /// [`Self::PAUSE_AFTER_LOSS_MIN`]) after any loss, which lets a receiver
+    /// that fell behind catch up and the resend through, and while its
+    /// packet throttle is down.
     pub(crate) fn of(
         peer: &ENetPeer,
+        recovery: &LossRecovery,
         congestion: Option<&CongestionWindow>,
         unreliable: bool,
         now: u32,
@@ -100,9 +102,7 @@ impl Grouping {
         if !unreliable {
             return Grouping::Windowed;
         }
-        let timeout = peer
-            .roundTripTime
-            .saturating_add(peer.roundTripTimeVariance.saturating_mul(4));
+        let timeout = recovery.first_timeout(peer.roundTripTime, peer.roundTripTimeVariance);
         let pause = timeout.saturating_mul(2).max(Self::PAUSE_AFTER_LOSS_MIN);
         if peer.packetThrottle >= peer.packetThrottleLimit
             && congestion.is_none_or(|window| window.quiet_for(now, pause))
@@ -130,10 +130,8 @@ pub enum Transmitted {
     Failed,
 }
 
-/// Sends a datagram to an address. The flag says whether the datagram is
-/// paced by the peer's reliable window (it carries no unreliable payload),
-/// so it may leave in one burst with others (see
-/// [`super::Transport::transmit`]).
+/// Sends a datagram to an address, grouped as its [`Grouping`] allows
+/// (see [`super::Transport::transmit`]).
 pub type Transmit<'a> = dyn FnMut(&SocketAddr, &[u8], Grouping) -> Transmitted + 'a;
 
 /// The socket refused a datagram (`enet_host_service` then returns -1).
@@ -381,11 +379,9 @@ impl Host {
             },
         };
         let unreliable = !self.engine.sent_unreliable.is_empty();
-        let congestion = self.engine.slots[index]
-            .queues
-            .as_deref()
-            .map(|queues| &queues.congestion);
-        let grouping = Grouping::of(peer, congestion, unreliable, now);
+        let slot = &self.engine.slots[index];
+        let congestion = slot.queues.as_deref().map(|queues| &queues.congestion);
+        let grouping = Grouping::of(peer, &slot.recovery, congestion, unreliable, now);
         let datagram = self.engine.builder.finish_in_place(envelope);
         match transmit(&address, datagram, grouping) {
             Transmitted::Sent(bytes) => Ok(bytes),
@@ -447,12 +443,13 @@ mod tests {
         use Grouping::*;
         let peer = connected_peer();
         let mut window = CongestionWindow::default();
+        let stock = LossRecovery::STOCK;
         let at = |peer: &ENetPeer, window: &CongestionWindow, unreliable, now| {
-            Grouping::of(peer, Some(window), unreliable, now)
+            Grouping::of(peer, &stock, Some(window), unreliable, now)
         };
         assert_eq!(at(&peer, &window, false, 1000), Windowed);
         assert_eq!(at(&peer, &window, true, 1000), Unpaced);
-        assert_eq!(Grouping::of(&peer, None, true, 1000), Unpaced);
+        assert_eq!(Grouping::of(&peer, &stock, None, true, 1000), Unpaced);
         window.on_loss(990, 1000, 1400, 0);
         // Two retransmission timeouts: 2 * (20 + 4 * 5) = 80 ms.
         let after_loss = [
@@ -470,14 +467,24 @@ mod tests {
         fast.roundTripTimeVariance = 1;
         assert_eq!(at(&fast, &window, true, 1049), Alone);
         assert_eq!(at(&fast, &window, true, 1050), Unpaced);
+        // The pause is two of the peer's own timeouts: fast mode's 30 ms
+        // minimum makes it 60 ms.
+        let fast_mode = LossRecovery::FAST;
+        let of = |now| Grouping::of(&fast, &fast_mode, Some(&window), true, now);
+        assert_eq!(of(1059), Alone);
+        assert_eq!(of(1060), Unpaced);
     }
 
     #[test]
     fn a_lowered_throttle_keeps_unreliable_datagrams_apart() {
         let mut peer = connected_peer();
         peer.packetThrottle = ENET_PEER_PACKET_THROTTLE_SCALE - 2;
-        assert_eq!(Grouping::of(&peer, None, true, 0), Grouping::Alone);
-        assert_eq!(Grouping::of(&peer, None, false, 0), Grouping::Windowed);
+        let stock = LossRecovery::STOCK;
+        assert_eq!(Grouping::of(&peer, &stock, None, true, 0), Grouping::Alone);
+        assert_eq!(
+            Grouping::of(&peer, &stock, None, false, 0),
+            Grouping::Windowed
+        );
     }
 
     #[test]
