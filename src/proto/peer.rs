@@ -278,7 +278,7 @@ impl<'a> PeerMut<'a> {
             .incoming
             .get_mut(channel)?
             .remove_reliable(sequence)?;
-        self.unheld(1);
+        self.slot.held_commands -= 1;
         Some(incoming)
     }
 
@@ -313,7 +313,7 @@ impl<'a> PeerMut<'a> {
             .incoming
             .get_mut(channel)?
             .remove_unreliable(sequence, unreliable)?;
-        self.unheld(1);
+        self.slot.held_commands -= 1;
         Some(incoming)
     }
 
@@ -328,13 +328,8 @@ impl<'a> PeerMut<'a> {
             .incoming
             .get_mut(channel)?
             .remove_unreliable_group(sequence)?;
-        self.unheld(group.len());
+        self.slot.held_commands -= group.len();
         Some(group)
-    }
-
-    /// Counts `count` commands no longer held.
-    fn unheld(&mut self, count: usize) {
-        self.slot.held_commands -= count;
     }
 
     /// Whether the waiting-data budget `limit` (the host's

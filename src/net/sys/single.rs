@@ -140,7 +140,7 @@ impl SendBatch {
         }
     }
 
-    /// Queues a datagram to `to` (`burst` matters only where runs are
+    /// Queues a datagram to `to` (`grouping` matters only where runs are
     /// sent segmented).
     pub fn push(&mut self, to: &SocketAddr, datagram: &[u8], _grouping: Grouping) {
         let start = self.bytes.len();

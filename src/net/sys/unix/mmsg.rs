@@ -22,6 +22,20 @@ use crate::proto::Grouping;
 /// touched. Steady coalesced traffic never reaches the count.
 const QUIET_READS_BEFORE_RELEASE: u32 = 256;
 
+/// The whole pages of `bytes` from byte `skip` on, as an address range;
+/// `None` if there is none (or the page size is unknown).
+fn whole_pages(bytes: &[u8], skip: usize) -> Option<(usize, usize)> {
+    // SAFETY: sysconf has no preconditions.
+    let page = usize::try_from(unsafe { libc::sysconf(libc::_SC_PAGESIZE) }).ok()?;
+    if !page.is_power_of_two() {
+        return None;
+    }
+    let base = bytes.as_ptr() as usize;
+    let start = (base + skip).next_multiple_of(page);
+    let end = (base + bytes.len()) & !(page - 1);
+    (start < end).then_some((start, end))
+}
+
 /// The source of a datagram the kernel named in no family we know.
 const NOBODY: SocketAddr = SocketAddr::V4(SocketAddrV4::new(Ipv4Addr::UNSPECIFIED, 0));
 
@@ -157,20 +171,9 @@ impl ReceiveBatch {
         self.deep = false;
         self.quiet_reads = 0;
         self.releases += 1;
-        // SAFETY: sysconf has no preconditions.
-        let page = unsafe { libc::sysconf(libc::_SC_PAGESIZE) };
-        let Ok(page) = usize::try_from(page) else {
+        let Some((start, end)) = whole_pages(&self.storage, DATAGRAM_CAPACITY) else {
             return;
         };
-        if !page.is_power_of_two() {
-            return;
-        }
-        let base = self.storage.as_mut_ptr() as usize;
-        let start = (base + DATAGRAM_CAPACITY).next_multiple_of(page);
-        let end = (base + self.storage.len()) & !(page - 1);
-        if start >= end {
-            return;
-        }
         // SAFETY: [start, end) is whole pages inside `storage`, which this
         // batch owns exclusively (`&mut self`), and no datagram waits in
         // it; MADV_DONTNEED only makes those pages read as zeroes, which
@@ -676,10 +679,9 @@ mod tests {
 
     /// Pages of `bytes` resident in memory, by `mincore`.
     fn resident_pages(bytes: &[u8]) -> usize {
+        let (start, end) = whole_pages(bytes, 0).expect("whole pages");
         // SAFETY: sysconf has no preconditions.
         let page = unsafe { libc::sysconf(libc::_SC_PAGESIZE) } as usize;
-        let start = (bytes.as_ptr() as usize).next_multiple_of(page);
-        let end = (bytes.as_ptr() as usize + bytes.len()) & !(page - 1);
         let mut residency = vec![0u8; (end - start) / page];
         // SAFETY: [start, end) is whole pages of `bytes`'s allocation, and
         // `residency` has one byte per page.
