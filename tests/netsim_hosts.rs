@@ -336,15 +336,45 @@ fn duplicates_are_delivered_once() {
 #[test]
 fn corruption_is_caught_by_the_checksum() {
     let pair = Pair::new("corrupt=25%,seed=5", true);
+    // ENet takes no round-trip sample in the handshake (the server's
+    // VERIFY_CONNECT stands in for the CONNECT's acknowledgement), so a
+    // burst sent right after connecting is timed by the default estimate:
+    // resent after 500 ms, doubling. With 25 % corruption each way, six
+    // lost tries in a row (a datagram or its acknowledgement corrupted)
+    // then outlast the limit below, on stock as on ours; it happened about
+    // once in 150 runs. The burst waits for the first measured round trip
+    // (a ping's, within 500 ms), so its resends follow the link's.
+    let measured = pair.run(Duration::from_secs(10), |_| {
+        // SAFETY: a live peer, serviced on this thread.
+        unsafe { (*pair.peer).roundTripTime < ENET_PEER_DEFAULT_ROUND_TRIP_TIME }
+    });
+    assert!(measured, "no round trip measured");
     let n = 300;
     for i in 0..n {
         send(pair.peer, 0, &message(i), RELIABLE);
     }
-    let done = pair.run(Duration::from_secs(30), |_| {
-        pair.received.lock().unwrap().len() >= n as usize
+    let mut disconnected = false;
+    let done = pair.run(Duration::from_secs(30), |event| {
+        disconnected |=
+            event.is_some_and(|e| e.r#type == ENetEventType::ENET_EVENT_TYPE_DISCONNECT);
+        disconnected || pair.received.lock().unwrap().len() >= n as usize
     });
-    assert!(done, "not every reliable message arrived");
     let stats = stats(pair.client);
+    // SAFETY: a live peer, serviced on this thread.
+    let peer = unsafe { &*pair.peer };
+    assert!(
+        done && !disconnected,
+        "{} of {n} reliable messages arrived (disconnected: {disconnected}); peer state {:?}, \
+         round trip {} ms (variance {}), {} in transit, throttle {}, {} lost of {} sent; {stats:?}",
+        pair.received.lock().unwrap().len(),
+        peer.state,
+        peer.roundTripTime,
+        peer.roundTripTimeVariance,
+        peer.reliableDataInTransit,
+        peer.packetThrottle,
+        peer.packetsLost,
+        peer.packetsSent,
+    );
     eprintln!(
         "corrupted: {} of {} sent, {} of {} received",
         stats.outgoing.corrupted,
