@@ -1,12 +1,42 @@
 /* Wire trace through the intercept callback: a scripted session between
  * two hosts in one process, with every received datagram decoded and
- * printed (sent times, connect ids and checksum values masked, as they
- * vary between runs). Run once plain, once with checksums, once with the
- * range coder. Identical output on stock and ours means the same commands,
- * flags, channels, sequence numbers, sizes and payloads on the wire. */
+ * printed (sent times, connect ids and checksum values masked). Run once
+ * plain, once with checksums, once with the range coder, once with both.
+ * Identical output on stock and ours means the same commands, flags,
+ * channels, sequence numbers, sizes and payloads on the wire.
+ *
+ * The clock is virtual: this program defines gettimeofday and
+ * clock_gettime (stock reads the first, ours the second), and time moves
+ * 1 ms per round of the script, whose service calls do not wait. On the
+ * system clock, a round that a busy machine delayed by a few milliseconds
+ * could time a reliable command out (a loopback round trip makes the
+ * retransmission timeout a few milliseconds) or change an acknowledged
+ * sent time and with it whether a datagram compresses: a different trace
+ * on one side only. */
+#define _GNU_SOURCE
 #include <enet/enet.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/time.h>
+#include <time.h>
+
+static unsigned long long virtual_ms = 5000000ull;
+
+int gettimeofday(struct timeval *restrict tv, void *restrict tz)
+{
+    (void) tz;
+    tv->tv_sec = (time_t) (virtual_ms / 1000u);
+    tv->tv_usec = (suseconds_t) ((virtual_ms % 1000u) * 1000u);
+    return 0;
+}
+
+int clock_gettime(clockid_t clock, struct timespec *ts)
+{
+    (void) clock;
+    ts->tv_sec = (time_t) (virtual_ms / 1000u);
+    ts->tv_nsec = (long) ((virtual_ms % 1000u) * 1000000u);
+    return 0;
+}
 
 static int use_checksum, use_compression;
 static enet_uint8 scratch[4096];
@@ -121,10 +151,10 @@ static void run(int checksum, int compression)
         enet_host_compress_with_range_coder(client);
     }
     peer = enet_host_connect(client, &server->address, 2, 0x12345678);
-    for (round = 0; round < 200 && connects < 2; ++round) {
-        while (enet_host_service(client, &event, 1) > 0)
+    for (round = 0; round < 200 && connects < 2; ++round, ++virtual_ms) {
+        while (enet_host_service(client, &event, 0) > 0)
             connects += event.type == ENET_EVENT_TYPE_CONNECT;
-        while (enet_host_service(server, &event, 1) > 0)
+        while (enet_host_service(server, &event, 0) > 0)
             connects += event.type == ENET_EVENT_TYPE_CONNECT;
     }
     enet_peer_send(peer, 0, enet_packet_create("hello-reliable", 14, ENET_PACKET_FLAG_RELIABLE));
@@ -135,29 +165,29 @@ static void run(int checksum, int compression)
     enet_peer_send(peer, 0, enet_packet_create(big, sizeof big, ENET_PACKET_FLAG_RELIABLE));
     enet_peer_send(peer, 1, enet_packet_create(big, sizeof big, ENET_PACKET_FLAG_UNRELIABLE_FRAGMENT));
     enet_host_flush(client);
-    for (round = 0; round < 200 && received < 5; ++round) {
-        while (enet_host_service(server, &event, 1) > 0)
+    for (round = 0; round < 200 && received < 5; ++round, ++virtual_ms) {
+        while (enet_host_service(server, &event, 0) > 0)
             if (event.type == ENET_EVENT_TYPE_RECEIVE) {
                 ++received;
                 enet_packet_destroy(event.packet);
             }
-        enet_host_service(client, &event, 1);
+        enet_host_service(client, &event, 0);
     }
     packet = enet_packet_create("reply", 5, ENET_PACKET_FLAG_RELIABLE);
     enet_host_broadcast(server, 1, packet);
     enet_peer_throttle_configure(peer, 3000, 3, 4);
     enet_host_bandwidth_limit(server, 100000, 50000);
     enet_host_bandwidth_throttle(server);
-    for (round = 0; round < 50; ++round) {
-        enet_host_service(server, &event, 1);
-        if (enet_host_service(client, &event, 1) > 0 && event.type == ENET_EVENT_TYPE_RECEIVE)
+    for (round = 0; round < 50; ++round, ++virtual_ms) {
+        enet_host_service(server, &event, 0);
+        if (enet_host_service(client, &event, 0) > 0 && event.type == ENET_EVENT_TYPE_RECEIVE)
             enet_packet_destroy(event.packet);
     }
     enet_peer_disconnect(peer, 0xABCD);
-    for (round = 0; round < 200 && disconnects < 2; ++round) {
-        while (enet_host_service(client, &event, 1) > 0)
+    for (round = 0; round < 200 && disconnects < 2; ++round, ++virtual_ms) {
+        while (enet_host_service(client, &event, 0) > 0)
             disconnects += event.type == ENET_EVENT_TYPE_DISCONNECT;
-        while (enet_host_service(server, &event, 1) > 0)
+        while (enet_host_service(server, &event, 0) > 0)
             disconnects += event.type == ENET_EVENT_TYPE_DISCONNECT;
     }
     printf("received %d, disconnects %d\n", received, disconnects);
