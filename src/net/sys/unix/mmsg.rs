@@ -15,12 +15,17 @@ use crate::net::batch::{Datagram, BATCH, DATAGRAM_CAPACITY};
 use crate::proto::Grouping;
 
 /// Reads in a row that left every datagram within its slot's first
-/// [`DATAGRAM_CAPACITY`] bytes, after which the pages that coalesced reads
-/// touched deeper in the slots are given back: an idle host (thousands of
-/// peers that only ping) then holds about one page per slot instead of the
-/// up to 64 KiB per slot that a burst of connects or a bulk transfer
-/// touched. Steady coalesced traffic never reaches the count.
+/// [`DATAGRAM_CAPACITY`] bytes, after which the batch settles: the pages
+/// that coalesced reads touched deeper in the slots are given back, and
+/// reads ask for fewer datagrams if these reads brought few. An idle host
+/// (thousands of peers that only ping) then holds a page or two for each
+/// slot its reads still fill, instead of the up to 64 KiB per slot that a
+/// burst of connects or a bulk transfer touched, or a page for every slot.
+/// Steady coalesced traffic never reaches the count.
 const QUIET_READS_BEFORE_RELEASE: u32 = 256;
+
+/// The fewest datagrams a read asks for once the batch has narrowed.
+const NARROWEST_READ: usize = 8;
 
 /// The whole pages of `bytes` from byte `skip` on, as an address range;
 /// `None` if there is none (or the page size is unknown).
@@ -75,8 +80,14 @@ pub struct ReceiveBatch {
     /// Whether a read went past a slot's first [`DATAGRAM_CAPACITY`] bytes
     /// since the deeper pages were last given back.
     deep: bool,
-    /// Reads since the last deep one.
+    /// Reads since the last deep one, or since the batch last settled.
     quiet_reads: u32,
+    /// How many datagrams a read asks for: [`BATCH`], or fewer while the
+    /// reads bring few (the kernel fills slots in order, so the slots past
+    /// it stay untouched). A read that fills it widens it back at once.
+    width: usize,
+    /// The most datagrams one read brought since the batch last settled.
+    widest: usize,
     /// Times the deeper pages were given back, since creation.
     releases: u64,
 }
@@ -137,39 +148,63 @@ impl ReceiveBatch {
             dirty: BATCH,
             deep: false,
             quiet_reads: 0,
+            width: BATCH,
+            widest: 0,
             releases: 0,
         }
     }
 
-    /// Times the pages deep in the slots were given back, since creation.
+    /// Times pages of the slots were given back, since creation.
     pub fn releases(&self) -> u64 {
         self.releases
     }
 
-    /// Counts a read whose longest datagram (or coalesced run) was
-    /// `longest` bytes, and gives the deep pages back after enough quiet
-    /// reads; only on an empty read, when no datagram waits in a slot.
+    /// Counts a read of `received` datagrams whose longest (or coalesced
+    /// run) was `longest` bytes, and settles after enough quiet reads;
+    /// only on an empty read, when no datagram waits in a slot.
     fn note_read(&mut self, received: usize, longest: usize) {
+        if received == self.width {
+            self.width = BATCH;
+        }
+        self.widest = self.widest.max(received);
         if longest > DATAGRAM_CAPACITY {
             self.deep = true;
             self.quiet_reads = 0;
             return;
         }
-        if !self.deep {
-            return;
-        }
         self.quiet_reads = self.quiet_reads.saturating_add(1);
         if received == 0 && self.quiet_reads >= QUIET_READS_BEFORE_RELEASE {
-            self.release_deep_pages();
+            self.settle();
         }
+    }
+
+    /// Narrows the reads to twice the most the quiet reads brought (at
+    /// least [`NARROWEST_READ`]), and gives the pages back if reads went
+    /// deep or the narrower reads leave slots untouched from now on.
+    fn settle(&mut self) {
+        let width = (self.widest * 2)
+            .next_power_of_two()
+            .clamp(NARROWEST_READ, BATCH);
+        let narrower = width < self.width;
+        self.width = width;
+        self.widest = 0;
+        self.quiet_reads = 0;
+        if self.deep || narrower {
+            self.release_pages();
+        }
+    }
+
+    /// How many datagrams a read asks for now.
+    #[cfg(test)]
+    fn width(&self) -> usize {
+        self.width
     }
 
     /// Gives back every whole page of the slots past the first
     /// [`DATAGRAM_CAPACITY`] bytes of storage; they read as zeroes when
     /// touched again. Nothing in the slots is waiting to be handed out.
-    fn release_deep_pages(&mut self) {
+    fn release_pages(&mut self) {
         self.deep = false;
-        self.quiet_reads = 0;
         self.releases += 1;
         let Some((start, end)) = whole_pages(&self.storage, DATAGRAM_CAPACITY) else {
             return;
@@ -242,7 +277,7 @@ impl ReceiveBatch {
             libc::recvmmsg(
                 socket,
                 self.headers.as_mut_ptr(),
-                BATCH as libc::c_uint,
+                self.width as libc::c_uint,
                 libc::MSG_DONTWAIT,
                 ptr::null_mut(),
             )
@@ -744,6 +779,52 @@ mod tests {
             receive_all(&mut incoming, receiver, 1),
             vec![run[0].clone()]
         );
+        socket::destroy(receiver);
+        socket::destroy(sender);
+    }
+
+    #[test]
+    fn reads_narrow_while_few_datagrams_come_and_widen_for_a_burst() {
+        let (receiver, receiver_address) = bound_udp();
+        let (sender, _) = bound_udp();
+        let mut incoming = ReceiveBatch::default();
+        let mut outgoing = SendBatch::new(false, false);
+        let mut send = |count: usize, tag: u8| {
+            for index in 0..count {
+                outgoing.push(
+                    &receiver_address,
+                    &[tag, index as u8, 0x5A],
+                    Grouping::Alone,
+                );
+            }
+            outgoing.flush(sender).unwrap();
+        };
+        // One burst fills every slot.
+        send(BATCH, 1);
+        assert_eq!(receive_all(&mut incoming, receiver, BATCH).len(), BATCH);
+        let touched = resident_pages(&incoming.storage);
+        assert!(touched >= BATCH / 2, "a full read touched {touched} pages");
+        assert_eq!(incoming.width(), BATCH);
+        // Then a datagram at a time: within two rounds of quiet reads the
+        // batch settles on its narrowest reads and gives the pages back.
+        let mut reads = 0;
+        while incoming.releases() == 0 && reads < 3 * QUIET_READS_BEFORE_RELEASE {
+            send(1, 2);
+            assert_eq!(receive_all(&mut incoming, receiver, 1).len(), 1);
+            assert_eq!(incoming.fill(receiver).unwrap(), 0);
+            reads += 2;
+        }
+        assert_eq!(incoming.releases(), 1, "never settled in {reads} reads");
+        assert_eq!(incoming.width(), NARROWEST_READ);
+        let kept = resident_pages(&incoming.storage);
+        assert!(kept <= 2, "{kept} of {touched} pages still resident");
+        // A burst wider than the reads arrives whole and in order, and
+        // the read it filled widens the next ones at once.
+        send(20, 3);
+        let burst = receive_all(&mut incoming, receiver, 20);
+        let expected: Vec<Vec<u8>> = (0..20u8).map(|index| vec![3, index, 0x5A]).collect();
+        assert_eq!(burst, expected);
+        assert_eq!(incoming.width(), BATCH);
         socket::destroy(receiver);
         socket::destroy(sender);
     }
