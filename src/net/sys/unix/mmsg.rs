@@ -88,7 +88,7 @@ pub struct ReceiveBatch {
     width: usize,
     /// The most datagrams one read brought since the batch last settled.
     widest: usize,
-    /// Times the deeper pages were given back, since creation.
+    /// Times pages of the slots were given back, since creation.
     releases: u64,
 }
 
@@ -258,8 +258,8 @@ impl ReceiveBatch {
         })
     }
 
-    /// Reads the datagrams waiting on `socket` (up to [`BATCH`] reads)
-    /// without blocking; how many reads. "Nothing waiting" is `Ok(0)`.
+    /// Reads the datagrams waiting on `socket` (up to the batch's current
+    /// width, at most [`BATCH`]) without blocking; how many reads. "Nothing waiting" is `Ok(0)`.
     pub fn fill(&mut self, socket: ENetSocket) -> io::Result<usize> {
         self.filled = 0;
         self.next = 0;
