@@ -25,32 +25,15 @@
 #define BENCH_PROGRAM "msgcost"
 #include "bench_common.h"
 
-#include <sys/time.h>
-
 #define SMALL_LEN 64u
 #define BULK_LEN (64u * 1024u)
 #define BATCH 16u
 #define STUCK_ROUNDS 100000u
 
-/* Virtual milliseconds since the program started; starts just below the
- * 32-bit wrap of ENet's clock, so wrapping arithmetic is exercised too. */
-static unsigned long long virtual_ms = 0xFFFFF000ull;
-
-int gettimeofday(struct timeval *restrict tv, void *restrict tz)
-{
-    (void) tz;
-    tv->tv_sec = (time_t) (virtual_ms / 1000u);
-    tv->tv_usec = (suseconds_t) ((virtual_ms % 1000u) * 1000u);
-    return 0;
-}
-
-int clock_gettime(clockid_t clock, struct timespec *ts)
-{
-    (void) clock;
-    ts->tv_sec = (time_t) (virtual_ms / 1000u);
-    ts->tv_nsec = (long) ((virtual_ms % 1000u) * 1000000u);
-    return 0;
-}
+/* Virtual milliseconds start just below the 32-bit wrap of ENet's clock,
+ * so wrapping arithmetic is exercised too. */
+#define VIRTUAL_CLOCK_START_MS 0xFFFFF000ull
+#include "virtual_clock.h"
 
 int main(int argc, char **argv)
 {

@@ -5,10 +5,8 @@
  * Identical output on stock and ours means the same commands, flags,
  * channels, sequence numbers, sizes and payloads on the wire.
  *
- * The clock is virtual: this program defines gettimeofday and
- * clock_gettime (stock reads the first, ours the second), and time moves
- * 1 ms per round of the script, whose service calls do not wait. On the
- * system clock, a round that a busy machine delayed by a few milliseconds
+ * The clock is virtual (bench/virtual_clock.h): time moves 1 ms per round
+ * of the script, whose service calls do not wait. On the system clock, a round that a busy machine delayed by a few milliseconds
  * could time a reliable command out (a loopback round trip makes the
  * retransmission timeout a few milliseconds) or change an acknowledged
  * sent time and with it whether a datagram compresses: a different trace
@@ -17,26 +15,9 @@
 #include <enet/enet.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/time.h>
-#include <time.h>
 
-static unsigned long long virtual_ms = 5000000ull;
-
-int gettimeofday(struct timeval *restrict tv, void *restrict tz)
-{
-    (void) tz;
-    tv->tv_sec = (time_t) (virtual_ms / 1000u);
-    tv->tv_usec = (suseconds_t) ((virtual_ms % 1000u) * 1000u);
-    return 0;
-}
-
-int clock_gettime(clockid_t clock, struct timespec *ts)
-{
-    (void) clock;
-    ts->tv_sec = (time_t) (virtual_ms / 1000u);
-    ts->tv_nsec = (long) ((virtual_ms % 1000u) * 1000000u);
-    return 0;
-}
+#define VIRTUAL_CLOCK_START_MS 5000000ull
+#include "../bench/virtual_clock.h"
 
 static int use_checksum, use_compression;
 static enet_uint8 scratch[4096];
