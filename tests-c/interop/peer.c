@@ -863,16 +863,16 @@ static void scenario_basic(const struct options *o)
 }
 
 /* ------------------------------------------------------------------ */
-/* Scenario "broadcast": one server, one client process with --clients */
+/* Scenario "broadcast": one server, one client process with --clients  */
 /* hosts (one peer each, its own socket). Each client host sends 10     */
 /* reliable packets; the server broadcasts 50 small + 1 fragmented      */
 /* reliable packet with a freeCallback. Once all are connected, client  */
-/* host 0 sends PAUSE, flushes, and stops servicing for 2.5 s; the      */
-/* server broadcasts only after PAUSE arrived, so it can check that no  */
-/* broadcast packet is freed while one peer has not acknowledged it.    */
-/* Each client host reports GOT after the last broadcast packet; the    */
-/* server then waits for every freeCallback (exactly once each) and     */
-/* disconnects every peer with its own data.                            */
+/* host 0 sends PAUSE, flushes, and stops servicing for 2.5 s or more   */
+/* (see BCAST_PAUSE_LIMIT_MS); the server broadcasts only after PAUSE   */
+/* arrived, so it can check that no broadcast packet is freed while one */
+/* peer has not acknowledged it. Each client host reports GOT after the */
+/* last broadcast packet; the server then waits for every freeCallback  */
+/* (exactly once each) and disconnects every peer with its own data.    */
 
 #define BCAST_CHANNELS 2
 #define BCAST_SMALL 50u
