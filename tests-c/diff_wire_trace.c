@@ -6,11 +6,11 @@
  * channels, sequence numbers, sizes and payloads on the wire.
  *
  * The clock is virtual (bench/virtual_clock.h): time moves 1 ms per round
- * of the script, whose service calls do not wait. On the system clock, a round that a busy machine delayed by a few milliseconds
- * could time a reliable command out (a loopback round trip makes the
- * retransmission timeout a few milliseconds) or change an acknowledged
- * sent time and with it whether a datagram compresses: a different trace
- * on one side only. */
+ * of the script, whose service calls do not wait. On the system clock, a
+ * round that a busy machine delayed by a few milliseconds could time a
+ * reliable command out (a loopback round trip makes the retransmission
+ * timeout a few milliseconds) or change an acknowledged sent time and with
+ * it whether a datagram compresses: a different trace on one side only. */
 #define _GNU_SOURCE
 #include <enet/enet.h>
 #include <stdio.h>

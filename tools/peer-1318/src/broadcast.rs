@@ -4,11 +4,11 @@
 //! 100 kB reliable packet, and learns when ENet frees each. Once all are
 //! connected, client host 0 sends PAUSE, flushes and stops servicing for
 //! 2.5 s (longer, up to 4.5 s, until the other hosts have the whole
-//! broadcast, as peer.c); the server broadcasts only after PAUSE, so it can check that no
-//! broadcast packet is freed while one peer has not acknowledged it. Each
-//! client host reports GOT after the last broadcast packet; the server
-//! then waits for every packet to be freed (exactly once each) and
-//! disconnects every peer with its own data.
+//! broadcast, as peer.c); the server broadcasts only after PAUSE, so it
+//! can check that no broadcast packet is freed while one peer has not
+//! acknowledged it. Each client host reports GOT after the last broadcast
+//! packet; the server then waits for every packet to be freed (exactly
+//! once each) and disconnects every peer with its own data.
 //!
 //! peer.c counts frees with a `freeCallback`. rusty_enet keeps that
 //! callback for itself: it drops the packet's data object when ENet frees

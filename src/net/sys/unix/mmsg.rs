@@ -259,7 +259,8 @@ impl ReceiveBatch {
     }
 
     /// Reads the datagrams waiting on `socket` (up to the batch's current
-    /// width, at most [`BATCH`]) without blocking; how many reads. "Nothing waiting" is `Ok(0)`.
+    /// width, at most [`BATCH`]) without blocking; how many reads.
+    /// "Nothing waiting" is `Ok(0)`.
     pub fn fill(&mut self, socket: ENetSocket) -> io::Result<usize> {
         self.filled = 0;
         self.next = 0;
