@@ -18,12 +18,12 @@
 
 use std::collections::VecDeque;
 
-use super::peer_index::PeerIndex;
+use super::peer_index::{PeerIndex, SlotEntry};
 
 #[derive(Debug)]
 pub(crate) struct HalfOpen {
-    /// (slot, ticket), oldest first.
-    queue: VecDeque<(PeerIndex, u64)>,
+    /// Each admission's ticket over its slot, oldest first.
+    queue: VecDeque<SlotEntry>,
     /// Each slot's current ticket; 0 = none.
     ticket: Vec<u64>,
     last_ticket: u64,
@@ -46,19 +46,21 @@ impl HalfOpen {
         };
         self.last_ticket += 1;
         *current = self.last_ticket;
-        self.queue.push_back((slot, self.last_ticket));
+        self.queue.push_back(SlotEntry::new(self.last_ticket, slot));
         if self.queue.len() > 2 * self.ticket.len() + 64 {
             let ticket = &self.ticket;
-            self.queue
-                .retain(|&(slot, serial)| ticket[slot.get()] == serial && is_half_open(slot));
+            self.queue.retain(|entry| {
+                ticket[entry.slot().get()] == entry.value() && is_half_open(entry.slot())
+            });
         }
     }
 
     /// The slot of the oldest peer that is still half-open, dropping the
     /// stale entries in front of it. The caller resets that peer.
     pub(crate) fn oldest(&mut self, is_half_open: impl Fn(PeerIndex) -> bool) -> Option<PeerIndex> {
-        while let Some(&(slot, serial)) = self.queue.front() {
-            if self.ticket[slot.get()] == serial && is_half_open(slot) {
+        while let Some(&entry) = self.queue.front() {
+            let slot = entry.slot();
+            if self.ticket[slot.get()] == entry.value() && is_half_open(slot) {
                 self.ticket[slot.get()] = 0;
                 self.queue.pop_front();
                 return Some(slot);

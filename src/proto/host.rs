@@ -1,10 +1,10 @@
 //! The host: the public `ENetHost` and the engine state beside it, in one
 //! allocation so that the `ENetHost *` C code holds leads back to both.
 
-use std::collections::VecDeque;
+use std::collections::{BTreeMap, VecDeque};
 
 use super::half_open::HalfOpen;
-use super::peer::{PeerMut, PeerSlot};
+use super::peer::{PeerMut, PeerSlot, Receipts};
 use super::peer_index::PeerIndex;
 use super::reassembly::Budget;
 use super::recovery::{LossRecovery, RecoveryStats};
@@ -66,6 +66,10 @@ pub(crate) struct Engine {
     pub(crate) reassembly: Budget,
     /// The loss recovery a peer starts with when its slot is reset.
     pub(crate) loss_recovery: LossRecovery,
+    /// The objects the internal `enet_peer_queue_*` exports last returned,
+    /// by slot, until the peer's reset: programs rarely call them, so the
+    /// few peers that have any keep them here rather than each slot.
+    pub(crate) receipts: BTreeMap<PeerIndex, Receipts>,
     /// Each slot's generation (see `request.rs`).
     pub(crate) generations: super::handle::Generations,
     /// Requests from other threads being applied (kept to reuse memory).
@@ -287,6 +291,7 @@ impl Host {
                 half_open: HalfOpen::new(settings.peer_count),
                 reassembly: Budget::default(),
                 loss_recovery: LossRecovery::DEFAULT,
+                receipts: BTreeMap::new(),
                 generations: super::handle::new_generations(settings.peer_count),
                 requests: Vec::new(),
             },

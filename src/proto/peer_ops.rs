@@ -257,9 +257,7 @@ impl Host {
 
     /// Where the internal queue exports keep the objects they return.
     pub fn receipts_mut(&mut self, index: PeerIndex) -> &mut Receipts {
-        self.engine.slots[index]
-            .receipts
-            .get_or_insert_with(Box::default)
+        self.engine.receipts.entry(index).or_default()
     }
 
     /// Whether the peer still has commands queued or unacknowledged

@@ -105,7 +105,6 @@ impl PeerMut<'_> {
         }
         slot.held_commands = 0;
         slot.channels = None;
-        slot.receipts = None;
         peer.totalWaitingData = peer.totalWaitingData.saturating_sub(dropped_waiting);
         peer.channels = core::ptr::null_mut();
         peer.channelCount = 0;
@@ -121,6 +120,7 @@ impl Host {
         let mtu = self.public.mtu;
         let recovery = self.engine.loss_recovery;
         self.peer_view(index).reset(mtu, recovery);
+        self.engine.receipts.remove(&index);
         self.next_generation(index);
         self.engine.schedule.cancel_timers(index);
     }
@@ -131,6 +131,7 @@ impl Host {
         if let LeftDispatchQueue(true) = self.peer_view(index).drop_queues() {
             self.engine.dispatch_queue.retain(|&queued| queued != index);
         }
+        self.engine.receipts.remove(&index);
     }
 }
 

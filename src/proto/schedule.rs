@@ -11,7 +11,7 @@
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
-use super::peer_index::PeerIndex;
+use super::peer_index::{PeerIndex, SlotEntry};
 use crate::time::time_less;
 
 /// Why the send pass must visit a peer at a given time: the index into
@@ -128,7 +128,8 @@ const NO_TIMER: u64 = 0;
 pub struct Schedule {
     ready: Vec<PeerIndex>,
     is_ready: Vec<bool>,
-    timers: BinaryHeap<Reverse<(u64, PeerIndex)>>,
+    /// Each peer's visit, as its extended deadline over its slot.
+    timers: BinaryHeap<Reverse<SlotEntry>>,
     /// The live heap key of each peer, its table's earliest deadline
     /// ([`NO_TIMER`] for none); heap entries that disagree are stale.
     timer_at: Vec<u64>,
@@ -197,7 +198,7 @@ impl Schedule {
         if let Some(slot) = self.timer_at.get_mut(peer.get()) {
             if *slot != at {
                 *slot = at;
-                self.timers.push(Reverse((at, peer)));
+                self.timers.push(Reverse(SlotEntry::new(at, peer)));
             }
         }
         // Replaced timers leave stale entries behind; keep them from
@@ -208,7 +209,7 @@ impl Schedule {
                 .iter()
                 .enumerate()
                 .filter(|&(_, &at)| at != NO_TIMER)
-                .map(|(peer, &at)| Reverse((at, PeerIndex::new(peer))))
+                .map(|(peer, &at)| Reverse(SlotEntry::new(at, PeerIndex::new(peer))))
                 .collect();
         }
     }
@@ -236,7 +237,8 @@ impl Schedule {
             self.is_ready[peer.get()] = false;
             out.push(peer);
         }
-        while let Some(Reverse((at, peer))) = self.timers.peek().copied() {
+        while let Some(Reverse(entry)) = self.timers.peek().copied() {
+            let (at, peer) = (entry.value(), entry.slot());
             if at > now_extended {
                 break;
             }
@@ -258,7 +260,8 @@ impl Schedule {
     /// them would make a caller spin.
     pub fn time_until_next(&mut self, now: u32) -> Option<u32> {
         let now_extended = self.clock.advance(now);
-        while let Some(Reverse((at, peer))) = self.timers.peek().copied() {
+        while let Some(Reverse(entry)) = self.timers.peek().copied() {
+            let (at, peer) = (entry.value(), entry.slot());
             if self.timer_at[peer.get()] == at {
                 return Some(at.saturating_sub(now_extended).min(u64::from(u32::MAX)) as u32);
             }
