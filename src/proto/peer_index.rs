@@ -3,12 +3,13 @@
 //! a byte length.
 //!
 //! It holds a `usize`, as the slot numbers it replaces did: a `u32` would
-//! halve the schedule's and dispatch queue's lists (hosts have at most
+//! halve the ready list and the dispatch queue (hosts have at most
 //! `ENET_PROTOCOL_MAXIMUM_PEER_ID`, 0xFFF, slots), but every function
 //! indexing a peer array with one then widens it first, which costs the
 //! send and receive paths about 1% more instructions (bench/callgrind.sh).
 //! Those lists hold one entry per peer at most, so the memory is small
-//! either way.
+//! either way. The lists that hold more (the timer heap, the half-open
+//! queue) keep a [`SlotEntry`]: a value and the slot in 8 bytes.
 
 use crate::abi::ENET_PROTOCOL_MAXIMUM_PEER_ID;
 
