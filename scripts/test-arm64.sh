@@ -102,39 +102,19 @@ fi
 emulated=(--time-scale 2 --steady-throttle)
 ours=(--ours-lib "$lib_dir/libenet.so.7" --ours-peer "$peer_dir/peer" --ours-launcher qemu-aarch64)
 
-# The two matrices run at the same time: their cases mostly wait (timeouts,
-# paced sends), one matrix uses ~20 s of CPU in ~80 s, and each server takes
-# a port the kernel picks. Each writes its own log, printed when both end.
-logs=$(mktemp -d /tmp/enet-arm64.XXXXXX)
-matrix_pids=()
-cleanup() {
-    local pid
-    for pid in "${matrix_pids[@]}"; do
-        kill -0 "$pid" 2>/dev/null && kill -TERM "$pid" 2>/dev/null
-    done
-    rm -rf "$logs"
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
-
+# The two matrices run one after the other. Side by side they saved about
+# 80 s, but then three emulated peers shared the 2 cores with what CI runs
+# in the background, and a broadcast case's 100 KB fragmented packet took
+# longer than its paused host can stay silent (the server failed with
+# "paused client 0 reported before the others").
 names=("our arm64 library (qemu-aarch64) <-> x86_64 stock ENet, both directions"
        "our arm64 library <-> Debian's arm64 stock ENet (both under qemu-aarch64), both directions")
-step "interop, two matrices side by side: ${names[0]}; ${names[1]}"
-tests-c/interop/run_matrix.sh "${ours[@]}" "${emulated[@]}" ${only[@]+"${only[@]}"} \
-    >"$logs/0" 2>&1 &
-matrix_pids+=($!)
+step "interop: ${names[0]}"
+tests-c/interop/run_matrix.sh "${ours[@]}" "${emulated[@]}" ${only[@]+"${only[@]}"} || status=1
+step "interop: ${names[1]}"
 tests-c/interop/run_matrix.sh "${ours[@]}" "${emulated[@]}" ${only[@]+"${only[@]}"} \
     --stock-lib "$stock_arm64" --stock-peer "$peer_dir/peer" --stock-launcher qemu-aarch64 \
-    >"$logs/1" 2>&1 &
-matrix_pids+=($!)
-for i in 0 1; do
-    rc=0
-    wait "${matrix_pids[$i]}" || rc=$?
-    [ $rc -eq 0 ] || status=1
-    echo
-    echo "== interop: ${names[$i]} (exit status $rc)"
-    cat "$logs/$i"
-done
+    || status=1
 
 step "done: $([ $status -eq 0 ] && echo "every step passed" || echo "FAILURES above")"
 exit $status
