@@ -5,6 +5,9 @@
 //! hand out, defined here, is the same everywhere.
 
 use std::net::SocketAddr;
+use std::ops::Range;
+
+use crate::proto::Grouping;
 
 /// Datagrams per batch (per system call where the system batches).
 pub const BATCH: usize = 32;
@@ -33,4 +36,169 @@ pub fn offload_allowed_by_env() -> bool {
         crate::config::UDP_OFFLOAD.read().as_deref().map(str::trim),
         Some("off" | "0")
     )
+}
+
+/// One datagram waiting in a send batch: `length` bytes from `start` of
+/// its buffer.
+#[derive(Debug, Clone, Copy)]
+pub struct Waiting {
+    pub to: SocketAddr,
+    pub start: usize,
+    pub length: usize,
+    /// How it may leave in one segmented run with equal ones before it
+    /// (where the system segments).
+    pub grouping: Grouping,
+}
+
+/// The datagrams a send batch holds until it flushes, each in a buffer of
+/// its own.
+///
+/// The engine finishes a datagram in its builder's buffer; the batch takes
+/// that buffer as it is and gives the builder one of its spare ones in
+/// exchange ([`Self::take`]), so a datagram's bytes are written once, where
+/// it was built, and never copied on their way to the system call. The
+/// buffers go back to the spares when the batch is cleared, so after the
+/// first flushes no datagram costs an allocation. At most a batch's worth
+/// of buffers (plus one) exist at a time, each as long as the longest
+/// datagram it held.
+#[derive(Default)]
+pub struct OutgoingDatagrams {
+    /// The first `count` entries are the datagrams waiting, each with the
+    /// buffer it is in; the buffers after them are spares.
+    held: Vec<(Waiting, Vec<u8>)>,
+    count: usize,
+}
+
+impl OutgoingDatagrams {
+    /// Queues a copy of `datagram`.
+    pub fn copy(&mut self, to: &SocketAddr, datagram: &[u8], grouping: Grouping) {
+        let waiting = Waiting {
+            to: *to,
+            start: 0,
+            length: datagram.len(),
+            grouping,
+        };
+        let buffer = self.next_entry(waiting);
+        buffer.clear();
+        buffer.extend_from_slice(datagram);
+    }
+
+    /// Queues the datagram at `range` of `buffer` by taking `buffer` itself,
+    /// leaving a spare one (of any length) in its place. A range outside
+    /// the buffer queues nothing and returns `false`.
+    #[inline]
+    pub fn take(
+        &mut self,
+        to: &SocketAddr,
+        buffer: &mut Vec<u8>,
+        range: Range<usize>,
+        grouping: Grouping,
+    ) -> bool {
+        if range.start > range.end || range.end > buffer.len() {
+            return false;
+        }
+        let waiting = Waiting {
+            to: *to,
+            start: range.start,
+            length: range.end - range.start,
+            grouping,
+        };
+        std::mem::swap(buffer, self.next_entry(waiting));
+        true
+    }
+
+    /// Records `waiting` as the next datagram and returns its entry's
+    /// buffer (a spare, or a new empty one).
+    #[inline]
+    fn next_entry(&mut self, waiting: Waiting) -> &mut Vec<u8> {
+        if self.count == self.held.len() {
+            self.held.push((waiting, Vec::new()));
+        } else {
+            self.held[self.count].0 = waiting;
+        }
+        self.count += 1;
+        &mut self.held[self.count - 1].1
+    }
+
+    pub fn len(&self) -> usize {
+        self.count
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.count == 0
+    }
+
+    /// The `index`th datagram waiting.
+    pub fn get(&self, index: usize) -> Waiting {
+        self.held[..self.count][index].0
+    }
+
+    /// The datagrams waiting from the `from`th on, with their bytes.
+    pub fn iter_from(&self, from: usize) -> impl Iterator<Item = (&Waiting, &[u8])> {
+        let waiting = self.held.get(from..self.count).unwrap_or(&[]);
+        waiting.iter().map(|(waiting, buffer)| {
+            (
+                waiting,
+                &buffer[waiting.start..waiting.start + waiting.length],
+            )
+        })
+    }
+
+    /// Forgets every datagram, keeping their buffers for later ones.
+    pub fn clear(&mut self) {
+        self.count = 0;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn to() -> SocketAddr {
+        "127.0.0.1:9".parse().unwrap()
+    }
+
+    fn waiting_bytes(datagrams: &OutgoingDatagrams) -> Vec<Vec<u8>> {
+        datagrams
+            .iter_from(0)
+            .map(|(_, bytes)| bytes.to_vec())
+            .collect()
+    }
+
+    #[test]
+    fn taking_swaps_buffers_and_cleared_ones_are_handed_out_again() {
+        let mut datagrams = OutgoingDatagrams::default();
+        let mut buffer = b"..first~~".to_vec();
+        assert!(datagrams.take(&to(), &mut buffer, 2..7, Grouping::Windowed));
+        assert!(buffer.is_empty(), "no spare yet: a new buffer");
+        buffer.extend_from_slice(b"second");
+        assert!(datagrams.take(&to(), &mut buffer, 0..6, Grouping::Alone));
+        datagrams.copy(&to(), b"third", Grouping::Unpaced);
+        assert_eq!(
+            waiting_bytes(&datagrams),
+            [&b"first"[..], b"second", b"third"]
+        );
+        assert_eq!(datagrams.get(1).grouping, Grouping::Alone);
+        datagrams.clear();
+        assert!(datagrams.is_empty());
+        // The cleared buffers come back, stale bytes and all.
+        let mut next = b"..fourth".to_vec();
+        assert!(datagrams.take(&to(), &mut next, 2..8, Grouping::Windowed));
+        assert_eq!(next, b"..first~~");
+        assert_eq!(waiting_bytes(&datagrams), [&b"fourth"[..]]);
+        assert_eq!(datagrams.len(), 1);
+    }
+
+    #[test]
+    fn a_range_outside_the_buffer_is_refused() {
+        let mut datagrams = OutgoingDatagrams::default();
+        let mut buffer = vec![1, 2, 3];
+        #[allow(clippy::reversed_empty_ranges)]
+        let backwards = 2..1;
+        for range in [0..4, 3..5, backwards] {
+            assert!(!datagrams.take(&to(), &mut buffer, range, Grouping::Windowed));
+        }
+        assert_eq!(buffer, [1, 2, 3]);
+        assert!(datagrams.is_empty());
+    }
 }

@@ -7,6 +7,7 @@
 //! one by one, between the engine and the batches.
 
 use std::net::SocketAddr;
+use std::ops::Range;
 
 use super::batch::{offload_allowed_by_env, Datagram};
 use super::netsim::Conditioner;
@@ -248,6 +249,28 @@ impl Transport for SocketTransport<'_> {
             return Transmitted::Failed;
         }
         Transmitted::Sent(bytes.len())
+    }
+
+    fn transmit_buffer(
+        &mut self,
+        to: &SocketAddr,
+        buffer: &mut Vec<u8>,
+        range: Range<usize>,
+        grouping: Grouping,
+    ) -> Transmitted {
+        if self.netsim.is_some() {
+            return match buffer.get(range) {
+                Some(bytes) => self.transmit_conditioned(to, bytes, grouping),
+                None => Transmitted::Failed,
+            };
+        }
+        let length = range.len();
+        if !self.outgoing.push_buffer(to, buffer, range, grouping)
+            || (self.outgoing.is_full() && self.outgoing.flush(self.socket).is_err())
+        {
+            return Transmitted::Failed;
+        }
+        Transmitted::Sent(length)
     }
 
     fn flush(&mut self) -> Result<(), ServiceFailed> {

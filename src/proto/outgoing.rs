@@ -8,6 +8,7 @@
 
 use std::cell::RefCell;
 use std::net::SocketAddr;
+use std::ops::Range;
 
 use super::codec::Codec;
 use super::event::EventSlot;
@@ -130,9 +131,11 @@ pub enum Transmitted {
     Failed,
 }
 
-/// Sends a datagram to an address, grouped as its [`Grouping`] allows
-/// (see [`super::Transport::transmit`]).
-pub type Transmit<'a> = dyn FnMut(&SocketAddr, &[u8], Grouping) -> Transmitted + 'a;
+/// Sends the datagram at a range of a buffer to an address, grouped as its
+/// [`Grouping`] allows; it may take the buffer, leaving another in its
+/// place (see [`super::Transport::transmit_buffer`]).
+pub type Transmit<'a> =
+    dyn FnMut(&SocketAddr, &mut Vec<u8>, Range<usize>, Grouping) -> Transmitted + 'a;
 
 /// The socket refused a datagram (`enet_host_service` then returns -1).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -382,8 +385,8 @@ impl Host {
         let slot = &self.engine.slots[index];
         let congestion = slot.queues.as_deref().map(|queues| &queues.congestion);
         let grouping = Grouping::of(peer, &slot.recovery, congestion, unreliable, now);
-        let datagram = self.engine.builder.finish_in_place(envelope);
-        match transmit(&address, datagram, grouping) {
+        let (buffer, range) = self.engine.builder.finish_for_transmit(envelope);
+        match transmit(&address, buffer, range, grouping) {
             Transmitted::Sent(bytes) => Ok(bytes),
             Transmitted::WouldBlock => Ok(0),
             Transmitted::Failed => Err(SendFailed),

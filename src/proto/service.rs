@@ -11,6 +11,7 @@
 //! and intercept callbacks).
 
 use std::net::SocketAddr;
+use std::ops::Range;
 
 use super::codec::Codec;
 use super::endpoint::enet_view;
@@ -45,6 +46,23 @@ pub trait Transport {
     /// `grouping`: how it may leave in one segmented send with the
     /// datagrams queued before it.
     fn transmit(&mut self, to: &SocketAddr, bytes: &[u8], grouping: Grouping) -> Transmitted;
+    /// [`Transport::transmit`] for the datagram at `range` of `buffer`, a
+    /// buffer the transport may keep: one that holds datagrams until it
+    /// flushes takes `buffer` itself and leaves another (of any length) in
+    /// its place, instead of copying the bytes. A range outside the buffer
+    /// fails.
+    fn transmit_buffer(
+        &mut self,
+        to: &SocketAddr,
+        buffer: &mut Vec<u8>,
+        range: Range<usize>,
+        grouping: Grouping,
+    ) -> Transmitted {
+        match buffer.get(range) {
+            Some(bytes) => self.transmit(to, bytes, grouping),
+            None => Transmitted::Failed,
+        }
+    }
     /// Sends what [`Transport::transmit`] queued.
     fn flush(&mut self) -> Result<(), ServiceFailed>;
     /// Waits up to `ms` for a datagram. `false` when a signal cut the wait
@@ -241,9 +259,10 @@ impl Host {
             EventSlot::unwanted()
         };
         let codec = hooks.codec(&self.public);
-        let mut transmit = |to: &SocketAddr, bytes: &[u8], grouping: Grouping| {
-            transport.transmit(to, bytes, grouping)
-        };
+        let mut transmit =
+            |to: &SocketAddr, buffer: &mut Vec<u8>, range: Range<usize>, grouping: Grouping| {
+                transport.transmit_buffer(to, buffer, range, grouping)
+            };
         let sent = self.send_outgoing(now, check_timeouts, codec, &mut transmit, &mut slot);
         transport.flush()?;
         if sent.is_err() {

@@ -22,6 +22,8 @@
 //! Then [`DatagramBuilder::finish`] writes the header, compresses the body if
 //! that makes it strictly smaller, and fills the checksum slot.
 
+use std::ops::Range;
+
 use super::checksum;
 use super::command::{Command, CommandFlags, CommandHeader, ConnectId};
 use super::header::{DatagramHeader, MAX_HEADER_LEN, NO_PEER_ID};
@@ -49,7 +51,8 @@ pub struct DatagramBuilder {
     /// commands, uncompressed, up to `end`: an uncompressed datagram is
     /// finished where it was built, without copying. The buffer keeps its
     /// length between datagrams (commands overwrite old bytes), so pushing
-    /// a command never zero-fills first.
+    /// a command zero-fills only where the buffer is shorter than any
+    /// datagram it held before.
     buffer: Vec<u8>,
     end: usize,
     /// [`HEADROOM`] bytes, then the compressed body when compression wins:
@@ -60,10 +63,6 @@ pub struct DatagramBuilder {
 
 /// Room before the commands for the longest header.
 const HEADROOM: usize = MAX_HEADER_LEN;
-
-/// The most the buffer grows to at once (the largest MTU ENet allows);
-/// a larger datagram still fits, grown command by command.
-const MAX_BUFFER: usize = crate::abi::ENET_PROTOCOL_MAXIMUM_MTU as usize;
 
 /// Checksum callback: the checksum of a datagram given as consecutive parts.
 pub type ChecksumFn<'f> = &'f mut dyn FnMut(&[&[u8]]) -> [u8; 4];
@@ -129,9 +128,10 @@ impl DatagramBuilder {
         }
         let start = self.end;
         if self.buffer.len() < start + len {
-            // Room for a whole datagram at once, not one command at a time.
-            let room = (start + len).max(HEADROOM + self.mtu.min(MAX_BUFFER));
-            self.buffer.resize(room, 0);
+            // Grown to what the datagram needs, not to a whole MTU: the
+            // buffer may go to the transport, which keeps a batch of them,
+            // and most datagrams are small.
+            self.buffer.resize(start + len, 0);
         }
         let written = match self.buffer.get_mut(start..start + len) {
             Some(out) => command.emit(header, out),
@@ -238,16 +238,32 @@ impl DatagramBuilder {
     /// left before the commands, so nothing is copied. Stock never sends a
     /// datagram without commands.
     pub fn finish_in_place(&mut self, envelope: Envelope<'_>) -> &[u8] {
+        let (buffer, range) = self.finish_for_transmit(envelope);
+        &buffer[range]
+    }
+
+    /// Finishes the datagram as [`finish_in_place`](Self::finish_in_place)
+    /// does, and returns the buffer it is in and where in it. The caller
+    /// may take that buffer and put another (of any length) in its place:
+    /// the builder works in whatever buffer it finds, so a transport that
+    /// keeps datagrams until it sends them can keep this one without a copy.
+    pub fn finish_for_transmit(&mut self, envelope: Envelope<'_>) -> (&mut Vec<u8>, Range<usize>) {
         let header = self.seal(envelope);
         let header_bytes = header.to_bytes();
         let start = HEADROOM - header_bytes.len();
-        let datagram = if header.compressed {
-            &mut self.compressed[..]
+        let (datagram, end) = if header.compressed {
+            let end = self.compressed.len();
+            (&mut self.compressed, end)
         } else {
-            &mut self.buffer[..self.end]
+            (&mut self.buffer, self.end)
         };
+        // Only a datagram without commands can be shorter than its header
+        // room (stock never sends one).
+        if datagram.len() < HEADROOM {
+            datagram.resize(HEADROOM, 0);
+        }
         datagram[start..HEADROOM].copy_from_slice(&header_bytes);
-        &datagram[start..]
+        (datagram, start..end.max(HEADROOM))
     }
 
     /// Writes the finished datagram (as [`finish_in_place`]) into `out`,

@@ -7,12 +7,13 @@
 use core::mem::MaybeUninit;
 use std::io::{self, ErrorKind};
 use std::net::{Ipv4Addr, SocketAddr, SocketAddrV4, SocketAddrV6};
+use std::ops::Range;
 
 use socket2::{MaybeUninitSlice, SockAddr};
 
 use super::sock_ref;
 use crate::abi::ENetSocket;
-use crate::net::batch::{Datagram, BATCH, DATAGRAM_CAPACITY};
+use crate::net::batch::{Datagram, OutgoingDatagrams, BATCH, DATAGRAM_CAPACITY};
 use crate::proto::endpoint::normalized;
 use crate::proto::Grouping;
 
@@ -110,18 +111,9 @@ impl ReceiveBatch {
     }
 }
 
-/// One datagram waiting in a [`SendBatch`].
-#[derive(Clone, Copy)]
-struct Waiting {
-    to: SocketAddr,
-    start: usize,
-    length: usize,
-}
-
 /// Datagrams waiting to be sent.
 pub struct SendBatch {
-    bytes: Vec<u8>,
-    datagrams: Vec<Waiting>,
+    datagrams: OutgoingDatagrams,
     /// Datagrams handed to the system, since creation.
     messages: u64,
     /// Whether the socket is IPv6, so IPv4 addresses go as mapped ones.
@@ -133,8 +125,7 @@ impl SendBatch {
     /// segmentation offload to use here.
     pub fn new(_segmenting: bool, ipv6_socket: bool) -> Self {
         SendBatch {
-            bytes: Vec::new(),
-            datagrams: Vec::new(),
+            datagrams: OutgoingDatagrams::default(),
             messages: 0,
             ipv6_socket,
         }
@@ -142,14 +133,21 @@ impl SendBatch {
 
     /// Queues a datagram to `to` (`grouping` matters only where runs are
     /// sent segmented).
-    pub fn push(&mut self, to: &SocketAddr, datagram: &[u8], _grouping: Grouping) {
-        let start = self.bytes.len();
-        self.bytes.extend_from_slice(datagram);
-        self.datagrams.push(Waiting {
-            to: *to,
-            start,
-            length: datagram.len(),
-        });
+    pub fn push(&mut self, to: &SocketAddr, datagram: &[u8], grouping: Grouping) {
+        self.datagrams.copy(to, datagram, grouping);
+    }
+
+    /// Queues the datagram at `range` of `buffer` as [`Self::push`] does,
+    /// by taking the buffer instead of copying it (see
+    /// [`OutgoingDatagrams::take`]); `false` for a range outside it.
+    pub fn push_buffer(
+        &mut self,
+        to: &SocketAddr,
+        buffer: &mut Vec<u8>,
+        range: Range<usize>,
+        grouping: Grouping,
+    ) -> bool {
+        self.datagrams.take(to, buffer, range, grouping)
     }
 
     pub fn is_empty(&self) -> bool {
@@ -174,9 +172,8 @@ impl SendBatch {
         // SAFETY: a host's socket, open for the whole call.
         let socket = unsafe { sock_ref(socket) };
         let mut result = Ok(());
-        for waiting in &self.datagrams {
+        for (waiting, bytes) in self.datagrams.iter_from(0) {
             let to = SockAddr::from(self.socket_form(waiting.to));
-            let bytes = &self.bytes[waiting.start..waiting.start + waiting.length];
             match socket.send_to(bytes, &to) {
                 Ok(_) => self.messages += 1,
                 Err(error) if error.kind() == ErrorKind::WouldBlock => break,
@@ -186,7 +183,6 @@ impl SendBatch {
                 }
             }
         }
-        self.bytes.clear();
         self.datagrams.clear();
         result
     }

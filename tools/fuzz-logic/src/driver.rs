@@ -160,11 +160,20 @@ impl Pair {
         for _ in 0..64 {
             let side = &mut self.sides[index];
             let mut out: Vec<(ENetAddress, Vec<u8>)> = Vec::new();
-            let mut transmit =
-                |to: &std::net::SocketAddr, bytes: &[u8], _: enet::proto::Grouping| {
-                    out.push((enet::proto::endpoint::enet_view(to), bytes.to_vec()));
-                    enet::proto::Transmitted::Sent(bytes.len())
+            // Takes each datagram's buffer, as the socket transport does,
+            // and leaves a short one of stale bytes in its place: the
+            // builder must work in whatever buffer it is given.
+            let mut transmit = |to: &std::net::SocketAddr,
+                                buffer: &mut Vec<u8>,
+                                range: std::ops::Range<usize>,
+                                _: enet::proto::Grouping| {
+                let taken = std::mem::replace(buffer, vec![0xEE; 24]);
+                let Some(bytes) = taken.get(range) else {
+                    return enet::proto::Transmitted::Failed;
                 };
+                out.push((enet::proto::endpoint::enet_view(to), bytes.to_vec()));
+                enet::proto::Transmitted::Sent(bytes.len())
+            };
             let mut events = EventSlot::wanted();
             side.host
                 .send_outgoing(

@@ -7,11 +7,12 @@ use core::ptr;
 use std::io::{self, ErrorKind};
 
 use std::net::{Ipv4Addr, SocketAddr, SocketAddrV4};
+use std::ops::Range;
 
 use super::offload::{self, ControlBuffer};
 use super::socket_name::SocketName;
 use crate::abi::ENetSocket;
-use crate::net::batch::{Datagram, BATCH, DATAGRAM_CAPACITY};
+use crate::net::batch::{Datagram, OutgoingDatagrams, BATCH, DATAGRAM_CAPACITY};
 use crate::proto::Grouping;
 
 /// Reads in a row that left every datagram within its slot's first
@@ -322,21 +323,9 @@ impl ReceiveBatch {
     }
 }
 
-/// One datagram waiting in a [`SendBatch`].
-#[derive(Clone, Copy)]
-struct Waiting {
-    to: SocketAddr,
-    start: usize,
-    length: usize,
-    /// How it may leave in one segmented run with equal ones before it
-    /// (see [`SendBatch::push`]).
-    grouping: Grouping,
-}
-
 /// Datagrams waiting to be sent together.
 pub struct SendBatch {
-    bytes: Vec<u8>,
-    datagrams: Vec<Waiting>,
+    datagrams: OutgoingDatagrams,
     /// The `sendmmsg` arguments, kept between flushes so sending costs no
     /// allocation once they have grown: one message per run of datagrams.
     names: Vec<(SocketName, libc::socklen_t)>,
@@ -360,8 +349,7 @@ impl SendBatch {
     /// [`offload_allowed_by_env`](crate::net::batch::offload_allowed_by_env)).
     pub fn new(segmenting: bool, ipv6_socket: bool) -> Self {
         SendBatch {
-            bytes: Vec::new(),
-            datagrams: Vec::new(),
+            datagrams: OutgoingDatagrams::default(),
             names: Vec::new(),
             vectors: Vec::new(),
             controls: Vec::new(),
@@ -380,14 +368,21 @@ impl SendBatch {
     /// would let a fast sender pour them onto a receiver faster than it
     /// reads them), none once the peer shows loss.
     pub fn push(&mut self, to: &SocketAddr, datagram: &[u8], grouping: Grouping) {
-        let start = self.bytes.len();
-        self.bytes.extend_from_slice(datagram);
-        self.datagrams.push(Waiting {
-            to: *to,
-            start,
-            length: datagram.len(),
-            grouping,
-        });
+        self.datagrams.copy(to, datagram, grouping);
+    }
+
+    /// Queues the datagram at `range` of `buffer` as [`Self::push`] does,
+    /// by taking the buffer instead of copying it (see
+    /// [`OutgoingDatagrams::take`]); `false` for a range outside it.
+    #[inline]
+    pub fn push_buffer(
+        &mut self,
+        to: &SocketAddr,
+        buffer: &mut Vec<u8>,
+        range: Range<usize>,
+        grouping: Grouping,
+    ) -> bool {
+        self.datagrams.take(to, buffer, range, grouping)
     }
 
     pub fn is_empty(&self) -> bool {
@@ -417,7 +412,6 @@ impl SendBatch {
         } else {
             self.send_all(socket)
         };
-        self.bytes.clear();
         self.datagrams.clear();
         result
     }
@@ -444,7 +438,7 @@ impl SendBatch {
     /// `first` in one message: same address and grouping, each as long as
     /// the first but a shorter last one, no more than the grouping allows.
     fn run_end(&self, first: usize) -> usize {
-        let head = self.datagrams[first];
+        let head = self.datagrams.get(first);
         let longest = head.grouping.longest_run(offload::MAX_SEGMENTS);
         let mut end = first + 1;
         if !self.segmenting
@@ -456,7 +450,7 @@ impl SendBatch {
         }
         let mut total = head.length;
         while end < self.datagrams.len() && end - first < longest {
-            let next = self.datagrams[end];
+            let next = self.datagrams.get(end);
             if next.to != head.to
                 || next.grouping != head.grouping
                 || next.length == 0
@@ -474,7 +468,10 @@ impl SendBatch {
         end
     }
 
-    /// Builds the `sendmmsg` messages for the datagrams from `from` on.
+    /// Builds the `sendmmsg` messages for the datagrams from `from` on:
+    /// one message per run, with one iovec per datagram (a segmented run's
+    /// datagrams sit in buffers of their own; the kernel cuts the segments
+    /// from their concatenation).
     fn build(&mut self, from: usize) {
         // The argument arrays are rebuilt in full before any pointer into
         // them is taken, so no reallocation can move what a header points at.
@@ -482,16 +479,19 @@ impl SendBatch {
         self.vectors.clear();
         self.controls.clear();
         self.firsts.clear();
+        self.vectors.extend(
+            self.datagrams
+                .iter_from(from)
+                .map(|(_, bytes)| libc::iovec {
+                    iov_base: bytes.as_ptr().cast_mut().cast(),
+                    iov_len: bytes.len(),
+                }),
+        );
         let mut first = from;
         while first < self.datagrams.len() {
             let end = self.run_end(first);
-            let head = self.datagrams[first];
-            let last = self.datagrams[end - 1];
+            let head = self.datagrams.get(first);
             self.names.push(SocketName::of(&head.to, self.ipv6_socket));
-            self.vectors.push(libc::iovec {
-                iov_base: self.bytes[head.start..].as_ptr().cast_mut().cast(),
-                iov_len: last.start + last.length - head.start,
-            });
             let mut control = ([0; 4], 0);
             if end - first > 1 {
                 control.1 = offload::write_segment(&mut control.0, head.length as u16);
@@ -502,13 +502,19 @@ impl SendBatch {
         }
         self.headers.clear();
         for index in 0..self.names.len() {
+            let first = self.firsts[index];
+            let end = self
+                .firsts
+                .get(index + 1)
+                .copied()
+                .unwrap_or(self.datagrams.len());
             // SAFETY: mmsghdr is plain old data; zeroes are valid.
             let mut header: libc::mmsghdr = unsafe { zeroed() };
             let (name, length) = &mut self.names[index];
             header.msg_hdr.msg_name = name.as_mut_ptr().cast();
             header.msg_hdr.msg_namelen = *length;
-            header.msg_hdr.msg_iov = &mut self.vectors[index];
-            header.msg_hdr.msg_iovlen = 1;
+            header.msg_hdr.msg_iov = &mut self.vectors[first - from];
+            header.msg_hdr.msg_iovlen = (end - first) as _;
             let (control, length) = &mut self.controls[index];
             if *length != 0 {
                 header.msg_hdr.msg_control = control.as_mut_ptr().cast();
@@ -525,7 +531,8 @@ impl SendBatch {
             let count = (self.headers.len() - sent).min(BATCH);
             // SAFETY: the headers point at names, iovecs and control
             // buffers in this batch's vectors, unchanged until the next
-            // build; the iovecs point at `self.bytes`, only read.
+            // build; the iovecs point into the datagrams' buffers, only read
+            // and not moved or dropped before the batch is cleared.
             let result = unsafe {
                 libc::sendmmsg(
                     socket,
@@ -691,6 +698,42 @@ mod tests {
         for socket in [receiver, other, unpaced, sender] {
             socket::destroy(socket);
         }
+    }
+
+    #[test]
+    fn taken_buffers_leave_as_one_segmented_run_and_arrive_intact() {
+        let (receiver, receiver_address) = bound_udp();
+        let (sender, _) = bound_udp();
+        let mut outgoing = SendBatch::new(offload_allowed_by_env(), false);
+        let run = run_of(12);
+        for (index, datagram) in run.iter().enumerate() {
+            // Each datagram after a few bytes of header room and before
+            // stale bytes, as the engine's builder leaves it.
+            let mut buffer = vec![0xEE; 6 + index % 3];
+            let start = buffer.len();
+            buffer.extend_from_slice(datagram);
+            buffer.extend_from_slice(&[0xDD; 5]);
+            let taken = buffer.as_ptr();
+            let range = start..start + datagram.len();
+            assert!(outgoing.push_buffer(
+                &receiver_address,
+                &mut buffer,
+                range,
+                Grouping::Windowed
+            ));
+            assert_ne!(buffer.as_ptr(), taken, "the batch keeps the buffer itself");
+        }
+        let mut short = vec![0; 4];
+        assert!(!outgoing.push_buffer(&receiver_address, &mut short, 2..9, Grouping::Windowed));
+        assert_eq!(short.len(), 4, "a refused buffer stays with the caller");
+        outgoing.flush(sender).unwrap();
+        if outgoing.segmenting {
+            assert_eq!(outgoing.messages(), 1, "twelve buffers, one message");
+        }
+        let arrived = receive_all(&mut ReceiveBatch::default(), receiver, run.len());
+        assert_eq!(arrived, run);
+        socket::destroy(receiver);
+        socket::destroy(sender);
     }
 
     #[test]
