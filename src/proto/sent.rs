@@ -18,7 +18,16 @@ use std::collections::VecDeque;
 
 use super::command::{Acknowledged, OutgoingCommand, CONNECTION_CHANNEL};
 use super::queue::room_for_one;
-use crate::time::time_less;
+use crate::time::{time_less, TIME_OVERFLOW};
+
+/// How long a copied command waits before its next copy, in ms. A timeout
+/// that backs off by doubling, as stock's does (wrapping), reaches 0
+/// after about thirty doublings, and past `2^32 - TIME_OVERFLOW` it reads
+/// as a time already passed: either would make the copy due again at
+/// once, and a send pass that packs due copies until none is left would
+/// never end. At least 1 ms, so a pass sends each copy once; under a day,
+/// the longest delay ENet's clock comparisons read as ahead.
+const COPY_DELAY: std::ops::RangeInclusive<u32> = 1..=TIME_OVERFLOW - 1;
 
 /// Ring length a channel starts with: a handful of commands in flight.
 const FIRST_RING_LEN: usize = 8;
@@ -207,7 +216,7 @@ impl SentQueue {
     /// `deadlines`) whose deadline has come at `now`, in send order, until
     /// `pack` says the datagram is full (it returns false). A command
     /// packed counts as copied once more and is next due `timeout(command)`
-    /// after `now`.
+    /// after `now`, kept within [`COPY_DELAY`].
     pub fn copies_due(
         &mut self,
         now: u32,
@@ -228,7 +237,8 @@ impl SentQueue {
             }
             command.copies = command.copies.saturating_add(1);
             command.copy_position = next_position;
-            command.due = now.wrapping_add(timeout(command));
+            let delay = timeout(command).clamp(*COPY_DELAY.start(), *COPY_DELAY.end());
+            command.due = now.wrapping_add(delay);
             command.passed_over = 0;
             if command.copy_pending {
                 command.copy_pending = false;
@@ -538,6 +548,46 @@ mod tests {
             cursor.skip();
         }
         keys
+    }
+
+    #[test]
+    fn a_copy_is_never_due_again_at_once_whatever_its_timeout() {
+        // Timeouts doubled until they wrapped to 0, or into the range
+        // ENet's clock reads as the past.
+        for timeout in [0, u32::MAX - 5, 1 << 31] {
+            let mut queue = SentQueue::default();
+            let mut command = reliable(0, 1);
+            command.sent_time = 1000;
+            command.round_trip_timeout = 0;
+            queue.push(command);
+            let now = 1000;
+            let mut packed = 0;
+            for _ in 0..3 {
+                queue.copies_due(
+                    now,
+                    true,
+                    |_| {
+                        packed += 1;
+                        true
+                    },
+                    |_| timeout,
+                );
+            }
+            assert_eq!(packed, 1, "timeout {timeout}: copied once at {now}");
+            queue.copies_due(
+                now + TIME_OVERFLOW,
+                true,
+                |_| {
+                    packed += 1;
+                    true
+                },
+                |_| timeout,
+            );
+            assert_eq!(packed, 2, "timeout {timeout}: due again within a day");
+            while let Some(command) = queue.remove(0, 1) {
+                command.discard();
+            }
+        }
     }
 
     #[test]
