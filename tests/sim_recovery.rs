@@ -8,7 +8,9 @@ mod sim;
 use enet::mem::PacketRef;
 use enet::proto::LossRecovery;
 use enet::proto::PeerIndex;
-use sim::{connect, numbers_on, Link, Sim};
+use enet::wire::command::{Command, CommandFlags, CommandHeader};
+use enet::wire::{Datagram, DatagramBuilder, Envelope};
+use sim::{address_of, connect, numbers_on, Link, Sim};
 
 const RELIABLE: u32 = 1;
 
@@ -438,4 +440,115 @@ fn a_busy_stream_under_loss_draws_no_storm_of_copies() {
         "default {default} resends, stock {stock}"
     );
     assert!(fast <= stock, "fast {fast} resends, stock {stock}");
+}
+
+/// Acknowledgements, from the server's side of the connection, of every
+/// reliable send on channel 0 in `datagrams` (the client's) but the one
+/// numbered `spared`.
+fn acknowledge_all_but(
+    datagrams: &[Vec<u8>],
+    spared: u16,
+    peer_id: u16,
+    session: u8,
+) -> Vec<Vec<u8>> {
+    let mut out = Vec::new();
+    for bytes in datagrams {
+        let Ok(datagram) = Datagram::parse(bytes, false) else {
+            continue;
+        };
+        let sent_time = datagram.header().sent_time.unwrap_or(0);
+        let mut builder = DatagramBuilder::new(1400);
+        for item in datagram.commands() {
+            let Ok((header, Command::SendReliable { .. })) = item else {
+                continue;
+            };
+            if header.channel_id != 0 || header.reliable_sequence_number == spared {
+                continue;
+            }
+            let acknowledgement = CommandHeader {
+                flags: CommandFlags::NONE,
+                channel_id: 0,
+                reliable_sequence_number: header.reliable_sequence_number,
+            };
+            let command = Command::Acknowledge {
+                received_reliable_sequence_number: header.reliable_sequence_number,
+                received_sent_time: sent_time,
+            };
+            builder.push(&acknowledgement, &command).expect("room");
+        }
+        if !builder.is_empty() {
+            out.push(builder.finish(Envelope::plain(peer_id, session, 0)));
+        }
+    }
+    out
+}
+
+/// A peer that acknowledges every reliable command but the first makes
+/// the default mode copy that one again and again (each three later
+/// acknowledgements pass over it), far past the thirty or so copies after
+/// which a doubled copy delay would wrap to 0. The sender keeps more than
+/// a datagram's worth to send, so a send pass goes round while anything is
+/// due: every pass must still end, and the copies due on their own
+/// deadline must keep backing off instead of going out every millisecond.
+#[test]
+fn a_peer_that_never_acknowledges_one_command_cannot_make_a_send_pass_endless() {
+    let (mut sim, client, peer, server) = pair(31, 5_000, Link::default(), LossRecovery::DEFAULT);
+    sim.run_for(200);
+    // What the client's peer calls itself in the server's datagrams.
+    let (peer_id, session) = {
+        let own = sim.host(client).peer(peer);
+        (own.incomingPeerID, own.incomingSessionID)
+    };
+    sim.down[server] = true;
+    sim.trace = Some(Vec::new());
+    let mut spared = None;
+    let mut most_in_a_round = 0;
+    for step in 0..3000u32 {
+        for half in 0..2 {
+            let mut message = vec![0x5A; 1000];
+            message[..4].copy_from_slice(&(step * 2 + half).to_be_bytes());
+            send(&mut sim, client, peer, 0, &message);
+        }
+        let before = sim.datagrams_sent;
+        sim.step();
+        most_in_a_round = most_in_a_round.max(sim.datagrams_sent - before);
+        let sent = std::mem::take(sim.trace.as_mut().expect("tracing"));
+        let spared = *spared.get_or_insert_with(|| {
+            sent.iter()
+                .filter_map(|bytes| Datagram::parse(bytes, false).ok())
+                .flat_map(|datagram| {
+                    datagram
+                        .commands()
+                        .filter_map(Result::ok)
+                        .collect::<Vec<_>>()
+                })
+                .find(|(header, command)| {
+                    header.channel_id == 0 && matches!(command, Command::SendReliable { .. })
+                })
+                .map(|(header, _)| header.reliable_sequence_number)
+                .expect("the first message went out")
+        });
+        for acknowledgements in acknowledge_all_but(&sent, spared, peer_id, session) {
+            sim.inject(address_of(server), client, acknowledgements);
+        }
+    }
+    let stats = sim.hosts[client].host.peer_recovery_stats(peer).0;
+    eprintln!(
+        "DBG {stats:?} most {most_in_a_round} disc {:?}",
+        sim.disconnects(client)
+    );
+    assert!(
+        stats.fast_retransmits > 64,
+        "the spared command was copied early {} times",
+        stats.fast_retransmits
+    );
+    assert!(
+        stats.timeouts < 300,
+        "{} resends on deadlines in 3 s",
+        stats.timeouts
+    );
+    assert!(
+        most_in_a_round < 64,
+        "{most_in_a_round} datagrams in one round"
+    );
 }

@@ -10,7 +10,7 @@ use super::channel::WINDOW_SIZE;
 use super::command::OutgoingCommand;
 use super::peer::{stock_window, PeerMut, PeerQueues};
 use super::recovery::{CongestionWindow, RecoveryStats};
-use super::sent::PassedOver;
+use super::sent::{PassedOver, COPY_DELAY};
 use crate::abi::*;
 use crate::time::{time_difference, time_less};
 use crate::wire::builder::DatagramBuilder;
@@ -218,9 +218,18 @@ impl PeerMut<'_> {
                 true
             },
             |command| {
-                (1..=command.copies).fold(command.round_trip_timeout, |timeout, copy| {
-                    recovery.after_resend(timeout, u16::from(copy), in_flight)
-                })
+                // Backed off as the command's timeout would be, but held
+                // under the longest copy delay at each step, so the
+                // doubling never wraps to a delay of 0.
+                let longest = *COPY_DELAY.end();
+                (1..=command.copies).fold(
+                    command.round_trip_timeout.min(longest),
+                    |timeout, copy| {
+                        recovery
+                            .after_resend(timeout, u16::from(copy), in_flight)
+                            .min(longest)
+                    },
+                )
             },
         );
         full

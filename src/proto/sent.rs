@@ -24,10 +24,11 @@ use crate::time::{time_less, TIME_OVERFLOW};
 /// that backs off by doubling, as stock's does (wrapping), reaches 0
 /// after about thirty doublings, and past `2^32 - TIME_OVERFLOW` it reads
 /// as a time already passed: either would make the copy due again at
-/// once, and a send pass that packs due copies until none is left would
-/// never end. At least 1 ms, so a pass sends each copy once; under a day,
-/// the longest delay ENet's clock comparisons read as ahead.
-const COPY_DELAY: std::ops::RangeInclusive<u32> = 1..=TIME_OVERFLOW - 1;
+/// once, and a send pass that packs due copies while it has more to send
+/// would never end. At least 1 ms, so a pass sends each copy once; under a
+/// day, the longest delay ENet's clock comparisons read as ahead (the
+/// backoff of copies stops there too: see `PeerMut::pack_copies`).
+pub(crate) const COPY_DELAY: std::ops::RangeInclusive<u32> = 1..=TIME_OVERFLOW - 1;
 
 /// Ring length a channel starts with: a handful of commands in flight.
 const FIRST_RING_LEN: usize = 8;

@@ -78,6 +78,12 @@ impl Transport for SimTransport<'_> {
     }
 
     fn transmit(&mut self, to: &SocketAddr, bytes: &[u8], _grouping: Grouping) -> Transmitted {
+        // Far beyond any simulation's traffic in one round: a send pass
+        // past it would never have ended on its own.
+        assert!(
+            self.outbox.len() < 1_000_000,
+            "a million datagrams in one round: a send pass that does not end"
+        );
         self.outbox.push((enet_view(to), bytes.to_vec()));
         Transmitted::Sent(bytes.len())
     }
