@@ -116,6 +116,13 @@ fn transmit_raw(
     grouping: Grouping,
 ) -> bool {
     outgoing.push(to, bytes, grouping);
+    flush_if_full(socket, outgoing)
+}
+
+/// Sends the batch if a datagram just queued filled it; `false` if that
+/// send failed.
+#[inline(always)]
+fn flush_if_full(socket: ENetSocket, outgoing: &mut SendBatch) -> bool {
     !(outgoing.is_full() && outgoing.flush(socket).is_err())
 }
 
@@ -265,8 +272,8 @@ impl Transport for SocketTransport<'_> {
             };
         }
         let length = range.len();
-        if !self.outgoing.push_buffer(to, buffer, range, grouping)
-            || (self.outgoing.is_full() && self.outgoing.flush(self.socket).is_err())
+        if !(self.outgoing.push_buffer(to, buffer, range, grouping)
+            && flush_if_full(self.socket, self.outgoing))
         {
             return Transmitted::Failed;
         }
