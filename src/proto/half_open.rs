@@ -19,6 +19,7 @@
 use std::collections::VecDeque;
 
 use super::peer_index::{PeerIndex, SlotEntry};
+use super::scratch;
 
 #[derive(Debug)]
 pub(crate) struct HalfOpen {
@@ -46,6 +47,19 @@ impl HalfOpen {
         };
         self.last_ticket += 1;
         *current = self.last_ticket;
+        // Handshakes mostly complete in the order they began, so the
+        // entries at the front are mostly stale by now: dropping them here
+        // keeps the queue to the handshakes in progress, and a burst of
+        // connects leaves behind only its last few.
+        let ticket = &self.ticket;
+        while let Some(&entry) = self.queue.front() {
+            if ticket[entry.slot().get()] == entry.value() && is_half_open(entry.slot()) {
+                break;
+            }
+            self.queue.pop_front();
+        }
+        let in_progress = self.queue.len();
+        scratch::fit_to_use(&mut self.queue, in_progress);
         self.queue.push_back(SlotEntry::new(self.last_ticket, slot));
         if self.queue.len() > 2 * self.ticket.len() + 64 {
             let ticket = &self.ticket;
@@ -118,6 +132,28 @@ mod tests {
         }
         assert!(half_open.len() <= 2 * 8 + 64 + 1, "{}", half_open.len());
         assert_eq!(half_open.oldest(|_| false), None);
+    }
+
+    #[test]
+    fn a_burst_of_completed_handshakes_leaves_no_storage_behind() {
+        let slots = 4000;
+        let mut half_open = HalfOpen::new(slots);
+        // Each handshake completes before the next one begins.
+        for number in 0..slots {
+            half_open.admit(slot(number), |_| false);
+            assert!(half_open.len() <= 1, "{} entries", half_open.len());
+        }
+        assert!(
+            half_open.queue.capacity() <= 128,
+            "{}",
+            half_open.queue.capacity()
+        );
+        // Handshakes still in progress stay, oldest first.
+        let open = |slot: PeerIndex| (3000..3010).contains(&slot.get());
+        for number in 3000..3010 {
+            half_open.admit(slot(number), open);
+        }
+        assert_eq!(half_open.oldest(open), Some(slot(3000)));
     }
 
     #[test]

@@ -48,6 +48,7 @@ pub mod reassembly;
 pub mod recovery;
 pub mod request;
 mod schedule;
+mod scratch;
 mod sent;
 mod sequence_map;
 mod sequencing;

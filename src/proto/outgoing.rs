@@ -17,6 +17,7 @@ use super::in_flight::TimedOut;
 use super::peer_index::PeerIndex;
 use super::recovery::{CongestionWindow, LossRecovery};
 use super::schedule::{Timer, TimerTable};
+use super::scratch;
 use super::transition::StateChange;
 use crate::abi::*;
 use crate::time::{time_difference, TIME_OVERFLOW};
@@ -193,6 +194,11 @@ impl Host {
         }
         for &index in &due {
             self.reschedule(index, now);
+        }
+        // Rounds never hold more than the pass's due peers.
+        let visited = due.len();
+        for list in [&mut due, &mut round, &mut again] {
+            scratch::fit_to_use(list, visited);
         }
         self.engine.due = due;
         self.engine.round = round;

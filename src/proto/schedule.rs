@@ -12,6 +12,7 @@ use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
 use super::peer_index::{PeerIndex, SlotEntry};
+use super::scratch;
 use crate::time::time_less;
 
 /// Why the send pass must visit a peer at a given time: the index into
@@ -130,11 +131,13 @@ pub struct Schedule {
     is_ready: Vec<bool>,
     /// Each peer's visit, as its extended deadline over its slot.
     timers: BinaryHeap<Reverse<SlotEntry>>,
-    /// The live heap key of each peer, its table's earliest deadline
-    /// ([`NO_TIMER`] for none); heap entries that disagree are stale.
+    /// The live heap key of each peer, the earliest deadline of the table
+    /// its last visit set ([`NO_TIMER`] for none); heap entries that
+    /// disagree are stale. The tables themselves are not kept: each visit
+    /// makes the peer's table afresh from its state, and the heap needs
+    /// only the earliest (a table per slot would be 20 bytes a peer that
+    /// nothing reads).
     timer_at: Vec<u64>,
-    /// Each peer's deadlines, by reason.
-    tables: Vec<TimerTable>,
     clock: Clock,
 }
 
@@ -145,7 +148,6 @@ impl Schedule {
             is_ready: vec![false; peer_count],
             timers: BinaryHeap::new(),
             timer_at: vec![NO_TIMER; peer_count],
-            tables: vec![TimerTable::default(); peer_count],
             clock: Clock {
                 last: now,
                 extended: 1 << 32,
@@ -168,25 +170,13 @@ impl Schedule {
     /// passed, and not served by this pass, would spin).
     #[inline]
     pub fn set_timers(&mut self, peer: PeerIndex, now: u32, table: TimerTable) {
-        let Some(slot) = self.tables.get_mut(peer.get()) else {
-            return;
-        };
-        *slot = table;
         let soonest = now.wrapping_add(1);
         let deadline = match table.earliest() {
             Some(deadline) if time_less(deadline, soonest) => soonest,
             Some(deadline) => deadline,
-            None => return self.cancel_timer(peer),
+            None => return self.cancel_timers(peer),
         };
         self.set_timer(peer, now, deadline);
-    }
-
-    /// The peer's deadline for `timer`, if armed.
-    #[cfg(test)]
-    pub fn deadline(&self, peer: PeerIndex, timer: Timer) -> Option<u32> {
-        self.tables
-            .get(peer.get())
-            .and_then(|table| table.get(timer))
     }
 
     /// Visit the peer once `deadline` (engine time) has come.
@@ -216,13 +206,6 @@ impl Schedule {
 
     /// Disarms every timer of the peer.
     pub fn cancel_timers(&mut self, peer: PeerIndex) {
-        if let Some(table) = self.tables.get_mut(peer.get()) {
-            *table = TimerTable::default();
-        }
-        self.cancel_timer(peer);
-    }
-
-    fn cancel_timer(&mut self, peer: PeerIndex) {
         if let Some(slot) = self.timer_at.get_mut(peer.get()) {
             *slot = NO_TIMER;
         }
@@ -233,10 +216,12 @@ impl Schedule {
     pub fn take_due(&mut self, now: u32, out: &mut Vec<PeerIndex>) {
         let now_extended = self.clock.advance(now);
         out.clear();
+        let ready = self.ready.len();
         for peer in self.ready.drain(..) {
             self.is_ready[peer.get()] = false;
             out.push(peer);
         }
+        scratch::fit_to_use(&mut self.ready, ready);
         while let Some(Reverse(entry)) = self.timers.peek().copied() {
             let (at, peer) = (entry.value(), entry.slot());
             if at > now_extended {
@@ -304,6 +289,29 @@ mod tests {
     }
 
     #[test]
+    fn the_ready_list_gives_back_a_burst_once_passes_need_little() {
+        let mut schedule = Schedule::new(4000, 0);
+        let mut due = Vec::new();
+        for slot in 0..4000 {
+            schedule.mark_ready(peer(slot));
+        }
+        schedule.take_due(0, &mut due);
+        assert_eq!(due.len(), 4000);
+        assert!(
+            schedule.ready.capacity() >= 4000,
+            "the pass that needed it keeps it"
+        );
+        schedule.mark_ready(peer(7));
+        schedule.take_due(1, &mut due);
+        assert_eq!(due, peers(&[7]));
+        assert!(
+            schedule.ready.capacity() <= 128,
+            "{}",
+            schedule.ready.capacity()
+        );
+    }
+
+    #[test]
     fn timers_order_across_the_u32_wrap() {
         let start = u32::MAX - 100;
         let mut schedule = Schedule::new(4, start);
@@ -358,12 +366,9 @@ mod tests {
     fn a_peer_is_visited_at_its_earliest_deadline() {
         let mut schedule = Schedule::new(2, 1000);
         let timers = table(&[(Timer::Retransmission, 1300), (Timer::LossProbe, 1120)]);
+        assert_eq!(timers.get(Timer::Retransmission), Some(1300));
+        assert_eq!(timers.get(Timer::Ping), None);
         schedule.set_timers(peer(0), 1000, timers);
-        assert_eq!(
-            schedule.deadline(peer(0), Timer::Retransmission),
-            Some(1300)
-        );
-        assert_eq!(schedule.deadline(peer(0), Timer::Ping), None);
         assert_eq!(schedule.time_until_next(1000), Some(120));
         let mut due = Vec::new();
         schedule.take_due(1119, &mut due);
@@ -395,7 +400,7 @@ mod tests {
         let mut schedule = Schedule::new(2, 0);
         schedule.set_timer(peer(0), 0, 100);
         schedule.set_timer(peer(0), 0, 40);
-        schedule.cancel_timer(peer(1));
+        schedule.cancel_timers(peer(1));
         let mut due = Vec::new();
         schedule.take_due(50, &mut due);
         assert_eq!(due, peers(&[0]));
