@@ -7,6 +7,7 @@ fn main() {
         // Programs built against stock ENet record `libenet.so.7`.
         println!("cargo:rustc-cdylib-link-arg=-Wl,-soname,libenet.so.7");
         hot_text_first();
+        unwinder_inside();
     }
     // CMake's build of the installed library sets ENET_RS_SHIPPED_LIBRARY,
     // and src/lib.rs then refuses to compile unless panics abort. Test
@@ -17,6 +18,53 @@ fn main() {
         println!("cargo:rustc-cfg=enet_rs_shipped_library");
     }
     println!("cargo:rerun-if-changed=build.rs");
+}
+
+/// Links the unwinder the standard library calls into the library itself
+/// (GCC's static `libgcc_eh.a`) rather than loading `libgcc_s.so.1`, so
+/// the library needs only libc, as stock's does. The shipped library aborts
+/// on a panic, so the unwinder only walks the stack for a panic message's
+/// backtrace; loading `libgcc_s` for that cost every process about 96 KiB
+/// of resident memory. `rustc` asks for `-lgcc_s`: a directory searched
+/// first holds `libgcc_s.a`, a link to `libgcc_eh.a`. Where the C compiler
+/// has no `libgcc_eh.a`, or with `ENET_RS_STATIC_UNWIND=off`, the library
+/// keeps `libgcc_s`.
+fn unwinder_inside() {
+    println!("cargo:rerun-if-env-changed=ENET_RS_STATIC_UNWIND");
+    if matches!(
+        std::env::var("ENET_RS_STATIC_UNWIND").as_deref(),
+        Ok("off" | "0")
+    ) {
+        return;
+    }
+    // The C compiler that links the library: the target's, as the `cc`
+    // crate would pick it.
+    let target = std::env::var("TARGET")
+        .unwrap_or_default()
+        .replace('-', "_");
+    println!("cargo:rerun-if-env-changed=CC_{target}");
+    println!("cargo:rerun-if-env-changed=CC");
+    let compiler = std::env::var(format!("CC_{target}"))
+        .or_else(|_| std::env::var("CC"))
+        .unwrap_or_else(|_| "cc".into());
+    let Ok(output) = std::process::Command::new(compiler)
+        .arg("-print-file-name=libgcc_eh.a")
+        .output()
+    else {
+        return;
+    };
+    let archive = std::path::PathBuf::from(String::from_utf8_lossy(&output.stdout).trim());
+    // Without the archive the compiler prints the bare name back.
+    if !archive.is_absolute() || !archive.exists() {
+        return;
+    }
+    let out = std::path::PathBuf::from(std::env::var_os("OUT_DIR").expect("OUT_DIR"));
+    let dir = out.join("static-unwind");
+    let link = dir.join("libgcc_s.a");
+    std::fs::create_dir_all(&dir).expect("creating static-unwind");
+    let _ = std::fs::remove_file(&link);
+    std::fs::copy(&archive, &link).expect("copying libgcc_eh.a");
+    println!("cargo:rustc-cdylib-link-arg=-L{}", dir.display());
 }
 
 /// Places the functions listed in `link/hot-text.txt` together at the start

@@ -2,7 +2,7 @@
 # Our library exports exactly stock 1.3.17's functions, the two ENet 1.3.18
 # adds (upstream_exports.txt: 1.3.18's 75 enet_ names in all) and the
 # documented extensions (extension_exports.txt, all named enet_rs_*), and
-# carries stock's SONAME.
+# carries stock's SONAME; it needs no library stock does not.
 # usage: check_exports.sh OUR_LIB STOCK_LIB
 set -eu
 ours=$1 stock=$2
@@ -24,4 +24,9 @@ enet_names=$(exports "$ours" | grep -vc '^T enet_rs_')
 [ "$enet_names" -eq 75 ] || { echo "expected 1.3.18's 75 enet_ functions, found $enet_names" >&2; exit 1; }
 soname=$(readelf -d "$ours" | sed -n 's/.*Library soname: \[\(.*\)\]/\1/p')
 [ "$soname" = "libenet.so.7" ] || { echo "SONAME is '$soname'"; exit 1; }
+# It loads no library stock does not, beyond the dynamic loader, which every
+# program has loaded already: no libgcc_s (build.rs links the unwinder in).
+needed() { readelf -d "$1" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p' | grep -v '^ld-linux' | sort; }
+extra=$(comm -13 <(needed "$stock") <(needed "$ours"))
+[ -z "$extra" ] || { echo "needs libraries stock does not: $extra" >&2; exit 1; }
 echo "exports: $(exports "$stock" | wc -l) of stock 1.3.17's, unchanged, and 1.3.18's $(upstream | wc -l) additions ($enet_names enet_ functions, as 1.3.18), plus $(extensions | wc -l) extensions; SONAME $soname"
