@@ -28,8 +28,14 @@ for tool in /usr/bin/cargo /usr/bin/rustc aarch64-linux-gnu-gcc aarch64-linux-gn
     command -v "$tool" >/dev/null || { echo "build-arm64.sh: $tool missing (run scripts/setup-arm64.sh)" >&2; exit 2; }
 done
 
+# Debian's rustc names functions in Rust's v0 mangling; rustup's stable
+# compiler, which link/hot-text.txt was made with, names our crate's in the
+# legacy one. The same legacy names here let build.rs place the engine's
+# hot functions first in the arm64 library's text too (the standard
+# library's, v0 in that list, stay where the linker puts them).
 echo "== cargo build --release --target $target (Debian's $(/usr/bin/rustc --version), std from source)"
 env RUSTC=/usr/bin/rustc RUSTC_BOOTSTRAP=1 ENET_RS_SHIPPED_LIBRARY=1 \
+    RUSTFLAGS="-Z unstable-options -C symbol-mangling-version=legacy" \
     CARGO_TARGET_AARCH64_UNKNOWN_LINUX_GNU_LINKER=aarch64-linux-gnu-gcc \
     CC_aarch64_unknown_linux_gnu=aarch64-linux-gnu-gcc \
     /usr/bin/cargo build --release --locked -p enet-rs \
