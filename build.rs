@@ -26,7 +26,7 @@ fn main() {
 /// on a panic, so the unwinder only walks the stack for a panic message's
 /// backtrace; loading `libgcc_s` for that cost every process about 96 KiB
 /// of resident memory. `rustc` asks for `-lgcc_s`: a directory searched
-/// first holds `libgcc_s.a`, a link to `libgcc_eh.a`. Where the C compiler
+/// first holds `libgcc_s.a`, a copy of `libgcc_eh.a`. Where the C compiler
 /// has no `libgcc_eh.a`, or with `ENET_RS_STATIC_UNWIND=off`, the library
 /// keeps `libgcc_s`.
 fn unwinder_inside() {
