@@ -51,43 +51,46 @@ impl HalfOpen {
         // entries at the front are mostly stale by now: dropping them here
         // keeps the queue to the handshakes in progress, and a burst of
         // connects leaves behind only its last few.
-        let ticket = &self.ticket;
-        while let Some(&entry) = self.queue.front() {
-            if ticket[entry.slot().get()] == entry.value() && is_half_open(entry.slot()) {
-                break;
-            }
-            self.queue.pop_front();
-        }
+        self.drop_stale_front(&is_half_open);
         let in_progress = self.queue.len();
         scratch::fit_to_use(&mut self.queue, in_progress);
         self.queue.push_back(SlotEntry::new(self.last_ticket, slot));
         if self.queue.len() > 2 * self.ticket.len() + 64 {
             let ticket = &self.ticket;
-            self.queue.retain(|entry| {
-                ticket[entry.slot().get()] == entry.value() && is_half_open(entry.slot())
-            });
+            self.queue
+                .retain(|&entry| is_live(ticket, entry, &is_half_open));
         }
     }
 
     /// The slot of the oldest peer that is still half-open, dropping the
     /// stale entries in front of it. The caller resets that peer.
     pub(crate) fn oldest(&mut self, is_half_open: impl Fn(PeerIndex) -> bool) -> Option<PeerIndex> {
+        self.drop_stale_front(&is_half_open);
+        let slot = self.queue.pop_front()?.slot();
+        self.ticket[slot.get()] = 0;
+        Some(slot)
+    }
+
+    /// Pops entries off the front until the oldest live one.
+    fn drop_stale_front(&mut self, is_half_open: &impl Fn(PeerIndex) -> bool) {
         while let Some(&entry) = self.queue.front() {
-            let slot = entry.slot();
-            if self.ticket[slot.get()] == entry.value() && is_half_open(slot) {
-                self.ticket[slot.get()] = 0;
-                self.queue.pop_front();
-                return Some(slot);
+            if is_live(&self.ticket, entry, is_half_open) {
+                break;
             }
             self.queue.pop_front();
         }
-        None
     }
 
     #[cfg(test)]
     fn len(&self) -> usize {
         self.queue.len()
     }
+}
+
+/// Whether `entry` is its slot's current admission and the slot is still
+/// half-open.
+fn is_live(ticket: &[u64], entry: SlotEntry, is_half_open: &impl Fn(PeerIndex) -> bool) -> bool {
+    ticket[entry.slot().get()] == entry.value() && is_half_open(entry.slot())
 }
 
 #[cfg(test)]
