@@ -8,6 +8,7 @@ fn main() {
         println!("cargo:rustc-cdylib-link-arg=-Wl,-soname,libenet.so.7");
         hot_text_first();
         unwinder_inside();
+        packed_relative_relocations();
     }
     // CMake's build of the installed library sets ENET_RS_SHIPPED_LIBRARY,
     // and src/lib.rs then refuses to compile unless panics abort. Test
@@ -37,8 +38,51 @@ fn unwinder_inside() {
     ) {
         return;
     }
-    // The C compiler that links the library: the target's, as the `cc`
-    // crate would pick it.
+    let Some(archive) = compiler_file("libgcc_eh.a") else {
+        return;
+    };
+    let out = std::path::PathBuf::from(std::env::var_os("OUT_DIR").expect("OUT_DIR"));
+    let dir = out.join("static-unwind");
+    let link = dir.join("libgcc_s.a");
+    std::fs::create_dir_all(&dir).expect("creating static-unwind");
+    let _ = std::fs::remove_file(&link);
+    std::fs::copy(&archive, &link).expect("copying libgcc_eh.a");
+    println!("cargo:rustc-cdylib-link-arg=-L{}", dir.display());
+}
+
+/// Packs the library's relative relocations (DT_RELR) where the C library
+/// it links against can apply them (glibc 2.36 and later, which name the
+/// version `GLIBC_ABI_DT_RELR`). Most of the library's relocations are
+/// relative, and in the usual form each takes 24 bytes that the dynamic
+/// linker reads at load: 113 KiB, resident in every process that loads
+/// the library, where stock's whole image is 48 KiB. Packed, they take
+/// about 1 KiB. The linker records the version the C library must have,
+/// so an older one refuses the library by name instead of misloading it.
+/// `ENET_RS_PACK_RELOCS=off` at build time leaves them unpacked.
+fn packed_relative_relocations() {
+    println!("cargo:rerun-if-env-changed=ENET_RS_PACK_RELOCS");
+    if matches!(
+        std::env::var("ENET_RS_PACK_RELOCS").as_deref(),
+        Ok("off" | "0")
+    ) || std::env::var("CARGO_CFG_TARGET_ENV").as_deref() != Ok("gnu")
+    {
+        return;
+    }
+    let supported = compiler_file("libc.so.6")
+        .and_then(|libc| std::fs::read(libc).ok())
+        .is_some_and(|image| {
+            image
+                .windows(b"GLIBC_ABI_DT_RELR".len())
+                .any(|window| window == b"GLIBC_ABI_DT_RELR")
+        });
+    if supported {
+        println!("cargo:rustc-cdylib-link-arg=-Wl,-z,pack-relative-relocs");
+    }
+}
+
+/// The path of `name` among the files the target's C compiler (which links
+/// the library, as the `cc` crate would pick it) links with, if it has one.
+fn compiler_file(name: &str) -> Option<std::path::PathBuf> {
     let target = std::env::var("TARGET")
         .unwrap_or_default()
         .replace('-', "_");
@@ -47,24 +91,13 @@ fn unwinder_inside() {
     let compiler = std::env::var(format!("CC_{target}"))
         .or_else(|_| std::env::var("CC"))
         .unwrap_or_else(|_| "cc".into());
-    let Ok(output) = std::process::Command::new(compiler)
-        .arg("-print-file-name=libgcc_eh.a")
+    let output = std::process::Command::new(compiler)
+        .arg(format!("-print-file-name={name}"))
         .output()
-    else {
-        return;
-    };
-    let archive = std::path::PathBuf::from(String::from_utf8_lossy(&output.stdout).trim());
-    // Without the archive the compiler prints the bare name back.
-    if !archive.is_absolute() || !archive.exists() {
-        return;
-    }
-    let out = std::path::PathBuf::from(std::env::var_os("OUT_DIR").expect("OUT_DIR"));
-    let dir = out.join("static-unwind");
-    let link = dir.join("libgcc_s.a");
-    std::fs::create_dir_all(&dir).expect("creating static-unwind");
-    let _ = std::fs::remove_file(&link);
-    std::fs::copy(&archive, &link).expect("copying libgcc_eh.a");
-    println!("cargo:rustc-cdylib-link-arg=-L{}", dir.display());
+        .ok()?;
+    let path = std::path::PathBuf::from(String::from_utf8_lossy(&output.stdout).trim());
+    // Without the file the compiler prints the bare name back.
+    (path.is_absolute() && path.exists()).then_some(path)
 }
 
 /// Places the functions listed in `link/hot-text.txt` together at the start

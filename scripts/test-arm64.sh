@@ -52,6 +52,10 @@ step "the engine's functions first in the arm64 library's text"
 NM=aarch64-linux-gnu-nm READELF=aarch64-linux-gnu-readelf \
     tests-c/check_hot_text.sh --engine-only "$lib_dir/libenet.so.7"
 
+step "the arm64 library's relative relocations packed where its C library applies them"
+READELF=aarch64-linux-gnu-readelf \
+    tests-c/check_relocations.sh "$lib_dir/libenet.so.7" aarch64-linux-gnu-gcc
+
 step "build peer.c for arm64 against the stock headers, linked to Debian's arm64 $stock_arm64"
 [ -e "$stock_arm64" ] || { echo "test-arm64.sh: $stock_arm64 missing (run scripts/setup-arm64.sh)" >&2; exit 2; }
 # The stock headers alone, in a private directory: -I/usr/include would put
