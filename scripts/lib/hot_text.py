@@ -1,13 +1,20 @@
 """Section-name patterns of the functions callgrind saw run in libenet.
 
-usage: hot_text.py LIBRARY CALLGRIND_OUT...
+usage: hot_text.py [--keep LIST] LIBRARY CALLGRIND_OUT...
 
 Reads the callgrind profiles (made with LIBRARY loaded), finds every
 function executed in LIBRARY, and prints one glob pattern per function for
 link/hot-text.txt: the symbol's mangled name with what changes between
 builds (the legacy hash, v0 crate disambiguators) replaced by '*'.
+
+With --keep, the patterns of the list LIST (the current hot-text.txt) that
+still name a function of LIBRARY are printed too. Some of the engine's
+paths run only when timing makes them (a handshake's retransmission, a
+queue that wraps), so one round of profiles can miss a function an earlier
+round saw; keeping the earlier list makes regenerating it add, not drop.
 """
 import bisect
+import fnmatch
 import re
 import subprocess
 import sys
@@ -63,8 +70,24 @@ def text_symbols(library):
     return symbols
 
 
+def kept_patterns(path, symbols):
+    """The patterns of the list at `path` that match a function symbol."""
+    names = [mangled for _, _, mangled, _ in symbols]
+    kept = set()
+    with open(path) as listing:
+        for line in listing:
+            pattern = line.strip()
+            if pattern and not pattern.startswith("#") and fnmatch.filter(names, pattern):
+                kept.add(pattern)
+    return kept
+
+
 def main():
-    library, profiles = sys.argv[1], sys.argv[2:]
+    arguments = sys.argv[1:]
+    keep = None
+    if arguments[:1] == ["--keep"]:
+        keep, arguments = arguments[1], arguments[2:]
+    library, profiles = arguments[0], arguments[1:]
     names, addresses = executed_functions(profiles)
     symbols = text_symbols(library)
     hot = {mangled for _, _, mangled, plain in symbols if plain in names}
@@ -73,7 +96,7 @@ def main():
         at = bisect.bisect_right(starts, address) - 1
         if at >= 0 and symbols[at][0] <= address < symbols[at][0] + max(symbols[at][1], 1):
             hot.add(symbols[at][2])
-    patterns = set()
+    patterns = kept_patterns(keep, symbols) if keep else set()
     for mangled in hot:
         pattern = re.sub(r"17h[0-9a-f]{16}E$", "17h*", mangled)
         pattern = re.sub(r"Cs[0-9A-Za-z]+_", "Cs*_", pattern)

@@ -130,12 +130,18 @@ fn reassembly_budget_from_env() -> Option<usize> {
     config::REASSEMBLY_BUDGET.read()?.trim().parse().ok()
 }
 
-/// A seed for connect ids: the time mixed with per-process entropy.
+/// A seed for connect ids: from the system's random source, or the time
+/// where that fails (stock seeds from the time alone). The source is read
+/// directly rather than through a hasher's per-thread keys: the thread-local
+/// lookup's call stub sits in the library's last page of code, which then
+/// stayed resident in every process for this one call.
 fn random_seed() -> u32 {
-    use std::hash::{BuildHasher, Hasher};
-    let mut hasher = std::collections::hash_map::RandomState::new().build_hasher();
-    hasher.write_u32(clock::now());
-    hasher.finish() as u32
+    use rand_core::{OsRng, RngCore};
+    let mut seed = [0u8; 4];
+    match OsRng.try_fill_bytes(&mut seed) {
+        Ok(()) => u32::from_ne_bytes(seed),
+        Err(_) => clock::now(),
+    }
 }
 
 /// The loss recovery `ENET_RS_LOSS_RECOVERY` asks every host for: `stock`,
