@@ -50,13 +50,13 @@ fn unwinder_inside() {
     println!("cargo:rustc-cdylib-link-arg=-L{}", dir.display());
 }
 
-/// Packs the library's relative relocations (DT_RELR) where the C library
-/// it links against can apply them (glibc 2.36 and later, which name the
-/// version `GLIBC_ABI_DT_RELR`). Most of the library's relocations are
-/// relative, and in the usual form each takes 24 bytes that the dynamic
-/// linker reads at load: 113 KiB, resident in every process that loads
-/// the library, where stock's whole image is 48 KiB. Packed, they take
-/// about 1 KiB. The linker records the version the C library must have,
+/// Packs the library's relative relocations (DT_RELR) where the linker can
+/// and the C library it links against can apply them (glibc 2.36 and
+/// later, which name the version `GLIBC_ABI_DT_RELR`). Most of the
+/// library's relocations are relative, and in the usual form each takes
+/// 24 bytes that the dynamic linker reads at load: 113 KiB, resident in
+/// every process that loads the library, where stock's whole image is 48
+/// KiB. Packed, they take about 1 KiB. The linker records the version the C library must have,
 /// so an older one refuses the library by name instead of misloading it.
 /// `ENET_RS_PACK_RELOCS=off` at build time leaves them unpacked.
 fn packed_relative_relocations() {
@@ -68,30 +68,49 @@ fn packed_relative_relocations() {
     {
         return;
     }
-    let supported = compiler_file("libc.so.6")
+    let libc_applies = compiler_file("libc.so.6")
         .and_then(|libc| std::fs::read(libc).ok())
         .is_some_and(|image| {
             image
                 .windows(b"GLIBC_ABI_DT_RELR".len())
                 .any(|window| window == b"GLIBC_ABI_DT_RELR")
         });
-    if supported {
+    if libc_applies && linker_packs() {
         println!("cargo:rustc-cdylib-link-arg=-Wl,-z,pack-relative-relocs");
     }
 }
 
-/// The path of `name` among the files the target's C compiler (which links
-/// the library, as the `cc` crate would pick it) links with, if it has one.
-fn compiler_file(name: &str) -> Option<std::path::PathBuf> {
+/// Whether the target's linker packs relative relocations: GNU ld 2.40
+/// does for x86_64 but, for aarch64, ignores the option with a warning,
+/// which the probe (an empty shared object) makes an error.
+fn linker_packs() -> bool {
+    let out = std::path::PathBuf::from(std::env::var_os("OUT_DIR").expect("OUT_DIR"));
+    std::process::Command::new(target_compiler())
+        .args(["-shared", "-nostdlib", "-Wl,--fatal-warnings"])
+        .args(["-Wl,-z,pack-relative-relocs", "-x", "c", "/dev/null", "-o"])
+        .arg(out.join("relr-probe.so"))
+        .stderr(std::process::Stdio::null())
+        .status()
+        .is_ok_and(|status| status.success())
+}
+
+/// The C compiler that links the library: the target's, as the `cc` crate
+/// would pick it.
+fn target_compiler() -> String {
     let target = std::env::var("TARGET")
         .unwrap_or_default()
         .replace('-', "_");
     println!("cargo:rerun-if-env-changed=CC_{target}");
     println!("cargo:rerun-if-env-changed=CC");
-    let compiler = std::env::var(format!("CC_{target}"))
+    std::env::var(format!("CC_{target}"))
         .or_else(|_| std::env::var("CC"))
-        .unwrap_or_else(|_| "cc".into());
-    let output = std::process::Command::new(compiler)
+        .unwrap_or_else(|_| "cc".into())
+}
+
+/// The path of `name` among the files the target's C compiler links
+/// with, if it has one.
+fn compiler_file(name: &str) -> Option<std::path::PathBuf> {
+    let output = std::process::Command::new(target_compiler())
         .arg(format!("-print-file-name={name}"))
         .output()
         .ok()?;
