@@ -20,7 +20,6 @@
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/.." && pwd)
-stock_lib=/usr/lib/x86_64-linux-gnu/libenet.so.7
 ours=""
 small=40000
 bulk=400
@@ -37,13 +36,9 @@ while [ $# -gt 0 ]; do
     shift
 done
 command -v valgrind >/dev/null || die "valgrind is not installed"
-[ -e "$stock_lib" ] || die "stock $stock_lib missing (apt-get install libenet7 libenet-dev)"
-if [ -z "$ours" ]; then
-    (cd "$repo" && cargo build --release --locked -p enet-rs -q) || die "cargo build failed"
-    ours="$repo/target/release"
-fi
 source "$repo/scripts/lib/procs.sh"
 procs_init enet-callgrind
+stock_library
 ours_library "$ours"
 
 program="$work/msgcost"
@@ -72,10 +67,6 @@ per_message() {
         split(a, x, " "); split(b, y, " ")
         printf "%.0f %.0f", (y[1] - x[1]) / n / d, (y[2] - x[2]) / n / d }'
 }
-
-stock_dir="$work/stock"
-mkdir -p "$stock_dir"
-ln -s "$stock_lib" "$stock_dir/libenet.so.7"
 
 printf '%-36s %10s %10s %8s\n' "instructions per message" stock ours ratio
 for row in "reliable 64 B:reliable:$small:1" "unreliable 64 B:unreliable:$small:1" \

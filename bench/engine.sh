@@ -16,7 +16,6 @@
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/.." && pwd)
-stock_lib=/usr/lib/x86_64-linux-gnu/libenet.so.7
 ours=""
 runs=3
 seconds=3
@@ -38,17 +37,10 @@ while [ $# -gt 0 ]; do
     esac
     shift
 done
-[ -e "$stock_lib" ] || die "stock $stock_lib missing (apt-get install libenet7 libenet-dev)"
-if [ -z "$ours" ]; then
-    (cd "$repo" && cargo build --release --locked -p enet-rs -q) || die "cargo build failed"
-    ours="$repo/target/release"
-fi
 source "$repo/scripts/lib/procs.sh"
 procs_init enet-engine-bench
+stock_library
 ours_library "$ours"
-stock_dir="$work/stock"
-mkdir -p "$stock_dir"
-ln -s "$stock_lib" "$stock_dir/libenet.so.7"
 
 engine="$work/engine"
 clients="$work/bench"

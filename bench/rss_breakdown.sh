@@ -20,8 +20,6 @@
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/.." && pwd)
-stock_lib=/usr/lib/x86_64-linux-gnu/libenet.so.7
-[ "$(uname -m)" = aarch64 ] && stock_lib=/usr/lib/aarch64-linux-gnu/libenet.so.7
 die() { echo "bench/rss_breakdown.sh: $*" >&2; exit 2; }
 ours="" runs=3 peers=4000
 while [ $# -gt 0 ]; do
@@ -34,17 +32,10 @@ while [ $# -gt 0 ]; do
     esac
     shift
 done
-[ -e "$stock_lib" ] || die "stock $stock_lib missing (apt-get install libenet7 libenet-dev)"
-if [ -z "$ours" ]; then
-    (cd "$repo" && cargo build --release --locked -p enet-rs -q) || die "cargo build failed"
-    ours="$repo/target/release"
-fi
 source "$repo/scripts/lib/procs.sh"
 procs_init enet-rss-breakdown
+stock_library
 ours_library "$ours"
-stock_dir="$work/stock"
-mkdir -p "$stock_dir"
-ln -s "$stock_lib" "$stock_dir/libenet.so.7"
 
 cflags=(-std=c99 -Wall -Wextra -Werror -O2)
 gcc "${cflags[@]}" "$here/engine.c" -lenet -o "$work/engine" || die "building engine.c failed"

@@ -8,7 +8,10 @@
 #   wait_port FILE PID W [S]  the port PID printed as "PORT n" to FILE (W
 #                         names it), waiting at most S seconds (default 10)
 #   ours_library DIR      sets ours_dir: DIR with libenet.so.7, or one made for
-#                         DIR's libenet.so
+#                         DIR's libenet.so (DIR empty: a release build's
+#                         target/release, built first; needs $repo)
+#   stock_library         sets stock_dir: one holding Debian's stock
+#                         libenet.so.7 (package libenet7) for this machine
 # Each script defines die() before using these.
 
 procs_init() {
@@ -55,6 +58,10 @@ wait_port() {
 
 ours_library() {
     local dir
+    if [ -z "$1" ]; then
+        (cd "$repo" && cargo build --release --locked -p enet-rs -q) || die "cargo build failed"
+        set -- "$repo/target/release"
+    fi
     dir=$(cd "$1" 2>/dev/null && pwd) || die "--ours: no such directory"
     ours=$dir
     if [ -e "$dir/libenet.so.7" ]; then
@@ -65,4 +72,12 @@ ours_library() {
     else
         die "--ours: no libenet.so.7 or libenet.so in $dir"
     fi
+}
+
+stock_library() {
+    local lib
+    lib="/usr/lib/$(uname -m)-linux-gnu/libenet.so.7"
+    [ -e "$lib" ] || die "stock $lib missing (apt-get install libenet7 libenet-dev)"
+    stock_dir="$work/stock"
+    mkdir -p "$stock_dir" && ln -s "$lib" "$stock_dir/libenet.so.7"
 }
