@@ -56,9 +56,10 @@ fn unwinder_inside() {
 /// library's relocations are relative, and in the usual form each takes
 /// 24 bytes that the dynamic linker reads at load: 113 KiB, resident in
 /// every process that loads the library, where stock's whole image is 48
-/// KiB. Packed, they take about 1 KiB. The linker records the version the C library must have,
-/// so an older one refuses the library by name instead of misloading it.
-/// `ENET_RS_PACK_RELOCS=off` at build time leaves them unpacked.
+/// KiB. Packed, they take about 1 KiB. The linker records the version the
+/// C library must have, so an older one refuses the library by name
+/// instead of misloading it. `ENET_RS_PACK_RELOCS=off` at build time
+/// leaves them unpacked.
 fn packed_relative_relocations() {
     println!("cargo:rerun-if-env-changed=ENET_RS_PACK_RELOCS");
     if matches!(
