@@ -72,18 +72,8 @@ two_process() {
 
 # rss COLUMN: the server's RSS with $peers connected idle peers.
 rss() {
-    local column=$1 out="$work/rss.out" spid cpid port
-    rm -f "$out" # as in two_process
-    LD_LIBRARY_PATH=$(libdir "$column") "$engine" rss-server --peers "$peers" >"$out" 2>"$work/rss.err" &
-    spid=$!; track "$spid"
-    port=$(wait_port "$out" "$spid" "$column rss-server")
-    LD_LIBRARY_PATH=$(libdir "$column") "$clients" idle-clients --port "$port" --peers "$peers" --hosts 4 \
-        >/dev/null 2>"$work/clients.err" &
-    cpid=$!; track "$cpid"
-    bounded_wait "$spid" 120
-    [ "$RC" -eq 0 ] || { cat "$work/rss.err" >&2; die "$column rss-server failed ($RC)"; }
-    bounded_wait "$cpid" 10
-    value rss_kb "$out" >>"$work/$column.rss"
+    idle_server "$engine" "$clients" "$(libdir "$1")" "$peers" "$work/rss.out" 120 10
+    value rss_kb "$work/rss.out" >>"$work/$1.rss"
 }
 
 # single COLUMN MODE ARGS...: a one-process mode's "seconds" (or "timeout").

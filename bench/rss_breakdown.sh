@@ -84,21 +84,12 @@ PY
 }
 
 run() { # COLUMN INDEX
-    local column=$1 index=$2 lib out="$work/$1.$2.out" spid cpid port
-    lib=$ours_dir
+    local column=$1 index=$2 lib=$ours_dir
     [ "$column" = stock ] && lib=$stock_dir
-    SMAPS_SNAPSHOT="$work/$column.$index.smaps" LD_PRELOAD="$work/smaps_snapshot.so" \
-        LD_LIBRARY_PATH=$lib "$work/engine" rss-server --peers "$peers" >"$out" 2>"$work/rss.err" &
-    spid=$!; track "$spid"
-    port=$(wait_port "$out" "$spid" "$column rss-server")
-    LD_LIBRARY_PATH=$lib "$work/bench" idle-clients --port "$port" --peers "$peers" --hosts 4 \
-        >/dev/null 2>"$work/clients.err" &
-    cpid=$!; track "$cpid"
-    bounded_wait "$spid" 300
-    [ "$RC" -eq 0 ] || { cat "$work/rss.err" >&2; die "$column rss-server failed ($RC)"; }
-    bounded_wait "$cpid" 30
+    idle_server "$work/engine" "$work/bench" "$lib" "$peers" "$work/$column.$index.out" 300 30 \
+        SMAPS_SNAPSHOT="$work/$column.$index.smaps" LD_PRELOAD="$work/smaps_snapshot.so"
     [ -s "$work/$column.$index.smaps" ] || die "$column: no smaps snapshot"
-    parts "$work/$column.$index.smaps" "$out" >"$work/$column.$index.parts"
+    parts "$work/$column.$index.smaps" "$work/$column.$index.out" >"$work/$column.$index.parts"
 }
 
 for index in $(seq "$runs"); do

@@ -12,6 +12,11 @@
 #                         target/release, built first; needs $repo)
 #   stock_library         sets stock_dir: one holding Debian's stock
 #                         libenet.so.7 (package libenet7) for this machine
+#   idle_server ENGINE CLIENTS LIBDIR PEERS OUT SERVER_S CLIENTS_S [VAR=VALUE...]
+#                         bench/engine.c's rss-server (VAR=VALUE in its
+#                         environment) with PEERS of bench/bench.c's idle
+#                         clients connected, both on LIBDIR's library; the
+#                         server's output in OUT (its errors in OUT's .err)
 # Each script defines die() before using these.
 
 procs_init() {
@@ -80,4 +85,20 @@ stock_library() {
     [ -e "$lib" ] || die "stock $lib missing (apt-get install libenet7 libenet-dev)"
     stock_dir="$work/stock"
     mkdir -p "$stock_dir" && ln -s "$lib" "$stock_dir/libenet.so.7"
+}
+
+idle_server() {
+    local engine=$1 clients=$2 lib=$3 peers=$4 out=$5 server_limit=$6 clients_limit=$7 spid cpid port
+    shift 7
+    # A run's old output goes first: wait_port could read its port.
+    rm -f "$out"
+    env "$@" LD_LIBRARY_PATH="$lib" "$engine" rss-server --peers "$peers" >"$out" 2>"${out%.out}.err" &
+    spid=$!; track "$spid"
+    port=$(wait_port "$out" "$spid" "rss-server")
+    LD_LIBRARY_PATH="$lib" "$clients" idle-clients --port "$port" --peers "$peers" --hosts 4 \
+        >/dev/null 2>"${out%.out}.clients.err" &
+    cpid=$!; track "$cpid"
+    bounded_wait "$spid" "$server_limit"
+    [ "$RC" -eq 0 ] || { cat "${out%.out}.err" >&2; die "rss-server on $lib failed ($RC)"; }
+    bounded_wait "$cpid" "$clients_limit"
 }
