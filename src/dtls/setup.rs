@@ -6,7 +6,6 @@
 //! library (which gives up with a panic on a key it cannot read).
 
 use std::fmt;
-use std::str::FromStr;
 use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
@@ -15,7 +14,7 @@ use p256::ecdsa::{DerSignature, SigningKey};
 use p256::pkcs8::EncodePrivateKey;
 use rand_core::{OsRng, RngCore};
 use x509_cert::builder::{Builder, CertificateBuilder, Profile};
-use x509_cert::der::Encode;
+use x509_cert::der::{Decode, Encode};
 use x509_cert::name::Name;
 use x509_cert::serial_number::SerialNumber;
 use x509_cert::spki::SubjectPublicKeyInfoOwned;
@@ -172,6 +171,14 @@ impl ClientSetup {
     }
 }
 
+/// The throwaway certificate's subject (and issuer), `CN=enet-rs client`,
+/// in DER: a sequence holding one set holding one (OID 2.5.4.3, UTF-8
+/// string) pair. Decoded rather than parsed from that text because the
+/// text parser looks attribute names up in a table of every OID it knows,
+/// and that table's pointers (27 KiB of them) would be relocated, and so
+/// stay resident, in every process that loads the library.
+const SUBJECT: &[u8] = b"\x30\x19\x31\x17\x30\x15\x06\x03\x55\x04\x03\x0c\x0eenet-rs client";
+
 /// A throwaway self-signed P-256 certificate: the DTLS library wants one
 /// for every endpoint, though a server that asks for none never sees it.
 fn own_certificate() -> Result<DtlsCertificate, SetupError> {
@@ -180,7 +187,7 @@ fn own_certificate() -> Result<DtlsCertificate, SetupError> {
     }
     let key = SigningKey::random(&mut OsRng);
     let public = SubjectPublicKeyInfoOwned::from_key(*key.verifying_key()).map_err(failed)?;
-    let subject = Name::from_str("CN=enet-rs client").map_err(failed)?;
+    let subject = Name::from_der(SUBJECT).map_err(failed)?;
     let validity = Validity::from_now(Duration::from_secs(30 * 24 * 3600)).map_err(failed)?;
     let profile = Profile::Leaf {
         issuer: subject.clone(),
@@ -239,6 +246,14 @@ fn client_config() -> Result<Arc<Config>, SetupError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_subject_in_der_is_the_name_its_text_gives() {
+        use std::str::FromStr;
+        let parsed = Name::from_str("CN=enet-rs client").unwrap();
+        assert_eq!(Name::from_der(SUBJECT).unwrap(), parsed);
+        assert_eq!(parsed.to_der().unwrap(), SUBJECT);
+    }
 
     #[test]
     fn pem_blocks_are_found_by_label_in_order() {
