@@ -16,6 +16,7 @@ use crate::net::host_socket::SocketFamily;
 use crate::net::request_queue::RequestQueue;
 use crate::net::socket;
 use crate::net::transport::SocketIo;
+use crate::proto::host::{set_up_public, Engine};
 use crate::proto::{Host, HostSettings, LossRecovery, PeerIndex};
 
 /// A host as `enet_host_create` makes it: the engine's host first, so the
@@ -96,15 +97,7 @@ pub(crate) fn host_on_socket(
         random_seed: random_seed(),
         now: clock::now(),
     };
-    let driver = Host::new(settings).and_then(|host| {
-        CBox::new(DriverHost {
-            host,
-            io: SocketIo::new(sock, family.is_ipv6()),
-            family,
-            requests: None,
-            secure: None,
-        })
-    });
+    let driver = new_driver(settings, sock, family);
     match driver {
         Some(mut driver) => {
             driver
@@ -120,6 +113,37 @@ pub(crate) fn host_on_socket(
             socket::destroy(sock);
             ptr::null_mut()
         }
+    }
+}
+
+/// A host's driver with `settings` on `sock`, made in its heap place: the
+/// host holds an 11 KiB `ENetHost`, and moving it there through the stack
+/// left three copies' worth of stack pages (37 KiB) resident in every
+/// process. `None` for too many peers or when allocation fails.
+fn new_driver(
+    settings: HostSettings,
+    sock: ENetSocket,
+    family: SocketFamily,
+) -> Option<CBox<DriverHost>> {
+    // SAFETY: `init` answers true only once every field is written: the
+    // host's public part is an `ENetHost`, all integers, raw pointers,
+    // optional function pointers and arrays of those, for which zero bytes
+    // are valid, and `set_up_public` sets it up from there; the other
+    // fields are written whole through `addr_of_mut!` places (no reference
+    // to uninitialised memory is made).
+    unsafe {
+        CBox::try_new_zeroed_with(|driver: *mut DriverHost| {
+            let Some(engine) = Engine::new(&settings) else {
+                return false;
+            };
+            set_up_public(&mut *ptr::addr_of_mut!((*driver).host.public), &settings);
+            ptr::addr_of_mut!((*driver).host.engine).write(engine);
+            ptr::addr_of_mut!((*driver).io).write(SocketIo::new(sock, family.is_ipv6()));
+            ptr::addr_of_mut!((*driver).family).write(family);
+            ptr::addr_of_mut!((*driver).requests).write(None);
+            ptr::addr_of_mut!((*driver).secure).write(None);
+            true
+        })
     }
 }
 

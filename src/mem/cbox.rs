@@ -39,6 +39,33 @@ impl<T> CBox<T> {
         })
     }
 
+    /// Makes a T in hook-allocated memory, in place: the memory is zeroed,
+    /// then `init` gets its address to fill in, and answers whether it
+    /// did. A large value made this way (a host holds its 11 KiB
+    /// `ENetHost`) goes straight to the heap rather than through copies on
+    /// the stack, whose pages stay resident for the rest of the process.
+    /// `None` when allocation fails or `init` answers false (the memory is
+    /// then freed, and nothing in it dropped).
+    ///
+    /// # Safety
+    /// When `init` answers true, every field of the T at the address must
+    /// hold a valid value (zero bytes may be one).
+    pub unsafe fn try_new_zeroed_with(init: impl FnOnce(*mut T) -> bool) -> Option<Self> {
+        let pointer = allocate::<T>(1)?;
+        // SAFETY: `pointer` is a fresh allocation of one T.
+        unsafe { pointer.as_ptr().write_bytes(0, 1) };
+        if !init(pointer.as_ptr()) {
+            // SAFETY: the memory came from the hooks' malloc above and is
+            // freed once; whatever `init` left in it is not dropped.
+            unsafe { hooks::free(pointer.as_ptr().cast()) };
+            return None;
+        }
+        Some(CBox {
+            pointer,
+            owns: PhantomData,
+        })
+    }
+
     /// Hands the allocation to C; get it back with [`CBox::from_raw`].
     pub fn into_raw(self) -> *mut T {
         let pointer = self.pointer.as_ptr();

@@ -206,27 +206,22 @@ pub(crate) fn blank_peer() -> ENetPeer {
     }
 }
 
+/// A new host's public part: zero everywhere but the fields
+/// [`set_up_public`] sets (its lists point at themselves once the host is
+/// attached).
 fn blank_host(settings: &HostSettings) -> ENetHost {
-    let channel_limit = match settings.channel_limit {
-        0 => ENET_PROTOCOL_MAXIMUM_CHANNEL_COUNT as usize,
-        limit => limit.clamp(
-            ENET_PROTOCOL_MINIMUM_CHANNEL_COUNT as usize,
-            ENET_PROTOCOL_MAXIMUM_CHANNEL_COUNT as usize,
-        ),
-    };
-    let seed = settings.random_seed;
-    ENetHost {
-        socket: settings.socket,
-        address: settings.address,
-        incomingBandwidth: settings.incoming_bandwidth,
-        outgoingBandwidth: settings.outgoing_bandwidth,
+    let mut public = ENetHost {
+        socket: 0,
+        address: ENetAddress::default(),
+        incomingBandwidth: 0,
+        outgoingBandwidth: 0,
         bandwidthThrottleEpoch: 0,
-        mtu: ENET_HOST_DEFAULT_MTU,
-        randomSeed: seed.rotate_left(16),
+        mtu: 0,
+        randomSeed: 0,
         recalculateBandwidthLimits: 0,
         peers: core::ptr::null_mut(),
-        peerCount: settings.peer_count,
-        channelLimit: channel_limit,
+        peerCount: 0,
+        channelLimit: 0,
         serviceTime: 0,
         dispatchQueue: EMPTY_LIST,
         continueSending: 0,
@@ -257,9 +252,65 @@ fn blank_host(settings: &HostSettings) -> ENetHost {
         intercept: None,
         connectedPeers: 0,
         bandwidthLimitedPeers: 0,
-        duplicatePeers: ENET_PROTOCOL_MAXIMUM_PEER_ID as usize,
-        maximumPacketSize: ENET_HOST_DEFAULT_MAXIMUM_PACKET_SIZE as usize,
-        maximumWaitingData: ENET_HOST_DEFAULT_MAXIMUM_WAITING_DATA as usize,
+        duplicatePeers: 0,
+        maximumPacketSize: 0,
+        maximumWaitingData: 0,
+    };
+    set_up_public(&mut public, settings);
+    public
+}
+
+/// Sets the fields of a new host's public part that do not start at zero.
+/// The C layer makes a host in its heap place, zeroed, and calls this
+/// rather than copying in a [`blank_host`]: the part is 11 KiB, and each
+/// copy of it on the stack left pages there resident for good.
+pub(crate) fn set_up_public(public: &mut ENetHost, settings: &HostSettings) {
+    public.socket = settings.socket;
+    public.address = settings.address;
+    public.incomingBandwidth = settings.incoming_bandwidth;
+    public.outgoingBandwidth = settings.outgoing_bandwidth;
+    public.mtu = ENET_HOST_DEFAULT_MTU;
+    public.randomSeed = settings.random_seed.rotate_left(16);
+    public.peerCount = settings.peer_count;
+    public.channelLimit = match settings.channel_limit {
+        0 => ENET_PROTOCOL_MAXIMUM_CHANNEL_COUNT as usize,
+        limit => limit.clamp(
+            ENET_PROTOCOL_MINIMUM_CHANNEL_COUNT as usize,
+            ENET_PROTOCOL_MAXIMUM_CHANNEL_COUNT as usize,
+        ),
+    };
+    public.duplicatePeers = ENET_PROTOCOL_MAXIMUM_PEER_ID as usize;
+    public.maximumPacketSize = ENET_HOST_DEFAULT_MAXIMUM_PACKET_SIZE as usize;
+    public.maximumWaitingData = ENET_HOST_DEFAULT_MAXIMUM_WAITING_DATA as usize;
+}
+
+impl Engine {
+    /// The private state of a new host with `settings`; `None` for more
+    /// than 4095 peers or when allocation fails.
+    pub(crate) fn new(settings: &HostSettings) -> Option<Engine> {
+        if settings.peer_count > ENET_PROTOCOL_MAXIMUM_PEER_ID as usize {
+            return None;
+        }
+        Some(Engine {
+            peers: CSlice::new_with(settings.peer_count, |_| blank_peer())?,
+            slots: (0..settings.peer_count)
+                .map(|_| PeerSlot::default())
+                .collect(),
+            dispatch_queue: VecDeque::new(),
+            schedule: Schedule::new(settings.peer_count, settings.now),
+            builder: DatagramBuilder::new(ENET_HOST_DEFAULT_MTU),
+            sent_unreliable: Vec::new(),
+            due: Vec::new(),
+            round: Vec::new(),
+            again: Vec::new(),
+            connected: vec![false; settings.peer_count],
+            half_open: HalfOpen::new(settings.peer_count),
+            reassembly: Budget::default(),
+            loss_recovery: LossRecovery::DEFAULT,
+            receipts: BTreeMap::new(),
+            generations: super::handle::new_generations(settings.peer_count),
+            requests: Vec::new(),
+        })
     }
 }
 
@@ -269,32 +320,10 @@ impl Host {
     /// point back at it. `None` for more than 4095 peers or when
     /// allocation fails.
     pub fn new(settings: HostSettings) -> Option<Host> {
-        if settings.peer_count > ENET_PROTOCOL_MAXIMUM_PEER_ID as usize {
-            return None;
-        }
-        let peers = CSlice::new_with(settings.peer_count, |_| blank_peer())?;
+        let engine = Engine::new(&settings)?;
         Some(Host {
             public: blank_host(&settings),
-            engine: Engine {
-                peers,
-                slots: (0..settings.peer_count)
-                    .map(|_| PeerSlot::default())
-                    .collect(),
-                dispatch_queue: VecDeque::new(),
-                schedule: Schedule::new(settings.peer_count, settings.now),
-                builder: DatagramBuilder::new(ENET_HOST_DEFAULT_MTU),
-                sent_unreliable: Vec::new(),
-                due: Vec::new(),
-                round: Vec::new(),
-                again: Vec::new(),
-                connected: vec![false; settings.peer_count],
-                half_open: HalfOpen::new(settings.peer_count),
-                reassembly: Budget::default(),
-                loss_recovery: LossRecovery::DEFAULT,
-                receipts: BTreeMap::new(),
-                generations: super::handle::new_generations(settings.peer_count),
-                requests: Vec::new(),
-            },
+            engine,
         })
     }
 
