@@ -1,17 +1,25 @@
 """Section-name patterns of the functions callgrind saw run in libenet.
 
-usage: hot_text.py [--keep LIST] LIBRARY CALLGRIND_OUT...
+usage: hot_text.py [--keep LIST] LIBRARY --idle CALLGRIND_OUT... --busy CALLGRIND_OUT...
 
 Reads the callgrind profiles (made with LIBRARY loaded), finds every
 function executed in LIBRARY, and prints one glob pattern per function for
 link/hot-text.txt: the symbol's mangled name with what changes between
 builds (the legacy hash, v0 crate disambiguators) replaced by '*'.
 
+The list comes in two tiers, each under its marker line: first the
+functions the --idle profiles ran (a server that accepts connections and
+keeps idle peers), then those only the --busy ones ran (traffic, teardown).
+The library's text is mapped 64 KiB at a time, so a server that only
+keeps idle peers touches the windows holding the first tier alone.
+
 With --keep, the patterns of the list LIST (the current hot-text.txt) that
-still name a function of LIBRARY are printed too. Some of the engine's
-paths run only when timing makes them (a handshake's retransmission, a
-queue that wraps), so one round of profiles can miss a function an earlier
-round saw; keeping the earlier list makes regenerating it add, not drop.
+still name a function of LIBRARY are printed too, in the tier they had
+(the busy one, if LIST has no markers) unless an idle profile ran them.
+Some of the engine's paths run only when timing makes them (a handshake's
+retransmission, a queue that wraps), so one round of profiles can miss a
+function an earlier round saw; keeping the earlier list makes
+regenerating it add, not drop.
 """
 import bisect
 import fnmatch
@@ -70,16 +78,41 @@ def text_symbols(library):
     return symbols
 
 
+TIERS = ("idle", "busy")
+MARKER = "# tier: "
+
+
 def kept_patterns(path, symbols):
-    """The patterns of the list at `path` that match a function symbol."""
+    """The patterns of the list at `path` that match a function symbol, by
+    the tier they are listed in."""
     names = [mangled for _, _, mangled, _ in symbols]
-    kept = set()
+    kept = {tier: set() for tier in TIERS}
+    tier = "busy"
     with open(path) as listing:
         for line in listing:
             pattern = line.strip()
-            if pattern and not pattern.startswith("#") and fnmatch.filter(names, pattern):
-                kept.add(pattern)
+            if pattern.startswith(MARKER) and pattern[len(MARKER):] in TIERS:
+                tier = pattern[len(MARKER):]
+            elif pattern and not pattern.startswith("#") and fnmatch.filter(names, pattern):
+                kept[tier].add(pattern)
     return kept
+
+
+def patterns_run(profiles, symbols):
+    """Patterns of the library's functions the profiles saw run."""
+    names, addresses = executed_functions(profiles)
+    hot = {mangled for _, _, mangled, plain in symbols if plain in names}
+    starts = [start for start, _, _, _ in symbols]
+    for address in addresses:
+        at = bisect.bisect_right(starts, address) - 1
+        if at >= 0 and symbols[at][0] <= address < symbols[at][0] + max(symbols[at][1], 1):
+            hot.add(symbols[at][2])
+    patterns = set()
+    for mangled in hot:
+        pattern = re.sub(r"17h[0-9a-f]{16}E$", "17h*", mangled)
+        pattern = re.sub(r"Cs[0-9A-Za-z]+_", "Cs*_", pattern)
+        patterns.add(pattern)
+    return patterns
 
 
 def main():
@@ -87,22 +120,23 @@ def main():
     keep = None
     if arguments[:1] == ["--keep"]:
         keep, arguments = arguments[1], arguments[2:]
-    library, profiles = arguments[0], arguments[1:]
-    names, addresses = executed_functions(profiles)
+    library, arguments = arguments[0], arguments[1:]
+    profiles, tier = {t: [] for t in TIERS}, None
+    for argument in arguments:
+        if argument.startswith("--") and argument[2:] in TIERS:
+            tier = argument[2:]
+        elif tier is None:
+            sys.exit("hot_text.py: name each profile's tier (--idle or --busy) before it")
+        else:
+            profiles[tier].append(argument)
     symbols = text_symbols(library)
-    hot = {mangled for _, _, mangled, plain in symbols if plain in names}
-    starts = [start for start, _, _, _ in symbols]
-    for address in addresses:
-        at = bisect.bisect_right(starts, address) - 1
-        if at >= 0 and symbols[at][0] <= address < symbols[at][0] + max(symbols[at][1], 1):
-            hot.add(symbols[at][2])
-    patterns = kept_patterns(keep, symbols) if keep else set()
-    for mangled in hot:
-        pattern = re.sub(r"17h[0-9a-f]{16}E$", "17h*", mangled)
-        pattern = re.sub(r"Cs[0-9A-Za-z]+_", "Cs*_", pattern)
-        patterns.add(pattern)
-    for pattern in sorted(patterns):
-        print(pattern)
+    kept = kept_patterns(keep, symbols) if keep else {t: set() for t in TIERS}
+    idle = patterns_run(profiles["idle"], symbols) | kept["idle"]
+    busy = (patterns_run(profiles["busy"], symbols) | kept["busy"]) - idle
+    for tier, patterns in (("idle", idle), ("busy", busy)):
+        print(MARKER + tier)
+        for pattern in sorted(patterns):
+            print(pattern)
 
 
 if __name__ == "__main__":
