@@ -223,6 +223,35 @@ fn the_congestion_window_opens_past_stock_on_a_long_path_and_backs_off_on_loss()
 }
 
 #[test]
+fn a_transfer_longer_than_the_idle_release_keeps_its_window_to_the_end() {
+    // Queued at once, 3 MB over a 150 ms path take over a second (the
+    // window doubles each 300 ms round trip), longer than a peer goes
+    // without payloads before its queues (and the window with them) are
+    // given back. The sender was busy all along, so the last
+    // acknowledgement must find its window still open.
+    let link = Link {
+        latency: 150,
+        ..Link::default()
+    };
+    let (mut sim, client, peer, server) = pair(26, u32::MAX - 10_000, link, LossRecovery::FAST);
+    let messages = 3000;
+    for i in 0..messages {
+        send(&mut sim, client, peer, 0, &[i as u8; 1000]);
+    }
+    let start = sim.now;
+    assert!(sim.run_until(600_000, |s| s.received(server).len() == messages));
+    assert!(
+        sim.now.wrapping_sub(start) > 1000,
+        "the transfer took only {} ms",
+        sim.now.wrapping_sub(start)
+    );
+    // Every acknowledgement back (a round trip), then the window.
+    sim.run_for(400);
+    let window = sim.hosts[client].host.peer_recovery_stats(peer).1;
+    assert!(window > 4 * 65536, "the window is {window} bytes");
+}
+
+#[test]
 fn every_mode_delivers_exactly_once_in_order_on_a_hostile_link() {
     for recovery in [
         LossRecovery::STOCK,

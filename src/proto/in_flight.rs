@@ -112,6 +112,11 @@ impl PeerMut<'_> {
         let command_number = command.number;
         let peer = &mut *self.public;
         if command.packet.is_some() && sent_at.is_some() {
+            // A payload delivered is traffic: a transfer queued long ago
+            // and acknowledged only now has kept the peer busy, and its
+            // queues (with the congestion window) stay until it has gone
+            // as long without payloads as an idle peer must.
+            self.slot.last_traffic = now;
             let length = u32::from(command.fragment_length);
             peer.reliableDataInTransit = peer.reliableDataInTransit.saturating_sub(length);
             if self.slot.recovery.congestion_control {

@@ -37,7 +37,8 @@ pub struct PeerSlot {
     pub incoming: IncomingChannels,
     /// The command queues, while there is anything to queue.
     pub(crate) queues: Option<Box<PeerQueues>>,
-    /// When the peer last queued or received a payload (service time, ms).
+    /// When the peer last queued, received or had acknowledged a payload
+    /// (service time, ms).
     pub last_traffic: u32,
     /// Commands its channels hold out of order or half reassembled (each
     /// costs memory, so far fewer than 2^32).
