@@ -125,6 +125,20 @@ fn new_driver(
     sock: ENetSocket,
     family: SocketFamily,
 ) -> Option<CBox<DriverHost>> {
+    // Every field is written below. This pattern stops compiling when a
+    // field is added to either struct, so none can be left as zero bytes.
+    let _every_field = |driver: &DriverHost| {
+        let DriverHost {
+            host: Host {
+                public: _,
+                engine: _,
+            },
+            io: _,
+            family: _,
+            requests: _,
+            secure: _,
+        } = driver;
+    };
     // SAFETY: `init` answers true only once every field is written: the
     // host's public part is an `ENetHost`, all integers, raw pointers,
     // optional function pointers and arrays of those, for which zero bytes
