@@ -9,7 +9,7 @@ use enet::wire::{
     Fragment,
 };
 
-use crate::input::Input;
+use crate::input::{counting_bytes, Input};
 use enet::proto::WireCodec;
 
 /// Addressing of a datagram: what the receiver looks its peer up by.
@@ -134,7 +134,7 @@ pub fn decode(input: &mut Input<'_>, channels: u8, base: &mut [u16; 256]) -> Own
     }
     let payload = if selector & 0x40 != 0 {
         let len = usize::from(input.u16() % 2048);
-        (0..len).map(|i| (i % 251) as u8).collect()
+        counting_bytes(len, 251)
     } else {
         input.blob(512).to_vec()
     };

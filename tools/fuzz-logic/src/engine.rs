@@ -25,7 +25,7 @@ use enet::wire::ConnectId;
 
 use crate::commands::{self, Addressing};
 use crate::driver::{Pair, STRANGER};
-use crate::input::Input;
+use crate::input::{counting_bytes, Input};
 
 pub const MAX_STEPS: usize = 96;
 
@@ -140,7 +140,7 @@ impl Run {
                     2 => usize::from(input.u16() % 8000),
                     _ => usize::from(input.u16()),
                 };
-                let data: Vec<u8> = (0..length).map(|i| (i % 253) as u8).collect();
+                let data = counting_bytes(length, 253);
                 let Some(packet) = PacketRef::new_with_data(&data, flags) else {
                     return;
                 };
