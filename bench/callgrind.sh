@@ -3,12 +3,17 @@
 # by callgrind on bench/msgcost.c with its fixed clock (deterministic: the
 # same figures on every run of the same build).
 #
-# usage: bench/callgrind.sh [--ours DIR] [--small N] [--bulk N]
-#   --ours DIR   directory holding our libenet.so (default: target/release,
-#                built first with cargo build --release)
-#   --small N    64-byte messages in the longer run (default 40000; the
-#                shorter run sends N/4)
-#   --bulk N     64 KiB messages in the longer run (default 400)
+# usage: bench/callgrind.sh [--ours DIR] [--small N] [--bulk N] [--entry-points]
+#   --ours DIR       directory holding our libenet.so (default: target/release,
+#                    built first with cargo build --release)
+#   --small N        64-byte messages in the longer run (default 40000; the
+#                    shorter run sends N/4)
+#   --bulk N         64 KiB messages in the longer run (default 400)
+#   --entry-points   also split each whole-process figure by the ENet call
+#                    the program made (enet_host_service, enet_peer_send,
+#                    enet_packet_create, enet_packet_destroy; inclusive), and
+#                    show the C allocator (malloc, free, calloc, realloc)
+#                    from any caller
 #
 # For each traffic kind the program runs with two message counts; the
 # difference of the instruction counts divided by the difference of the
@@ -23,6 +28,7 @@ repo=$(cd "$here/.." && pwd)
 ours=""
 small=40000
 bulk=400
+entry_points=0
 
 die() { echo "bench/callgrind.sh: $*" >&2; exit 2; }
 while [ $# -gt 0 ]; do
@@ -30,7 +36,8 @@ while [ $# -gt 0 ]; do
         --ours) [ $# -ge 2 ] || die "--ours needs a directory"; ours=$2; shift ;;
         --small) [ $# -ge 2 ] || die "--small needs a count"; small=$2; shift ;;
         --bulk) [ $# -ge 2 ] || die "--bulk needs a count"; bulk=$2; shift ;;
-        -h|--help) sed -n '2,19p' "$0"; exit 0 ;;
+        --entry-points) entry_points=1 ;;
+        -h|--help) sed -n '2,23p' "$0"; exit 0 ;;
         *) die "unknown argument $1" ;;
     esac
     shift
@@ -45,8 +52,10 @@ program="$work/msgcost"
 gcc -std=c99 -Wall -Wextra -Werror -O2 -rdynamic "$here/msgcost.c" -lenet -o "$program" \
     || die "building msgcost.c failed"
 
-# counts LIBDIR MODE COUNT: "TOTAL LIBENET" instructions of one run, LIBENET
-# being those executed in libenet's own code (not in libc or the program).
+# counts LIBDIR MODE COUNT: "TOTAL LIBENET SERVICE SEND CREATE DESTROY ALLOC"
+# instructions of one run: LIBENET those executed in libenet's own code
+# (not in libc or the program), then what the program's calls to four
+# entry points cost, inclusive, and the C allocator from any caller.
 counts() {
     local libdir=$1 mode=$2 count=$3 out="$work/cg.out" log="$work/cg.log"
     LD_LIBRARY_PATH="$libdir" valgrind --tool=callgrind --callgrind-out-file="$out" \
@@ -54,28 +63,36 @@ counts() {
         || { cat "$log" >&2; die "msgcost $mode $count failed on $libdir"; }
     grep -q "^delivered $count\$" "$work/stdout" || die "msgcost $mode $count: $(cat "$work/stdout")"
     awk -f "$here/callgrind-objects.awk" "$out" |
-        awk '{ total += $1 } $2 ~ /libenet/ { lib += $1 } END { print total, lib + 0 }'
+        awk '{ total += $1 } $2 ~ /libenet/ { lib += $1 } END { printf "%d %d", total, lib + 0 }'
+    callgrind_annotate --tree=calling --inclusive=yes --threshold=100 "$out" 2>/dev/null |
+        awk -f "$here/callgrind-entry-points.awk" | awk '{ printf " %d", $2 } END { print "" }'
 }
 
-# per_message LIBDIR MODE LONG DIVISOR: "TOTAL LIBENET" per message (per
-# message/DIVISOR) from runs of LONG/4 and LONG messages.
+# per_message LIBDIR MODE LONG DIVISOR: the fields of `counts` per message
+# (per message/DIVISOR) from runs of LONG/4 and LONG messages.
 per_message() {
     local libdir=$1 mode=$2 long=$3 divisor=$4 short=$(($3 / 4)) a b
     a=$(counts "$libdir" "$mode" "$short")
     b=$(counts "$libdir" "$mode" "$long")
     awk -v a="$a" -v b="$b" -v n=$((long - short)) -v d="$divisor" 'BEGIN {
-        split(a, x, " "); split(b, y, " ")
-        printf "%.0f %.0f", (y[1] - x[1]) / n / d, (y[2] - x[2]) / n / d }'
+        k = split(a, x, " "); split(b, y, " ")
+        for (i = 1; i <= k; i++) printf "%s%.0f", (i > 1 ? " " : ""), (y[i] - x[i]) / n / d }'
 }
 
 printf '%-36s %10s %10s %8s\n' "instructions per message" stock ours ratio
 for row in "reliable 64 B:reliable:$small:1" "unreliable 64 B:unreliable:$small:1" \
            "bulk 64 KiB, per KiB:bulk:$bulk:64"; do
     IFS=: read -r label mode long divisor <<<"$row"
-    read -r s_total s_lib <<<"$(per_message "$stock_dir" "$mode" "$long" "$divisor")"
-    read -r o_total o_lib <<<"$(per_message "$ours_dir" "$mode" "$long" "$divisor")"
-    awk -v l="$label" -v st="$s_total" -v sl="$s_lib" -v ot="$o_total" -v ol="$o_lib" 'BEGIN {
-        printf "%-36s %10d %10d %7.2fx\n", l ", whole process", st, ot, ot / st
-        printf "%-36s %10d %10d %7.2fx\n", l ", in libenet code", sl, ol, ol / sl }'
+    stock_row=$(per_message "$stock_dir" "$mode" "$long" "$divisor")
+    ours_row=$(per_message "$ours_dir" "$mode" "$long" "$divisor")
+    awk -v l="$label" -v s="$stock_row" -v o="$ours_row" -v parts="$entry_points" 'BEGIN {
+        split(s, st, " "); split(o, ot, " ")
+        printf "%-36s %10d %10d %7.2fx\n", l ", whole process", st[1], ot[1], ot[1] / st[1]
+        printf "%-36s %10d %10d %7.2fx\n", l ", in libenet code", st[2], ot[2], ot[2] / st[2]
+        if (!parts) exit
+        split("enet_host_service enet_peer_send enet_packet_create enet_packet_destroy", name, " ")
+        name[5] = "C allocator, any caller"
+        for (i = 1; i <= 5; i++)
+            printf "%-36s %10d %10d\n", "  " name[i], st[i + 2], ot[i + 2] }'
 done
 echo "(callgrind, fixed clock; ours from $ours)"

@@ -1,0 +1,21 @@
+# Inclusive instruction counts of what the program spends in each ENet
+# entry point it calls, and in the C allocator from any caller, from the
+# output of `callgrind_annotate --tree=calling --inclusive=yes
+# --threshold=100`. Prints "NAME COUNT" lines; used by bench/callgrind.sh.
+# The calls from `main` are exact call-arc costs, so a library's inlining
+# cannot move instructions between the rows.
+function count(field) { gsub(/,/, "", field); return field + 0 }
+/\*  .*:main \[/ { in_main = 1; next }
+/\*  / { in_main = 0 }
+in_main && />   / {
+    for (i = 1; i <= n; i++)
+        if (index($0, ":" names[i] " (") > 0) cost[names[i]] += count($1)
+}
+/\*  .*libc\.so/ && (/:malloc \[/ || /:free \[/ || /:calloc \[/ || /:realloc \[/) {
+    allocator += count($1)
+}
+BEGIN { n = split("enet_host_service enet_peer_send enet_packet_create enet_packet_destroy", names, " ") }
+END {
+    for (i = 1; i <= n; i++) printf "%s %d\n", names[i], cost[names[i]]
+    printf "allocator %d\n", allocator
+}
