@@ -331,7 +331,8 @@ impl Pair {
         let datagram = Datagram::parse(bytes, side.codec.checksum).expect("sent datagram parses");
         let header = *datagram.header();
         // Zeroed only for a compressed datagram: a 4 KiB buffer per sent
-        // datagram was a tenth of the `engine` target's time.
+        // datagram was a tenth of the instructions of a replay of the
+        // `engine` corpus.
         let mut plain = Vec::new();
         let body: &[u8] = if header.compressed {
             assert!(
