@@ -3,7 +3,9 @@
 # output of `callgrind_annotate --tree=calling --inclusive=yes
 # --threshold=100`. Prints "NAME COUNT" lines; used by bench/callgrind.sh.
 # The calls from `main` are exact call-arc costs, so a library's inlining
-# cannot move instructions between the rows.
+# cannot move instructions between the rows. The first call of each goes
+# through the lazy-binding trampoline and is counted there, not here; the
+# script's difference of two runs cancels it.
 function count(field) { gsub(/,/, "", field); return field + 0 }
 /\*  .*:main \[/ { in_main = 1; next }
 /\*  / { in_main = 0 }
