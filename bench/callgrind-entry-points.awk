@@ -1,7 +1,8 @@
 # Inclusive instruction counts of what the program spends in each ENet
-# entry point it calls, and in the C allocator from any caller, from the
-# output of `callgrind_annotate --tree=calling --inclusive=yes
-# --threshold=100`. Prints "NAME COUNT" lines; used by bench/callgrind.sh.
+# entry point named in `-v entry_points="NAME..."`, and in the C allocator
+# from any caller, from the output of `callgrind_annotate --tree=calling
+# --inclusive=yes --threshold=100`. Prints the counts on one line, in the
+# order of the names, the allocator's last; used by bench/callgrind.sh.
 # The calls from `main` are exact call-arc costs, so a library's inlining
 # cannot move instructions between the rows. The first call of each goes
 # through the lazy-binding trampoline and is counted there, not here; the
@@ -16,8 +17,8 @@ in_main && />   / {
 /\*  .*libc\.so/ && (/:malloc \[/ || /:free \[/ || /:calloc \[/ || /:realloc \[/) {
     allocator += count($1)
 }
-BEGIN { n = split("enet_host_service enet_peer_send enet_packet_create enet_packet_destroy", names, " ") }
+BEGIN { n = split(entry_points, names, " ") }
 END {
-    for (i = 1; i <= n; i++) printf "%s %d\n", names[i], cost[names[i]]
-    printf "allocator %d\n", allocator
+    for (i = 1; i <= n; i++) printf "%d ", cost[names[i]]
+    printf "%d\n", allocator
 }

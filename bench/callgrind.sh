@@ -52,10 +52,13 @@ program="$work/msgcost"
 gcc -std=c99 -Wall -Wextra -Werror -O2 -rdynamic "$here/msgcost.c" -lenet -o "$program" \
     || die "building msgcost.c failed"
 
-# counts LIBDIR MODE COUNT: "TOTAL LIBENET SERVICE SEND CREATE DESTROY ALLOC"
-# instructions of one run: LIBENET those executed in libenet's own code
-# (not in libc or the program), then what the program's calls to four
-# entry points cost, inclusive, and the C allocator from any caller.
+# The calls --entry-points splits the whole-process figure by.
+entry_point_names="enet_host_service enet_peer_send enet_packet_create enet_packet_destroy"
+
+# counts LIBDIR MODE COUNT: "TOTAL LIBENET" instructions of one run, LIBENET
+# being those executed in libenet's own code (not in libc or the program);
+# with --entry-points, then what the program's calls to each of
+# $entry_point_names cost, inclusive, and the C allocator from any caller.
 counts() {
     local libdir=$1 mode=$2 count=$3 out="$work/cg.out" log="$work/cg.log"
     LD_LIBRARY_PATH="$libdir" valgrind --tool=callgrind --callgrind-out-file="$out" \
@@ -63,9 +66,13 @@ counts() {
         || { cat "$log" >&2; die "msgcost $mode $count failed on $libdir"; }
     grep -q "^delivered $count\$" "$work/stdout" || die "msgcost $mode $count: $(cat "$work/stdout")"
     awk -f "$here/callgrind-objects.awk" "$out" |
-        awk '{ total += $1 } $2 ~ /libenet/ { lib += $1 } END { printf "%d %d", total, lib + 0 }'
-    callgrind_annotate --tree=calling --inclusive=yes --threshold=100 "$out" 2>/dev/null |
-        awk -f "$here/callgrind-entry-points.awk" | awk '{ printf " %d", $2 } END { print "" }'
+        awk '{ total += $1 } $2 ~ /libenet/ { lib += $1 } END { printf "%d %d ", total, lib + 0 }'
+    if [ "$entry_points" = 1 ]; then
+        callgrind_annotate --tree=calling --inclusive=yes --threshold=100 "$out" 2>/dev/null |
+            awk -v entry_points="$entry_point_names" -f "$here/callgrind-entry-points.awk"
+    else
+        echo
+    fi
 }
 
 # per_message LIBDIR MODE LONG DIVISOR: the fields of `counts` per message
@@ -85,14 +92,15 @@ for row in "reliable 64 B:reliable:$small:1" "unreliable 64 B:unreliable:$small:
     IFS=: read -r label mode long divisor <<<"$row"
     stock_row=$(per_message "$stock_dir" "$mode" "$long" "$divisor")
     ours_row=$(per_message "$ours_dir" "$mode" "$long" "$divisor")
-    awk -v l="$label" -v s="$stock_row" -v o="$ours_row" -v parts="$entry_points" 'BEGIN {
+    awk -v l="$label" -v s="$stock_row" -v o="$ours_row" -v names="$entry_point_names" \
+        -v parts="$entry_points" 'BEGIN {
         split(s, st, " "); split(o, ot, " ")
         printf "%-36s %10d %10d %7.2fx\n", l ", whole process", st[1], ot[1], ot[1] / st[1]
         printf "%-36s %10d %10d %7.2fx\n", l ", in libenet code", st[2], ot[2], ot[2] / st[2]
         if (!parts) exit
-        split("enet_host_service enet_peer_send enet_packet_create enet_packet_destroy", name, " ")
-        name[5] = "C allocator, any caller"
-        for (i = 1; i <= 5; i++)
+        n = split(names, name, " ")
+        name[++n] = "C allocator, any caller"
+        for (i = 1; i <= n; i++)
             printf "%-36s %10d %10d\n", "  " name[i], st[i + 2], ot[i + 2] }'
 done
 echo "(callgrind, fixed clock; ours from $ours)"
