@@ -118,7 +118,13 @@ struct HeldMaps {
 /// arrived in order (most of thousands of idle peers) costs one pointer and
 /// no allocation, and a busy one does not allocate it per message.
 #[derive(Debug, Default)]
-pub struct IncomingChannels(Option<Box<[IncomingChannel]>>);
+pub struct IncomingChannels(Option<Box<ChannelStates>>);
+
+/// The channels' states, boxed once more so that a peer slot, which every
+/// peer of a host has, holds a plain pointer rather than a slice's two
+/// words; only a peer holding commands pays the extra step.
+#[derive(Debug)]
+struct ChannelStates(Box<[IncomingChannel]>);
 
 /// What a channel of a peer without ordering state reads as.
 const NOTHING_HELD: &IncomingChannel = &IncomingChannel { held: None };
@@ -129,7 +135,7 @@ impl core::ops::Index<usize> for IncomingChannels {
     /// Channel `index`'s state (an empty one while the peer has none).
     fn index(&self, index: usize) -> &IncomingChannel {
         match &self.0 {
-            Some(channels) => &channels[index],
+            Some(channels) => &channels.0[index],
             None => NOTHING_HELD,
         }
     }
@@ -139,7 +145,7 @@ impl IncomingChannels {
     /// Channel `index`'s state, if the peer has any: what a command taken
     /// out of a channel is looked up in.
     pub(crate) fn get_mut(&mut self, index: usize) -> Option<&mut IncomingChannel> {
-        self.0.as_deref_mut()?.get_mut(index)
+        self.0.as_deref_mut()?.0.get_mut(index)
     }
 
     /// Channel `index`'s state among the peer's `count` channels, made for
@@ -153,7 +159,12 @@ impl IncomingChannels {
             return None;
         }
         self.0
-            .get_or_insert_with(|| (0..count).map(|_| IncomingChannel::default()).collect())
+            .get_or_insert_with(|| {
+                Box::new(ChannelStates(
+                    (0..count).map(|_| IncomingChannel::default()).collect(),
+                ))
+            })
+            .0
             .get_mut(index)
     }
 
@@ -162,7 +173,7 @@ impl IncomingChannels {
         if self
             .0
             .as_deref()
-            .is_some_and(|channels| channels.iter().all(|channel| channel.held.is_none()))
+            .is_some_and(|channels| channels.0.iter().all(|channel| channel.held.is_none()))
         {
             self.0 = None;
         }
@@ -175,7 +186,7 @@ impl IncomingChannels {
     }
 
     pub(crate) fn iter(&self) -> impl Iterator<Item = &IncomingChannel> {
-        self.0.iter().flat_map(|channels| channels.iter())
+        self.0.iter().flat_map(|channels| channels.0.iter())
     }
 }
 
@@ -185,7 +196,7 @@ impl IntoIterator for IncomingChannels {
 
     fn into_iter(self) -> Self::IntoIter {
         self.0
-            .map(|channels| channels.into_vec().into_iter())
+            .map(|channels| channels.0.into_vec().into_iter())
             .into_iter()
             .flatten()
     }

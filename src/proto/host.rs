@@ -7,7 +7,7 @@ use super::half_open::HalfOpen;
 use super::peer::{PeerMut, PeerSlot, Receipts};
 use super::peer_index::PeerIndex;
 use super::reassembly::Budget;
-use super::recovery::{LossRecovery, RecoveryStats};
+use super::recovery::{LossRecovery, RecoveryStats, SharedRecovery};
 use super::schedule::Schedule;
 use crate::abi::*;
 use crate::mem::{CBox, CSlice};
@@ -65,7 +65,7 @@ pub(crate) struct Engine {
     /// What all incomplete fragment reassemblies hold, host-wide.
     pub(crate) reassembly: Budget,
     /// The loss recovery a peer starts with when its slot is reset.
-    pub(crate) loss_recovery: LossRecovery,
+    pub(crate) loss_recovery: SharedRecovery,
     /// The objects the internal `enet_peer_queue_*` exports last returned,
     /// by slot, until the peer's reset: programs rarely call them, so the
     /// few peers that have any keep them here rather than each slot.
@@ -306,7 +306,7 @@ impl Engine {
             connected: vec![false; settings.peer_count],
             half_open: HalfOpen::new(settings.peer_count),
             reassembly: Budget::default(),
-            loss_recovery: LossRecovery::DEFAULT,
+            loss_recovery: SharedRecovery::default(),
             receipts: BTreeMap::new(),
             generations: super::handle::new_generations(settings.peer_count),
             requests: Vec::new(),
@@ -455,27 +455,27 @@ impl Host {
     /// Sets the loss recovery of every peer of the host, now and after
     /// each reset (a peer's own setting lasts until its slot is reset).
     pub fn set_loss_recovery(&mut self, recovery: LossRecovery) {
-        let recovery = recovery.sanitized();
-        self.engine.loss_recovery = recovery;
+        let recovery = SharedRecovery::new(recovery);
         for slot in self.engine.slots.iter_mut() {
-            slot.recovery = recovery;
+            slot.recovery = recovery.clone();
         }
+        self.engine.loss_recovery = recovery;
     }
 
     /// The loss recovery the host gives its peers.
     pub fn loss_recovery(&self) -> LossRecovery {
-        self.engine.loss_recovery
+        *self.engine.loss_recovery
     }
 
     /// Sets the loss recovery of the peer in slot `index`, until its slot is
     /// reset.
     pub fn set_peer_loss_recovery(&mut self, index: PeerIndex, recovery: LossRecovery) {
-        self.engine.slots[index].recovery = recovery.sanitized();
+        self.engine.slots[index].recovery = SharedRecovery::new(recovery);
     }
 
     /// The loss recovery of the peer in slot `index`.
     pub fn peer_loss_recovery(&self, index: PeerIndex) -> LossRecovery {
-        self.engine.slots[index].recovery
+        *self.engine.slots[index].recovery
     }
 
     /// What the loss recovery of the peer in slot `index` did since its
@@ -483,7 +483,7 @@ impl Host {
     /// has none: congestion control off, or idle).
     pub fn peer_recovery_stats(&self, index: PeerIndex) -> (RecoveryStats, u32) {
         let slot = &self.engine.slots[index];
-        let stats = slot.recovery_stats;
+        let stats = slot.recovery_counts.stats();
         let window = match &slot.queues {
             Some(queues) if slot.recovery.congestion_control => queues.congestion.window,
             _ => 0,

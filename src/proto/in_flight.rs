@@ -9,7 +9,7 @@
 use super::channel::WINDOW_SIZE;
 use super::command::OutgoingCommand;
 use super::peer::{stock_window, PeerMut, PeerQueues};
-use super::recovery::{CongestionWindow, RecoveryStats};
+use super::recovery::{CongestionWindow, RecoveryCounts};
 use super::sent::{PassedOver, COPY_DELAY};
 use crate::abi::*;
 use crate::time::{time_difference, time_less};
@@ -34,7 +34,7 @@ enum Resend {
 fn retransmit(
     peer: &mut ENetPeer,
     congestion: &mut CongestionWindow,
-    stats: &mut RecoveryStats,
+    stats: &mut RecoveryCounts,
     command: &mut OutgoingCommand,
     why: Resend,
     now: u32,
@@ -51,13 +51,8 @@ fn retransmit(
 }
 
 /// Counts one more resend of `command` in the peer's statistics.
-fn count_resend(stats: &mut RecoveryStats, command: &OutgoingCommand, why: Resend) {
-    stats.retransmitted_commands += 1;
-    stats.retransmitted_bytes += u64::from(command.fragment_length);
-    match why {
-        Resend::Timeout => stats.timeouts += 1,
-        Resend::Early => stats.fast_retransmits += 1,
-    }
+fn count_resend(stats: &mut RecoveryCounts, command: &OutgoingCommand, why: Resend) {
+    stats.count(command.fragment_length, why == Resend::Early);
 }
 
 /// The peer stayed silent past its timeout limits: the host disconnects it.
@@ -166,7 +161,7 @@ impl PeerMut<'_> {
             PassedOver::Take
         };
         let peer = &mut *self.public;
-        let stats = &mut self.slot.recovery_stats;
+        let stats = &mut self.slot.recovery_counts;
         let Some(queues) = self.slot.queues.as_deref_mut() else {
             return;
         };
@@ -195,8 +190,8 @@ impl PeerMut<'_> {
     /// stock's bookkeeping untouched; each command's copies back off as its
     /// timeout would. True if the datagram filled up with copies left over.
     pub(crate) fn pack_copies(&mut self, builder: &mut DatagramBuilder, now: u32) -> bool {
-        let recovery = self.slot.recovery;
-        let stats = &mut self.slot.recovery_stats;
+        let recovery = *self.slot.recovery;
+        let stats = &mut self.slot.recovery_counts;
         let Some(queues) = self.slot.queues.as_deref_mut() else {
             return false;
         };
@@ -245,9 +240,9 @@ impl PeerMut<'_> {
     /// the peer lost. Works in place: nothing is allocated, and commands
     /// that have not timed out stay put.
     pub(crate) fn check_timeouts(&mut self, now: u32) -> Result<(), TimedOut> {
-        let recovery = self.slot.recovery;
+        let recovery = *self.slot.recovery;
         let peer = &mut *self.public;
-        let stats = &mut self.slot.recovery_stats;
+        let stats = &mut self.slot.recovery_counts;
         let Some(queues) = self.slot.queues.as_deref_mut() else {
             return Ok(());
         };

@@ -95,7 +95,7 @@ impl PeerMut<'_> {
         let mut unwindowed_ahead = self.slot.queues().outgoing.unwindowed();
         // The in-flight limit: stock's window scaled by the packet
         // throttle, or the congestion window when that is on.
-        let recovery = self.slot.recovery;
+        let recovery = *self.slot.recovery;
         let congestion_window = recovery
             .congestion_control
             .then(|| self.slot.queues().congestion.window);

@@ -7,7 +7,7 @@
 use super::host::Host;
 use super::peer::{PeerMut, NEEDS_DISPATCH};
 use super::peer_index::PeerIndex;
-use super::recovery::LossRecovery;
+use super::recovery::SharedRecovery;
 use crate::abi::*;
 
 use ENetPeerState::*;
@@ -26,7 +26,7 @@ impl PeerMut<'_> {
     /// go, as stock does, so a peer waiting for dispatch stays in the
     /// host's queue; dispatch passes over it, since a DISCONNECTED peer
     /// reports nothing.
-    pub(crate) fn reset(&mut self, mtu: u32, recovery: LossRecovery) {
+    pub(crate) fn reset(&mut self, mtu: u32, recovery: SharedRecovery) {
         let peer = &mut *self.public;
         peer.outgoingPeerID = ENET_PROTOCOL_MAXIMUM_PEER_ID as u16;
         peer.connectID = 0;
@@ -76,7 +76,7 @@ impl PeerMut<'_> {
         let left = self.drop_queues();
         debug_assert_eq!(left, LeftDispatchQueue(false), "flags cleared above");
         self.slot.recovery = recovery;
-        self.slot.recovery_stats = Default::default();
+        self.slot.recovery_counts = Default::default();
     }
 
     /// Drops every queued command and packet and the channels, taking
@@ -118,7 +118,7 @@ impl Host {
     pub fn reset_peer(&mut self, index: PeerIndex) {
         self.on_disconnect(index);
         let mtu = self.public.mtu;
-        let recovery = self.engine.loss_recovery;
+        let recovery = self.engine.loss_recovery.clone();
         self.peer_view(index).reset(mtu, recovery);
         self.engine.receipts.remove(&index);
         self.next_generation(index);
@@ -140,6 +140,7 @@ mod tests {
     use super::*;
     use crate::proto::host::blank_peer;
     use crate::proto::peer::PeerSlot;
+    use crate::proto::recovery::LossRecovery;
 
     #[test]
     fn dropping_queues_reports_a_peer_waiting_for_dispatch() {
@@ -174,7 +175,7 @@ mod tests {
             public: &mut public,
             slot: &mut slot,
         }
-        .reset(1400, recovery);
+        .reset(1400, SharedRecovery::new(recovery));
         assert_eq!(public.state, ENET_PEER_STATE_DISCONNECTED);
         assert_eq!(public.flags, 0);
         assert_eq!(public.eventData, 0);

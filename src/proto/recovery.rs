@@ -8,6 +8,8 @@
 //! wire format alone: a stock receiver acknowledges every reliable command
 //! on its own, so it cannot tell.
 
+use std::sync::{Arc, LazyLock};
+
 use crate::abi::*;
 
 /// Timeout growth per retransmission, in percent, that stock uses (×2).
@@ -140,6 +142,83 @@ impl LossRecovery {
 impl Default for LossRecovery {
     fn default() -> Self {
         LossRecovery::DEFAULT
+    }
+}
+
+/// Loss-recovery settings as a peer slot holds them: one pointer, shared
+/// by all the peers a host's setting applies to, so that thousands of slots
+/// do not each carry a copy. It always points somewhere (the default
+/// settings have one shared copy for the whole process), so reading a
+/// setting costs no more than a field of the slot itself.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct SharedRecovery(Arc<LossRecovery>);
+
+/// The shared copy of [`LossRecovery::DEFAULT`].
+static DEFAULT_RECOVERY: LazyLock<SharedRecovery> =
+    LazyLock::new(|| SharedRecovery(Arc::new(LossRecovery::DEFAULT)));
+
+impl SharedRecovery {
+    /// The settings, brought into range.
+    pub(crate) fn new(recovery: LossRecovery) -> SharedRecovery {
+        let recovery = recovery.sanitized();
+        if recovery == LossRecovery::DEFAULT {
+            SharedRecovery::default()
+        } else {
+            SharedRecovery(Arc::new(recovery))
+        }
+    }
+
+    /// Whether `self` and `other` are the same copy.
+    #[cfg(test)]
+    fn is(&self, other: &SharedRecovery) -> bool {
+        Arc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+impl Default for SharedRecovery {
+    fn default() -> Self {
+        DEFAULT_RECOVERY.clone()
+    }
+}
+
+impl core::ops::Deref for SharedRecovery {
+    type Target = LossRecovery;
+
+    fn deref(&self) -> &LossRecovery {
+        &self.0
+    }
+}
+
+/// What a peer's loss recovery did since it connected, as its slot counts
+/// it: each retransmission is either early or on a timeout, so their total
+/// is not stored (see [`RecoveryStats`]).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(crate) struct RecoveryCounts {
+    retransmitted_bytes: u64,
+    fast_retransmits: u64,
+    timeouts: u64,
+}
+
+impl RecoveryCounts {
+    /// Counts one more retransmission of `bytes` payload bytes, sent early
+    /// or on a timeout.
+    pub(crate) fn count(&mut self, bytes: u16, early: bool) {
+        self.retransmitted_bytes += u64::from(bytes);
+        if early {
+            self.fast_retransmits += 1;
+        } else {
+            self.timeouts += 1;
+        }
+    }
+
+    /// The counters as the API reports them.
+    pub(crate) fn stats(&self) -> RecoveryStats {
+        RecoveryStats {
+            retransmitted_commands: self.fast_retransmits + self.timeouts,
+            retransmitted_bytes: self.retransmitted_bytes,
+            fast_retransmits: self.fast_retransmits,
+            timeouts: self.timeouts,
+        }
     }
 }
 
@@ -341,5 +420,33 @@ mod tests {
         window.on_acknowledged(1 << 20, mtu);
         window.on_loss(2000, 2000, mtu, 20_000);
         assert_eq!(window.window, 20_000);
+    }
+
+    #[test]
+    fn shared_settings_read_as_given_and_sanitized() {
+        let default = SharedRecovery::new(LossRecovery::DEFAULT);
+        assert!(default.is(&SharedRecovery::default()), "one copy");
+        assert_eq!(*default, LossRecovery::DEFAULT);
+        let fast = SharedRecovery::new(LossRecovery::FAST);
+        assert_eq!(*fast, LossRecovery::FAST);
+        assert_eq!(*fast.clone(), LossRecovery::FAST);
+        let odd = SharedRecovery::new(LossRecovery {
+            backoff_percent: 20,
+            ..LossRecovery::STOCK
+        });
+        assert_eq!(odd.backoff_percent, 100);
+    }
+
+    #[test]
+    fn counts_report_their_total() {
+        let mut counts = RecoveryCounts::default();
+        counts.count(100, true);
+        counts.count(20, false);
+        counts.count(3, false);
+        let stats = counts.stats();
+        assert_eq!(stats.retransmitted_commands, 3);
+        assert_eq!(stats.retransmitted_bytes, 123);
+        assert_eq!(stats.fast_retransmits, 1);
+        assert_eq!(stats.timeouts, 2);
     }
 }
