@@ -148,8 +148,9 @@ impl Default for LossRecovery {
 /// Loss-recovery settings as a peer slot holds them: one pointer, shared
 /// by all the peers a host's setting applies to, so that thousands of slots
 /// do not each carry a copy. It always points somewhere (the default
-/// settings have one shared copy for the whole process), so reading a
-/// setting costs no more than a field of the slot itself.
+/// settings have one shared copy for the whole process), so a read is one
+/// load more than a field of the slot, with no check for a missing copy.
+/// A peer given settings of its own has its own copy.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct SharedRecovery(Arc<LossRecovery>);
 
