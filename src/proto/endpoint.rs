@@ -3,9 +3,10 @@
 //!
 //! Stock ENet knows only IPv4, and `ENetPeer::address` and
 //! `ENetHost::receivedAddress` keep holding an IPv4 peer's address exactly
-//! as stock does. An IPv6 peer's full address lives beside its slot; those
-//! two fields then hold a placeholder ([`IPV6_PLACEHOLDER_HOST`] with the
-//! peer's port), which old code can read, print and compare without harm.
+//! as stock does. An IPv6 peer's full address lives in its host's table of
+//! them (`Engine::ipv6_endpoints`); those two fields then hold a
+//! placeholder ([`IPV6_PLACEHOLDER_HOST`] with the peer's port), which old
+//! code can read, print and compare without harm.
 //! A dual-stack socket names IPv4 senders as IPv4-mapped IPv6 addresses;
 //! [`normalized`] turns them back into IPv4 ones, so a stock client on
 //! 127.0.0.1 is an IPv4 peer whichever socket it reached.
@@ -61,7 +62,7 @@ pub fn normalized(endpoint: SocketAddr) -> SocketAddr {
 impl Host {
     /// Where the peer in slot `index` sends from and is sent to.
     pub fn peer_endpoint(&self, index: PeerIndex) -> SocketAddr {
-        match self.engine.slots[index].ipv6.as_deref() {
+        match self.engine.ipv6_endpoints.get(&index) {
             Some(v6) => SocketAddr::V6(*v6),
             None => self.engine.peers[index].address.into(),
         }
@@ -70,21 +71,17 @@ impl Host {
     /// Points the peer in slot `index` at `endpoint` (which is
     /// [`normalized`] already): `ENetPeer::address` gets its view.
     pub(crate) fn set_peer_endpoint(&mut self, index: PeerIndex, endpoint: SocketAddr) {
-        let slot = &mut self.engine.slots[index];
         match endpoint {
-            SocketAddr::V4(_) => slot.ipv6 = None,
-            SocketAddr::V6(v6) => match slot.ipv6.as_deref_mut() {
-                Some(kept) => *kept = v6,
-                None => slot.ipv6 = Some(Box::new(v6)),
-            },
-        }
+            SocketAddr::V4(_) => self.engine.ipv6_endpoints.remove(&index),
+            SocketAddr::V6(v6) => self.engine.ipv6_endpoints.insert(index, v6),
+        };
         self.engine.peers[index].address = enet_view(&endpoint);
     }
 
     /// Whether the peer in slot `index` has the IP address of `endpoint`
     /// (stock counts a host's peers from one address by that alone).
     pub(crate) fn peer_has_ip(&self, index: PeerIndex, endpoint: &SocketAddr) -> bool {
-        match (endpoint.ip(), self.engine.slots[index].ipv6.as_deref()) {
+        match (endpoint.ip(), self.engine.ipv6_endpoints.get(&index)) {
             (IpAddr::V4(ip), None) => {
                 self.engine.peers[index].address.host == u32::from_ne_bytes(ip.octets())
             }
@@ -98,7 +95,7 @@ impl Host {
     /// the IPv4 broadcast address (any answer is taken, as stock does).
     pub(crate) fn peer_matches(&self, index: PeerIndex, from: &SocketAddr) -> bool {
         let address = self.engine.peers[index].address;
-        match (from, self.engine.slots[index].ipv6.as_deref()) {
+        match (from, self.engine.ipv6_endpoints.get(&index)) {
             (SocketAddr::V4(v4), None) => {
                 let host = u32::from_ne_bytes(v4.ip().octets());
                 (host == address.host && v4.port() == address.port)

@@ -2,6 +2,7 @@
 //! allocation so that the `ENetHost *` C code holds leads back to both.
 
 use std::collections::{BTreeMap, VecDeque};
+use std::net::SocketAddrV6;
 
 use super::half_open::HalfOpen;
 use super::peer::{PeerMut, PeerSlot, Receipts};
@@ -70,6 +71,10 @@ pub(crate) struct Engine {
     /// by slot, until the peer's reset: programs rarely call them, so the
     /// few peers that have any keep them here rather than each slot.
     pub(crate) receipts: BTreeMap<PeerIndex, Receipts>,
+    /// The IPv6 address of each peer that has one, by slot; an IPv4 peer's
+    /// is `ENetPeer::address`, as in stock (see `endpoint.rs`). Kept here
+    /// rather than in each slot: most hosts have no IPv6 peer at all.
+    pub(crate) ipv6_endpoints: BTreeMap<PeerIndex, SocketAddrV6>,
     /// Each slot's generation (see `request.rs`).
     pub(crate) generations: super::handle::Generations,
     /// Requests from other threads being applied (kept to reuse memory).
@@ -308,6 +313,7 @@ impl Engine {
             reassembly: Budget::default(),
             loss_recovery: SharedRecovery::default(),
             receipts: BTreeMap::new(),
+            ipv6_endpoints: BTreeMap::new(),
             generations: super::handle::new_generations(settings.peer_count),
             requests: Vec::new(),
         })

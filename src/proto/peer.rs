@@ -5,7 +5,6 @@
 //! host, are in `peer_ops.rs`.
 
 use std::collections::{BTreeMap, VecDeque};
-use std::net::SocketAddrV6;
 
 use super::channel::{Incoming, IncomingChannel, IncomingChannels};
 use super::command::Acknowledgement;
@@ -51,9 +50,6 @@ pub struct PeerSlot {
     /// among the handshakes' freed queues, keeping the C heap from giving
     /// those pages back.
     pub(crate) recovery_counts: RecoveryCounts,
-    /// The peer's IPv6 address, if it has one; an IPv4 peer's address is
-    /// `ENetPeer::address`, as in stock (see `endpoint.rs`).
-    pub(crate) ipv6: Option<Box<SocketAddrV6>>,
 }
 
 /// A peer's command queues.
@@ -467,12 +463,12 @@ mod tests {
     use crate::proto::command::{OutgoingBody, OutgoingCommand, CONNECTION_CHANNEL};
     use crate::wire::command::CommandFlags;
 
-    /// Every peer slot of a host has one, used or not: 4000 slots at 80
-    /// bytes are 313 KiB. Growing it is a choice to make knowingly.
+    /// Every peer slot of a host has one, used or not: 4000 slots at 64
+    /// bytes are 250 KiB. Growing it is a choice to make knowingly.
     #[test]
     #[cfg(target_pointer_width = "64")]
     fn a_peer_slot_stays_small() {
-        assert_eq!(core::mem::size_of::<PeerSlot>(), 80);
+        assert_eq!(core::mem::size_of::<PeerSlot>(), 64);
     }
 
     fn ping() -> OutgoingCommand {

@@ -192,12 +192,15 @@ impl core::ops::Deref for SharedRecovery {
 
 /// What a peer's loss recovery did since it connected, as its slot counts
 /// it: each retransmission is either early or on a timeout, so their total
-/// is not stored (see [`RecoveryStats`]).
+/// is not stored (see [`RecoveryStats`]). The two counts are 32 bits, which
+/// keeps the slot, one per peer of a host, at 64 bytes: they stop at
+/// `u32::MAX` (more than a month of 1000 retransmissions a second on one
+/// connection) rather than wrap.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub(crate) struct RecoveryCounts {
     retransmitted_bytes: u64,
-    fast_retransmits: u64,
-    timeouts: u64,
+    fast_retransmits: u32,
+    timeouts: u32,
 }
 
 impl RecoveryCounts {
@@ -205,20 +208,23 @@ impl RecoveryCounts {
     /// or on a timeout.
     pub(crate) fn count(&mut self, bytes: u16, early: bool) {
         self.retransmitted_bytes += u64::from(bytes);
-        if early {
-            self.fast_retransmits += 1;
+        let count = if early {
+            &mut self.fast_retransmits
         } else {
-            self.timeouts += 1;
-        }
+            &mut self.timeouts
+        };
+        *count = count.saturating_add(1);
     }
 
     /// The counters as the API reports them.
     pub(crate) fn stats(&self) -> RecoveryStats {
+        let fast_retransmits = u64::from(self.fast_retransmits);
+        let timeouts = u64::from(self.timeouts);
         RecoveryStats {
-            retransmitted_commands: self.fast_retransmits + self.timeouts,
+            retransmitted_commands: fast_retransmits + timeouts,
             retransmitted_bytes: self.retransmitted_bytes,
-            fast_retransmits: self.fast_retransmits,
-            timeouts: self.timeouts,
+            fast_retransmits,
+            timeouts,
         }
     }
 }
@@ -449,5 +455,20 @@ mod tests {
         assert_eq!(stats.retransmitted_bytes, 123);
         assert_eq!(stats.fast_retransmits, 1);
         assert_eq!(stats.timeouts, 2);
+    }
+
+    #[test]
+    fn counts_stop_at_their_largest_rather_than_wrap() {
+        let mut counts = RecoveryCounts {
+            timeouts: u32::MAX - 1,
+            ..RecoveryCounts::default()
+        };
+        counts.count(1, false);
+        counts.count(1, false);
+        counts.count(1, true);
+        let stats = counts.stats();
+        assert_eq!(stats.timeouts, u64::from(u32::MAX));
+        assert_eq!(stats.retransmitted_commands, u64::from(u32::MAX) + 1);
+        assert_eq!(stats.retransmitted_bytes, 3);
     }
 }
