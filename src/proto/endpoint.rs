@@ -79,14 +79,17 @@ impl Host {
     }
 
     /// Whether the peer in slot `index` has the IP address of `endpoint`
-    /// (stock counts a host's peers from one address by that alone).
+    /// (stock counts a host's peers from one address by that alone). A
+    /// CONNECT asks this of every peer: for an IPv4 endpoint the address
+    /// decides before the table of IPv6 peers is looked in.
     pub(crate) fn peer_has_ip(&self, index: PeerIndex, endpoint: &SocketAddr) -> bool {
-        match (endpoint.ip(), self.engine.ipv6_endpoints.get(&index)) {
-            (IpAddr::V4(ip), None) => {
+        let ipv6 = || self.engine.ipv6_endpoints.get(&index);
+        match endpoint.ip() {
+            IpAddr::V4(ip) => {
                 self.engine.peers[index].address.host == u32::from_ne_bytes(ip.octets())
+                    && ipv6().is_none()
             }
-            (IpAddr::V6(ip), Some(v6)) => *v6.ip() == ip,
-            _ => false,
+            IpAddr::V6(ip) => ipv6().is_some_and(|v6| *v6.ip() == ip),
         }
     }
 
@@ -129,6 +132,47 @@ mod tests {
         let view = enet_view(&endpoint);
         assert_eq!(view.host, IPV6_PLACEHOLDER_HOST);
         assert_eq!(view.port, 9000);
+    }
+
+    #[test]
+    fn ipv4_and_ipv6_peers_answer_for_their_own_addresses() {
+        use crate::proto::host::HostSettings;
+        let mut host = Host::create(HostSettings {
+            address: ENetAddress::default(),
+            socket: crate::abi::ENET_SOCKET_NULL,
+            peer_count: 3,
+            channel_limit: 1,
+            incoming_bandwidth: 0,
+            outgoing_bandwidth: 0,
+            random_seed: 1,
+            now: 0,
+        })
+        .expect("host");
+        let slots: Vec<PeerIndex> = PeerIndex::all(3).collect();
+        let (first, second, third) = (slots[0], slots[1], slots[2]);
+        let v4: SocketAddr = "10.1.2.3:5000".parse().unwrap();
+        let v6: SocketAddr = "[2001:db8::1]:5000".parse().unwrap();
+        host.set_peer_endpoint(first, v4);
+        host.set_peer_endpoint(second, v6);
+        assert_eq!(host.peer_endpoint(first), v4);
+        assert_eq!(host.peer_endpoint(second), v6);
+        let other_port = |endpoint: SocketAddr| SocketAddr::new(endpoint.ip(), 6000);
+        assert!(host.peer_has_ip(first, &other_port(v4)));
+        assert!(!host.peer_has_ip(first, &other_port(v6)));
+        assert!(host.peer_has_ip(second, &other_port(v6)));
+        assert!(!host.peer_has_ip(second, &other_port(v4)));
+        // The IPv6 peer's view is the placeholder: an IPv4 sender of
+        // 0.0.0.0 is not taken for it.
+        let placeholder: SocketAddr = "0.0.0.0:5000".parse().unwrap();
+        assert!(!host.peer_has_ip(second, &placeholder));
+        assert!(host.peer_matches(second, &v6));
+        assert!(!host.peer_matches(second, &placeholder));
+        assert!(!host.peer_has_ip(third, &other_port(v6)));
+        // Moved to IPv4, the slot leaves the table of IPv6 peers.
+        host.set_peer_endpoint(second, v4);
+        assert_eq!(host.peer_endpoint(second), v4);
+        assert!(!host.peer_has_ip(second, &other_port(v6)));
+        assert!(host.engine.ipv6_endpoints.is_empty());
     }
 
     #[test]
