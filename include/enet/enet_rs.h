@@ -127,7 +127,8 @@ typedef struct _ENetRsLossRecovery
 typedef struct _ENetRsPeerStats
 {
    /**
-    * Reliable commands sent again (as themselves or as copies).
+    * Reliable commands sent again (as themselves or as copies): the sum
+    * of the two counts below.
     */
    uint64_t retransmittedCommands;
    /**
@@ -135,7 +136,8 @@ typedef struct _ENetRsPeerStats
     */
    uint64_t retransmittedBytes;
    /**
-    * Of those, sent early, once later commands were acknowledged.
+    * Of those, sent early, once later commands were acknowledged. Stops
+    * at 4294967295 (as does `timeouts`), while the bytes go on counting.
     */
    uint64_t fastRetransmits;
    /**

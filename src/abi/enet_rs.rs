@@ -133,11 +133,13 @@ pub struct ENetRsLossRecovery {
 #[repr(C)]
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct ENetRsPeerStats {
-    /// Reliable commands sent again (as themselves or as copies).
+    /// Reliable commands sent again (as themselves or as copies): the sum
+    /// of the two counts below.
     pub retransmittedCommands: u64,
     /// Payload bytes of those.
     pub retransmittedBytes: u64,
-    /// Of those, sent early, once later commands were acknowledged.
+    /// Of those, sent early, once later commands were acknowledged. Stops
+    /// at 4294967295 (as does `timeouts`), while the bytes go on counting.
     pub fastRetransmits: u64,
     /// Of those, sent when a timeout passed.
     pub timeouts: u64,

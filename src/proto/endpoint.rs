@@ -80,8 +80,9 @@ impl Host {
 
     /// Whether the peer in slot `index` has the IP address of `endpoint`
     /// (stock counts a host's peers from one address by that alone). A
-    /// CONNECT asks this of every peer: for an IPv4 endpoint the address
-    /// decides before the table of IPv6 peers is looked in.
+    /// CONNECT asks this of every peer it could count: for an IPv4
+    /// endpoint the address decides before the table of IPv6 peers is
+    /// looked in.
     pub(crate) fn peer_has_ip(&self, index: PeerIndex, endpoint: &SocketAddr) -> bool {
         let ipv6 = || self.engine.ipv6_endpoints.get(&index);
         match endpoint.ip() {

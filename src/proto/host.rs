@@ -73,7 +73,9 @@ pub(crate) struct Engine {
     pub(crate) receipts: BTreeMap<PeerIndex, Receipts>,
     /// The IPv6 address of each peer that has one, by slot; an IPv4 peer's
     /// is `ENetPeer::address`, as in stock (see `endpoint.rs`). Kept here
-    /// rather than in each slot: most hosts have no IPv6 peer at all.
+    /// rather than in each slot: most hosts have no IPv6 peer at all. Like
+    /// `ENetPeer::address`, an entry outlives the peer's reset, until the
+    /// slot is given another address.
     pub(crate) ipv6_endpoints: BTreeMap<PeerIndex, SocketAddrV6>,
     /// Each slot's generation (see `request.rs`).
     pub(crate) generations: super::handle::Generations,

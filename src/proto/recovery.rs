@@ -194,8 +194,8 @@ impl core::ops::Deref for SharedRecovery {
 /// it: each retransmission is either early or on a timeout, so their total
 /// is not stored (see [`RecoveryStats`]). The two counts are 32 bits, which
 /// keeps the slot, one per peer of a host, at 64 bytes: they stop at
-/// `u32::MAX` (more than a month of 1000 retransmissions a second on one
-/// connection) rather than wrap.
+/// `u32::MAX` (49 days of 1000 retransmissions a second on one connection)
+/// rather than wrap, while the bytes go on counting.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub(crate) struct RecoveryCounts {
     retransmitted_bytes: u64,
