@@ -25,9 +25,13 @@ use super::scratch;
 pub(crate) struct HalfOpen {
     /// Each admission's ticket over its slot, oldest first.
     queue: VecDeque<SlotEntry>,
-    /// Each slot's current ticket; 0 = none.
-    ticket: Vec<u64>,
-    last_ticket: u64,
+    /// Each slot's current ticket; 0 = none. Tickets wrap at 2^32 (a
+    /// ticket tells an entry from its slot's later ones, never orders
+    /// them), and an entry could share its ticket with a later admission
+    /// of its slot only after 2^32 more admissions, while the queue is
+    /// compacted every `2 * slots + 64` at most: no entry waits that long.
+    ticket: Vec<u32>,
+    last_ticket: u32,
 }
 
 impl HalfOpen {
@@ -45,7 +49,7 @@ impl HalfOpen {
         let Some(current) = self.ticket.get_mut(slot.get()) else {
             return;
         };
-        self.last_ticket += 1;
+        self.last_ticket = self.last_ticket.checked_add(1).unwrap_or(1);
         *current = self.last_ticket;
         // Handshakes mostly complete in the order they began, so the
         // entries at the front are mostly stale by now: dropping them here
@@ -54,7 +58,8 @@ impl HalfOpen {
         self.drop_stale_front(&is_half_open);
         let in_progress = self.queue.len();
         scratch::fit_to_use(&mut self.queue, in_progress);
-        self.queue.push_back(SlotEntry::new(self.last_ticket, slot));
+        self.queue
+            .push_back(SlotEntry::new(u64::from(self.last_ticket), slot));
         if self.queue.len() > 2 * self.ticket.len() + 64 {
             let ticket = &self.ticket;
             self.queue
@@ -89,8 +94,8 @@ impl HalfOpen {
 
 /// Whether `entry` is its slot's current admission and the slot is still
 /// half-open.
-fn is_live(ticket: &[u64], entry: SlotEntry, is_half_open: &impl Fn(PeerIndex) -> bool) -> bool {
-    ticket[entry.slot().get()] == entry.value() && is_half_open(entry.slot())
+fn is_live(ticket: &[u32], entry: SlotEntry, is_half_open: &impl Fn(PeerIndex) -> bool) -> bool {
+    u64::from(ticket[entry.slot().get()]) == entry.value() && is_half_open(entry.slot())
 }
 
 #[cfg(test)]
@@ -157,6 +162,21 @@ mod tests {
             half_open.admit(slot(number), open);
         }
         assert_eq!(half_open.oldest(open), Some(slot(3000)));
+    }
+
+    #[test]
+    fn tickets_wrap_past_zero_and_keep_their_order() {
+        let mut half_open = HalfOpen::new(3);
+        half_open.last_ticket = u32::MAX - 1;
+        for number in [2, 0, 1] {
+            half_open.admit(slot(number), |_| true);
+        }
+        // The tickets went MAX, then 1 and 2: 0 still means "none".
+        assert_eq!(half_open.ticket, [1, 2, u32::MAX]);
+        assert_eq!(half_open.oldest(|_| true), Some(slot(2)));
+        assert_eq!(half_open.oldest(|_| true), Some(slot(0)));
+        assert_eq!(half_open.oldest(|_| true), Some(slot(1)));
+        assert_eq!(half_open.oldest(|_| true), None);
     }
 
     #[test]

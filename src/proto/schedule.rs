@@ -121,23 +121,43 @@ impl Clock {
     }
 }
 
-/// A peer without a timer. Extended times start at 2^32 and never come
-/// near 0.
-const NO_TIMER: u64 = 0;
+/// A slot's [`Schedule::flags`]: it is in the ready list.
+const READY: u8 = 1;
+/// A slot's [`Schedule::flags`]: it has a live timer, at its `timer_at`.
+const ARMED: u8 = 2;
+
+/// A slot's [`Schedule::flags`], only while stale timers are compacted
+/// away: its live entry is already kept.
+const KEPT: u8 = 4;
+
+/// The low 32 bits of an extended time: what [`Schedule::timer_at`] keeps.
+///
+/// Two extended times with the same low bits are 2^32 ms (49 days) apart,
+/// and a stale heap entry cannot be mistaken for the live one that way: a
+/// live deadline lies at most 2^31 ms past the time it was set, so a stale
+/// entry sharing its low bits would have had to wait in the heap, unpopped,
+/// through 2^31 ms of service passes. Were it ever so, the cost would be
+/// one early visit, and a visit only makes the peer's timers afresh from
+/// its state.
+fn low_bits(at: u64) -> u32 {
+    at as u32
+}
 
 #[derive(Debug)]
 pub struct Schedule {
     ready: Vec<PeerIndex>,
-    is_ready: Vec<bool>,
+    /// Each slot's [`READY`] and [`ARMED`] bits.
+    flags: Vec<u8>,
     /// Each peer's visit, as its extended deadline over its slot.
     timers: BinaryHeap<Reverse<SlotEntry>>,
-    /// The live heap key of each peer, the earliest deadline of the table
-    /// its last visit set ([`NO_TIMER`] for none); heap entries that
+    /// The live heap key of each [`ARMED`] peer (its [`low_bits`]), the
+    /// earliest deadline of the table its last visit set; heap entries that
     /// disagree are stale. The tables themselves are not kept: each visit
     /// makes the peer's table afresh from its state, and the heap needs
     /// only the earliest (a table per slot would be 20 bytes a peer that
-    /// nothing reads).
-    timer_at: Vec<u64>,
+    /// nothing reads). The low bits suffice to tell the live entry, in
+    /// half the memory of the whole extended time.
+    timer_at: Vec<u32>,
     clock: Clock,
 }
 
@@ -145,9 +165,9 @@ impl Schedule {
     pub fn new(peer_count: usize, now: u32) -> Self {
         Schedule {
             ready: Vec::new(),
-            is_ready: vec![false; peer_count],
+            flags: vec![0; peer_count],
             timers: BinaryHeap::new(),
-            timer_at: vec![NO_TIMER; peer_count],
+            timer_at: vec![0; peer_count],
             clock: Clock {
                 last: now,
                 extended: 1 << 32,
@@ -157,9 +177,9 @@ impl Schedule {
 
     /// The peer has something to send: visit it on the next send pass.
     pub fn mark_ready(&mut self, peer: PeerIndex) {
-        if let Some(flag) = self.is_ready.get_mut(peer.get()) {
-            if !*flag {
-                *flag = true;
+        if let Some(flags) = self.flags.get_mut(peer.get()) {
+            if *flags & READY == 0 {
+                *flags |= READY;
                 self.ready.push(peer);
             }
         }
@@ -184,30 +204,50 @@ impl Schedule {
     fn set_timer(&mut self, peer: PeerIndex, now: u32, deadline: u32) {
         let now_extended = self.clock.advance(now);
         let at = self.clock.extend(now_extended, now, deadline);
-        debug_assert_ne!(at, NO_TIMER);
-        if let Some(slot) = self.timer_at.get_mut(peer.get()) {
-            if *slot != at {
-                *slot = at;
+        let slot = peer.get();
+        if let (Some(flags), Some(live)) = (self.flags.get_mut(slot), self.timer_at.get_mut(slot)) {
+            if *flags & ARMED == 0 || *live != low_bits(at) {
+                *flags |= ARMED;
+                *live = low_bits(at);
                 self.timers.push(Reverse(SlotEntry::new(at, peer)));
             }
         }
         // Replaced timers leave stale entries behind; keep them from
         // outgrowing the live ones.
         if self.timers.len() > 2 * self.timer_at.len() + 64 {
-            self.timers = self
-                .timer_at
-                .iter()
-                .enumerate()
-                .filter(|&(_, &at)| at != NO_TIMER)
-                .map(|(peer, &at)| Reverse(SlotEntry::new(at, PeerIndex::new(peer))))
-                .collect();
+            self.compact_timers();
         }
+    }
+
+    /// Drops every stale heap entry, and all but one of a live deadline's
+    /// entries (a peer whose deadline went A, B, A has two).
+    #[cold]
+    fn compact_timers(&mut self) {
+        let mut entries = core::mem::take(&mut self.timers).into_vec();
+        entries.retain(|&Reverse(entry)| {
+            let slot = entry.slot().get();
+            let keep = self.is_live(entry) && self.flags[slot] & KEPT == 0;
+            if keep {
+                self.flags[slot] |= KEPT;
+            }
+            keep
+        });
+        for &Reverse(entry) in &entries {
+            self.flags[entry.slot().get()] &= !KEPT;
+        }
+        self.timers = entries.into();
+    }
+
+    /// Whether `entry` is its peer's live timer.
+    fn is_live(&self, entry: SlotEntry) -> bool {
+        let slot = entry.slot().get();
+        self.flags[slot] & ARMED != 0 && self.timer_at[slot] == low_bits(entry.value())
     }
 
     /// Disarms every timer of the peer.
     pub fn cancel_timers(&mut self, peer: PeerIndex) {
-        if let Some(slot) = self.timer_at.get_mut(peer.get()) {
-            *slot = NO_TIMER;
+        if let Some(flags) = self.flags.get_mut(peer.get()) {
+            *flags &= !ARMED;
         }
     }
 
@@ -218,7 +258,7 @@ impl Schedule {
         out.clear();
         let ready = self.ready.len();
         for peer in self.ready.drain(..) {
-            self.is_ready[peer.get()] = false;
+            self.flags[peer.get()] &= !READY;
             out.push(peer);
         }
         scratch::fit_to_use(&mut self.ready, ready);
@@ -228,10 +268,10 @@ impl Schedule {
                 break;
             }
             self.timers.pop();
-            if self.timer_at[peer.get()] == at {
+            if self.is_live(entry) {
                 // Its table stays as it was until the pass, which visits
                 // every peer it returns, sets the next one.
-                self.timer_at[peer.get()] = NO_TIMER;
+                self.flags[peer.get()] &= !ARMED;
                 out.push(peer);
             }
         }
@@ -246,8 +286,8 @@ impl Schedule {
     pub fn time_until_next(&mut self, now: u32) -> Option<u32> {
         let now_extended = self.clock.advance(now);
         while let Some(Reverse(entry)) = self.timers.peek().copied() {
-            let (at, peer) = (entry.value(), entry.slot());
-            if self.timer_at[peer.get()] == at {
+            let at = entry.value();
+            if self.is_live(entry) {
                 return Some(at.saturating_sub(now_extended).min(u64::from(u32::MAX)) as u32);
             }
             self.timers.pop();
@@ -337,6 +377,47 @@ mod tests {
         schedule.take_due(9_998, &mut due);
         assert!(due.is_empty());
         schedule.take_due(9_999, &mut due);
+        assert_eq!(due, peers(&[0]));
+    }
+
+    #[test]
+    fn a_deadline_set_again_is_kept_once_by_the_compaction() {
+        let mut schedule = Schedule::new(2, 0);
+        // Each return to 100 pushes another entry equal to the live one.
+        for round in 0..1_000 {
+            schedule.set_timer(peer(0), 0, if round % 2 == 0 { 100 } else { 200 });
+        }
+        assert!(schedule.timers.len() <= 2 * 2 + 64 + 1);
+        let mut due = Vec::new();
+        schedule.take_due(150, &mut due);
+        assert!(due.is_empty(), "the live deadline is 200");
+        schedule.take_due(200, &mut due);
+        assert_eq!(due, peers(&[0]));
+        assert_eq!(schedule.time_until_next(200), None);
+        assert!(schedule.timers.is_empty(), "{:?}", schedule.timers);
+    }
+
+    #[test]
+    fn a_stale_entry_49_days_old_costs_one_early_visit() {
+        let mut schedule = Schedule::new(2, 0);
+        schedule.set_timer(peer(0), 0, 100);
+        // 2^32 ms pass with no send pass (only other peers' timers set),
+        // and peer 0's next deadline shares the old one's low 32 bits.
+        let mut now = 0u32;
+        for _ in 0..4 {
+            now = now.wrapping_add(1 << 30);
+            schedule.set_timer(peer(1), now, now.wrapping_add(1));
+        }
+        assert_eq!(now, 0);
+        schedule.set_timer(peer(0), now, 100);
+        let mut due = Vec::new();
+        schedule.take_due(now, &mut due);
+        assert_eq!(due, peers(&[0]), "the old entry visits it early");
+        // The visit sets its timers afresh, and they keep their time.
+        schedule.set_timer(peer(0), now, 100);
+        schedule.take_due(99, &mut due);
+        assert_eq!(due, peers(&[1]));
+        schedule.take_due(100, &mut due);
         assert_eq!(due, peers(&[0]));
     }
 
