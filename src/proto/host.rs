@@ -77,8 +77,10 @@ pub(crate) struct Engine {
     /// `ENetPeer::address`, an entry outlives the peer's reset, until the
     /// slot is given another address.
     pub(crate) ipv6_endpoints: BTreeMap<PeerIndex, SocketAddrV6>,
-    /// Each slot's generation (see `request.rs`).
-    pub(crate) generations: super::handle::Generations,
+    /// Each slot's generation (see `request.rs`), made when the first
+    /// handle is taken: before that no handle can go stale, and most
+    /// programs never take one.
+    pub(crate) generations: std::cell::OnceCell<super::handle::Generations>,
     /// Requests from other threads being applied (kept to reuse memory).
     pub(crate) requests: Vec<super::handle::Request>,
 }
@@ -316,7 +318,7 @@ impl Engine {
             loss_recovery: SharedRecovery::default(),
             receipts: BTreeMap::new(),
             ipv6_endpoints: BTreeMap::new(),
-            generations: super::handle::new_generations(settings.peer_count),
+            generations: std::cell::OnceCell::new(),
             requests: Vec::new(),
         })
     }

@@ -28,25 +28,36 @@ impl Host {
             generation: if free {
                 0
             } else {
-                self.engine.generations[index.get()].load(Ordering::Relaxed)
+                self.generation_table()[index.get()].load(Ordering::Relaxed)
             },
         }
     }
 
-    /// The slot a handle names, if it is still that connection's.
+    /// The slot a handle names, if it is still that connection's (never
+    /// before the first handle was taken).
     pub fn handle_index(&self, handle: PeerHandle) -> Option<PeerIndex> {
-        is_current(&self.engine.generations, handle)
-            .then_some(PeerIndex::new(handle.index as usize))
+        let generations = self.engine.generations.get()?;
+        is_current(generations, handle).then_some(PeerIndex::new(handle.index as usize))
     }
 
     /// Every slot's generation, for threads that check handles.
     pub fn generations(&self) -> Generations {
-        Arc::clone(&self.engine.generations)
+        Arc::clone(self.generation_table())
+    }
+
+    /// The generations, made on first use.
+    fn generation_table(&self) -> &Generations {
+        self.engine
+            .generations
+            .get_or_init(|| new_generations(self.engine.peers.len()))
     }
 
     /// A slot was reset: handles taken before no longer name it.
     pub(crate) fn next_generation(&mut self, index: PeerIndex) {
-        let generation = &self.engine.generations[index.get()];
+        let Some(generations) = self.engine.generations.get() else {
+            return;
+        };
+        let generation = &generations[index.get()];
         let next = generation.load(Ordering::Relaxed).wrapping_add(1).max(1);
         generation.store(next, Ordering::Release);
     }
@@ -87,5 +98,53 @@ impl Host {
         }
         self.engine.requests = requests;
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::abi::ENetAddress;
+    use crate::proto::host::HostSettings;
+
+    #[test]
+    fn generations_start_with_the_first_handle_and_go_stale_on_reset() {
+        let mut host = Host::create(HostSettings {
+            address: ENetAddress::default(),
+            socket: crate::abi::ENET_SOCKET_NULL,
+            peer_count: 2,
+            channel_limit: 1,
+            incoming_bandwidth: 0,
+            outgoing_bandwidth: 0,
+            random_seed: 1,
+            now: 0,
+        })
+        .expect("host");
+        let slot = PeerIndex::new(1);
+        let connected = ENetPeerState::ENET_PEER_STATE_CONNECTED;
+        // A reset before any handle was taken needs no table.
+        host.engine.peers[slot].state = connected;
+        host.reset_peer(slot);
+        assert!(host.engine.generations.get().is_none());
+        let unseen = PeerHandle {
+            index: slot.as_u32(),
+            generation: 1,
+        };
+        assert_eq!(host.handle_index(unseen), None, "no handle was taken");
+        // The slot's next connection: its handle names it until a reset.
+        host.engine.peers[slot].state = connected;
+        let handle = host.peer_handle(slot);
+        assert_ne!(handle.generation, 0);
+        assert_eq!(host.handle_index(handle), Some(slot));
+        host.reset_peer(slot);
+        host.engine.peers[slot].state = connected;
+        assert_eq!(host.handle_index(handle), None);
+        let next = host.peer_handle(slot);
+        assert_ne!(next.generation, handle.generation);
+        assert_eq!(host.handle_index(next), Some(slot));
+        // A free slot's handle names nothing.
+        let free = host.peer_handle(PeerIndex::new(0));
+        assert_eq!(free.generation, 0);
+        assert_eq!(host.handle_index(free), None);
     }
 }
