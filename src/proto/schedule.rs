@@ -209,14 +209,25 @@ impl Schedule {
             if *flags & ARMED == 0 || *live != low_bits(at) {
                 *flags |= ARMED;
                 *live = low_bits(at);
+                if self.timers.len() == self.timers.capacity() {
+                    self.timers.reserve_exact(self.timers.len() / 4 + 16);
+                }
                 self.timers.push(Reverse(SlotEntry::new(at, peer)));
             }
         }
         // Replaced timers leave stale entries behind; keep them from
-        // outgrowing the live ones.
-        if self.timers.len() > 2 * self.timer_at.len() + 64 {
+        // outgrowing the live ones by more than half. With the growth by
+        // quarters above, the heap of a host whose every peer has a timer
+        // stays near 1.5 entries a slot (doubling would take it to 2 or 4).
+        if self.timers.len() > self.stale_limit() {
             self.compact_timers();
         }
+    }
+
+    /// The heap length past which stale entries are compacted away.
+    fn stale_limit(&self) -> usize {
+        let slots = self.timer_at.len();
+        slots + slots / 2 + 64
     }
 
     /// Drops every stale heap entry, and all but one of a live deadline's
@@ -367,12 +378,36 @@ mod tests {
     }
 
     #[test]
+    fn a_host_whose_every_peer_has_a_timer_keeps_a_heap_near_its_slots() {
+        let slots = 4000;
+        let mut schedule = Schedule::new(slots, 0);
+        // Every peer's deadline moves ten times, as acknowledgements move
+        // retransmission timers.
+        for round in 0..10 {
+            for slot in 0..slots {
+                schedule.set_timer(peer(slot), 0, 1000 + round);
+            }
+        }
+        let limit = schedule.stale_limit();
+        assert!(schedule.timers.len() <= limit);
+        assert!(
+            schedule.timers.capacity() <= limit + limit / 4 + 16,
+            "{} entries' room for {slots} slots",
+            schedule.timers.capacity()
+        );
+        let mut due = Vec::new();
+        schedule.take_due(1009, &mut due);
+        assert_eq!(due.len(), slots);
+        assert!(schedule.timers.is_empty());
+    }
+
+    #[test]
     fn stale_entries_are_compacted() {
         let mut schedule = Schedule::new(2, 0);
         for deadline in 1..10_000 {
             schedule.set_timer(peer(0), 0, deadline);
         }
-        assert!(schedule.timers.len() <= 2 * 2 + 64 + 1);
+        assert!(schedule.timers.len() <= schedule.stale_limit() + 1);
         let mut due = Vec::new();
         schedule.take_due(9_998, &mut due);
         assert!(due.is_empty());
@@ -387,7 +422,7 @@ mod tests {
         for round in 0..1_000 {
             schedule.set_timer(peer(0), 0, if round % 2 == 0 { 100 } else { 200 });
         }
-        assert!(schedule.timers.len() <= 2 * 2 + 64 + 1);
+        assert!(schedule.timers.len() <= schedule.stale_limit() + 1);
         let mut due = Vec::new();
         schedule.take_due(150, &mut due);
         assert!(due.is_empty(), "the live deadline is 200");
