@@ -25,11 +25,12 @@ use super::scratch;
 pub(crate) struct HalfOpen {
     /// Each admission's ticket over its slot, oldest first.
     queue: VecDeque<SlotEntry>,
-    /// Each slot's current ticket; 0 = none. Tickets wrap at 2^32 (a
-    /// ticket tells an entry from its slot's later ones, never orders
-    /// them), and an entry could share its ticket with a later admission
-    /// of its slot only after 2^32 more admissions, while the queue is
-    /// compacted every `2 * slots + 64` at most: no entry waits that long.
+    /// Each slot's current ticket; 0 = none. A ticket only tells an entry
+    /// from its slot's later ones (the queue's order is the age), so
+    /// tickets wrap at 2^32, skipping 0. A ticket comes round again only
+    /// after 2^32 - 1 admissions, and no entry stays that long: the queue
+    /// never holds more than `2 * slots + 65` entries, so a stale one is
+    /// compacted away or reaches the front within that many admissions.
     ticket: Vec<u32>,
     last_ticket: u32,
 }
