@@ -138,17 +138,7 @@ mod tests {
     #[test]
     fn ipv4_and_ipv6_peers_answer_for_their_own_addresses() {
         use crate::proto::host::HostSettings;
-        let mut host = Host::create(HostSettings {
-            address: ENetAddress::default(),
-            socket: crate::abi::ENET_SOCKET_NULL,
-            peer_count: 3,
-            channel_limit: 1,
-            incoming_bandwidth: 0,
-            outgoing_bandwidth: 0,
-            random_seed: 1,
-            now: 0,
-        })
-        .expect("host");
+        let mut host = Host::create(HostSettings::for_tests(3)).expect("host");
         let slots: Vec<PeerIndex> = PeerIndex::all(3).collect();
         let (first, second, third) = (slots[0], slots[1], slots[2]);
         let v4: SocketAddr = "10.1.2.3:5000".parse().unwrap();

@@ -31,6 +31,24 @@ pub struct HostSettings {
     pub now: u32,
 }
 
+#[cfg(test)]
+impl HostSettings {
+    /// A host on no socket with `peer_count` slots and one channel, for
+    /// unit tests that drive the engine directly.
+    pub(crate) fn for_tests(peer_count: usize) -> HostSettings {
+        HostSettings {
+            address: ENetAddress::default(),
+            socket: crate::abi::ENET_SOCKET_NULL,
+            peer_count,
+            channel_limit: 1,
+            incoming_bandwidth: 0,
+            outgoing_bandwidth: 0,
+            random_seed: 1,
+            now: 0,
+        }
+    }
+}
+
 /// A host. `public` must stay the first field: C code holds a pointer to
 /// it, and the driver turns that pointer back into the whole `Host`.
 #[repr(C)]

@@ -104,22 +104,11 @@ impl Host {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::abi::ENetAddress;
     use crate::proto::host::HostSettings;
 
     #[test]
     fn generations_start_with_the_first_handle_and_go_stale_on_reset() {
-        let mut host = Host::create(HostSettings {
-            address: ENetAddress::default(),
-            socket: crate::abi::ENET_SOCKET_NULL,
-            peer_count: 2,
-            channel_limit: 1,
-            incoming_bandwidth: 0,
-            outgoing_bandwidth: 0,
-            random_seed: 1,
-            now: 0,
-        })
-        .expect("host");
+        let mut host = Host::create(HostSettings::for_tests(2)).expect("host");
         let slot = PeerIndex::new(1);
         let connected = ENetPeerState::ENET_PEER_STATE_CONNECTED;
         // A reset before any handle was taken needs no table.
