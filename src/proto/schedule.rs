@@ -137,9 +137,9 @@ const KEPT: u8 = 4;
 /// within a day, `TIME_OVERFLOW`), and every send pass pops the entries
 /// that are due. So the low bits can confuse two deadlines only on a host
 /// that has had no send pass for 2^31 ms or more, and then in one of two
-/// ways: a stale entry 2^32 ms
-/// older than the live deadline pops as if it were that one, or a new
-/// deadline 2^32 ms after the armed one is taken for it and not pushed.
+/// ways: a stale entry 2^32 ms older than the live deadline pops as if it
+/// were that one, or a new deadline 2^32 ms after the armed one is taken
+/// for it and not pushed.
 /// Either way the entry that fires is the earlier one, and the cost is one
 /// early visit, which makes the peer's timers afresh from its state.
 fn low_bits(at: u64) -> u32 {
