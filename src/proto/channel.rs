@@ -127,7 +127,7 @@ pub struct IncomingChannels(Option<Box<ChannelStates>>);
 struct ChannelStates(Box<[IncomingChannel]>);
 
 /// What a channel of a peer without ordering state reads as.
-const NOTHING_HELD: &IncomingChannel = &IncomingChannel { held: None };
+pub(crate) const NOTHING_HELD: &IncomingChannel = &IncomingChannel { held: None };
 
 impl core::ops::Index<usize> for IncomingChannels {
     type Output = IncomingChannel;

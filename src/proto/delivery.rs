@@ -23,8 +23,7 @@ fn receiving_state(state: ENetPeerState) -> bool {
 fn incoming_channel_in(slots: &mut [PeerSlot], locator: Locator) -> Option<&mut IncomingChannel> {
     slots
         .get_mut(locator.peer.get())?
-        .incoming
-        .get_mut(usize::from(locator.channel))
+        .incoming_mut(usize::from(locator.channel))
 }
 
 /// The held command at `locator`.
@@ -292,7 +291,9 @@ impl Host {
                 start: fragment.start,
             },
         };
-        let held = self.engine.slots[index].incoming[channel_index].holds_reliable(fragment.start);
+        let held = self.engine.slots[index]
+            .incoming(channel_index)
+            .holds_reliable(fragment.start);
         if !held {
             if self.engine.peers[index].state == ENetPeerState::ENET_PEER_STATE_DISCONNECT_LATER
                 || fragment.start == current
@@ -347,7 +348,8 @@ impl Host {
                 start: fragment.start,
             },
         };
-        let held = self.engine.slots[index].incoming[channel_index]
+        let held = self.engine.slots[index]
+            .incoming(channel_index)
             .holds_unreliable(sequence, fragment.start);
         if !held {
             if self.engine.peers[index].state == ENetPeerState::ENET_PEER_STATE_DISCONNECT_LATER {

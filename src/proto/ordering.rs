@@ -78,7 +78,7 @@ impl PeerMut<'_> {
         let current = channel.incomingReliableSequenceNumber;
         let current_unreliable = channel.incomingUnreliableSequenceNumber;
         let channel_index = usize::from(channel_id);
-        let held = &self.slot.incoming[channel_index];
+        let held = self.slot.incoming(channel_index);
         match sequencing {
             Sequencing::Reliable { sequence } => {
                 if !in_receive_window(sequence, current)
@@ -161,7 +161,7 @@ impl PeerMut<'_> {
                 return advanced;
             };
             let next = channel.incomingReliableSequenceNumber.wrapping_add(1);
-            if !self.slot.incoming[channel_index].reliable_is_complete(next) {
+            if !self.slot.incoming(channel_index).reliable_is_complete(next) {
                 break;
             }
             let Some(incoming) = self.unhold_reliable(channel_index, next) else {
@@ -221,7 +221,9 @@ impl PeerMut<'_> {
     #[cold]
     #[inline(never)]
     fn drop_passed_reliable(&mut self, channel_index: usize, current: u16) {
-        let stale: Vec<u16> = self.slot.incoming[channel_index]
+        let stale: Vec<u16> = self
+            .slot
+            .incoming(channel_index)
             .reliable_sequences()
             .filter(|&sequence| sequence == current || !in_receive_window(sequence, current))
             .collect();
@@ -236,7 +238,7 @@ impl PeerMut<'_> {
     /// for it, drop what was held for numbers now passed.
     fn release_unreliable_after_advance(&mut self, channel_id: u8, current: u16, now: u32) -> bool {
         let channel_index = usize::from(channel_id);
-        let held = &self.slot.incoming[channel_index];
+        let held = self.slot.incoming(channel_index);
         if held.holds_no_unreliable() {
             return false;
         }

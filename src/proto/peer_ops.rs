@@ -3,7 +3,6 @@
 //! per-peer tunables. Resetting a peer is in `peer_reset.rs`, ending a
 //! connection in `disconnect.rs`.
 
-use super::channel::IncomingChannels;
 use super::command::{FragmentFields, OutgoingBody, OutgoingCommand, CONNECTION_CHANNEL};
 use super::host::{clear_list, Host};
 use super::packet_flag;
@@ -36,8 +35,12 @@ impl Host {
         peer.channelCount = count;
         let slot = &mut self.engine.slots[index];
         slot.channels = Some(channels);
-        slot.incoming = IncomingChannels::default();
-        slot.held_commands = 0;
+        if let Some(queues) = slot.queues_if_any() {
+            for channel in std::mem::take(&mut queues.incoming) {
+                channel.clear();
+            }
+            queues.held_commands = 0;
+        }
         true
     }
 
@@ -103,7 +106,6 @@ impl Host {
         packet: impl Into<PacketView<'p>>,
     ) -> Result<(), SendError> {
         let packet = packet.into();
-        self.engine.slots[index].last_traffic = self.public.serviceTime;
         let peer = &self.engine.peers[index];
         if peer.state != ENET_PEER_STATE_CONNECTED {
             return Err(SendError::NotConnected);
@@ -121,6 +123,9 @@ impl Host {
         }
         let fragment_length = fragment_length.max(1) as usize;
         let flags = packet.flags();
+        // Stamped before the last refusal (too many fragments, which no
+        // well-sized packet meets), so the two paths below share it.
+        self.engine.slots[index].queues().last_traffic = self.public.serviceTime;
         let channel = self
             .channel_mut(index, channel_id)
             .ok_or(SendError::BadChannel)?;

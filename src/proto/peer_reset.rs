@@ -99,11 +99,10 @@ impl PeerMut<'_> {
                 dropped_waiting += delivery.packet.len();
                 delivery.packet.release();
             }
+            for channel in std::mem::take(&mut queues.incoming) {
+                dropped_waiting += channel.clear();
+            }
         }
-        for channel in std::mem::take(&mut slot.incoming) {
-            dropped_waiting += channel.clear();
-        }
-        slot.held_commands = 0;
         slot.channels = None;
         peer.totalWaitingData = peer.totalWaitingData.saturating_sub(dropped_waiting);
         peer.channels = core::ptr::null_mut();

@@ -109,10 +109,8 @@ impl PeerMut<'_> {
     /// Puts a received packet on the peer's delivery queue at service time
     /// `now`.
     pub(crate) fn deliver(&mut self, channel_id: u8, packet: PacketRef, now: u32) {
-        self.slot.last_traffic = now;
-        push_to_peer_queue(
-            &mut self.slot.queues().dispatched,
-            Delivery { channel_id, packet },
-        );
+        let queues = self.slot.queues();
+        queues.last_traffic = now;
+        push_to_peer_queue(&mut queues.dispatched, Delivery { channel_id, packet });
     }
 }
