@@ -111,7 +111,9 @@ impl PeerMut<'_> {
             // and acknowledged only now has kept the peer busy, and its
             // queues (with the congestion window) stay until it has gone
             // as long without payloads as an idle peer must.
-            self.slot.queues().last_traffic = now;
+            if let Some(queues) = self.slot.queues.as_deref_mut() {
+                queues.last_traffic = now;
+            }
             let length = u32::from(command.fragment_length);
             peer.reliableDataInTransit = peer.reliableDataInTransit.saturating_sub(length);
             if self.slot.recovery.congestion_control {

@@ -78,16 +78,17 @@ impl PeerMut<'_> {
         let current = channel.incomingReliableSequenceNumber;
         let current_unreliable = channel.incomingUnreliableSequenceNumber;
         let channel_index = usize::from(channel_id);
-        let held = self.slot.incoming(channel_index);
+        let held = self.slot.holding(channel_index);
         match sequencing {
             Sequencing::Reliable { sequence } => {
                 if !in_receive_window(sequence, current)
                     || sequence == current
-                    || held.holds_reliable(sequence)
+                    || held.is_some_and(|held| held.holds_reliable(sequence))
                 {
                     return Received::new(Queued::Discarded);
                 }
-                let in_order = sequence == current.wrapping_add(1) && held.holds_no_reliable();
+                let in_order = sequence == current.wrapping_add(1)
+                    && held.is_none_or(|held| held.holds_no_reliable());
                 let Some(packet) = self.new_incoming_packet(limit, data, packet_flag::RELIABLE)
                 else {
                     return Received::new(Queued::Error);
@@ -115,7 +116,7 @@ impl PeerMut<'_> {
             } => {
                 if !in_receive_window(sequence, current)
                     || (sequence == current && unreliable <= current_unreliable)
-                    || held.holds_unreliable(sequence, unreliable)
+                    || held.is_some_and(|held| held.holds_unreliable(sequence, unreliable))
                 {
                     return Received::new(Queued::Discarded);
                 }
@@ -238,7 +239,9 @@ impl PeerMut<'_> {
     /// for it, drop what was held for numbers now passed.
     fn release_unreliable_after_advance(&mut self, channel_id: u8, current: u16, now: u32) -> bool {
         let channel_index = usize::from(channel_id);
-        let held = self.slot.incoming(channel_index);
+        let Some(held) = self.slot.holding(channel_index) else {
+            return false;
+        };
         if held.holds_no_unreliable() {
             return false;
         }

@@ -161,13 +161,20 @@ impl PeerSlot {
             .is_some_and(|q| q.congestion.paced && !q.outgoing.is_empty())
     }
 
+    /// Channel `index`'s ordering state, `None` while the peer holds
+    /// nothing. The held count answers for every channel at once, so a
+    /// peer whose traffic arrives in order never looks a channel up.
+    pub(crate) fn holding(&self, index: usize) -> Option<&IncomingChannel> {
+        match self.queues.as_deref() {
+            Some(queues) if queues.held_commands != 0 => Some(&queues.incoming[index]),
+            _ => None,
+        }
+    }
+
     /// Channel `index`'s ordering state (an empty one while the peer holds
     /// nothing).
     pub(crate) fn incoming(&self, index: usize) -> &IncomingChannel {
-        match &self.queues {
-            Some(queues) => &queues.incoming[index],
-            None => NOTHING_HELD,
-        }
+        self.holding(index).unwrap_or(NOTHING_HELD)
     }
 
     /// Channel `index`'s ordering state, if the peer has any.
@@ -537,6 +544,10 @@ mod tests {
         assert!(has_ordering_state(view.slot), "channel 0 still holds one");
         view.unhold_unreliable(0, 3, 1).unwrap().release();
         assert_eq!(view.held_commands(), 0);
+        assert!(
+            view.slot.holding(0).is_none(),
+            "nothing held: no channel is looked up"
+        );
         assert!(view.unhold_reliable(1, 5).is_none());
         // Kept while the peer is busy, freed once it is idle.
         view.slot.queues().last_traffic = 500;

@@ -123,9 +123,6 @@ impl Host {
         }
         let fragment_length = fragment_length.max(1) as usize;
         let flags = packet.flags();
-        // Stamped before the last refusal (too many fragments, which no
-        // well-sized packet meets), so the two paths below share it.
-        self.engine.slots[index].queues().last_traffic = self.public.serviceTime;
         let channel = self
             .channel_mut(index, channel_id)
             .ok_or(SendError::BadChannel)?;
@@ -170,6 +167,7 @@ impl Host {
                 );
                 self.setup_outgoing(index, command);
             }
+            self.stamp_traffic(index);
             return Ok(());
         }
 
@@ -190,7 +188,16 @@ impl Host {
             length as u16,
         );
         self.setup_outgoing(index, command);
+        self.stamp_traffic(index);
         Ok(())
+    }
+
+    /// Notes that the peer in slot `index` just queued a payload, which
+    /// keeps its queues (made by the queueing) from being given back.
+    fn stamp_traffic(&mut self, index: PeerIndex) {
+        if let Some(queues) = self.engine.slots[index].queues_if_any() {
+            queues.last_traffic = self.public.serviceTime;
+        }
     }
 
     /// `enet_peer_ping`.
