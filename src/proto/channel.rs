@@ -115,14 +115,16 @@ struct HeldMaps {
 /// The ordering state of each of a peer's channels. Allocated when one of
 /// them first holds a command and freed when the peer goes idle with none
 /// holding anything (`PeerSlot::release_if_idle`), so a peer whose traffic
-/// arrived in order (most of thousands of idle peers) costs one pointer and
-/// no allocation, and a busy one does not allocate it per message.
+/// arrived in order (most of thousands of idle peers) costs one pointer in
+/// its queue set and no allocation, and a busy one does not allocate it per
+/// message.
 #[derive(Debug, Default)]
 pub struct IncomingChannels(Option<Box<ChannelStates>>);
 
-/// The channels' states, boxed once more so that a peer slot, which every
-/// peer of a host has, holds a plain pointer rather than a slice's two
-/// words; only a peer holding commands pays the extra step.
+/// The channels' states, boxed once more so that the state costs a plain
+/// pointer rather than a slice's two words. It sat in the peer slot, which
+/// every peer of a host has, when that mattered; in the queue set, a slice
+/// would save the extra step a held command's look-up pays.
 #[derive(Debug)]
 struct ChannelStates(Box<[IncomingChannel]>);
 

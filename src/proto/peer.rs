@@ -55,7 +55,9 @@ pub struct PeerQueues {
     pub(crate) held_commands: u32,
     /// When the peer last queued, received or had acknowledged a payload
     /// (service time, ms; 0 in a set made for anything else, such as an
-    /// acknowledgement to a ping, which may go again as soon as it is sent).
+    /// acknowledgement to a ping, which reads as idle once the host's
+    /// service time has passed a second, so the set may go again as soon as
+    /// it is empty).
     pub last_traffic: u32,
     /// Commands waiting to be sent, in order.
     pub outgoing: OutgoingQueue,

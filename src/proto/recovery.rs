@@ -193,7 +193,7 @@ impl core::ops::Deref for SharedRecovery {
 /// What a peer's loss recovery did since it connected, as its slot counts
 /// it: each retransmission is either early or on a timeout, so their total
 /// is not stored (see [`RecoveryStats`]). The two counts are 32 bits, which
-/// keeps the slot, one per peer of a host, at 64 bytes: they stop at
+/// keeps the slot, one per peer of a host, at 48 bytes: they stop at
 /// `u32::MAX` (49 days of 1000 retransmissions a second on one connection)
 /// rather than wrap, while the bytes go on counting.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
