@@ -86,6 +86,17 @@ impl PeerQueues {
             && self.dispatched.is_empty()
             && self.held_commands == 0
     }
+
+    /// Releases everything the channels hold and forgets their ordering
+    /// state (sized for the channel count it was made for); returns the
+    /// bytes that were waiting.
+    pub(crate) fn drop_held(&mut self) -> usize {
+        self.held_commands = 0;
+        std::mem::take(&mut self.incoming)
+            .into_iter()
+            .map(IncomingChannel::clear)
+            .sum()
+    }
 }
 
 /// Frees an empty deque's storage.

@@ -36,10 +36,8 @@ impl Host {
         let slot = &mut self.engine.slots[index];
         slot.channels = Some(channels);
         if let Some(queues) = slot.queues_if_any() {
-            for channel in std::mem::take(&mut queues.incoming) {
-                channel.clear();
-            }
-            queues.held_commands = 0;
+            // A new connection: nothing can be waiting on the reset peer.
+            queues.drop_held();
         }
         true
     }

@@ -99,9 +99,7 @@ impl PeerMut<'_> {
                 dropped_waiting += delivery.packet.len();
                 delivery.packet.release();
             }
-            for channel in std::mem::take(&mut queues.incoming) {
-                dropped_waiting += channel.clear();
-            }
+            dropped_waiting += queues.drop_held();
         }
         slot.channels = None;
         peer.totalWaitingData = peer.totalWaitingData.saturating_sub(dropped_waiting);
