@@ -12,8 +12,8 @@
 #   --peers N    connected idle peers (default 4000)
 # Large anonymous mappings are listed by size: with 4000 peers, the
 # ENetPeer array (4000 x 456 bytes) is the one of about 1790 KiB in both,
-# our per-slot bookkeeping (PeerSlot, 64 bytes a slot) the one of about
-# 250 KiB (or the two are one mapping of about 2036 KiB, when the kernel
+# our per-slot bookkeeping (PeerSlot, 48 bytes a slot) the one of about
+# 190 KiB (or the two are one mapping of about 1972 KiB, when the kernel
 # places them side by side)
 # and our receive batch's buffer the one of 2048 KiB. The C library's
 # pages vary by up to 200 KiB between runs of either library (the kernel
