@@ -28,10 +28,16 @@ gcc "${cflags[@]}" "$repo/bench/bench.c" -L"$lib_dir" -lenet -o "$work/bench" ||
 gcc -std=c99 -Wall -Wextra -Werror -O2 -shared -fPIC "$repo/bench/smaps_snapshot.c" \
     -o "$work/smaps_snapshot.so" -ldl || die "building smaps_snapshot.c failed"
 
-idle_server "$work/engine" "$work/bench" "$lib_dir" "$peers" "$work/server.out" 60 10 \
-    SMAPS_SNAPSHOT="$work/server.smaps" LD_PRELOAD="$work/smaps_snapshot.so"
-[ -s "$work/server.smaps" ] || die "the server left no smaps snapshot"
-
+# check: one run of the server, then the comparison (exit 1 if its code
+# outgrew the idle tier's windows).
+check() {
+    rm -f "$work/server.smaps"
+    idle_server "$work/engine" "$work/bench" "$lib_dir" "$peers" "$work/server.out" 60 10 \
+        SMAPS_SNAPSHOT="$work/server.smaps" LD_PRELOAD="$work/smaps_snapshot.so"
+    [ -s "$work/server.smaps" ] || die "the server left no smaps snapshot"
+    compare
+}
+compare() {
 python3 - "$lib" "$list" "$work/server.smaps" <<'PY'
 import fnmatch, re, subprocess, sys
 lib, listing, smaps = sys.argv[1:]
@@ -84,3 +90,8 @@ if resident > allowed:
     sys.exit("the idle server ran code outside link/hot-text.txt's idle tier: "
              "run scripts/hot-text.sh and commit the list")
 PY
+}
+# A stale list fails every run. A path only timing makes (a loaded
+# machine's timeouts) can run code outside the tier in one run, so the
+# test fails only when a second run does too.
+check || { echo "once more"; check; }
