@@ -40,15 +40,15 @@ bounded_wait() {
     local pid=$1 limit=$2 t=0
     while kill -0 "$pid" 2>/dev/null; do
         if [ "$t" -ge $((limit * 10)) ]; then
-            { kill -KILL "$pid"; wait "$pid"; } 2>/dev/null
+            { kill -KILL "$pid"; wait "$pid"; } 2>/dev/null || true
             RC=124
             return
         fi
         sleep 0.1
         t=$((t + 1))
     done
-    wait "$pid" 2>/dev/null
-    RC=$?
+    # (Safe under errexit: a child's failure is the caller's RC to judge.)
+    wait "$pid" 2>/dev/null && RC=0 || RC=$?
 }
 
 wait_port() {
@@ -94,7 +94,7 @@ idle_server() {
     rm -f "$out"
     env "$@" LD_LIBRARY_PATH="$lib" "$engine" rss-server --peers "$peers" >"$out" 2>"${out%.out}.err" &
     spid=$!; track "$spid"
-    port=$(wait_port "$out" "$spid" "rss-server")
+    port=$(wait_port "$out" "$spid" "rss-server") || die "rss-server on $lib gave no port"
     LD_LIBRARY_PATH="$lib" "$clients" idle-clients --port "$port" --peers "$peers" --hosts 4 \
         >/dev/null 2>"${out%.out}.clients.err" &
     cpid=$!; track "$cpid"
