@@ -40,15 +40,15 @@ bounded_wait() {
     local pid=$1 limit=$2 t=0
     while kill -0 "$pid" 2>/dev/null; do
         if [ "$t" -ge $((limit * 10)) ]; then
-            { kill -KILL "$pid"; wait "$pid"; } 2>/dev/null || true
+            { kill -KILL "$pid"; wait "$pid"; } 2>/dev/null
             RC=124
             return
         fi
         sleep 0.1
         t=$((t + 1))
     done
-    # (Safe under errexit: a child's failure is the caller's RC to judge.)
-    wait "$pid" 2>/dev/null && RC=0 || RC=$?
+    wait "$pid" 2>/dev/null
+    RC=$?
 }
 
 wait_port() {
