@@ -34,33 +34,28 @@ cflags=(-std=c99 -O2 -I"$repo/include")
 "$cc" -std=c99 -O2 -shared -fPIC "$repo/bench/smaps_snapshot.c" -o "$work/smaps_snapshot.so" -ldl ||
     die "building smaps_snapshot.c failed"
 
-# check: one run of the server, then the comparison (exit 1 if its code
-# outgrew the idle tier's windows).
-check() {
-    rm -f "$work/server.smaps"
-    idle_server "$work/engine" "$work/bench" "$lib_dir" "$peers" "$work/server.out" 60 10 \
-        SMAPS_SNAPSHOT="$work/server.smaps" LD_PRELOAD="$work/smaps_snapshot.so"
-    [ -s "$work/server.smaps" ] || die "the server left no smaps snapshot"
-    compare
-}
-compare() {
-python3 - "$lib" "$list" "$work/server.smaps" <<'PY'
-import fnmatch, os, re, subprocess, sys
-lib, listing, smaps = sys.argv[1:]
+# The library's layout depends only on the library and the list, so it is
+# read once, before any server runs: the KiB of code the idle tier's 64 KiB
+# windows span (a misplaced tier fails here, without a run).
+allowed=$(python3 - "$repo/scripts/lib" "$lib" "$list" <<'PY'
+import fnmatch, os, subprocess, sys
+sys.path.insert(0, sys.argv[1])
+from hot_text import TIERS, kept_patterns, text_symbols
+lib, listing = sys.argv[2:]
 WINDOW = 64 * 1024
 
-# The tiers' patterns, as build.rs reads them.
-tiers, tier = {"idle": [], "busy": []}, None
-for line in open(listing):
-    line = line.strip()
-    if line.startswith("# tier: "):
-        tier = line[len("# tier: "):]
-    elif line and not line.startswith("#") and tier in tiers:
-        tiers[tier].append(line)
-if not tiers["idle"] or not tiers["busy"]:
-    sys.exit(f"{listing} lacks an idle or a busy tier")
+symbols = text_symbols(lib)
+patterns = kept_patterns(listing, symbols)
+if not all(patterns[tier] for tier in TIERS):
+    sys.exit(f"no function of {lib} matches {listing}'s idle or busy tier")
+functions = {tier: [] for tier in TIERS}
+for address, size, mangled, _ in symbols:
+    for tier in TIERS:
+        if any(fnmatch.fnmatchcase(mangled, p) for p in patterns[tier]):
+            functions[tier].append((address, size, mangled))
+            break
 
-# Where the code segment starts, and where the idle tier's last function ends.
+# Where the code segment starts.
 segments = subprocess.run([os.environ["READELF"], "-lW", lib], capture_output=True, text=True,
                           check=True).stdout
 code = [l.split() for l in segments.splitlines() if l.split()[:1] == ["LOAD"] and " R E " in l]
@@ -69,18 +64,6 @@ if len(code) != 1:
 segment_start = int(code[0][2], 16)
 if segment_start % WINDOW:
     sys.exit(f"{lib}: the code segment starts at {segment_start:#x}, not on a 64 KiB boundary")
-symbols = subprocess.run([os.environ["NM"], "-S", "--defined-only", lib], capture_output=True,
-                         text=True, check=True).stdout
-functions = {"idle": [], "busy": []}
-for line in symbols.splitlines():
-    parts = line.split()
-    if len(parts) == 4 and parts[2] in "tT":
-        for name in ("idle", "busy"):
-            if any(fnmatch.fnmatchcase(parts[3], p) for p in tiers[name]):
-                functions[name].append((int(parts[0], 16), int(parts[1], 16), parts[3]))
-                break
-if not functions["idle"] or not functions["busy"]:
-    sys.exit(f"no function of {lib} matches the idle or the busy tier")
 # The linker script puts the idle tier first, then the busy one: an idle
 # function after the first busy one was not placed by the list (a build
 # without it, or a name that is another function's alias).
@@ -91,29 +74,48 @@ if misplaced:
              f"such as {misplaced[0]}")
 idle_end = max(address + size for address, size, _ in functions["idle"])
 windows = -(-(idle_end - segment_start) // WINDOW)
+print(windows * WINDOW // 1024)
+print(f"idle tier: {idle_end - segment_start} bytes of code in {windows} window(s) of 64 KiB",
+      file=sys.stderr)
+PY
+) || die "reading the idle tier's place in $lib failed"
 
-# The server's resident code of our library.
+# resident SMAPS: the KiB of our library's code resident in a snapshot.
+resident() {
+    python3 - "$1" <<'PY'
+import re, sys
 resident, inside = None, False
-for line in open(smaps):
+for line in open(sys.argv[1]):
     head = re.match(r"^([0-9a-f]+)-[0-9a-f]+ (\S+) \S+ \S+ \S+\s*(.*)$", line)
     if head:
         name = head.group(3).rsplit("/", 1)[-1]
         inside = head.group(2).startswith("r-x") and name.startswith("libenet.so")
-        if inside and int(head.group(1), 16) % WINDOW:
+        if inside and int(head.group(1), 16) % (64 * 1024):
             sys.exit("the library's code was mapped off a 64 KiB boundary (a C library that "
                      "does not align to the segment's alignment?)")
     elif inside and line.startswith("Rss:"):
         resident = (resident or 0) + int(line.split()[1])
 if resident is None:
     sys.exit("no code mapping of libenet.so in the server's smaps")
-
-allowed = windows * WINDOW // 1024
-print(f"idle tier: {idle_end - segment_start} bytes of code, {windows} window(s) of 64 KiB; "
-      f"the idle server's resident code: {resident} KiB (at most {allowed})")
-if resident > allowed:
-    sys.exit("the idle server ran code outside link/hot-text.txt's idle tier: "
-             "run scripts/hot-text.sh and commit the list")
+print(resident)
 PY
+}
+
+# check: one run of the server; fails if its code outgrew the idle tier's
+# windows.
+check() {
+    local kib
+    rm -f "$work/server.smaps"
+    idle_server "$work/engine" "$work/bench" "$lib_dir" "$peers" "$work/server.out" 60 10 \
+        SMAPS_SNAPSHOT="$work/server.smaps" LD_PRELOAD="$work/smaps_snapshot.so"
+    [ -s "$work/server.smaps" ] || die "the server left no smaps snapshot"
+    kib=$(resident "$work/server.smaps") || die "reading the server's smaps failed"
+    echo "the idle server's resident code: $kib KiB (at most $allowed)"
+    [ "$kib" -le "$allowed" ] || {
+        echo "the idle server ran code outside link/hot-text.txt's idle tier:" \
+            "run scripts/hot-text.sh and commit the list" >&2
+        return 1
+    }
 }
 # A stale list fails every run. A path only timing makes (a loaded
 # machine's timeouts) can run code outside the tier in one run, so the

@@ -23,6 +23,7 @@ regenerating it add, not drop.
 """
 import bisect
 import fnmatch
+import os
 import re
 import subprocess
 import sys
@@ -65,9 +66,10 @@ def executed_functions(paths):
 
 
 def text_symbols(library):
-    """(address, size, mangled, demangled) of each function symbol."""
+    """(address, size, mangled, demangled) of each function symbol (nm, or
+    the tool NM names)."""
     def listing(*flags):
-        return subprocess.run(["nm", *flags, "-S", "--defined-only", library],
+        return subprocess.run([os.environ.get("NM", "nm"), *flags, "-S", "--defined-only", library],
                               capture_output=True, text=True, check=True).stdout.splitlines()
     symbols = []
     for mangled, demangled in zip(listing(), listing("-C")):
