@@ -4,14 +4,13 @@
 # C cross toolchain and libc headers, Debian's arm64 stock ENet (libenet7:arm64,
 # which brings libc6:arm64: the reference our arm64 library is tested
 # against, and the loader qemu-aarch64 starts arm64 programs with), and
-# Debian's Rust 1.96 with its std sources (rustup's toolchain has no aarch64
-# std; scripts/build-arm64.sh builds std from these sources).
+# Debian's Rust 1.96 with its arm64 std (rustup's toolchain has none).
 #
 # usage: scripts/setup-arm64.sh   (as root, or through sudo; safe to re-run)
 # Then: scripts/build-arm64.sh DIR, or scripts/test-arm64.sh (builds and tests).
 set -euo pipefail
 packages=(qemu-user gcc-aarch64-linux-gnu libc6-dev-arm64-cross libenet7:arm64
-          rustc-web cargo-web rust-web-src)
+          rustc-web cargo-web libstd-rust-web-dev:arm64)
 sudo=""
 [ "$(id -u)" -eq 0 ] || sudo="sudo"
 

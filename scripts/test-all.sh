@@ -89,8 +89,13 @@ cargo run -q -p gen-headers --locked -- --check
 
 step "cargo tests (unit, layout vs stock header, integration)"
 # enetperf's tests load our libenet.so at run time, as the program does:
-# build it first (a test build makes only the rlib).
-cargo build -q --locked -p enet-rs
+# build it first (a test build makes only the rlib), with every member's
+# libraries and programs (the smokes below run target/debug/enet-flood).
+# The whole workspace, not `-p enet-rs`: cargo unifies the build
+# dependencies' features over the packages an invocation names, and a
+# narrower set (no layout-check, whose bindgen wants more of syn) rebuilt
+# the cryptography stack a second time, through zeroize's derive macro.
+cargo build -q --locked --workspace
 cargo test --workspace --locked
 
 step "panic guard (the installed library's build must refuse panic = unwind)"
@@ -108,7 +113,6 @@ cmake --build build -j2
 ctest --test-dir build --output-on-failure -j2
 
 step "connect-flood smoke (our server under a 5000/s spoofed CONNECT flood from 200 addresses; a stock client must connect at least 4 times of 5)"
-cargo build -q --locked -p enet-flood
 bench/flood.sh --ours build/lib --flood target/debug/enet-flood --rates 5000 --tries 5 --only-ours --min-ok 4
 
 step "handshake-flood smoke (our encrypted server under 5000/s spoofed DTLS ClientHellos from 200 addresses, half with forged cookies; our encrypted clients must connect at least 4 times of 5, and the server may hold no session beyond theirs)"
@@ -157,14 +161,17 @@ tests-c/dtls/run_dtls.sh godot --ours build/lib --native-dtls ours --skip bandwi
 step "DTLS interop with OpenSSL (socat): the basic cases, both directions"
 tests-c/dtls/run_dtls.sh socat --ours build/lib --native-dtls ours --no-checks --only bandwidth=unlimited
 
-step "other systems compile: macOS (aarch64) and FreeBSD (scripts/check-targets.sh, run in the background)"
-joined targets "$arm64_chain"
+# The cross steps in the order their builds end (the arm64 library is the
+# smallest build; the macOS and FreeBSD checks follow it in its chain), so
+# each runs while the builds still going take what it leaves of the cores.
+step "Linux on ARM: our arm64 library under qemu-user, the interop matrix against Debian's arm64 and x86_64 stock ENet (scripts/test-arm64.sh; its builds in the background)"
+joined arm64 "$arm64_chain"
+scripts/test-arm64.sh --no-unit-tests
 
 step "Windows: enet.dll cross-built, layout proven, tests and interop with stock on Linux under wine (scripts/test-windows.sh; its builds in the background)"
 joined dll "$dll_chain"
 joined windows "$windows_chain"
 scripts/test-windows.sh
 
-step "Linux on ARM: our arm64 library under qemu-user, the interop matrix against Debian's arm64 and x86_64 stock ENet (scripts/test-arm64.sh; its builds in the background)"
-joined arm64 "$arm64_chain"
-scripts/test-arm64.sh --no-unit-tests
+step "other systems compile: macOS (aarch64) and FreeBSD (scripts/check-targets.sh, run in the background)"
+joined targets "$arm64_chain"

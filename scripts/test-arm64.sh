@@ -11,8 +11,8 @@
 #
 # usage: scripts/test-arm64.sh [--no-unit-tests] [--only SUBSTRING] [--prebuild]
 #   (after scripts/setup-arm64.sh; needs root only for that set-up)
-#   --no-unit-tests   skip the unit tests (their debug build of std and of
-#                     the dev-dependencies for aarch64 takes ~1.5 min)
+#   --no-unit-tests   skip the unit tests (their debug build of the
+#                     dev-dependencies for aarch64 takes a minute or more)
 #   --only SUBSTRING  pass --only to both matrices (pick cases by name)
 #   --prebuild        only build the library and the unit tests, run
 #                     nothing (test-all.sh builds in the background while
@@ -74,13 +74,13 @@ dynamic=$(aarch64-linux-gnu-readelf -d "$peer_dir/peer")
 grep -q 'NEEDED.*\[libenet.so.7\]' <<<"$dynamic"
 echo "peer: $peer_dir/peer (AArch64, NEEDED libenet.so.7)"
 
-# The same toolchain as build-arm64.sh (Debian's cargo and std sources);
-# tests unwind, so std is built with its default panic runtime.
-unit_test_build=(env RUSTC=/usr/bin/rustc RUSTC_BOOTSTRAP=1
+# The same toolchain as build-arm64.sh (Debian's cargo and arm64 std,
+# which unwinds, as tests must).
+unit_test_build=(env RUSTC=/usr/bin/rustc
     CARGO_TARGET_AARCH64_UNKNOWN_LINUX_GNU_LINKER=aarch64-linux-gnu-gcc
     CARGO_TARGET_AARCH64_UNKNOWN_LINUX_GNU_RUNNER=qemu-aarch64
     CC_aarch64_unknown_linux_gnu=aarch64-linux-gnu-gcc
-    /usr/bin/cargo test --locked -p enet-rs --lib -Zbuild-std --target "$target"
+    /usr/bin/cargo test --locked -p enet-rs --lib --target "$target"
     --target-dir target/cross)
 if [ $prebuild -eq 1 ]; then
     [ $unit_tests -eq 1 ] && "${unit_test_build[@]}" --no-run
