@@ -29,9 +29,10 @@ done
 
 # Debian's rustc names functions in Rust's v0 mangling; rustup's stable
 # compiler, which link/hot-text.txt was made with, names our crate's in the
-# legacy one. The same legacy names here let build.rs place the engine's
-# hot functions first in the arm64 library's text too (the standard
-# library's, v0 in that list, stay where the linker puts them).
+# legacy one and its prebuilt std's in v0. The same legacy names for our
+# crates here, and Debian's prebuilt std (v0, as the list names std's),
+# let build.rs place the engine's and the standard library's hot functions
+# first in the arm64 library's text too.
 [ -d "/usr/lib/rustlib/$target/lib" ] ||
     { echo "build-arm64.sh: Debian's arm64 std missing (run scripts/setup-arm64.sh)" >&2; exit 2; }
 echo "== cargo build --release --target $target (Debian's $(/usr/bin/rustc --version) and its arm64 std)"

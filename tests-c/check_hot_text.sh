@@ -8,8 +8,9 @@
 # initialisation (which the linker's own order puts at the far end); none
 # of the DTLS code a plain host never runs is among them.
 # usage: check_hot_text.sh [--engine-only] OUR_LIB
-#   --engine-only  leave out the standard library's functions: the arm64
-#                  build (scripts/test-arm64.sh) orders only the engine's.
+#   --engine-only  leave out the standard library's functions, for a build
+#                  whose std names them otherwise than the list (std
+#                  compiled from source with legacy names: -Zbuild-std).
 #   NM and READELF name another target's binutils (aarch64-linux-gnu-nm...).
 set -eu
 engine_only=0
