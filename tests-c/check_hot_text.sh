@@ -7,14 +7,9 @@
 # KiB the send path and the standard library's allocator shims and one-time
 # initialisation (which the linker's own order puts at the far end); none
 # of the DTLS code a plain host never runs is among them.
-# usage: check_hot_text.sh [--engine-only] OUR_LIB
-#   --engine-only  leave out the standard library's functions, for a build
-#                  whose std names them otherwise than the list (std
-#                  compiled from source with legacy names: -Zbuild-std).
+# usage: check_hot_text.sh OUR_LIB
 #   NM and READELF name another target's binutils (aarch64-linux-gnu-nm...).
 set -eu
-engine_only=0
-if [ "${1:-}" = --engine-only ]; then engine_only=1; shift; fi
 lib=$1
 nm=${NM:-nm} readelf=${READELF:-readelf}
 start=$($readelf -SW "$lib" | awk '$2 == ".text" { print $4 }')
@@ -55,14 +50,8 @@ inside 'pack_outgoing' 128
 inside '^frame_dummy$' 128
 inside '^enet_peer_send$'
 inside '^enet_packet_destroy$'
-if [ $engine_only -eq 0 ]; then
-    inside '___rdl_alloc$'
-    inside '4Once4call$'
-fi
+inside '___rdl_alloc$'
+inside '4Once4call$'
 outside '^enet_rs_host_dtls_server$'
 outside '5dimpl'
-if [ $engine_only -eq 1 ]; then
-    echo "code from a 64 KiB boundary: the idle server's path in its first 128 KiB, the send path in 192 KiB, DTLS after"
-else
-    echo "code from a 64 KiB boundary: the idle server's path in its first 128 KiB, the send path and the allocator shims in 192 KiB, DTLS after"
-fi
+echo "code from a 64 KiB boundary: the idle server's path in its first 128 KiB, the send path and the allocator shims in 192 KiB, DTLS after"
