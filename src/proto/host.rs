@@ -8,7 +8,9 @@ use super::half_open::HalfOpen;
 use super::peer::{PeerMut, PeerSlot, Receipts};
 use super::peer_index::PeerIndex;
 use super::reassembly::Budget;
-use super::recovery::{LossRecovery, RecoveryStats, SharedRecovery};
+use super::recovery::{
+    LossRecovery, RecoveryCounts, RecoveryStats, RecoveryTable, RetransmittedBytes,
+};
 use super::schedule::Schedule;
 use crate::abi::*;
 use crate::mem::{CBox, CSlice};
@@ -83,8 +85,11 @@ pub(crate) struct Engine {
     pub(crate) half_open: HalfOpen,
     /// What all incomplete fragment reassemblies hold, host-wide.
     pub(crate) reassembly: Budget,
-    /// The loss recovery a peer starts with when its slot is reset.
-    pub(crate) loss_recovery: SharedRecovery,
+    /// Each peer's loss recovery: the host's, or its own.
+    pub(crate) recovery: RecoveryTable,
+    /// The payload bytes each peer's retransmissions carried since its
+    /// slot was last reset.
+    pub(crate) retransmitted_bytes: RetransmittedBytes,
     /// The objects the internal `enet_peer_queue_*` exports last returned,
     /// by slot, until the peer's reset: programs rarely call them, so the
     /// few peers that have any keep them here rather than each slot.
@@ -105,15 +110,22 @@ pub(crate) struct Engine {
 
 impl Engine {
     /// The peer in slot `index`, borrowed whole.
+    // Always inlined, as it was before the view looked up its loss
+    // recovery: an outlined copy costs a call on every path that takes a
+    // view, and lies outside the hot text's idle tier when only a rare path
+    // (a timeout) calls it.
+    #[inline(always)]
     pub(crate) fn peer_view(&mut self, index: PeerIndex) -> PeerMut<'_> {
         PeerMut {
             public: &mut self.peers[index],
             slot: &mut self.slots[index],
+            recovery: self.recovery.of(index),
         }
     }
 
     /// The peer in slot `index` with what a send pass lends it: the
     /// datagram being packed and the unreliable commands it carries.
+    #[inline(always)]
     pub(crate) fn packing(
         &mut self,
         index: PeerIndex,
@@ -125,8 +137,23 @@ impl Engine {
         let peer = PeerMut {
             public: &mut self.peers[index],
             slot: &mut self.slots[index],
+            recovery: self.recovery.of(index),
         };
         (peer, &mut self.builder, &mut self.sent_unreliable)
+    }
+
+    /// Adds `resent`, what the loss recovery of the peer in slot `index`
+    /// just sent again, to its counts.
+    // Always inlined: called at every acknowledgement, where a call's
+    // prologue would cost more than the check.
+    #[inline(always)]
+    pub(crate) fn record(&mut self, index: PeerIndex, resent: RecoveryCounts) {
+        // Most passes send nothing again, and cost no more than this check.
+        if resent != RecoveryCounts::default() {
+            let (resends, bytes) = resent.split();
+            self.slots[index].resends.add(resends);
+            self.retransmitted_bytes.add(index, bytes);
+        }
     }
 }
 
@@ -333,7 +360,8 @@ impl Engine {
             connected: vec![false; settings.peer_count],
             half_open: HalfOpen::new(settings.peer_count),
             reassembly: Budget::default(),
-            loss_recovery: SharedRecovery::default(),
+            recovery: RecoveryTable::default(),
+            retransmitted_bytes: RetransmittedBytes::default(),
             receipts: BTreeMap::new(),
             ipv6_endpoints: BTreeMap::new(),
             generations: std::cell::OnceCell::new(),
@@ -408,6 +436,7 @@ impl Host {
     }
 
     /// The peer in slot `index`, borrowed whole (see [`PeerMut`]).
+    #[inline(always)]
     pub fn peer_view(&mut self, index: PeerIndex) -> PeerMut<'_> {
         self.engine.peer_view(index)
     }
@@ -483,27 +512,23 @@ impl Host {
     /// Sets the loss recovery of every peer of the host, now and after
     /// each reset (a peer's own setting lasts until its slot is reset).
     pub fn set_loss_recovery(&mut self, recovery: LossRecovery) {
-        let recovery = SharedRecovery::new(recovery);
-        for slot in self.engine.slots.iter_mut() {
-            slot.recovery = recovery.clone();
-        }
-        self.engine.loss_recovery = recovery;
+        self.engine.recovery.set_host(recovery);
     }
 
     /// The loss recovery the host gives its peers.
     pub fn loss_recovery(&self) -> LossRecovery {
-        *self.engine.loss_recovery
+        *self.engine.recovery.host()
     }
 
     /// Sets the loss recovery of the peer in slot `index`, until its slot is
     /// reset.
     pub fn set_peer_loss_recovery(&mut self, index: PeerIndex, recovery: LossRecovery) {
-        self.engine.slots[index].recovery = SharedRecovery::new(recovery);
+        self.engine.recovery.set_own(index, recovery);
     }
 
     /// The loss recovery of the peer in slot `index`.
     pub fn peer_loss_recovery(&self, index: PeerIndex) -> LossRecovery {
-        *self.engine.slots[index].recovery
+        *self.engine.recovery.of(index)
     }
 
     /// What the loss recovery of the peer in slot `index` did since its
@@ -511,9 +536,12 @@ impl Host {
     /// has none: congestion control off, or idle).
     pub fn peer_recovery_stats(&self, index: PeerIndex) -> (RecoveryStats, u32) {
         let slot = &self.engine.slots[index];
-        let stats = slot.recovery_counts.stats();
+        let bytes = self.engine.retransmitted_bytes.of(index);
+        let stats = RecoveryCounts::new(slot.resends, bytes).stats();
         let window = match &slot.queues {
-            Some(queues) if slot.recovery.congestion_control => queues.congestion.window,
+            Some(queues) if self.engine.recovery.of(index).congestion_control => {
+                queues.congestion.window
+            }
             _ => 0,
         };
         (stats, window)

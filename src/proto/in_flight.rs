@@ -64,13 +64,15 @@ impl PeerMut<'_> {
     /// the sent queue (or, if the acknowledgement beat our own bookkeeping,
     /// out of the send queue), at service time `now`; its command number.
     /// `acknowledged_send` is the send time the acknowledgement echoes,
-    /// when it has one.
+    /// when it has one. Commands this sends again early are counted in
+    /// `resent`, for the host to add to the peer's counts.
     pub(crate) fn acknowledge(
         &mut self,
         channel_id: u8,
         sequence: u16,
         now: u32,
         acknowledged_send: Option<u32>,
+        resent: &mut RecoveryCounts,
     ) -> Option<u8> {
         let queues = self.slot.queues_if_any()?;
         let (command, sent_at) = match queues.sent_reliable.acknowledge(channel_id, sequence) {
@@ -105,6 +107,7 @@ impl PeerMut<'_> {
             }
         }
         let command_number = command.number;
+        let recovery = self.recovery;
         let peer = &mut *self.public;
         if command.packet.is_some() && sent_at.is_some() {
             // A payload delivered is traffic: a transfer queued long ago
@@ -116,7 +119,7 @@ impl PeerMut<'_> {
             }
             let length = u32::from(command.fragment_length);
             peer.reliableDataInTransit = peer.reliableDataInTransit.saturating_sub(length);
-            if self.slot.recovery.congestion_control {
+            if recovery.congestion_control {
                 let mtu = peer.mtu;
                 self.slot.queues().congestion.on_acknowledged(length, mtu);
             }
@@ -129,10 +132,8 @@ impl PeerMut<'_> {
         // on a busy stream draw dozens of needless copies.
         let latest = acknowledged_send.is_none_or(|sent| sent == command.sent_time);
         command.complete();
-        if let (Some(position), threshold @ 1.., true) =
-            (sent_at, self.slot.recovery.fast_resend, latest)
-        {
-            self.resend_passed_over(position, threshold, now);
+        if let (Some(position), threshold @ 1.., true) = (sent_at, recovery.fast_resend, latest) {
+            self.resend_passed_over(position, threshold, now, resent);
         }
         let peer = &mut *self.public;
         match self
@@ -154,16 +155,22 @@ impl PeerMut<'_> {
     /// Sends again the commands that `threshold` acknowledgements of
     /// commands sent after them have passed over, the acknowledged one
     /// being at send position `acknowledged`: ahead of everything queued,
-    /// or as copies while they stay in flight, as the settings say.
-    fn resend_passed_over(&mut self, acknowledged: u32, threshold: u16, now: u32) {
+    /// or as copies while they stay in flight, as the settings say; each
+    /// counted in `resent`.
+    fn resend_passed_over(
+        &mut self,
+        acknowledged: u32,
+        threshold: u16,
+        now: u32,
+        resent: &mut RecoveryCounts,
+    ) {
         let threshold = u8::try_from(threshold).unwrap_or(u8::MAX);
-        let what = if self.slot.recovery.keep_stock_timeouts {
+        let what = if self.recovery.keep_stock_timeouts {
             PassedOver::Copy
         } else {
             PassedOver::Take
         };
         let peer = &mut *self.public;
-        let stats = &mut self.slot.recovery_counts;
         let Some(queues) = self.slot.queues.as_deref_mut() else {
             return;
         };
@@ -180,7 +187,7 @@ impl PeerMut<'_> {
             PASSED_OVER_REACH,
             what,
             |mut command| {
-                retransmit(peer, congestion, stats, &mut command, Resend::Early, now);
+                retransmit(peer, congestion, resent, &mut command, Resend::Early, now);
                 outgoing.insert(moved, command);
                 moved += 1;
             },
@@ -190,10 +197,15 @@ impl PeerMut<'_> {
     /// Packs copies of commands in flight that are marked for one (passed
     /// over) or whose own deadline has come, leaving them in flight with
     /// stock's bookkeeping untouched; each command's copies back off as its
-    /// timeout would. True if the datagram filled up with copies left over.
-    pub(crate) fn pack_copies(&mut self, builder: &mut DatagramBuilder, now: u32) -> bool {
-        let recovery = *self.slot.recovery;
-        let stats = &mut self.slot.recovery_counts;
+    /// timeout would, each counted in `resent`. True if the datagram filled
+    /// up with copies left over.
+    pub(crate) fn pack_copies(
+        &mut self,
+        builder: &mut DatagramBuilder,
+        now: u32,
+        resent: &mut RecoveryCounts,
+    ) -> bool {
+        let recovery = *self.recovery;
         let Some(queues) = self.slot.queues.as_deref_mut() else {
             return false;
         };
@@ -216,7 +228,7 @@ impl PeerMut<'_> {
                 } else {
                     Resend::Timeout
                 };
-                count_resend(stats, command, why);
+                count_resend(resent, command, why);
                 true
             },
             |command| {
@@ -240,11 +252,15 @@ impl PeerMut<'_> {
     /// Moves timed-out reliable commands back to the front of the send
     /// queue (in the order they were sent) with a doubled timeout, or finds
     /// the peer lost. Works in place: nothing is allocated, and commands
-    /// that have not timed out stay put.
-    pub(crate) fn check_timeouts(&mut self, now: u32) -> Result<(), TimedOut> {
-        let recovery = *self.slot.recovery;
+    /// that have not timed out stay put. Each command moved is counted in
+    /// `resent`.
+    pub(crate) fn check_timeouts(
+        &mut self,
+        now: u32,
+        resent: &mut RecoveryCounts,
+    ) -> Result<(), TimedOut> {
+        let recovery = *self.recovery;
         let peer = &mut *self.public;
-        let stats = &mut self.slot.recovery_counts;
         let Some(queues) = self.slot.queues.as_deref_mut() else {
             return Ok(());
         };
@@ -283,7 +299,7 @@ impl PeerMut<'_> {
             let Some(mut command) = cursor.take() else {
                 break;
             };
-            retransmit(peer, congestion, stats, &mut command, Resend::Timeout, now);
+            retransmit(peer, congestion, resent, &mut command, Resend::Timeout, now);
             command.round_trip_timeout =
                 recovery.after_resend(command.round_trip_timeout, command.send_attempts, in_flight);
             if was_front {

@@ -15,7 +15,7 @@ use super::event::EventSlot;
 use super::host::Host;
 use super::in_flight::TimedOut;
 use super::peer_index::PeerIndex;
-use super::recovery::{CongestionWindow, LossRecovery};
+use super::recovery::{CongestionWindow, LossRecovery, RecoveryCounts};
 use super::schedule::{Timer, TimerTable};
 use super::scratch;
 use super::transition::StateChange;
@@ -268,7 +268,9 @@ impl Host {
         }
         if self.peer_view(index).copies_due(now) {
             let (mut peer, builder, _) = self.engine.packing(index);
-            continue_sending |= peer.pack_copies(builder, now);
+            let mut resent = RecoveryCounts::default();
+            continue_sending |= peer.pack_copies(builder, now, &mut resent);
+            self.engine.record(index, resent);
         }
         let can_ping = if self.engine.slots[index].outgoing_is_empty() {
             true
@@ -325,7 +327,10 @@ impl Host {
     /// Resends timed-out reliable commands, or gives up on the peer (see
     /// [`PeerMut::check_timeouts`]). True if the peer was disconnected.
     fn check_timeouts(&mut self, index: PeerIndex, now: u32, events: &mut EventSlot) -> bool {
-        match self.peer_view(index).check_timeouts(now) {
+        let mut resent = RecoveryCounts::default();
+        let checked = self.peer_view(index).check_timeouts(now, &mut resent);
+        self.engine.record(index, resent);
+        match checked {
             Ok(()) => false,
             Err(TimedOut) => {
                 let change = self.peer_view(index).connection_lost(events.wanted);
@@ -390,7 +395,8 @@ impl Host {
         let unreliable = !self.engine.sent_unreliable.is_empty();
         let slot = &self.engine.slots[index];
         let congestion = slot.queues.as_deref().map(|queues| &queues.congestion);
-        let grouping = Grouping::of(peer, &slot.recovery, congestion, unreliable, now);
+        let recovery = self.engine.recovery.of(index);
+        let grouping = Grouping::of(peer, recovery, congestion, unreliable, now);
         let (buffer, range) = self.engine.builder.finish_for_transmit(envelope);
         match transmit(&address, buffer, range, grouping) {
             Transmitted::Sent(bytes) => Ok(bytes),
@@ -428,8 +434,16 @@ impl Host {
         acknowledged_send: Option<u32>,
     ) -> Option<u8> {
         let now = self.public.serviceTime;
-        self.peer_view(index)
-            .acknowledge(channel_id, sequence, now, acknowledged_send)
+        let mut resent = RecoveryCounts::default();
+        let number = self.peer_view(index).acknowledge(
+            channel_id,
+            sequence,
+            now,
+            acknowledged_send,
+            &mut resent,
+        );
+        self.engine.record(index, resent);
+        number
     }
 }
 

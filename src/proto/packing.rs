@@ -41,7 +41,7 @@ impl PeerMut<'_> {
         builder: &mut DatagramBuilder,
     ) -> PackedAcknowledgements {
         let mut packed = PackedAcknowledgements::default();
-        let repeat = self.slot.recovery.repeat_acknowledgements;
+        let repeat = self.recovery.repeat_acknowledgements;
         while let Some(acknowledgement) = self.slot.queues().acknowledgements.front().copied() {
             // `push` checks the room itself and writes nothing without it.
             let (header, command) = acknowledgement.wire();
@@ -95,7 +95,7 @@ impl PeerMut<'_> {
         let mut unwindowed_ahead = self.slot.queues().outgoing.unwindowed();
         // The in-flight limit: stock's window scaled by the packet
         // throttle, or the congestion window when that is on.
-        let recovery = *self.slot.recovery;
+        let recovery = *self.recovery;
         let congestion_window = recovery
             .congestion_control
             .then(|| self.slot.queues().congestion.window);

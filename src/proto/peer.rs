@@ -9,7 +9,7 @@ use std::collections::{BTreeMap, VecDeque};
 use super::channel::{Incoming, IncomingChannel, IncomingChannels, NOTHING_HELD};
 use super::command::Acknowledgement;
 use super::queue::OutgoingQueue;
-use super::recovery::{CongestionWindow, RecoveryCounts, SharedRecovery};
+use super::recovery::{CongestionWindow, LossRecovery, ResendCounts};
 use super::sent::SentQueue;
 use crate::abi::*;
 use crate::mem::heap::QueueSetAlive;
@@ -27,7 +27,9 @@ pub struct Delivery {
 
 /// A peer's private state, beside its public `ENetPeer`. It stays small
 /// (every slot of the host has one, used or not): what only traffic needs
-/// lives in a [`PeerQueues`] allocated while the peer has traffic.
+/// lives in a [`PeerQueues`] allocated while the peer has traffic, and the
+/// host keeps, beside the slots, what few peers have: a loss recovery of
+/// their own, and payload bytes sent again.
 #[derive(Default)]
 pub struct PeerSlot {
     /// The array `peer->channels` points at.
@@ -35,14 +37,12 @@ pub struct PeerSlot {
     /// The command queues and the channels' ordering state, while there is
     /// anything to queue or hold.
     pub(crate) queues: Option<Box<PeerQueues>>,
-    /// How it recovers lost reliable commands.
-    pub(crate) recovery: SharedRecovery,
-    /// What its loss recovery did. Kept here rather than allocated at the
-    /// first retransmission: a burst of connects retransmits to most of
-    /// its peers, and thousands of small boxes made then stay scattered
-    /// among the handshakes' freed queues, keeping the C heap from giving
-    /// those pages back.
-    pub(crate) recovery_counts: RecoveryCounts,
+    /// How many commands its loss recovery sent again. Kept here rather
+    /// than allocated at the first retransmission: a burst of connects
+    /// retransmits to most of its peers, and thousands of small boxes made
+    /// then stay scattered among the handshakes' freed queues, keeping the
+    /// C heap from giving those pages back.
+    pub(crate) resends: ResendCounts,
 }
 
 /// A peer's command queues, and what else only a peer with traffic needs.
@@ -119,7 +119,7 @@ impl PeerSlot {
     }
 
     /// Channel `id` of the peer's `count` channels.
-    fn channel(&mut self, count: usize, id: u8) -> Option<&mut ENetChannel> {
+    pub(crate) fn channel(&mut self, count: usize, id: u8) -> Option<&mut ENetChannel> {
         self.channels
             .as_mut()?
             .get_mut(usize::from(id))
@@ -261,16 +261,14 @@ const HELD_COMMAND_COST: usize = core::mem::size_of::<ENetIncomingCommand>();
 pub struct PeerMut<'a> {
     pub public: &'a mut ENetPeer,
     pub slot: &'a mut PeerSlot,
+    /// How it recovers lost reliable commands: its own setting, or else
+    /// its host's.
+    pub recovery: &'a LossRecovery,
 }
 
 impl<'a> PeerMut<'a> {
     /// Channel `id`, if the peer has that many.
     pub(crate) fn channel(&mut self, id: u8) -> Option<&mut ENetChannel> {
-        self.slot.channel(self.public.channelCount, id)
-    }
-
-    /// Channel `id`, if the peer has that many, for as long as the view.
-    pub(crate) fn into_channel(self, id: u8) -> Option<&'a mut ENetChannel> {
         self.slot.channel(self.public.channelCount, id)
     }
 
@@ -388,7 +386,7 @@ impl<'a> PeerMut<'a> {
     /// `None` with nothing in flight.
     pub(crate) fn timeout_deadline(&self) -> Option<u32> {
         let sent = &self.slot.queues.as_deref()?.sent_reliable;
-        let recovery = &self.slot.recovery;
+        let recovery = self.recovery;
         if recovery.per_command_deadlines && !recovery.keep_stock_timeouts {
             sent.earliest_deadline()
         } else {
@@ -399,7 +397,7 @@ impl<'a> PeerMut<'a> {
     /// When a copy of a command in flight is next due for its own deadline
     /// (only while copies stand in for per-command deadlines).
     pub(crate) fn copy_deadline(&self) -> Option<u32> {
-        let recovery = &self.slot.recovery;
+        let recovery = self.recovery;
         if !(recovery.per_command_deadlines && recovery.keep_stock_timeouts) {
             return None;
         }
@@ -499,18 +497,44 @@ pub(crate) fn blank_channel() -> ENetChannel {
     }
 }
 
+/// A peer outside any host, for unit tests of its view.
+#[cfg(test)]
+pub(crate) struct LonePeer {
+    pub(crate) public: ENetPeer,
+    pub(crate) slot: PeerSlot,
+}
+
+#[cfg(test)]
+impl LonePeer {
+    /// A blank, disconnected peer with the default loss recovery.
+    pub(crate) fn new() -> LonePeer {
+        LonePeer {
+            public: super::host::blank_peer(),
+            slot: PeerSlot::default(),
+        }
+    }
+
+    pub(crate) fn view(&mut self) -> PeerMut<'_> {
+        PeerMut {
+            public: &mut self.public,
+            slot: &mut self.slot,
+            recovery: &LossRecovery::DEFAULT,
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::proto::command::{OutgoingBody, OutgoingCommand, CONNECTION_CHANNEL};
     use crate::wire::command::CommandFlags;
 
-    /// Every peer slot of a host has one, used or not: 4000 slots at 48
-    /// bytes are 188 KiB. Growing it is a choice to make knowingly.
+    /// Every peer slot of a host has one, used or not: 4000 slots at 32
+    /// bytes are 125 KiB. Growing it is a choice to make knowingly.
     #[test]
     #[cfg(target_pointer_width = "64")]
     fn a_peer_slot_stays_small() {
-        assert_eq!(core::mem::size_of::<PeerSlot>(), 48);
+        assert_eq!(core::mem::size_of::<PeerSlot>(), 32);
     }
 
     fn ping() -> OutgoingCommand {
@@ -529,13 +553,9 @@ mod tests {
 
     #[test]
     fn channels_have_ordering_state_only_while_they_hold_commands() {
-        let mut public = crate::proto::host::blank_peer();
-        public.channelCount = 2;
-        let mut slot = PeerSlot::default();
-        let mut view = PeerMut {
-            public: &mut public,
-            slot: &mut slot,
-        };
+        let mut peer = LonePeer::new();
+        peer.public.channelCount = 2;
+        let mut view = peer.view();
         let command = || {
             let packet = crate::mem::PacketRef::new_with_data(b"held", 0).unwrap();
             Incoming::whole(crate::wire::command::number::SEND_RELIABLE, packet)

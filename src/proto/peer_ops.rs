@@ -47,7 +47,9 @@ impl Host {
         index: PeerIndex,
         channel_id: u8,
     ) -> Option<&mut ENetChannel> {
-        self.peer_view(index).into_channel(channel_id)
+        // The slot and the channel count alone, without a whole view.
+        let count = self.engine.peers[index].channelCount;
+        self.engine.slots[index].channel(count, channel_id)
     }
 
     /// `enet_peer_on_connect`: counts the peer as connected.

@@ -7,7 +7,7 @@
 use super::host::Host;
 use super::peer::{PeerMut, NEEDS_DISPATCH};
 use super::peer_index::PeerIndex;
-use super::recovery::SharedRecovery;
+use super::recovery::ResendCounts;
 use crate::abi::*;
 
 use ENetPeerState::*;
@@ -20,13 +20,13 @@ pub(crate) struct LeftDispatchQueue(pub(crate) bool);
 
 impl PeerMut<'_> {
     /// Back to DISCONNECTED with every default, for a host whose MTU is
-    /// `mtu` and whose new peers recover losses as `recovery` says.
+    /// `mtu` (the host forgets any loss recovery of the peer's own).
     ///
     /// The flags (NEEDS_DISPATCH among them) are cleared before the queues
     /// go, as stock does, so a peer waiting for dispatch stays in the
     /// host's queue; dispatch passes over it, since a DISCONNECTED peer
     /// reports nothing.
-    pub(crate) fn reset(&mut self, mtu: u32, recovery: SharedRecovery) {
+    pub(crate) fn reset(&mut self, mtu: u32) {
         let peer = &mut *self.public;
         peer.outgoingPeerID = ENET_PROTOCOL_MAXIMUM_PEER_ID as u16;
         peer.connectID = 0;
@@ -75,8 +75,7 @@ impl PeerMut<'_> {
         peer.unsequencedWindow = [0; (ENET_PEER_UNSEQUENCED_WINDOW_SIZE / 32) as usize];
         let left = self.drop_queues();
         debug_assert_eq!(left, LeftDispatchQueue(false), "flags cleared above");
-        self.slot.recovery = recovery;
-        self.slot.recovery_counts = Default::default();
+        self.slot.resends = ResendCounts::default();
     }
 
     /// Drops every queued command and packet and the channels, taking
@@ -101,8 +100,8 @@ impl PeerMut<'_> {
             }
             dropped_waiting += queues.drop_held();
         }
-        slot.channels = None;
         peer.totalWaitingData = peer.totalWaitingData.saturating_sub(dropped_waiting);
+        slot.channels = None;
         peer.channels = core::ptr::null_mut();
         peer.channelCount = 0;
         LeftDispatchQueue(was_queued)
@@ -115,8 +114,9 @@ impl Host {
     pub fn reset_peer(&mut self, index: PeerIndex) {
         self.on_disconnect(index);
         let mtu = self.public.mtu;
-        let recovery = self.engine.loss_recovery.clone();
-        self.peer_view(index).reset(mtu, recovery);
+        self.peer_view(index).reset(mtu);
+        self.engine.recovery.forget(index);
+        self.engine.retransmitted_bytes.clear(index);
         self.engine.receipts.remove(&index);
         self.next_generation(index);
         self.engine.schedule.cancel_timers(index);
@@ -135,49 +135,90 @@ impl Host {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::proto::host::blank_peer;
-    use crate::proto::peer::PeerSlot;
+    use crate::mem::CSlice;
+    use crate::proto::host::HostSettings;
+    use crate::proto::peer::blank_channel;
+    use crate::proto::peer::LonePeer;
     use crate::proto::recovery::LossRecovery;
 
     #[test]
     fn dropping_queues_reports_a_peer_waiting_for_dispatch() {
-        let mut public = blank_peer();
-        let mut slot = PeerSlot::default();
-        public.flags = NEEDS_DISPATCH;
-        public.channelCount = 3;
-        let mut view = PeerMut {
-            public: &mut public,
-            slot: &mut slot,
-        };
+        let mut peer = LonePeer::new();
+        peer.public.flags = NEEDS_DISPATCH;
+        peer.public.channelCount = 3;
+        let mut view = peer.view();
+        view.slot.channels = CSlice::new_with(3, |_| blank_channel());
         assert_eq!(view.drop_queues(), LeftDispatchQueue(true));
+        assert!(view.slot.channels.is_none(), "channels freed");
         assert_eq!(view.drop_queues(), LeftDispatchQueue(false));
-        assert_eq!(public.flags & NEEDS_DISPATCH, 0);
-        assert_eq!(public.channelCount, 0);
+        assert_eq!(peer.public.flags & NEEDS_DISPATCH, 0);
+        assert_eq!(peer.public.channelCount, 0);
+        assert!(peer.public.channels.is_null());
     }
 
     #[test]
     fn a_reset_peer_is_disconnected_with_the_host_defaults() {
-        let mut public = blank_peer();
-        let mut slot = PeerSlot::default();
-        public.state = ENET_PEER_STATE_ZOMBIE;
-        public.flags = NEEDS_DISPATCH;
-        public.eventData = 9;
-        public.packetThrottle = 3;
-        public.mtu = 576;
-        let recovery = LossRecovery {
-            fast_resend: 2,
-            ..LossRecovery::default()
-        };
-        PeerMut {
-            public: &mut public,
-            slot: &mut slot,
-        }
-        .reset(1400, SharedRecovery::new(recovery));
+        let mut peer = LonePeer::new();
+        peer.public.state = ENET_PEER_STATE_ZOMBIE;
+        peer.public.flags = NEEDS_DISPATCH;
+        peer.public.eventData = 9;
+        peer.public.packetThrottle = 3;
+        peer.public.mtu = 576;
+        peer.view().reset(1400);
+        let public = &peer.public;
         assert_eq!(public.state, ENET_PEER_STATE_DISCONNECTED);
         assert_eq!(public.flags, 0);
         assert_eq!(public.eventData, 0);
         assert_eq!(public.packetThrottle, ENET_PEER_DEFAULT_PACKET_THROTTLE);
         assert_eq!(public.mtu, 1400);
-        assert_eq!(slot.recovery.fast_resend, 2);
+    }
+
+    #[test]
+    fn a_peers_own_loss_recovery_lasts_until_its_reset() {
+        let mut host = Host::create(HostSettings::for_tests(2)).expect("host");
+        let [first, second] = [0, 1].map(PeerIndex::new);
+        let host_wide = LossRecovery {
+            fast_resend: 2,
+            ..LossRecovery::default()
+        };
+        let own = LossRecovery {
+            fast_resend: 5,
+            ..LossRecovery::default()
+        };
+        host.set_loss_recovery(host_wide);
+        host.set_peer_loss_recovery(first, own);
+        assert_eq!(host.peer_loss_recovery(first), own.sanitized());
+        assert_eq!(host.peer_view(first).recovery, &own.sanitized());
+        assert_eq!(host.peer_loss_recovery(second), host_wide.sanitized());
+        assert_eq!(host.peer_view(second).recovery, &host_wide.sanitized());
+        host.reset_peer(first);
+        assert_eq!(host.peer_loss_recovery(first), host_wide.sanitized());
+        // A host-wide setting replaces every peer's own.
+        host.set_peer_loss_recovery(second, own);
+        host.set_loss_recovery(LossRecovery::default());
+        assert_eq!(host.peer_loss_recovery(second), LossRecovery::default());
+    }
+
+    #[test]
+    fn a_reset_forgets_what_the_loss_recovery_did() {
+        use crate::proto::recovery::{RecoveryCounts, RecoveryStats};
+        let mut host = Host::create(HostSettings::for_tests(2)).expect("host");
+        let [first, second] = [0, 1].map(PeerIndex::new);
+        let mut resent = RecoveryCounts::default();
+        resent.count(100, true);
+        resent.count(0, false);
+        host.engine.record(first, resent);
+        host.engine.record(second, resent);
+        host.engine.record(first, RecoveryCounts::default());
+        let (stats, _) = host.peer_recovery_stats(first);
+        assert_eq!(stats.retransmitted_bytes, 100);
+        assert_eq!((stats.fast_retransmits, stats.timeouts), (1, 1));
+        host.reset_peer(first);
+        assert_eq!(host.peer_recovery_stats(first).0, RecoveryStats::default());
+        assert_eq!(
+            host.peer_recovery_stats(second).0,
+            stats,
+            "another peer's stay"
+        );
     }
 }

@@ -8,8 +8,9 @@
 //! wire format alone: a stock receiver acknowledges every reliable command
 //! on its own, so it cannot tell.
 
-use std::sync::{Arc, LazyLock};
+use std::collections::BTreeMap;
 
+use super::peer_index::PeerIndex;
 use crate::abi::*;
 
 /// Timeout growth per retransmission, in percent, that stock uses (×2).
@@ -145,87 +146,144 @@ impl Default for LossRecovery {
     }
 }
 
-/// Loss-recovery settings as a peer slot holds them: one pointer, shared
-/// by all the peers a host's setting applies to, so that thousands of slots
-/// do not each carry a copy. It always points somewhere (the default
-/// settings have one shared copy for the whole process), so a read is one
-/// load more than a field of the slot, with no check for a missing copy.
-/// A peer given settings of its own has its own copy.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct SharedRecovery(Arc<LossRecovery>);
+/// The loss recovery of a host's peers: the host's setting, and the few
+/// peers with one of their own (by slot, until the slot is reset). Kept
+/// beside the slots rather than in each: thousands of slots would each
+/// carry a pointer for the one setting nearly all of them share.
+#[derive(Debug, Default)]
+pub(crate) struct RecoveryTable {
+    host: LossRecovery,
+    own: BTreeMap<PeerIndex, LossRecovery>,
+}
 
-/// The shared copy of [`LossRecovery::DEFAULT`].
-static DEFAULT_RECOVERY: LazyLock<SharedRecovery> =
-    LazyLock::new(|| SharedRecovery(Arc::new(LossRecovery::DEFAULT)));
-
-impl SharedRecovery {
-    /// The settings, brought into range.
-    pub(crate) fn new(recovery: LossRecovery) -> SharedRecovery {
-        let recovery = recovery.sanitized();
-        if recovery == LossRecovery::DEFAULT {
-            SharedRecovery::default()
-        } else {
-            SharedRecovery(Arc::new(recovery))
+impl RecoveryTable {
+    /// The loss recovery of the peer in slot `index`.
+    #[inline]
+    pub(crate) fn of(&self, index: PeerIndex) -> &LossRecovery {
+        // Most hosts give no peer its own: an empty map answers at once.
+        if self.own.is_empty() {
+            return &self.host;
         }
+        self.own.get(&index).unwrap_or(&self.host)
     }
 
-    /// Whether `self` and `other` are the same copy.
-    #[cfg(test)]
-    fn is(&self, other: &SharedRecovery) -> bool {
-        Arc::ptr_eq(&self.0, &other.0)
+    /// The host's setting, which every peer without its own follows.
+    pub(crate) fn host(&self) -> &LossRecovery {
+        &self.host
+    }
+
+    /// Gives every peer `recovery` (brought into range), replacing any of
+    /// their own.
+    pub(crate) fn set_host(&mut self, recovery: LossRecovery) {
+        self.own.clear();
+        self.host = recovery.sanitized();
+    }
+
+    /// Gives the peer in slot `index` its own `recovery` (brought into
+    /// range).
+    pub(crate) fn set_own(&mut self, index: PeerIndex, recovery: LossRecovery) {
+        self.own.insert(index, recovery.sanitized());
+    }
+
+    /// Forgets the own setting of the peer in slot `index` (its reset).
+    pub(crate) fn forget(&mut self, index: PeerIndex) {
+        self.own.remove(&index);
     }
 }
 
-impl Default for SharedRecovery {
-    fn default() -> Self {
-        DEFAULT_RECOVERY.clone()
-    }
-}
-
-impl core::ops::Deref for SharedRecovery {
-    type Target = LossRecovery;
-
-    fn deref(&self) -> &LossRecovery {
-        &self.0
-    }
-}
-
-/// What a peer's loss recovery did since it connected, as its slot counts
-/// it: each retransmission is either early or on a timeout, so their total
-/// is not stored (see [`RecoveryStats`]). The two counts are 32 bits, which
-/// keeps the slot, one per peer of a host, at 48 bytes: they stop at
-/// `u32::MAX` (49 days of 1000 retransmissions a second on one connection)
-/// rather than wrap, while the bytes go on counting.
+/// What a peer's loss recovery did, counted as it happens: each
+/// retransmission is either early or on a timeout, so their total is not
+/// stored (see [`RecoveryStats`]).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub(crate) struct RecoveryCounts {
     retransmitted_bytes: u64,
+    resends: ResendCounts,
+}
+
+/// The part of a peer's [`RecoveryCounts`] that its slot keeps: how many
+/// commands went again, early or on a timeout. 32 bits each, so the slot
+/// stays at 32 bytes; they stop at `u32::MAX` (49 days of 1000
+/// retransmissions a second on one connection) rather than wrap. The
+/// bytes are the host's to keep ([`RetransmittedBytes`]).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(crate) struct ResendCounts {
     fast_retransmits: u32,
     timeouts: u32,
 }
 
+impl ResendCounts {
+    /// Adds `other`'s counts to these.
+    pub(crate) fn add(&mut self, other: ResendCounts) {
+        self.fast_retransmits = self.fast_retransmits.saturating_add(other.fast_retransmits);
+        self.timeouts = self.timeouts.saturating_add(other.timeouts);
+    }
+}
+
 impl RecoveryCounts {
+    /// The counts of a peer whose slot keeps `resends` and whose
+    /// retransmissions carried `retransmitted_bytes`.
+    pub(crate) fn new(resends: ResendCounts, retransmitted_bytes: u64) -> RecoveryCounts {
+        RecoveryCounts {
+            retransmitted_bytes,
+            resends,
+        }
+    }
+
     /// Counts one more retransmission of `bytes` payload bytes, sent early
     /// or on a timeout.
     pub(crate) fn count(&mut self, bytes: u16, early: bool) {
         self.retransmitted_bytes += u64::from(bytes);
         let count = if early {
-            &mut self.fast_retransmits
+            &mut self.resends.fast_retransmits
         } else {
-            &mut self.timeouts
+            &mut self.resends.timeouts
         };
         *count = count.saturating_add(1);
     }
 
+    /// The resend counts and the bytes they carried.
+    pub(crate) fn split(self) -> (ResendCounts, u64) {
+        (self.resends, self.retransmitted_bytes)
+    }
+
     /// The counters as the API reports them.
     pub(crate) fn stats(&self) -> RecoveryStats {
-        let fast_retransmits = u64::from(self.fast_retransmits);
-        let timeouts = u64::from(self.timeouts);
+        let fast_retransmits = u64::from(self.resends.fast_retransmits);
+        let timeouts = u64::from(self.resends.timeouts);
         RecoveryStats {
             retransmitted_commands: fast_retransmits + timeouts,
             retransmitted_bytes: self.retransmitted_bytes,
             fast_retransmits,
             timeouts,
         }
+    }
+}
+
+/// The payload bytes each peer's retransmissions carried since its slot
+/// was reset, for the peers whose retransmissions carried any. Kept here
+/// rather than in each slot: a burst of connects retransmits to most of a
+/// host's peers, but CONNECTs and their answers carry no payload, so a
+/// peer that only connected and pings has no entry.
+#[derive(Debug, Default)]
+pub(crate) struct RetransmittedBytes(BTreeMap<PeerIndex, u64>);
+
+impl RetransmittedBytes {
+    /// Adds `bytes` to those of the peer in slot `index`.
+    pub(crate) fn add(&mut self, index: PeerIndex, bytes: u64) {
+        if bytes > 0 {
+            let total = self.0.entry(index).or_default();
+            *total = total.saturating_add(bytes);
+        }
+    }
+
+    /// Those of the peer in slot `index`.
+    pub(crate) fn of(&self, index: PeerIndex) -> u64 {
+        self.0.get(&index).copied().unwrap_or(0)
+    }
+
+    /// Forgets those of the peer in slot `index` (its reset).
+    pub(crate) fn clear(&mut self, index: PeerIndex) {
+        self.0.remove(&index);
     }
 }
 
@@ -430,18 +488,43 @@ mod tests {
     }
 
     #[test]
-    fn shared_settings_read_as_given_and_sanitized() {
-        let default = SharedRecovery::new(LossRecovery::DEFAULT);
-        assert!(default.is(&SharedRecovery::default()), "one copy");
-        assert_eq!(*default, LossRecovery::DEFAULT);
-        let fast = SharedRecovery::new(LossRecovery::FAST);
-        assert_eq!(*fast, LossRecovery::FAST);
-        assert_eq!(*fast.clone(), LossRecovery::FAST);
-        let odd = SharedRecovery::new(LossRecovery {
-            backoff_percent: 20,
-            ..LossRecovery::STOCK
-        });
-        assert_eq!(odd.backoff_percent, 100);
+    fn a_peers_own_setting_lasts_until_forgotten_or_replaced() {
+        let [first, second] = [0, 1].map(PeerIndex::new);
+        let mut table = RecoveryTable::default();
+        assert_eq!(*table.of(first), LossRecovery::DEFAULT);
+        table.set_host(LossRecovery::FAST);
+        table.set_own(
+            first,
+            LossRecovery {
+                backoff_percent: 20,
+                ..LossRecovery::STOCK
+            },
+        );
+        assert_eq!(table.of(first).backoff_percent, 100, "brought into range");
+        assert_eq!(*table.of(second), LossRecovery::FAST);
+        assert_eq!(*table.host(), LossRecovery::FAST);
+        table.forget(first);
+        assert_eq!(*table.of(first), LossRecovery::FAST);
+        table.set_own(second, LossRecovery::STOCK);
+        assert_eq!(*table.of(second), LossRecovery::STOCK);
+        table.set_host(LossRecovery::DEFAULT);
+        assert_eq!(*table.of(second), LossRecovery::DEFAULT, "replaced");
+    }
+
+    #[test]
+    fn only_retransmitted_payload_makes_an_entry() {
+        let [first, second] = [0, 1].map(PeerIndex::new);
+        let mut bytes = RetransmittedBytes::default();
+        bytes.add(first, 0);
+        assert!(bytes.0.is_empty(), "a CONNECT sent again carries none");
+        bytes.add(first, 100);
+        bytes.add(first, 20);
+        bytes.add(second, u64::MAX);
+        bytes.add(second, 1);
+        assert_eq!((bytes.of(first), bytes.of(second)), (120, u64::MAX));
+        bytes.clear(first);
+        assert_eq!(bytes.of(first), 0);
+        assert_eq!(bytes.0.len(), 1);
     }
 
     #[test]
@@ -459,10 +542,8 @@ mod tests {
 
     #[test]
     fn counts_stop_at_their_largest_rather_than_wrap() {
-        let mut counts = RecoveryCounts {
-            timeouts: u32::MAX - 1,
-            ..RecoveryCounts::default()
-        };
+        let mut counts = RecoveryCounts::default();
+        counts.resends.timeouts = u32::MAX - 1;
         counts.count(1, false);
         counts.count(1, false);
         counts.count(1, true);
@@ -470,5 +551,11 @@ mod tests {
         assert_eq!(stats.timeouts, u64::from(u32::MAX));
         assert_eq!(stats.retransmitted_commands, u64::from(u32::MAX) + 1);
         assert_eq!(stats.retransmitted_bytes, 3);
+        // Added to what a slot kept, they stop there too.
+        let (resends, _) = counts.split();
+        let mut kept = resends;
+        kept.add(resends);
+        assert_eq!(kept.timeouts, u32::MAX);
+        assert_eq!(kept.fast_retransmits, 2);
     }
 }

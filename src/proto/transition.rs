@@ -239,22 +239,16 @@ impl Host {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::proto::host::blank_peer;
-    use crate::proto::peer::PeerSlot;
+    use crate::proto::peer::LonePeer;
 
     /// Runs `decide` on a peer in `state` with event data 7; the step and
     /// the event data after it.
     fn decide<T>(state: ENetPeerState, decide: impl FnOnce(&mut PeerMut<'_>) -> T) -> (T, u32) {
-        let mut public = blank_peer();
-        public.state = state;
-        public.eventData = 7;
-        let mut slot = PeerSlot::default();
-        let mut view = PeerMut {
-            public: &mut public,
-            slot: &mut slot,
-        };
-        let step = decide(&mut view);
-        (step, public.eventData)
+        let mut peer = LonePeer::new();
+        peer.public.state = state;
+        peer.public.eventData = 7;
+        let step = decide(&mut peer.view());
+        (step, peer.public.eventData)
     }
 
     const ALL_STATES: [ENetPeerState; 10] = [
