@@ -117,16 +117,11 @@ struct HeldMaps {
 /// holding anything (`PeerSlot::release_if_idle`), so a peer whose traffic
 /// arrived in order (most of thousands of idle peers) costs one pointer in
 /// its queue set and no allocation, and a busy one does not allocate it per
-/// message.
+/// message. It lives in the queue set, which only a peer with traffic has,
+/// so its two words cost nothing per idle peer, and a held command's
+/// look-up takes one step.
 #[derive(Debug, Default)]
-pub struct IncomingChannels(Option<Box<ChannelStates>>);
-
-/// The channels' states, boxed once more so that the state costs a plain
-/// pointer rather than a slice's two words. It sat in the peer slot, which
-/// every peer of a host has, when that mattered; in the queue set, a slice
-/// would save the extra step a held command's look-up pays.
-#[derive(Debug)]
-struct ChannelStates(Box<[IncomingChannel]>);
+pub struct IncomingChannels(Option<Box<[IncomingChannel]>>);
 
 /// What a channel of a peer without ordering state reads as.
 pub(crate) const NOTHING_HELD: &IncomingChannel = &IncomingChannel { held: None };
@@ -137,7 +132,7 @@ impl core::ops::Index<usize> for IncomingChannels {
     /// Channel `index`'s state (an empty one while the peer has none).
     fn index(&self, index: usize) -> &IncomingChannel {
         match &self.0 {
-            Some(channels) => &channels.0[index],
+            Some(channels) => &channels[index],
             None => NOTHING_HELD,
         }
     }
@@ -147,7 +142,7 @@ impl IncomingChannels {
     /// Channel `index`'s state, if the peer has any: what a command taken
     /// out of a channel is looked up in.
     pub(crate) fn get_mut(&mut self, index: usize) -> Option<&mut IncomingChannel> {
-        self.0.as_deref_mut()?.0.get_mut(index)
+        self.0.as_deref_mut()?.get_mut(index)
     }
 
     /// Channel `index`'s state among the peer's `count` channels, made for
@@ -161,12 +156,7 @@ impl IncomingChannels {
             return None;
         }
         self.0
-            .get_or_insert_with(|| {
-                Box::new(ChannelStates(
-                    (0..count).map(|_| IncomingChannel::default()).collect(),
-                ))
-            })
-            .0
+            .get_or_insert_with(|| (0..count).map(|_| IncomingChannel::default()).collect())
             .get_mut(index)
     }
 
@@ -175,7 +165,7 @@ impl IncomingChannels {
         if self
             .0
             .as_deref()
-            .is_some_and(|channels| channels.0.iter().all(|channel| channel.held.is_none()))
+            .is_some_and(|channels| channels.iter().all(|channel| channel.held.is_none()))
         {
             self.0 = None;
         }
@@ -188,7 +178,7 @@ impl IncomingChannels {
     }
 
     pub(crate) fn iter(&self) -> impl Iterator<Item = &IncomingChannel> {
-        self.0.iter().flat_map(|channels| channels.0.iter())
+        self.0.iter().flat_map(|channels| channels.iter())
     }
 }
 
@@ -198,7 +188,7 @@ impl IntoIterator for IncomingChannels {
 
     fn into_iter(self) -> Self::IntoIter {
         self.0
-            .map(|channels| channels.0.into_vec().into_iter())
+            .map(|channels| channels.into_vec().into_iter())
             .into_iter()
             .flatten()
     }

@@ -295,15 +295,27 @@ impl<'a> PeerMut<'a> {
 
     /// Holds a reliable command under its sequence number.
     pub(crate) fn hold_reliable(&mut self, channel: usize, sequence: u16, incoming: Incoming) {
-        let count = self.public.channelCount;
-        let queues = self.slot.queues();
-        let Some(held) = queues.incoming.get_or_make(channel, count) else {
-            return;
+        let Some((held, held_commands)) = self.channel_to_hold_in(channel) else {
+            return incoming.release();
         };
         match held.insert_reliable(sequence, incoming) {
-            None => queues.held_commands += 1,
+            None => *held_commands += 1,
             Some(replaced) => replaced.release(),
         }
+    }
+
+    /// Channel `channel`'s ordering state and the peer's count of held
+    /// commands, the queue set and the channels' states made first if the
+    /// peer has none; `None`, with nothing made, for a channel the peer
+    /// does not have.
+    fn channel_to_hold_in(&mut self, channel: usize) -> Option<(&mut IncomingChannel, &mut u32)> {
+        let count = self.public.channelCount;
+        if channel >= count {
+            return None;
+        }
+        let queues = self.slot.queues();
+        let held = queues.incoming.get_or_make(channel, count)?;
+        Some((held, &mut queues.held_commands))
     }
 
     /// Takes the reliable command held under `sequence`.
@@ -326,13 +338,11 @@ impl<'a> PeerMut<'a> {
         unreliable: u16,
         incoming: Incoming,
     ) {
-        let count = self.public.channelCount;
-        let queues = self.slot.queues();
-        let Some(held) = queues.incoming.get_or_make(channel, count) else {
-            return;
+        let Some((held, held_commands)) = self.channel_to_hold_in(channel) else {
+            return incoming.release();
         };
         match held.insert_unreliable(sequence, unreliable, incoming) {
-            None => queues.held_commands += 1,
+            None => *held_commands += 1,
             Some(replaced) => replaced.release(),
         }
     }
@@ -563,9 +573,10 @@ mod tests {
         assert!(!has_ordering_state(view.slot));
         assert!(!view.slot.incoming(1).holds_reliable(5));
         view.hold_reliable(2, 5, command());
+        view.hold_unreliable(2, 3, 1, command());
         assert!(
-            !has_ordering_state(view.slot),
-            "channel 2 of 2 does not exist"
+            view.slot.queues.is_none(),
+            "channel 2 of 2 does not exist: nothing is made for it"
         );
         view.hold_reliable(1, 5, command());
         view.hold_unreliable(0, 3, 1, command());
