@@ -9,7 +9,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use enet::abi::{ENetCallbacks, ENET_VERSION};
 use enet::ffi::callbacks::enet_initialize_with_callbacks;
-use enet::mem::PacketRef;
+use enet::mem::{CBox, PacketRef};
 use enet::proto::PeerIndex;
 use sim::{connect, Link, Sim};
 
@@ -107,5 +107,22 @@ fn allocations_and_frees_balance() {
         frees,
         "{} allocations never freed",
         allocations - frees
+    );
+
+    // A value made in place whose making panics: the entry point's guard
+    // catches the panic, and the zeroed block goes back to the hooks.
+    let caught = std::panic::catch_unwind(|| {
+        // SAFETY: `init` never answers, so no value is taken as made.
+        unsafe { CBox::<[u64; 64]>::try_new_zeroed_with(|_| panic!("making the value failed")) }
+    });
+    assert!(caught.is_err());
+    // And one whose making declines.
+    // SAFETY: `init` answers false, so no value is taken as made.
+    assert!(unsafe { CBox::<[u64; 64]>::try_new_zeroed_with(|_| false) }.is_none());
+    assert_eq!(ALLOCATIONS.load(Ordering::SeqCst), allocations + 2);
+    assert_eq!(
+        FREES.load(Ordering::SeqCst),
+        frees + 2,
+        "a block made in place was not freed"
     );
 }

@@ -97,22 +97,30 @@ pub(crate) fn host_on_socket(
         random_seed: random_seed(),
         now: clock::now(),
     };
-    let driver = new_driver(settings, sock, family);
-    match driver {
-        Some(mut driver) => {
-            driver
-                .host
-                .set_reassembly_budget(reassembly_budget_from_env());
-            if let Some(recovery) = loss_recovery_from_env() {
-                driver.host.set_loss_recovery(recovery);
-            }
-            driver.host.attach();
-            driver.into_raw().cast::<ENetHost>()
-        }
-        None => {
-            socket::destroy(sock);
-            ptr::null_mut()
-        }
+    let unowned = ClosedUnlessOwned(sock);
+    let Some(mut driver) = new_driver(settings, sock, family) else {
+        return ptr::null_mut();
+    };
+    driver
+        .host
+        .set_reassembly_budget(reassembly_budget_from_env());
+    if let Some(recovery) = loss_recovery_from_env() {
+        driver.host.set_loss_recovery(recovery);
+    }
+    driver.host.attach();
+    // From here the host owns the socket: `enet_host_destroy` closes it.
+    core::mem::forget(unowned);
+    driver.into_raw().cast::<ENetHost>()
+}
+
+/// A socket no host owns yet, closed when this is dropped (a failed
+/// creation, or a panic that `guard!` catches at the entry point) unless
+/// it is forgotten once a host owns it.
+struct ClosedUnlessOwned(ENetSocket);
+
+impl Drop for ClosedUnlessOwned {
+    fn drop(&mut self) {
+        socket::destroy(self.0);
     }
 }
 
@@ -192,5 +200,50 @@ fn loss_recovery_from_env() -> Option<LossRecovery> {
         "default" => Some(LossRecovery::DEFAULT),
         "fast" => Some(LossRecovery::FAST),
         _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A UDP socket bound to a free port on 127.0.0.1, and that port.
+    fn bound_socket() -> (ENetSocket, ENetAddress) {
+        let sock = socket::create(ENetSocketType::ENET_SOCKET_TYPE_DATAGRAM as i32).unwrap();
+        let loopback = ENetAddress {
+            host: u32::from_ne_bytes([127, 0, 0, 1]),
+            port: 0,
+        };
+        socket::bind(sock, Some(&loopback)).unwrap();
+        (sock, socket::local_address(sock).unwrap())
+    }
+
+    /// Whether a new socket can bind `address`: only if no socket holds it.
+    fn is_free(address: &ENetAddress) -> bool {
+        let probe = socket::create(ENetSocketType::ENET_SOCKET_TYPE_DATAGRAM as i32).unwrap();
+        let free = socket::bind(probe, Some(address)).is_ok();
+        socket::destroy(probe);
+        free
+    }
+
+    #[test]
+    fn a_host_that_cannot_be_made_closes_its_socket() {
+        let (sock, address) = bound_socket();
+        assert!(!is_free(&address));
+        let too_many_peers = ENET_PROTOCOL_MAXIMUM_PEER_ID as usize + 1;
+        let host = host_on_socket(sock, address, SocketFamily::Ipv4, too_many_peers, 1, 0, 0);
+        assert!(host.is_null());
+        assert!(is_free(&address));
+    }
+
+    #[test]
+    fn a_panic_while_making_a_host_closes_its_socket() {
+        let (sock, address) = bound_socket();
+        let caught = std::panic::catch_unwind(|| {
+            let _unowned = ClosedUnlessOwned(sock);
+            panic!("making the host failed");
+        });
+        assert!(caught.is_err());
+        assert!(is_free(&address));
     }
 }

@@ -47,7 +47,8 @@ impl<T> CBox<T> {
     /// `ENetHost`) goes straight to the heap rather than through copies on
     /// the stack, whose pages stay resident for the rest of the process.
     /// `None` when allocation fails or `init` answers false (the memory is
-    /// then freed, and nothing in it dropped).
+    /// then freed, and nothing in it dropped). The memory is also freed if
+    /// `init` panics, so a panic the C boundary catches leaks nothing.
     ///
     /// # Safety
     /// When `init` answers true, every field of the T at the address must
@@ -56,12 +57,11 @@ impl<T> CBox<T> {
         let pointer = allocate::<T>(1)?;
         // SAFETY: `pointer` is a fresh allocation of one T.
         unsafe { pointer.as_ptr().write_bytes(0, 1) };
+        let unmade = FreedUnlessKept(pointer.as_ptr().cast());
         if !init(pointer.as_ptr()) {
-            // SAFETY: the memory came from the hooks' malloc above and is
-            // freed once; whatever `init` left in it is not dropped.
-            unsafe { hooks::free(pointer.as_ptr().cast()) };
             return None;
         }
+        core::mem::forget(unmade);
         Some(CBox {
             pointer,
             owns: PhantomData,
@@ -104,6 +104,19 @@ impl<T> DerefMut for CBox<T> {
     fn deref_mut(&mut self) -> &mut T {
         // SAFETY: as above, and `&mut self` makes the access unique.
         unsafe { self.pointer.as_mut() }
+    }
+}
+
+/// Memory from [`hooks::malloc`] that is freed when this is dropped,
+/// on a return or an unwind, unless it is forgotten first; whatever is in
+/// it is not dropped.
+struct FreedUnlessKept(*mut core::ffi::c_void);
+
+impl Drop for FreedUnlessKept {
+    fn drop(&mut self) {
+        // SAFETY: the memory came from the hooks' malloc and, not having
+        // been kept, has no other owner; it is freed once.
+        unsafe { hooks::free(self.0) };
     }
 }
 
