@@ -4,6 +4,7 @@
 # same figures on every run of the same build).
 #
 # usage: bench/callgrind.sh [--ours DIR] [--small N] [--bulk N] [--entry-points]
+#                           [--stages]
 #   --ours DIR       directory holding our libenet.so (default: target/release,
 #                    built first with cargo build --release)
 #   --small N        64-byte messages in the longer run (default 40000; the
@@ -14,6 +15,10 @@
 #                    enet_packet_create, enet_packet_destroy; inclusive), and
 #                    show the C allocator (malloc, free, calloc, realloc)
 #                    from any caller
+#   --stages         also split ours inside enet_host_service by the engine
+#                    function that ran (inclusive; stock's are static
+#                    functions that Debian's stripped library leaves
+#                    unnamed, so it has no such split)
 #
 # For each traffic kind the program runs with two message counts; the
 # difference of the instruction counts divided by the difference of the
@@ -29,6 +34,7 @@ ours=""
 small=40000
 bulk=400
 entry_points=0
+stages=0
 
 die() { echo "bench/callgrind.sh: $*" >&2; exit 2; }
 while [ $# -gt 0 ]; do
@@ -37,7 +43,8 @@ while [ $# -gt 0 ]; do
         --small) [ $# -ge 2 ] || die "--small needs a count"; small=$2; shift ;;
         --bulk) [ $# -ge 2 ] || die "--bulk needs a count"; bulk=$2; shift ;;
         --entry-points) entry_points=1 ;;
-        -h|--help) sed -n '2,23p' "$0"; exit 0 ;;
+        --stages) stages=1 ;;
+        -h|--help) sed -n '2,29p' "$0"; exit 0 ;;
         *) die "unknown argument $1" ;;
     esac
     shift
@@ -55,10 +62,18 @@ gcc -std=c99 -Wall -Wextra -Werror -O2 -rdynamic "$here/msgcost.c" -lenet -o "$p
 # The calls --entry-points splits the whole-process figure by.
 entry_point_names="enet_host_service enet_peer_send enet_packet_create enet_packet_destroy"
 
+# The engine functions --stages splits ours by (inclusive counts; the
+# stages are differences of them, see `stage_rows`).
+# (`Host>::NAME` is the tail of `<impl enet::proto::host::Host>::NAME`.)
+stage_names="enet_host_service Host>::receive_datagram Host>::remove_sent_reliable"
+stage_names+=" Host>::queue_incoming Host>::dispatch_received Host>::send_phase"
+stage_names+=" Host>::pack_outgoing ReceiveBatch::fill Host>::handle_fragment"
+
 # counts LIBDIR MODE COUNT: "TOTAL LIBENET" instructions of one run, LIBENET
 # being those executed in libenet's own code (not in libc or the program);
 # with --entry-points, then what the program's calls to each of
-# $entry_point_names cost, inclusive, and the C allocator from any caller.
+# $entry_point_names cost, inclusive, and the C allocator from any caller;
+# with --stages, then the inclusive count of each of $stage_names.
 counts() {
     local libdir=$1 mode=$2 count=$3 out="$work/cg.out" log="$work/cg.log"
     LD_LIBRARY_PATH="$libdir" valgrind --tool=callgrind --callgrind-out-file="$out" \
@@ -67,9 +82,16 @@ counts() {
     grep -q "^delivered $count\$" "$work/stdout" || die "msgcost $mode $count: $(cat "$work/stdout")"
     awk -f "$here/callgrind-objects.awk" "$out" |
         awk '{ total += $1 } $2 ~ /libenet/ { lib += $1 } END { printf "%d %d ", total, lib + 0 }'
+    if [ "$entry_points" = 1 ] || [ "$stages" = 1 ]; then
+        callgrind_annotate --tree=calling --inclusive=yes --threshold=100 "$out" \
+            >"$work/tree" 2>/dev/null
+    fi
     if [ "$entry_points" = 1 ]; then
-        callgrind_annotate --tree=calling --inclusive=yes --threshold=100 "$out" 2>/dev/null |
-            awk -v entry_points="$entry_point_names" -f "$here/callgrind-entry-points.awk"
+        awk -v entry_points="$entry_point_names" -f "$here/callgrind-entry-points.awk" \
+            "$work/tree" | tr '\n' ' '
+    fi
+    if [ "$stages" = 1 ]; then
+        awk -v stages="$stage_names" -f "$here/callgrind-stages.awk" "$work/tree"
     else
         echo
     fi
@@ -93,14 +115,6 @@ for row in "reliable 64 B:reliable:$small:1" "unreliable 64 B:unreliable:$small:
     stock_row=$(per_message "$stock_dir" "$mode" "$long" "$divisor")
     ours_row=$(per_message "$ours_dir" "$mode" "$long" "$divisor")
     awk -v l="$label" -v s="$stock_row" -v o="$ours_row" -v names="$entry_point_names" \
-        -v parts="$entry_points" 'BEGIN {
-        split(s, st, " "); split(o, ot, " ")
-        printf "%-36s %10d %10d %7.2fx\n", l ", whole process", st[1], ot[1], ot[1] / st[1]
-        printf "%-36s %10d %10d %7.2fx\n", l ", in libenet code", st[2], ot[2], ot[2] / st[2]
-        if (!parts) exit
-        n = split(names, name, " ")
-        name[++n] = "C allocator, any caller"
-        for (i = 1; i <= n; i++)
-            printf "%-36s %10d %10d\n", "  " name[i], st[i + 2], ot[i + 2] }'
+        -v parts="$entry_points" -v stages="$stages" -f "$here/callgrind-rows.awk"
 done
 echo "(callgrind, fixed clock; ours from $ours)"
