@@ -4,7 +4,7 @@
 # same figures on every run of the same build).
 #
 # usage: bench/callgrind.sh [--ours DIR] [--small N] [--bulk N] [--entry-points]
-#                           [--stages]
+#                           [--stages] [--ipv6]
 #   --ours DIR       directory holding our libenet.so (default: target/release,
 #                    built first with cargo build --release)
 #   --small N        64-byte messages in the longer run (default 40000; the
@@ -19,6 +19,9 @@
 #                    function that ran (inclusive; stock's are static
 #                    functions that Debian's stripped library leaves
 #                    unnamed, so it has no such split)
+#   --ipv6           also count ours with reliable 64-byte messages between
+#                    two hosts on ::1, beside ours on 127.0.0.1 (stock has
+#                    no IPv6): what an IPv6 peer's address look-up costs
 #
 # For each traffic kind the program runs with two message counts; the
 # difference of the instruction counts divided by the difference of the
@@ -35,6 +38,7 @@ small=40000
 bulk=400
 entry_points=0
 stages=0
+ipv6=0
 
 die() { echo "bench/callgrind.sh: $*" >&2; exit 2; }
 while [ $# -gt 0 ]; do
@@ -44,7 +48,8 @@ while [ $# -gt 0 ]; do
         --bulk) [ $# -ge 2 ] || die "--bulk needs a count"; bulk=$2; shift ;;
         --entry-points) entry_points=1 ;;
         --stages) stages=1 ;;
-        -h|--help) sed -n '2,29p' "$0"; exit 0 ;;
+        --ipv6) ipv6=1 ;;
+        -h|--help) sed -n '2,32p' "$0"; exit 0 ;;
         *) die "unknown argument $1" ;;
     esac
     shift
@@ -56,7 +61,10 @@ stock_library
 ours_library "$ours"
 
 program="$work/msgcost"
-gcc -std=c99 -Wall -Wextra -Werror -O2 -rdynamic "$here/msgcost.c" -lenet -o "$program" \
+# -idirafter: <enet/enet.h> is stock's, <enet/enet_rs.h> (for the ipv6
+# mode's types) ours.
+gcc -std=c99 -Wall -Wextra -Werror -O2 -rdynamic -idirafter "$repo/include" \
+    "$here/msgcost.c" -lenet -ldl -o "$program" \
     || die "building msgcost.c failed"
 
 # The calls --entry-points splits the whole-process figure by.
@@ -69,15 +77,15 @@ stage_names="enet_host_service Host>::receive_datagram Host>::remove_sent_reliab
 stage_names+=" Host>::queue_incoming Host>::dispatch_received Host>::send_phase"
 stage_names+=" Host>::pack_outgoing ReceiveBatch::fill Host>::handle_fragment"
 
-# counts LIBDIR MODE COUNT: "TOTAL LIBENET" instructions of one run, LIBENET
+# counts LIBDIR MODE COUNT [ipv6]: "TOTAL LIBENET" instructions of one run, LIBENET
 # being those executed in libenet's own code (not in libc or the program);
 # with --entry-points, then what the program's calls to each of
 # $entry_point_names cost, inclusive, and the C allocator from any caller;
 # with --stages, then the inclusive count of each of $stage_names.
 counts() {
-    local libdir=$1 mode=$2 count=$3 out="$work/cg.out" log="$work/cg.log"
+    local libdir=$1 mode=$2 count=$3 family=${4:-} out="$work/cg.out" log="$work/cg.log"
     LD_LIBRARY_PATH="$libdir" valgrind --tool=callgrind --callgrind-out-file="$out" \
-        "$program" "$mode" "$count" >"$work/stdout" 2>"$log" \
+        "$program" "$mode" "$count" $family >"$work/stdout" 2>"$log" \
         || { cat "$log" >&2; die "msgcost $mode $count failed on $libdir"; }
     grep -q "^delivered $count\$" "$work/stdout" || die "msgcost $mode $count: $(cat "$work/stdout")"
     awk -f "$here/callgrind-objects.awk" "$out" |
@@ -97,12 +105,12 @@ counts() {
     fi
 }
 
-# per_message LIBDIR MODE LONG DIVISOR: the fields of `counts` per message
-# (per message/DIVISOR) from runs of LONG/4 and LONG messages.
+# per_message LIBDIR MODE LONG DIVISOR [ipv6]: the fields of `counts` per
+# message (per message/DIVISOR) from runs of LONG/4 and LONG messages.
 per_message() {
-    local libdir=$1 mode=$2 long=$3 divisor=$4 short=$(($3 / 4)) a b
-    a=$(counts "$libdir" "$mode" "$short")
-    b=$(counts "$libdir" "$mode" "$long")
+    local libdir=$1 mode=$2 long=$3 divisor=$4 family=${5:-} short=$(($3 / 4)) a b
+    a=$(counts "$libdir" "$mode" "$short" $family)
+    b=$(counts "$libdir" "$mode" "$long" $family)
     awk -v a="$a" -v b="$b" -v n=$((long - short)) -v d="$divisor" 'BEGIN {
         k = split(a, x, " "); split(b, y, " ")
         for (i = 1; i <= k; i++) printf "%s%.0f", (i > 1 ? " " : ""), (y[i] - x[i]) / n / d }'
@@ -117,4 +125,13 @@ for row in "reliable 64 B:reliable:$small:1" "unreliable 64 B:unreliable:$small:
     awk -v l="$label" -v s="$stock_row" -v o="$ours_row" -v names="$entry_point_names" \
         -v parts="$entry_points" -v stages="$stages" -f "$here/callgrind-rows.awk"
 done
+if [ "$ipv6" = 1 ]; then
+    ours_v4=$(per_message "$ours_dir" reliable "$small" 1)
+    ours_v6=$(per_message "$ours_dir" reliable "$small" 1 ipv6)
+    awk -v v4="$ours_v4" -v v6="$ours_v6" 'BEGIN {
+        split(v4, a, " "); split(v6, b, " ")
+        printf "%-36s %10s %10s %8s\n", "ours, reliable 64 B", "127.0.0.1", "::1", "ratio"
+        printf "%-36s %10d %10d %7.2fx\n", "  whole process", a[1], b[1], b[1] / a[1]
+        printf "%-36s %10d %10d %7.2fx\n", "  in libenet code", a[2], b[2], b[2] / a[2] }'
+fi
 echo "(callgrind, fixed clock; ours from $ours)"

@@ -24,7 +24,7 @@ source "$repo/scripts/lib/procs.sh"
 procs_init enet-hot-text
 ours_library "$repo/target/release"
 cflags=(-std=c99 -Wall -Wextra -Werror -O2)
-gcc "${cflags[@]}" "$repo/bench/msgcost.c" -lenet -o "$work/msgcost" || die "building msgcost.c failed"
+gcc "${cflags[@]}" -idirafter "$repo/include" "$repo/bench/msgcost.c" -lenet -ldl -o "$work/msgcost" || die "building msgcost.c failed"
 gcc "${cflags[@]}" "$repo/bench/engine.c" -lenet -o "$work/engine" || die "building engine.c failed"
 gcc "${cflags[@]}" "$repo/bench/bench.c" -lenet -o "$work/bench" || die "building bench.c failed"
 
