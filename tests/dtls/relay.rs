@@ -15,8 +15,13 @@ use std::time::Duration;
 pub enum Tamper {
     /// Sends it twice.
     Replay,
-    /// Flips a byte of every third one, near its end (the payload).
-    FlipEveryThird,
+    /// Flips a byte of about one in three, near its end (the payload),
+    /// picked by a fixed pseudo-random sequence rather than every third:
+    /// a client whose only traffic is one command's resends and the
+    /// acknowledgements between them can fall into a cycle of three
+    /// datagrams, and every third would then flip that command each time
+    /// it went, so it never arrived.
+    FlipOneInThree,
 }
 
 /// Counts of the client's datagrams the relay picked.
@@ -54,6 +59,8 @@ impl Relay {
                 let mut client: Option<SocketAddr> = None;
                 let mut buffer = [0u8; 8192];
                 let mut picked = 0u64;
+                // xorshift64: the same sequence on every run.
+                let mut random = 0x9E37_79B9_7F4A_7C15u64;
                 while !stop.load(Ordering::Relaxed) {
                     if let Ok((length, from)) = front.recv_from(&mut buffer) {
                         client = Some(from);
@@ -64,19 +71,22 @@ impl Relay {
                             continue;
                         }
                         picked += 1;
+                        random ^= random << 13;
+                        random ^= random >> 7;
+                        random ^= random << 17;
                         match tamper {
                             Tamper::Replay => {
                                 let _ = back.send_to(datagram, server);
                                 let _ = back.send_to(datagram, server);
                                 counts.intact.fetch_add(1, Ordering::Relaxed);
                             }
-                            Tamper::FlipEveryThird if picked % 3 == 0 => {
+                            Tamper::FlipOneInThree if random % 3 == 0 => {
                                 let at = length - 1 - (picked as usize % length.min(8));
                                 datagram[at] ^= 0x20;
                                 let _ = back.send_to(datagram, server);
                                 counts.flipped.fetch_add(1, Ordering::Relaxed);
                             }
-                            Tamper::FlipEveryThird => {
+                            Tamper::FlipOneInThree => {
                                 let _ = back.send_to(datagram, server);
                                 counts.intact.fetch_add(1, Ordering::Relaxed);
                             }
