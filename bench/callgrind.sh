@@ -71,7 +71,7 @@ gcc -std=c99 -Wall -Wextra -Werror -O2 -rdynamic -idirafter "$repo/include" \
 entry_point_names="enet_host_service enet_peer_send enet_packet_create enet_packet_destroy"
 
 # The engine functions --stages splits ours by (inclusive counts; the
-# stages are differences of them, see `stage_rows`).
+# stages are differences of them, see bench/callgrind-rows.awk).
 # (`Host>::NAME` is the tail of `<impl enet::proto::host::Host>::NAME`.)
 stage_names="enet_host_service Host>::receive_datagram Host>::remove_sent_reliable"
 stage_names+=" Host>::queue_incoming Host>::dispatch_received Host>::send_phase"
@@ -122,13 +122,13 @@ for row in "reliable 64 B:reliable:$small:1" "unreliable 64 B:unreliable:$small:
     IFS=: read -r label mode long divisor <<<"$row"
     stock_row=$(per_message "$stock_dir" "$mode" "$long" "$divisor")
     ours_row=$(per_message "$ours_dir" "$mode" "$long" "$divisor")
+    [ "$mode" = reliable ] && ours_reliable=$ours_row
     awk -v l="$label" -v s="$stock_row" -v o="$ours_row" -v names="$entry_point_names" \
         -v parts="$entry_points" -v stages="$stages" -f "$here/callgrind-rows.awk"
 done
 if [ "$ipv6" = 1 ]; then
-    ours_v4=$(per_message "$ours_dir" reliable "$small" 1)
     ours_v6=$(per_message "$ours_dir" reliable "$small" 1 ipv6)
-    awk -v v4="$ours_v4" -v v6="$ours_v6" 'BEGIN {
+    awk -v v4="$ours_reliable" -v v6="$ours_v6" 'BEGIN {
         split(v4, a, " "); split(v6, b, " ")
         printf "%-36s %10s %10s %8s\n", "ours, reliable 64 B", "127.0.0.1", "::1", "ratio"
         printf "%-36s %10d %10d %7.2fx\n", "  whole process", a[1], b[1], b[1] / a[1]

@@ -84,7 +84,6 @@ static ENetPeer *connect_on_ipv6_loopback(ENetHost **server, ENetHost **client)
     options.peerCount = 1;
     options.channelLimit = 1;
     *server = host_create(&options);
-    options.address = &address;
     *client = host_create(&options);
     if (*server == NULL || *client == NULL || get_address(*server, &address) != 0)
         die("enet_rs_host_create on ::1 failed");
