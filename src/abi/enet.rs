@@ -15,8 +15,17 @@ use super::{ENetBuffer, ENetSocket};
 
 pub const ENET_VERSION_MAJOR: u32 = 1;
 pub const ENET_VERSION_MINOR: u32 = 3;
+// The release this library identifies as. Debian ships 1.3.17, the
+// default; the `identity-1-3-18` feature makes a library for distributions
+// that ship upstream's 1.3.18, whose layout and wire are 1.3.17's: only
+// this number and ENET_HOST_DEFAULT_MTU differ. gen-headers evaluates the
+// feature for each header set (include/enet, include/1.3.18/enet).
+#[cfg(not(feature = "identity-1-3-18"))]
 pub const ENET_VERSION_PATCH: u32 = 17;
-/// `ENET_VERSION_CREATE(1, 3, 17)`.
+#[cfg(feature = "identity-1-3-18")]
+pub const ENET_VERSION_PATCH: u32 = 18;
+/// `ENET_VERSION_CREATE(1, 3, ENET_VERSION_PATCH)`: 0x10311 (1.3.17), or
+/// 0x10312 with the `identity-1-3-18` feature.
 pub const ENET_VERSION: ENetVersion =
     (ENET_VERSION_MAJOR << 16) | (ENET_VERSION_MINOR << 8) | ENET_VERSION_PATCH;
 
@@ -157,7 +166,14 @@ pub const ENET_BUFFER_MAXIMUM: u32 = 1 + 2 * ENET_PROTOCOL_MAXIMUM_PACKET_COMMAN
 pub const ENET_HOST_RECEIVE_BUFFER_SIZE: u32 = 256 * 1024;
 pub const ENET_HOST_SEND_BUFFER_SIZE: u32 = 256 * 1024;
 pub const ENET_HOST_BANDWIDTH_THROTTLE_INTERVAL: u32 = 1000;
+// A new host's MTU (connect negotiates each peer's down to the smaller
+// side's): 1.3.17's 1400 by default. Upstream 1.3.18 lowered it to 1392
+// so that datagrams pass some VPNs; its identity takes that value. Plain
+// comments here, not docs: cbindgen would copy docs into enet.h.
+#[cfg(not(feature = "identity-1-3-18"))]
 pub const ENET_HOST_DEFAULT_MTU: u32 = 1400;
+#[cfg(feature = "identity-1-3-18")]
+pub const ENET_HOST_DEFAULT_MTU: u32 = 1392;
 pub const ENET_HOST_DEFAULT_MAXIMUM_PACKET_SIZE: u32 = 32 * 1024 * 1024;
 pub const ENET_HOST_DEFAULT_MAXIMUM_WAITING_DATA: u32 = 32 * 1024 * 1024;
 pub const ENET_PEER_DEFAULT_ROUND_TRIP_TIME: u32 = 500;

@@ -61,7 +61,8 @@ pub extern "C" fn enet_deinitialize() {
     })
 }
 
-/// The version of ENet this library implements: 1.3.17.
+/// The release of ENet this library identifies as: 1.3.17, or 1.3.18 when
+/// built with the `identity-1-3-18` feature.
 #[no_mangle]
 pub extern "C" fn enet_linked_version() -> ENetVersion {
     ENET_VERSION
