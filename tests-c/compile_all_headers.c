@@ -16,6 +16,11 @@
  * Linux values stay in the #else branches. tests-c/windows/compile_headers.sh
  * compiles it with mingw-w64, with and without -DENET_DLL.
  *
+ * Compiled with -DEXPECT_IDENTITY_1_3_18 against include/1.3.18 (the
+ * header set of the 1.3.18 identity), it expects that release's two
+ * values instead, ENET_VERSION_PATCH 18 and ENET_HOST_DEFAULT_MTU 1392;
+ * everything else is the same in both releases.
+ *
  * Sizes, offsets and constant values come from
  * shared/reference/layout-1.3.17.txt and consts-1.3.17.txt (measured
  * against stock ENet 1.3.17), and the function pointer types below spell
@@ -123,7 +128,18 @@ template <typename A> struct same_type <A, A> { enum { value = 1 }; };
 
 /* ---- macros and constants ------------------------------------------ */
 
-CHECK (ENET_VERSION == ENET_VERSION_CREATE (1, 3, 17));
+/* The two values that tell the releases apart (see the top). */
+#ifdef EXPECT_IDENTITY_1_3_18
+#define EXPECTED_PATCH 18
+#define EXPECTED_VERSION 66322 /* 0x10312 */
+#define EXPECTED_DEFAULT_MTU 1392
+#else
+#define EXPECTED_PATCH 17
+#define EXPECTED_VERSION 66321 /* 0x10311 */
+#define EXPECTED_DEFAULT_MTU 1400
+#endif
+
+CHECK (ENET_VERSION == ENET_VERSION_CREATE (1, 3, EXPECTED_PATCH));
 CHECK (ENET_VERSION_GET_MAJOR (ENET_VERSION) == ENET_VERSION_MAJOR);
 CHECK (ENET_VERSION_GET_MINOR (ENET_VERSION) == ENET_VERSION_MINOR);
 CHECK (ENET_VERSION_GET_PATCH (ENET_VERSION) == ENET_VERSION_PATCH);
@@ -165,8 +181,8 @@ CHECK (HAS_TYPE (ENET_PEER_UNSEQUENCED_WINDOW_SIZE, int));
 /* Every constant's value (shared/reference/consts-1.3.17.txt). */
 CHECK (ENET_VERSION_MAJOR == 1);
 CHECK (ENET_VERSION_MINOR == 3);
-CHECK (ENET_VERSION_PATCH == 17);
-CHECK (ENET_VERSION == 66321);
+CHECK (ENET_VERSION_PATCH == EXPECTED_PATCH);
+CHECK (ENET_VERSION == EXPECTED_VERSION);
 CHECK (ENET_HOST_ANY == 0);
 CHECK (ENET_HOST_BROADCAST == 0xFFFFFFFFU);
 CHECK (ENET_PORT_ANY == 0);
@@ -217,7 +233,7 @@ CHECK (ENET_EVENT_TYPE_RECEIVE == 3);
 CHECK (ENET_HOST_RECEIVE_BUFFER_SIZE == 262144);
 CHECK (ENET_HOST_SEND_BUFFER_SIZE == 262144);
 CHECK (ENET_HOST_BANDWIDTH_THROTTLE_INTERVAL == 1000);
-CHECK (ENET_HOST_DEFAULT_MTU == 1400);
+CHECK (ENET_HOST_DEFAULT_MTU == EXPECTED_DEFAULT_MTU);
 CHECK (ENET_HOST_DEFAULT_MAXIMUM_PACKET_SIZE == 33554432);
 CHECK (ENET_HOST_DEFAULT_MAXIMUM_WAITING_DATA == 33554432);
 CHECK (ENET_PEER_DEFAULT_ROUND_TRIP_TIME == 500);

@@ -1,5 +1,5 @@
 /*
- * enet/enet_rs.h: enet-rs's extensions beyond the ENet 1.3.17 API. Every
+ * enet/enet_rs.h: enet-rs's extensions beyond the ENet 1.3 API. Every
  * function is named enet_rs_*; a program that never calls one behaves as
  * on stock ENet. Stock ENet has none of these symbols: a program that may
  * also run on it can look enet_rs_version up with dlsym first.

@@ -1,11 +1,15 @@
-//! Generates ENet's public C headers, `include/enet/*.h`, from the Rust
-//! sources with a pinned cbindgen, as `cbindgen.toml` describes.
+//! Generates ENet's public C headers from the Rust sources with a pinned
+//! cbindgen, as `cbindgen.toml` describes: one set per release identity
+//! ([`Identity`]), `include/enet/*.h` (1.3.17) and
+//! `include/1.3.18/enet/*.h`.
 //!
 //! Each header is one cbindgen run over the Rust files that define its
 //! contents (`src/abi/<header>.rs`, plus the `src/ffi/*.rs` files whose
-//! functions it declares). Its model is then shaped ([`shape`]) and written,
-//! and two fixes cbindgen has no setting for are made to the text ([`text`]).
+//! functions it declares). The identity's definitions are selected from its
+//! model ([`identity`]), which is then shaped ([`shape`]) and written, and
+//! two fixes cbindgen has no setting for are made to the text ([`text`]).
 
+mod identity;
 mod shape;
 mod spec;
 mod text;
@@ -16,14 +20,14 @@ use std::path::{Path, PathBuf};
 use cbindgen::bindgen::ir::ItemContainer;
 use cbindgen::Builder;
 
+pub use identity::Identity;
+
 /// The configuration file, relative to the repository root.
 pub const CONFIG_FILE: &str = "cbindgen.toml";
-/// Where the headers live, relative to the repository root.
-pub const HEADER_DIR: &str = "include/enet";
 
 /// One generated header.
 pub struct Header {
-    /// File name inside [`HEADER_DIR`].
+    /// File name inside its identity's [`Identity::header_dir`].
     pub file: String,
     pub text: String,
 }
@@ -34,18 +38,20 @@ pub fn repository_root() -> PathBuf {
     root.canonicalize().unwrap_or(root)
 }
 
-/// Generates every header described by `root/cbindgen.toml`.
-pub fn generate(root: &Path) -> Result<Vec<Header>, String> {
+/// Generates every header described by `root/cbindgen.toml`, as the
+/// `identity` build of the library declares it.
+pub fn generate(root: &Path, identity: Identity) -> Result<Vec<Header>, String> {
     spec::load(&root.join(CONFIG_FILE))?
         .into_iter()
         .map(|spec| {
             let file = spec.file.clone();
-            generate_one(root, spec).map_err(|error| format!("{file}: {error}"))
+            generate_one(root, spec, identity)
+                .map_err(|error| format!("{} {file}: {error}", identity.release()))
         })
         .collect()
 }
 
-fn generate_one(root: &Path, spec: spec::HeaderSpec) -> Result<Header, String> {
+fn generate_one(root: &Path, spec: spec::HeaderSpec, identity: Identity) -> Result<Header, String> {
     let tagged = spec.config.style.generate_tag();
     let packed = spec.config.layout.packed.clone();
     let mut builder = Builder::new().with_config(spec.config);
@@ -59,6 +65,7 @@ fn generate_one(root: &Path, spec: spec::HeaderSpec) -> Result<Header, String> {
     let mut bindings = builder
         .generate()
         .map_err(|error| format!("cbindgen: {error}"))?;
+    identity::select(&mut bindings, identity)?;
     shape::shape(
         &mut bindings,
         spec.integers,
@@ -115,7 +122,7 @@ pub fn drift(dir: &Path, headers: &[Header]) -> Vec<String> {
             match std::fs::read_to_string(&path) {
                 Ok(on_disk) if on_disk == header.text => None,
                 Ok(on_disk) => Some(describe_difference(&header.file, &on_disk, &header.text)),
-                Err(error) => Some(format!("{}: cannot read: {error}", path.display())),
+                Err(error) => Some(format!("{}: cannot read: {error}\n", path.display())),
             }
         })
         .collect()
