@@ -1,0 +1,148 @@
+#!/usr/bin/env bash
+# Lays out the Windows SDK tree from a built enet.dll: the tree that
+# scripts/package-windows.sh zips and that a Windows CMake build
+# (cmake/windows.cmake) installs, so the two cannot drift apart.
+#
+#   TREE/bin/enet.dll                 stripped; its debug info goes to DEBUG_FILE
+#                                     (found through the DLL's .gnu_debuglink
+#                                     when the two sit side by side)
+#   TREE/lib/enet.lib                 MSVC import library, made with llvm-dlltool
+#                                     from a .def of the DLL's own export table
+#   TREE/lib/libenet.dll.a            MinGW import library, as the link made it
+#   TREE/include/enet/*.h             the default (1.3.17) header set
+#   TREE/lib/cmake/enet/              enetConfig.cmake, enetConfigVersion.cmake
+#   TREE/lib/cmake/unofficial-enet/   vcpkg's package name for the same targets
+#   TREE/lib/pkgconfig/libenet.pc
+#   TREE/LICENSE.txt, TREE/README.txt
+#
+# Checks that each import library names enet.dll and imports exactly the
+# functions the DLL exports. Which functions those must be is
+# tests-c/windows/check_exports.sh's business (package-windows.sh runs it).
+#
+# usage: scripts/lib/windows-sdk.sh DLL_DIR TREE DEBUG_FILE
+#   DLL_DIR holds enet.dll and libenet.dll.a (scripts/build-windows.sh's
+#   target/windows/x86_64-pc-windows-gnu/release). TREE is emptied first.
+# Tools, overridable for a native MSYS2 build: OBJCOPY, STRIP, OBJDUMP
+# (mingw-w64 binutils), DLLTOOL (llvm-dlltool), NM (llvm-nm reads both
+# import library formats).
+set -euo pipefail
+root=$(cd "$(dirname "$0")/../.." && pwd)
+die() { echo "windows-sdk.sh: $*" >&2; exit 1; }
+[ $# -eq 3 ] || die "usage: windows-sdk.sh DLL_DIR TREE DEBUG_FILE"
+dll_dir=$1 tree=$2 debug_file=$3
+objcopy=${OBJCOPY:-x86_64-w64-mingw32-objcopy}
+strip=${STRIP:-x86_64-w64-mingw32-strip}
+objdump=${OBJDUMP:-x86_64-w64-mingw32-objdump}
+dlltool=${DLLTOOL:-llvm-dlltool}
+nm=${NM:-llvm-nm}
+for tool in "$objcopy" "$strip" "$objdump" "$dlltool" "$nm"; do
+    command -v "$tool" >/dev/null || die "missing $tool (scripts/setup-debian.sh installs mingw-w64 and llvm)"
+done
+for file in enet.dll libenet.dll.a; do
+    [ -f "$dll_dir/$file" ] || die "no $file in $dll_dir (build it with scripts/build-windows.sh)"
+done
+
+version=$(sed -n '/^\[package\]/,/^\[/ s/^version *= *"\([^"]*\)".*/\1/p' "$root/Cargo.toml")
+[ -n "$version" ] || die "no package version in $root/Cargo.toml"
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+rm -rf "$tree"
+mkdir -p "$tree/bin" "$tree/lib/cmake/enet" "$tree/lib/cmake/unofficial-enet" \
+         "$tree/lib/pkgconfig" "$tree/include" "$(dirname "$debug_file")"
+
+# The DLL, stripped, pointing at its debug file by name (the link records
+# the file's base name and CRC, so objcopy runs beside it). binutils stamps
+# the PE files it writes with the time of day unless SOURCE_DATE_EPOCH is
+# set: given the link's own stamp (the COFF header's TimeDateStamp, at
+# e_lfanew + 8), the same enet.dll always gives the same files.
+pe_header=$(od -An -tu4 -j60 -N4 "$dll_dir/enet.dll" | tr -d ' ')
+link_time=$(od -An -tu4 -j$((pe_header + 8)) -N4 "$dll_dir/enet.dll" | tr -d ' ')
+[ -n "$link_time" ] || die "$dll_dir/enet.dll has no PE header"
+export SOURCE_DATE_EPOCH=$link_time
+"$objcopy" --only-keep-debug "$dll_dir/enet.dll" "$debug_file"
+"$strip" --strip-all -o "$tree/bin/enet.dll" "$dll_dir/enet.dll"
+(cd "$(dirname "$debug_file")" &&
+    "$objcopy" --add-gnu-debuglink="$(basename "$debug_file")" "$tree/bin/enet.dll")
+
+# exported_names DLL: the DLL's export name table, one name a line, sorted.
+exported_names() {
+    "$objdump" -p "$1" |
+        awk '/\[Ordinal\/Name Pointer\] Table/ { table = 1; next }
+             table && NF == 0 { table = 0 }
+             table { print $NF }' | sort
+}
+# imported_names LIB: the functions an import library imports (its __imp_
+# symbols), sorted.
+imported_names() {
+    "$nm" "$1" 2>/dev/null | awk '$NF ~ /^__imp_/ { sub(/^__imp_/, "", $NF); print $NF }' | sort -u
+}
+exported_names "$tree/bin/enet.dll" >"$work/exports"
+[ -s "$work/exports" ] || die "enet.dll exports nothing (objdump -p found no name table)"
+cmp -s "$work/exports" <(exported_names "$dll_dir/enet.dll") || die "stripping changed enet.dll's exports"
+
+# enet.lib from a .def of exactly those names (all functions: the library
+# exports no data).
+{
+    echo "LIBRARY enet.dll"
+    echo "EXPORTS"
+    sed 's/^/    /' "$work/exports"
+} >"$work/enet.def"
+"$dlltool" -m i386:x86-64 -D enet.dll -d "$work/enet.def" -l "$tree/lib/enet.lib"
+cp "$dll_dir/libenet.dll.a" "$tree/lib/libenet.dll.a"
+for lib in enet.lib libenet.dll.a; do
+    imported_names "$tree/lib/$lib" >"$work/$lib.imports"
+    diff -u "$work/exports" "$work/$lib.imports" >"$work/$lib.diff" ||
+        die "$lib does not import exactly enet.dll's exports: $(cat "$work/$lib.diff")"
+    # The DLL name sits in the import library as a NUL-terminated string.
+    [ "$(tr '\0' '\n' <"$tree/lib/$lib" | grep -acx 'enet.dll')" -gt 0 ] || die "$lib does not name enet.dll"
+done
+
+# The default header set only (include/1.3.18 is another identity's).
+cp -r "$root/include/enet" "$tree/include/"
+
+substitute() { sed "s/@ENET_VERSION@/$version/g" "$1" >"$2"; }
+windows=$root/cmake/windows
+cp "$windows/enetConfig.cmake" "$tree/lib/cmake/enet/"
+substitute "$windows/enetConfigVersion.cmake.in" "$tree/lib/cmake/enet/enetConfigVersion.cmake"
+cp "$windows/unofficial-enetConfig.cmake" "$windows/unofficial-enetConfigVersion.cmake" \
+   "$tree/lib/cmake/unofficial-enet/"
+substitute "$windows/libenet.pc.in" "$tree/lib/pkgconfig/libenet.pc"
+substitute "$windows/README.txt.in" "$work/README.txt"
+# Windows line endings for the two files people open in Notepad.
+sed 's/$/\r/' "$work/README.txt" >"$tree/README.txt"
+
+license=""
+for candidate in LICENSE LICENSE.txt LICENSE.md COPYING; do
+    [ -f "$root/$candidate" ] && { license=$root/$candidate; break; }
+done
+if [ -n "$license" ]; then
+    sed 's/$/\r/' "$license" >"$tree/LICENSE.txt"
+else
+    # No licence file in the tree yet: Cargo.toml's `license = "MIT"`, in full.
+    grep -q '^license *= *"MIT"' "$root/Cargo.toml" || die "no LICENSE file, and Cargo.toml's licence is not MIT"
+    sed 's/$/\r/' >"$tree/LICENSE.txt" <<'EOF'
+MIT License
+
+Copyright (c) the enet-rs authors
+
+Permission is hereby granted, free of charge, to any person obtaining a copy
+of this software and associated documentation files (the "Software"), to deal
+in the Software without restriction, including without limitation the rights
+to use, copy, modify, merge, publish, distribute, sublicense, and/or sell
+copies of the Software, and to permit persons to whom the Software is
+furnished to do so, subject to the following conditions:
+
+The above copyright notice and this permission notice shall be included in all
+copies or substantial portions of the Software.
+
+THE SOFTWARE IS PROVIDED "AS IS", WITHOUT WARRANTY OF ANY KIND, EXPRESS OR
+IMPLIED, INCLUDING BUT NOT LIMITED TO THE WARRANTIES OF MERCHANTABILITY,
+FITNESS FOR A PARTICULAR PURPOSE AND NONINFRINGEMENT. IN NO EVENT SHALL THE
+AUTHORS OR COPYRIGHT HOLDERS BE LIABLE FOR ANY CLAIM, DAMAGES OR OTHER
+LIABILITY, WHETHER IN AN ACTION OF CONTRACT, TORT OR OTHERWISE, ARISING FROM,
+OUT OF OR IN CONNECTION WITH THE SOFTWARE OR THE USE OR OTHER DEALINGS IN THE
+SOFTWARE.
+EOF
+fi
+echo "$tree: enet-rs $version, $(wc -l <"$work/exports") exports"
