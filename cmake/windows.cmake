@@ -17,6 +17,12 @@ if(NOT CMAKE_SIZEOF_VOID_P EQUAL 8)
   message(FATAL_ERROR "enet-rs: only 64-bit Windows (x86_64) is built; "
                       "use cmake/toolchain-mingw-w64-x86_64.cmake or a 64-bit MinGW")
 endif()
+# The SDK is the default (1.3.17) identity's: Cargo's default features and
+# include/enet.
+if(DEFINED ENET_RS_IDENTITY AND NOT ENET_RS_IDENTITY STREQUAL "1.3.17")
+  message(FATAL_ERROR "enet-rs: the Windows build makes the 1.3.17 identity only "
+                      "(ENET_RS_IDENTITY is ${ENET_RS_IDENTITY})")
+endif()
 # The C test suite runs against the Linux library and stock ENet on Linux;
 # the Windows tests are scripts/test-windows.sh and tests-c/windows/sdk.
 if(ENET_RS_BUILD_TESTS)
