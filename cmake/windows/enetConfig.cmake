@@ -11,8 +11,6 @@
 # ENET_DLL is defined for the program so that the headers declare the
 # functions dllimport (calls go straight through the import table, as
 # with stock's enet.dll).
-cmake_minimum_required(VERSION 3.11)
-
 get_filename_component(_enet_prefix "${CMAKE_CURRENT_LIST_DIR}/../../.." ABSOLUTE)
 
 if(MINGW OR CYGWIN)
