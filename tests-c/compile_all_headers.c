@@ -18,8 +18,9 @@
  *
  * Compiled with -DEXPECT_IDENTITY_1_3_18 against include/1.3.18 (the
  * header set of the 1.3.18 identity), it expects that release's two
- * values instead, ENET_VERSION_PATCH 18 and ENET_HOST_DEFAULT_MTU 1392;
- * everything else is the same in both releases.
+ * values instead, ENET_VERSION_PATCH 18 and ENET_HOST_DEFAULT_MTU 1392,
+ * and its names for the three fields it renamed in place (see RENAMED_*);
+ * every offset and size is the same in both releases.
  *
  * Sizes, offsets and constant values come from
  * shared/reference/layout-1.3.17.txt and consts-1.3.17.txt (measured
@@ -137,6 +138,20 @@ template <typename A> struct same_type <A, A> { enum { value = 1 }; };
 #define EXPECTED_PATCH 17
 #define EXPECTED_VERSION 66321 /* 0x10311 */
 #define EXPECTED_DEFAULT_MTU 1400
+#endif
+
+/* 1.3.18's names for three internal fields, at 1.3.17's offsets and sizes;
+   continueSending (int) became totalQueued (enet_uint32). */
+#ifdef EXPECT_IDENTITY_1_3_18
+#define RENAMED_ROUND_TRIP_TIMEOUT_LIMIT queueTime
+#define RENAMED_SENT_UNRELIABLE_COMMANDS outgoingSendReliableCommands
+#define RENAMED_CONTINUE_SENDING totalQueued
+#define RENAMED_CONTINUE_SENDING_TYPE enet_uint32
+#else
+#define RENAMED_ROUND_TRIP_TIMEOUT_LIMIT roundTripTimeoutLimit
+#define RENAMED_SENT_UNRELIABLE_COMMANDS sentUnreliableCommands
+#define RENAMED_CONTINUE_SENDING continueSending
+#define RENAMED_CONTINUE_SENDING_TYPE int
 #endif
 
 CHECK (ENET_VERSION == ENET_VERSION_CREATE (1, 3, EXPECTED_PATCH));
@@ -334,7 +349,7 @@ CHECK (offsetof (ENetOutgoingCommand, reliableSequenceNumber) == 16 && sizeof ((
 CHECK (offsetof (ENetOutgoingCommand, unreliableSequenceNumber) == 18 && sizeof (((const ENetOutgoingCommand *) 0)->unreliableSequenceNumber) == 2);
 CHECK (offsetof (ENetOutgoingCommand, sentTime) == 20 && sizeof (((const ENetOutgoingCommand *) 0)->sentTime) == 4);
 CHECK (offsetof (ENetOutgoingCommand, roundTripTimeout) == 24 && sizeof (((const ENetOutgoingCommand *) 0)->roundTripTimeout) == 4);
-CHECK (offsetof (ENetOutgoingCommand, roundTripTimeoutLimit) == 28 && sizeof (((const ENetOutgoingCommand *) 0)->roundTripTimeoutLimit) == 4);
+CHECK (offsetof (ENetOutgoingCommand, RENAMED_ROUND_TRIP_TIMEOUT_LIMIT) == 28 && sizeof (((const ENetOutgoingCommand *) 0)->RENAMED_ROUND_TRIP_TIMEOUT_LIMIT) == 4);
 CHECK (offsetof (ENetOutgoingCommand, fragmentOffset) == 32 && sizeof (((const ENetOutgoingCommand *) 0)->fragmentOffset) == 4);
 CHECK (offsetof (ENetOutgoingCommand, fragmentLength) == 36 && sizeof (((const ENetOutgoingCommand *) 0)->fragmentLength) == 2);
 CHECK (offsetof (ENetOutgoingCommand, sendAttempts) == 38 && sizeof (((const ENetOutgoingCommand *) 0)->sendAttempts) == 2);
@@ -409,7 +424,7 @@ CHECK (offsetof (ENetPeer, reliableDataInTransit) == 216 && sizeof (((const ENet
 CHECK (offsetof (ENetPeer, outgoingReliableSequenceNumber) == 220 && sizeof (((const ENetPeer *) 0)->outgoingReliableSequenceNumber) == 2);
 CHECK (offsetof (ENetPeer, acknowledgements) == 224 && sizeof (((const ENetPeer *) 0)->acknowledgements) == 16);
 CHECK (offsetof (ENetPeer, sentReliableCommands) == 240 && sizeof (((const ENetPeer *) 0)->sentReliableCommands) == 16);
-CHECK (offsetof (ENetPeer, sentUnreliableCommands) == 256 && sizeof (((const ENetPeer *) 0)->sentUnreliableCommands) == 16);
+CHECK (offsetof (ENetPeer, RENAMED_SENT_UNRELIABLE_COMMANDS) == 256 && sizeof (((const ENetPeer *) 0)->RENAMED_SENT_UNRELIABLE_COMMANDS) == 16);
 CHECK (offsetof (ENetPeer, outgoingCommands) == 272 && sizeof (((const ENetPeer *) 0)->outgoingCommands) == 16);
 CHECK (offsetof (ENetPeer, dispatchedCommands) == 288 && sizeof (((const ENetPeer *) 0)->dispatchedCommands) == 16);
 CHECK (offsetof (ENetPeer, flags) == 304 && sizeof (((const ENetPeer *) 0)->flags) == 2);
@@ -446,7 +461,8 @@ CHECK (offsetof (ENetHost, peerCount) == 48 && sizeof (((const ENetHost *) 0)->p
 CHECK (offsetof (ENetHost, channelLimit) == 56 && sizeof (((const ENetHost *) 0)->channelLimit) == 8);
 CHECK (offsetof (ENetHost, serviceTime) == 64 && sizeof (((const ENetHost *) 0)->serviceTime) == 4);
 CHECK (offsetof (ENetHost, dispatchQueue) == 72 && sizeof (((const ENetHost *) 0)->dispatchQueue) == 16);
-CHECK (offsetof (ENetHost, continueSending) == 88 && sizeof (((const ENetHost *) 0)->continueSending) == 4);
+CHECK (offsetof (ENetHost, RENAMED_CONTINUE_SENDING) == 88 && sizeof (((const ENetHost *) 0)->RENAMED_CONTINUE_SENDING) == 4);
+CHECK (HAS_TYPE (((const ENetHost *) 0)->RENAMED_CONTINUE_SENDING, RENAMED_CONTINUE_SENDING_TYPE));
 CHECK (offsetof (ENetHost, packetSize) == 96 && sizeof (((const ENetHost *) 0)->packetSize) == 8);
 CHECK (offsetof (ENetHost, headerFlags) == 104 && sizeof (((const ENetHost *) 0)->headerFlags) == 2);
 CHECK (offsetof (ENetHost, commands) == 106 && sizeof (((const ENetHost *) 0)->commands) == 1536);

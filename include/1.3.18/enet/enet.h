@@ -198,7 +198,7 @@ typedef struct _ENetOutgoingCommand
    enet_uint16 unreliableSequenceNumber;
    enet_uint32 sentTime;
    enet_uint32 roundTripTimeout;
-   enet_uint32 roundTripTimeoutLimit;
+   enet_uint32 queueTime;
    enet_uint32 fragmentOffset;
    enet_uint16 fragmentLength;
    enet_uint16 sendAttempts;
@@ -307,7 +307,7 @@ typedef struct _ENetPeer
    enet_uint16 outgoingReliableSequenceNumber;
    ENetList acknowledgements;
    ENetList sentReliableCommands;
-   ENetList sentUnreliableCommands;
+   ENetList outgoingSendReliableCommands;
    ENetList outgoingCommands;
    ENetList dispatchedCommands;
    enet_uint16 flags;
@@ -358,7 +358,7 @@ typedef struct _ENetHost
    size_t channelLimit;
    enet_uint32 serviceTime;
    ENetList dispatchQueue;
-   int continueSending;
+   enet_uint32 totalQueued;
    size_t packetSize;
    enet_uint16 headerFlags;
    ENetProtocol commands[ENET_PROTOCOL_MAXIMUM_PACKET_COMMANDS];

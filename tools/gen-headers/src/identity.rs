@@ -9,9 +9,16 @@
 //! features, drops the definitions that do not apply and clears the cfg of
 //! those that do. Any other cfg is refused: the generator cannot know its
 //! value, and a stock-style header has no `#if` around a definition.
+//!
+//! Names are not values: a release that renamed struct fields keeps the
+//! Rust names (one struct for every build), and `cbindgen.toml`'s
+//! `[identity."RELEASE".fields]` table gives that release's header set its
+//! own names ([`rename_fields`]).
 
-use cbindgen::bindgen::ir::{Cfg, ItemContainer};
+use cbindgen::bindgen::ir::{Cfg, GenericPath, ItemContainer, Path, Type};
 use cbindgen::Bindings;
+
+use crate::spec::FieldRename;
 
 /// The Cargo feature that selects ENet 1.3.18's identity.
 const FEATURE_1_3_18: &str = "identity-1-3-18";
@@ -84,6 +91,28 @@ pub fn select(bindings: &mut Bindings, identity: Identity) -> Result<(), String>
         }
     }
     Ok(())
+}
+
+/// Gives the struct fields `renames` lists their names (and types) in this
+/// identity's headers, marking in `renamed` each entry applied.
+pub fn rename_fields(bindings: &mut Bindings, renames: &[FieldRename], renamed: &mut [bool]) {
+    for item in &mut bindings.items {
+        let ItemContainer::Struct(item) = item else {
+            continue;
+        };
+        for (rename, done) in renames.iter().zip(renamed.iter_mut()) {
+            if item.export_name != rename.owner {
+                continue;
+            }
+            if let Some(field) = item.fields.iter_mut().find(|f| f.name == rename.field) {
+                field.name = rename.name.clone();
+                if let Some(ty) = &rename.ty {
+                    field.ty = Type::Path(GenericPath::new(Path::new(ty.clone()), Vec::new()));
+                }
+                *done = true;
+            }
+        }
+    }
 }
 
 fn item_cfg(item: &mut ItemContainer) -> &mut Option<Cfg> {

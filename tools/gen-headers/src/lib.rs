@@ -41,17 +41,46 @@ pub fn repository_root() -> PathBuf {
 /// Generates every header described by `root/cbindgen.toml`, as the
 /// `identity` build of the library declares it.
 pub fn generate(root: &Path, identity: Identity) -> Result<Vec<Header>, String> {
-    spec::load(&root.join(CONFIG_FILE))?
+    let spec = spec::load(&root.join(CONFIG_FILE))?;
+    if let Some((release, _)) = spec
+        .renames
+        .iter()
+        .find(|(release, _)| Identity::from_release(release).is_none())
+    {
+        return Err(format!("{CONFIG_FILE}: no identity {release}"));
+    }
+    let renames = spec.renames_of(identity.release()).to_vec();
+    let mut renamed = vec![false; renames.len()];
+    let headers = spec
+        .headers
         .into_iter()
-        .map(|spec| {
-            let file = spec.file.clone();
-            generate_one(root, spec, identity)
+        .map(|header| {
+            let file = header.file.clone();
+            generate_one(root, header, identity, &renames, &mut renamed)
                 .map_err(|error| format!("{} {file}: {error}", identity.release()))
         })
-        .collect()
+        .collect::<Result<Vec<_>, String>>()?;
+    // A rename no header applied names a field that is not there (any
+    // more): the table is stale.
+    if let Some(stale) = renames.iter().zip(&renamed).find(|(_, done)| !**done) {
+        let rename = stale.0;
+        return Err(format!(
+            "{CONFIG_FILE}: identity {}: no header defines {}.{}",
+            identity.release(),
+            rename.owner,
+            rename.field
+        ));
+    }
+    Ok(headers)
 }
 
-fn generate_one(root: &Path, spec: spec::HeaderSpec, identity: Identity) -> Result<Header, String> {
+fn generate_one(
+    root: &Path,
+    spec: spec::HeaderSpec,
+    identity: Identity,
+    renames: &[spec::FieldRename],
+    renamed: &mut [bool],
+) -> Result<Header, String> {
     let tagged = spec.config.style.generate_tag();
     let packed = spec.config.layout.packed.clone();
     let mut builder = Builder::new().with_config(spec.config);
@@ -66,6 +95,7 @@ fn generate_one(root: &Path, spec: spec::HeaderSpec, identity: Identity) -> Resu
         .generate()
         .map_err(|error| format!("cbindgen: {error}"))?;
     identity::select(&mut bindings, identity)?;
+    identity::rename_fields(&mut bindings, renames, renamed);
     shape::shape(
         &mut bindings,
         spec.integers,
