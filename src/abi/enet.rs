@@ -166,10 +166,11 @@ pub const ENET_BUFFER_MAXIMUM: u32 = 1 + 2 * ENET_PROTOCOL_MAXIMUM_PACKET_COMMAN
 pub const ENET_HOST_RECEIVE_BUFFER_SIZE: u32 = 256 * 1024;
 pub const ENET_HOST_SEND_BUFFER_SIZE: u32 = 256 * 1024;
 pub const ENET_HOST_BANDWIDTH_THROTTLE_INTERVAL: u32 = 1000;
-// A new host's MTU (connect negotiates each peer's down to the smaller
-// side's): 1.3.17's 1400 by default. Upstream 1.3.18 lowered it to 1392
-// so that datagrams pass some VPNs; its identity takes that value. Plain
-// comments here, not docs: cbindgen would copy docs into enet.h.
+// A new host's MTU, where each of its connections starts (a server then
+// takes the client's, a client the server's answer if smaller): 1.3.17's
+// 1400 by default. Upstream 1.3.18 lowered it to 1392 so that datagrams
+// pass some VPNs; its identity takes that value. Plain comments here, not
+// docs: cbindgen would copy docs into enet.h.
 #[cfg(not(feature = "identity-1-3-18"))]
 pub const ENET_HOST_DEFAULT_MTU: u32 = 1400;
 #[cfg(feature = "identity-1-3-18")]
