@@ -80,11 +80,13 @@ pc_version_is() { is_equal "$(sed -n 's/^Version: *//p' "$1")" "$2"; }
 package_version_is() {
     is_equal "$(sed -n 's/^set(PACKAGE_VERSION "\(.*\)")$/\1/p' "$1")" "$2"
 }
+# Called from check, that is inside an `if`, where `set -e` is off: each
+# step that can fail returns.
 compile_and_run() { # compile_and_run OUT INCLUDE LIBDIR SOURCE [CFLAGS...]
     local out=$1 include=$2 libdir=$3 source=$4
     shift 4
     gcc -std=c99 -Wall -Wextra -Wpedantic -Werror "$@" -I "$include" -I "$repo/tests-c" \
-        "$source" -L "$libdir" -Wl,-rpath,"$libdir" -lenet -o "$out"
+        "$source" -L "$libdir" -Wl,-rpath,"$libdir" -lenet -o "$out" || return 1
     # The run-time path must reach the installed library, not another.
     local loaded
     loaded=$(ldd "$out")
