@@ -62,10 +62,18 @@ procs_init test-deb
 base=""
 holder=""
 cleanup() {
-    # The namespace (and every mount in it) ends with its last process.
+    # The namespace (and every mount in it) ends with its last process. Any
+    # process in it is this test's (a child of one it started, say): each
+    # is stopped by its PID, found by its mount namespace.
+    local ns proc
+    if [ -n "$holder" ] && ns=$(readlink "/proc/$holder/ns/mnt" 2>/dev/null); then
+        for proc in /proc/[0-9]*; do
+            [ "$(readlink "$proc/ns/mnt" 2>/dev/null)" = "$ns" ] && kill -KILL "${proc#/proc/}" 2>/dev/null
+        done
+    fi
     procs_cleanup_all
     [ -z "$base" ] || rmdir "$base" 2>/dev/null || true
-}
+} 2>/dev/null   # (bash's "Killed" notices for the processes it stops)
 procs_cleanup_all() {
     local pid
     for pid in "${started[@]}"; do
@@ -225,8 +233,9 @@ for package in $consumers; do
     checked=$((checked + 1))
 done
 # Running: godot3-server (the others are run below), until it has mapped
-# libenet, then stopped by its PID.
-printf 'extends SceneTree\nvar elapsed = 0.0\nfunc _idle(delta):\n\telapsed += delta\n\treturn elapsed > 20.0\n' \
+# libenet, then stopped by its PID; its script quits after 20 s anyway
+# (SceneTree's quit(): _idle's return value does not end a SceneTree).
+printf 'extends SceneTree\nvar elapsed = 0.0\nfunc _idle(delta):\n\telapsed += delta\n\tif elapsed > 20.0:\n\t\tquit()\n' \
     >"$work/idle.gd"
 "${in_root[@]}" godot3-server --no-window -s "$work/idle.gd" >"$work/godot.out" 2>&1 &
 godot=$!
