@@ -112,37 +112,6 @@ substitute "$windows/README.txt.in" "$work/README.txt"
 # Windows line endings for the two files people open in Notepad.
 sed 's/$/\r/' "$work/README.txt" >"$tree/README.txt"
 
-license=""
-for candidate in LICENSE LICENSE.txt LICENSE.md COPYING; do
-    [ -f "$root/$candidate" ] && { license=$root/$candidate; break; }
-done
-if [ -n "$license" ]; then
-    sed 's/$/\r/' "$license" >"$tree/LICENSE.txt"
-else
-    # No licence file in the tree yet: Cargo.toml's `license = "MIT"`, in full.
-    grep -q '^license *= *"MIT"' "$root/Cargo.toml" || die "no LICENSE file, and Cargo.toml's licence is not MIT"
-    sed 's/$/\r/' >"$tree/LICENSE.txt" <<'EOF'
-MIT License
-
-Copyright (c) the enet-rs authors
-
-Permission is hereby granted, free of charge, to any person obtaining a copy
-of this software and associated documentation files (the "Software"), to deal
-in the Software without restriction, including without limitation the rights
-to use, copy, modify, merge, publish, distribute, sublicense, and/or sell
-copies of the Software, and to permit persons to whom the Software is
-furnished to do so, subject to the following conditions:
-
-The above copyright notice and this permission notice shall be included in all
-copies or substantial portions of the Software.
-
-THE SOFTWARE IS PROVIDED "AS IS", WITHOUT WARRANTY OF ANY KIND, EXPRESS OR
-IMPLIED, INCLUDING BUT NOT LIMITED TO THE WARRANTIES OF MERCHANTABILITY,
-FITNESS FOR A PARTICULAR PURPOSE AND NONINFRINGEMENT. IN NO EVENT SHALL THE
-AUTHORS OR COPYRIGHT HOLDERS BE LIABLE FOR ANY CLAIM, DAMAGES OR OTHER
-LIABILITY, WHETHER IN AN ACTION OF CONTRACT, TORT OR OTHERWISE, ARISING FROM,
-OUT OF OR IN CONNECTION WITH THE SOFTWARE OR THE USE OR OTHER DEALINGS IN THE
-SOFTWARE.
-EOF
-fi
+[ -f "$root/LICENSE" ] || die "no LICENSE file in $root"
+sed 's/$/\r/' "$root/LICENSE" >"$tree/LICENSE.txt"
 echo "$tree: enet-rs $version, $(wc -l <"$work/exports") exports"
