@@ -10,7 +10,7 @@
 #   libenet7-rs-dbgsym  the library's debug information, by build id
 # with dpkg-deb alone (no debhelper, no source package).
 #
-# usage: scripts/package-deb.sh [--release bookworm|trixie] [--build DIR] [--out DIR]
+# usage: scripts/package-deb.sh [--release bookworm|trixie] [--build DIR] [--out DIR] [--arch arm64]
 #   --release  the Debian release to build for: bookworm ships ENet 1.3.17,
 #              trixie 1.3.18, and the packages take that identity (default:
 #              this machine's, from /etc/os-release)
@@ -20,18 +20,24 @@
 #              absent (default: build-deb, build-deb-1.3.18 for trixie), and
 #              brought up to date (cargo shares target/ with other builds)
 #   --out      where the .deb files go (default: target/debian/RELEASE)
+#   --arch     arm64 on an amd64 machine: cross-built packages (bookworm
+#              only), the library from scripts/build-arm64.sh (after
+#              scripts/setup-arm64.sh), the rest of -dev (headers, the
+#              pkg-config and CMake files, which name no architecture but
+#              their directory) from the native CMake build
 # Prints the path of each package built. Needs dpkg-dev and binutils.
 set -euo pipefail
 
 repo=$(cd "$(dirname "$0")/.." && pwd)
 die() { echo "package-deb.sh: $*" >&2; exit 1; }
 
-release="" build="" out=""
+release="" build="" out="" arch=""
 while [ $# -gt 0 ]; do
     case "$1" in
         --release) release=${2:?--release needs a value}; shift ;;
         --build) build=${2:?--build needs a value}; shift ;;
         --out) out=${2:?--out needs a value}; shift ;;
+        --arch) arch=${2:?--arch needs a value}; shift ;;
         -h|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
         *) die "unknown argument $1 (see --help)" ;;
     esac
@@ -58,11 +64,27 @@ done
 # 1.3.17+ds-2), and the upstream part names the identity.
 upstream_version="$identity+rs1"
 version="$upstream_version-1"
-arch=$(dpkg --print-architecture)
-multiarch=$(dpkg-architecture -qDEB_HOST_MULTIARCH 2>/dev/null)
+native_arch=$(dpkg --print-architecture)
+arch=${arch:-$native_arch}
+multiarch=$(dpkg-architecture -a"$arch" -qDEB_HOST_MULTIARCH 2>/dev/null)
+native_multiarch=$(dpkg-architecture -qDEB_HOST_MULTIARCH 2>/dev/null)
+# The binutils that read and write the target's objects.
+tools_prefix=""
+if [ "$arch" != "$native_arch" ]; then
+    [ "$arch" = arm64 ] && [ "$native_arch" = amd64 ] || die "cross-building: only arm64 on amd64"
+    [ "$identity" = 1.3.17 ] || die "cross-building: only the 1.3.17 identity (scripts/build-arm64.sh)"
+    tools_prefix=aarch64-linux-gnu-
+    command -v aarch64-linux-gnu-gcc >/dev/null || die "aarch64-linux-gnu-gcc missing (scripts/setup-arm64.sh)"
+fi
+objcopy() { command "${tools_prefix}objcopy" "$@"; }
+strip() { command "${tools_prefix}strip" "$@"; }
+readelf() { command "${tools_prefix}readelf" "$@"; }
+nm() { command "${tools_prefix}nm" "$@"; }
 runtime=libenet7-rs dev=libenet-rs-dev dbgsym=libenet7-rs-dbgsym
 maintainer="${DEBFULLNAME:-$(git -C "$repo" config user.name || echo enet-rs maintainers)} <${DEBEMAIL:-$(git -C "$repo" config user.email || echo enet-rs@localhost)}>"
-# Reproducible: every timestamp is the last commit's (dpkg-deb clamps to it).
+# Reproducible: every timestamp is the last commit's, or SOURCE_DATE_EPOCH's.
+# The architectures of a Multi-Arch: same package must ship identical
+# shared files (the changelog, dated so): build them with one value.
 SOURCE_DATE_EPOCH=${SOURCE_DATE_EPOCH:-$(git -C "$repo" log -1 --format=%ct)}
 export SOURCE_DATE_EPOCH
 
@@ -88,6 +110,21 @@ stage_component() {   # stage_component COMPONENT DIR
 root_rt="$work/$runtime" root_dev="$work/$dev" root_dbg="$work/$dbgsym"
 stage_component Runtime "$root_rt"
 stage_component Development "$root_dev"
+if [ "$arch" != "$native_arch" ]; then
+    # The cross-built library and archive take the native ones' places, in
+    # the target's library directory; the CMake package finds its prefix
+    # relative to itself, at the same depth.
+    echo "== cross-building the $arch library (scripts/build-arm64.sh)"
+    nice -n 10 "$repo/scripts/build-arm64.sh" "$work/cross" >"$work/cross.log" 2>&1 \
+        || { tail -n 30 "$work/cross.log" >&2; die "scripts/build-arm64.sh failed"; }
+    cross_release="$repo/target/cross/aarch64-unknown-linux-gnu/release"
+    for root in "$root_rt" "$root_dev"; do
+        mv "$root/usr/lib/$native_multiarch" "$root/usr/lib/$multiarch"
+    done
+    cp "$work/cross/libenet.so.7" "$root_rt/usr/lib/$multiarch/libenet.so.$lib_version"
+    cp "$cross_release/libenet.a" "$root_dev/usr/lib/$multiarch/libenet.a"
+    sed -i "s|/$native_multiarch\b|/$multiarch|" "$root_dev/usr/lib/$multiarch/pkgconfig/libenet.pc"
+fi
 
 # --- what was staged is the identity asked for --------------------------------
 libdir="usr/lib/$multiarch"
@@ -105,11 +142,15 @@ cat >"$work/linked.c" <<'EOF'
 #include <stdio.h>
 int main(void) { printf("0x%x\n", (unsigned) enet_linked_version()); return 0; }
 EOF
-if [ "$arch" = "$(dpkg --print-architecture)" ]; then
+if [ "$arch" = "$native_arch" ]; then
     cc -I"$root_dev/usr/include" "$work/linked.c" -L"$root_rt/$libdir" -l:libenet.so.7 -o "$work/linked"
     got=$(LD_LIBRARY_PATH="$root_rt/$libdir" "$work/linked")
-    [ "$got" = "$linked" ] || die "enet_linked_version() is $got, $release's ENet is $linked"
+else
+    # Under qemu-user, with the arm64 C library multiarch puts in /.
+    aarch64-linux-gnu-gcc -I"$root_dev/usr/include" "$work/linked.c" -L"$root_rt/$libdir" -l:libenet.so.7 -o "$work/linked"
+    got=$(LD_LIBRARY_PATH="$root_rt/$libdir" qemu-aarch64 "$work/linked")
 fi
+[ "$got" = "$linked" ] || die "enet_linked_version() is $got, $release's ENet is $linked"
 
 # --- symbols ---------------------------------------------------------------
 # Stock's functions keep the minimum version Debian's file gives them (0:
@@ -225,9 +266,8 @@ changelog="$work/changelog.Debian"
 cat >"$changelog" <<EOF
 enet-rs ($version) $release; urgency=medium
 
-  * enet-rs with ENet $identity's identity (libenet.so.$lib_version), built
-    from commit $(git -C "$repo" rev-parse --short=12 HEAD) for $release,
-    in place of Debian's libenet7.
+  * enet-rs with ENet $identity's identity (libenet.so.$lib_version), for
+    $release, in place of Debian's libenet7.
 
  -- $maintainer  $(date -u -R -d "@$SOURCE_DATE_EPOCH")
 EOF
@@ -246,7 +286,7 @@ ln -s "$runtime" "$root_dbg/usr/share/doc/$dbgsym"
 # --- control files -------------------------------------------------------------
 mkdir -p "$work/shlibdeps/debian"
 printf 'Source: enet-rs\n\nPackage: %s\nArchitecture: any\n' "$runtime" >"$work/shlibdeps/debian/control"
-libc_depends=$(cd "$work/shlibdeps" && dpkg-shlibdeps -O -e"$lib" 2>/dev/null | sed -n 's/^shlibs:Depends=//p')
+libc_depends=$(cd "$work/shlibdeps" && dpkg-architecture -a"$arch" -c dpkg-shlibdeps -O -e"$lib" 2>/dev/null | sed -n 's/^shlibs:Depends=//p')
 [ -n "$libc_depends" ] || die "dpkg-shlibdeps found no dependencies for $lib"
 # Packed relative relocations (build.rs) need a C library that names the
 # version GLIBC_ABI_DT_RELR, 2.36 on; dpkg-shlibdeps weighs only the

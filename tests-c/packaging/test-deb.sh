@@ -8,7 +8,10 @@
 # In the throwaway root:
 #   1. apt-get install the runtime, -dev and dbgsym packages (local files)
 #      in place of Debian's libenet7 and libenet-dev; the other
-#      architecture's libenet7 stays installed
+#      architecture's libenet7 stays installed. Where the arm64 library has
+#      been cross-built (scripts/build-arm64.sh), the arm64 runtime package
+#      too, beside the amd64 one, and an arm64 program under qemu-user
+#      loads it
 #   2. every installed package depending on libenet7 gets ours from the
 #      loader (ldd) with no LD_LIBRARY_PATH, and the running programs map
 #      exactly our stripped file (/proc/PID/maps, sha256)
@@ -28,6 +31,7 @@
 #
 # usage: tests-c/packaging/test-deb.sh [--debs DIR]
 #   --debs DIR  test the bookworm packages in DIR instead of building them
+#               (and its arm64 runtime package, if there is one)
 # Needs root (mount namespace, chroot), dpkg-dev, lintian, python3-enet,
 # cube2-server, godot3-server; Debian's libenet7 .debs come from apt's
 # cache, else `apt-get download` (cached in target/debian/stock).
@@ -97,10 +101,27 @@ grep -q "^libenet7:$arch $stock_version ii" <<<"$host_before" \
 
 # --- the packages ------------------------------------------------------------------
 if [ -z "$debs" ]; then
+    # One date for every architecture's packages: their shared files
+    # (changelog.Debian.gz) must be identical for dpkg to co-install them.
+    SOURCE_DATE_EPOCH=$(git -C "$repo" log -1 --format=%ct)
+    export SOURCE_DATE_EPOCH
     echo "== building the bookworm packages (scripts/package-deb.sh)"
     debs="$work/debs"
     "$repo/scripts/package-deb.sh" --release bookworm --out "$debs" >"$work/package.out" 2>&1 \
         || { tail -n 30 "$work/package.out"; die "scripts/package-deb.sh failed"; }
+fi
+# arm64 beside amd64, where the cross-built library exists (building it
+# from nothing takes minutes) and the machine has Debian's arm64 libenet7.
+arm64_deb=""
+if [ "$arch" = amd64 ] && grep -q '^libenet7:arm64 .* ii' <<<"$host_before" && command -v qemu-aarch64 >/dev/null \
+    && command -v aarch64-linux-gnu-gcc >/dev/null; then
+    if [ -z "$(ls "$debs"/libenet7-rs_*_arm64.deb 2>/dev/null)" ] && [ "$debs" = "$work/debs" ] \
+        && [ -f "$repo/target/cross/aarch64-unknown-linux-gnu/release/libenet.so" ]; then
+        echo "== building the arm64 packages (scripts/package-deb.sh --arch arm64)"
+        "$repo/scripts/package-deb.sh" --release bookworm --arch arm64 --out "$debs" >"$work/package-arm64.out" 2>&1 \
+            || { tail -n 30 "$work/package-arm64.out"; die "scripts/package-deb.sh --arch arm64 failed"; }
+    fi
+    arm64_deb=$(ls "$debs"/libenet7-rs_*_arm64.deb 2>/dev/null || true)
 fi
 runtime_deb=$(ls "$debs"/libenet7-rs_*_"$arch".deb)
 dev_deb=$(ls "$debs"/libenet-rs-dev_*_"$arch".deb)
@@ -112,16 +133,19 @@ stock_sha=$(sha256sum "$stock_lib" | cut -d' ' -f1)
 [ "$ours_sha" != "$stock_sha" ] || die "our packaged library is stock's file"
 
 # lintian meanwhile (it takes a while and needs nothing installed).
-lintian --fail-on error --no-tag-display-limit "$runtime_deb" "$dev_deb" "$dbgsym_deb" \
-    >"$work/lintian.out" 2>&1 &
+lint=("$runtime_deb" "$dev_deb" "$dbgsym_deb")
+[ -z "$arm64_deb" ] || lint+=("$debs"/*_arm64.deb)
+lintian --fail-on error --no-tag-display-limit "${lint[@]}" >"$work/lintian.out" 2>&1 &
 lintian_pid=$!
 track "$lintian_pid"
 
 # Debian's own packages, to go back to (apt's cache, else the archive).
 stock_cache="$repo/target/debian/stock"
 mkdir -p "$stock_cache"
-for package in libenet7 libenet-dev; do
-    file="${package}_${stock_version}_$arch.deb"
+stock_debs=("libenet7:$arch" "libenet-dev:$arch")
+[ -z "$arm64_deb" ] || stock_debs+=(libenet7:arm64)
+for package in "${stock_debs[@]}"; do
+    file="${package%:*}_${stock_version}_${package#*:}.deb"
     [ -f "$stock_cache/$file" ] || cp "/var/cache/apt/archives/$file" "$stock_cache/" 2>/dev/null \
         || (cd "$stock_cache" && apt-get download -q "$package=$stock_version" >/dev/null 2>&1) \
         || die "could not get Debian's $file"
@@ -207,6 +231,27 @@ grep -q '\.debug_info' <<<"$(inroot readelf -S "$debug_file")" || die "$debug_fi
 [ "$(inroot readelf -n "$debug_file" | sed -n 's/.*Build ID: \([0-9a-f]*\)/\1/p')" = "$build_id" ] \
     || die "the debug file's build id differs from the library's"
 echo "   installed $version; $stock_lib is ours (stripped); debug info at $debug_file"
+
+if [ -n "$arm64_deb" ]; then
+    echo "== 1b. apt-get install $(basename "$arm64_deb") beside it"
+    inroot env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends \
+        "$arm64_deb" >"$work/install-arm64.out" 2>&1 \
+        || { tail -n 20 "$work/install-arm64.out"; die "apt-get install of our arm64 package failed"; }
+    state=$(inroot dpkg-query -W -f='${binary:Package} ${Version} ${db:Status-Abbrev}\n' \
+        libenet7-rs:amd64 libenet7-rs:arm64 libenet7:arm64 2>/dev/null || true)
+    grep -q "^libenet7-rs:amd64 $version ii" <<<"$state" && grep -q "^libenet7-rs:arm64 $version ii" <<<"$state" \
+        || die "libenet7-rs is not installed for both architectures: $state"
+    ! grep -q '^libenet7:arm64 .* ii' <<<"$state" || die "Debian's libenet7:arm64 is still installed"
+    arm64_sha=$(dpkg-deb --fsys-tarfile "$arm64_deb" | tar -xO ./usr/lib/aarch64-linux-gnu/libenet.so.7.0.5 | sha256sum | cut -d' ' -f1)
+    mkdir -p "$work/stock-include" && cp -r /usr/include/enet "$work/stock-include/"
+    aarch64-linux-gnu-gcc -std=c99 -Wall -Werror -I"$work/stock-include" "$here/which_libenet.c" \
+        /usr/lib/aarch64-linux-gnu/libenet.so.7 -o "$work/which-arm64" || die "building which_libenet.c for arm64"
+    inroot qemu-aarch64 "$work/which-arm64" >"$work/which-arm64.out" 2>&1 || die "arm64 program: $(cat "$work/which-arm64.out")"
+    lib_arm64=$(awk '$1 == "LIB" { print $2 }' "$work/which-arm64.out")
+    [ "$(inroot sha256sum "$lib_arm64" | cut -d' ' -f1)" = "$arm64_sha" ] || die "the arm64 program mapped $lib_arm64, not our arm64 file"
+    grep -qx 'VERSION 0x10311' "$work/which-arm64.out" || die "arm64: $(cat "$work/which-arm64.out")"
+    echo "   libenet7-rs:amd64 and :arm64 $version installed together; an arm64 program (qemu-aarch64) maps our arm64 file $lib_arm64"
+fi
 
 # --- 2. every consumer loads ours --------------------------------------------------------
 echo "== 2. the installed consumers of libenet7"
@@ -345,8 +390,9 @@ echo "   dpkg-shlibdeps: stock functions -> '$(grep -o 'libenet7[^,]*' <<<"$stoc
 
 # --- 6. back to Debian's own -----------------------------------------------------------------
 echo "== 6. back to Debian's libenet7 $stock_version"
-inroot env DEBIAN_FRONTEND=noninteractive apt-get install -y -q \
-    "$work/libenet7_${stock_version}_$arch.deb" "$work/libenet-dev_${stock_version}_$arch.deb" >"$work/back.out" 2>&1 \
+back=("$work/libenet7_${stock_version}_$arch.deb" "$work/libenet-dev_${stock_version}_$arch.deb")
+[ -z "$arm64_deb" ] || back+=("$work/libenet7_${stock_version}_arm64.deb")
+inroot env DEBIAN_FRONTEND=noninteractive apt-get install -y -q "${back[@]}" >"$work/back.out" 2>&1 \
     || { tail -n 20 "$work/back.out"; die "apt-get install of Debian's libenet7 failed"; }
 state=$(inroot dpkg-query -W -f='${binary:Package} ${Version} ${db:Status-Abbrev}\n' \
     "libenet7:$arch" libenet-dev libenet7-rs libenet-rs-dev libenet7-rs-dbgsym 2>/dev/null || true)
@@ -360,6 +406,15 @@ inroot dpkg --verify "libenet7:$arch" || die "dpkg --verify libenet7 reports cha
 back_lib=$(inroot "$python" -c 'import enet; print(next(l.split()[5] for l in open("/proc/self/maps") if "/libenet" in l))')
 [ "$(inroot md5sum "$back_lib" | cut -d' ' -f1)" = "$debian_md5" ] || die "pyenet does not load Debian's file"
 echo "   $stock_lib matches Debian's md5sums; pyenet loads it"
+if [ -n "$arm64_deb" ]; then
+    inroot dpkg --verify libenet7:arm64 || die "dpkg --verify libenet7:arm64 reports changes"
+    arm64_md5=$(awk '$2 ~ /libenet\.so\.7\.0\.5$/ { print $1 }' /var/lib/dpkg/info/libenet7:arm64.md5sums)
+    [ "$(inroot md5sum /usr/lib/aarch64-linux-gnu/libenet.so.7.0.5 | cut -d' ' -f1)" = "$arm64_md5" ] \
+        || die "libenet7:arm64's file is not Debian's"
+    ! grep -q '^libenet7-rs:arm64 .* ii' <<<"$(inroot dpkg-query -W -f='${binary:Package} ${Version} ${db:Status-Abbrev}\n' libenet7-rs:arm64 2>/dev/null || true)" \
+        || die "libenet7-rs:arm64 is still installed"
+    echo "   libenet7:arm64 is Debian's again (md5sums)"
+fi
 
 # --- lintian ---------------------------------------------------------------------------------
 echo "== lintian"
@@ -395,4 +450,6 @@ fi
 # --- the host is as it was -------------------------------------------------------------------
 [ "$(host_state)" = "$host_before" ] || die "the host's libenet packages changed: $(host_state)"
 
-echo "test-deb.sh: PASS: $(basename "$runtime_deb") replaced libenet7:$arch in a throwaway root ($checked consumers load it; pyenet both ways and cube2-server against stock ENet; pkg-config, CMake and static builds) and Debian's came back; lintian: no errors, $warnings warnings; trixie: $trixie; $(($(date +%s) - started_at)) s"
+arm64="arm64: not tested (no arm64 package: none in --debs, or no cross-built library in target/cross)"
+[ -z "$arm64_deb" ] || arm64="arm64: $(basename "$arm64_deb") installed beside it and loaded under qemu"
+echo "test-deb.sh: PASS: $(basename "$runtime_deb") replaced libenet7:$arch in a throwaway root ($checked consumers load it; pyenet both ways and cube2-server against stock ENet; pkg-config, CMake and static builds) and Debian's came back; lintian: no errors, $warnings warnings; $arm64; trixie: $trixie; $(($(date +%s) - started_at)) s"
