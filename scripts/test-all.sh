@@ -37,6 +37,12 @@ background() {
     echo $? >"target/background/$name.status"
     set -e
 }
+# The 1.3.18 identity's CMake build: library and headers, no C suite
+# (which compares with stock 1.3.17).
+cmake_identity_1318() {
+    cmake -S . -B build-1.3.18 -DENET_RS_IDENTITY=1.3.18 -DENET_RS_BUILD_TESTS=OFF >/dev/null &&
+        cmake --build build-1.3.18 -j2
+}
 # chain VAR COMMANDS: runs COMMANDS (background calls) in the background,
 # in a session of its own; VAR gets its PID, which is its process group.
 # With the kernel's autogroups on, a new session is a scheduling group that
@@ -45,7 +51,7 @@ background() {
 chain() {
     local var=$1
     shift
-    setsid bash -c "echo 19 >/proc/self/autogroup 2>/dev/null; $(declare -f background); $*" &
+    setsid bash -c "echo 19 >/proc/self/autogroup 2>/dev/null; $(declare -f background cmake_identity_1318); $*" &
     printf -v "$var" %s "$!"
 }
 # Three chains: release builds spend long stretches on one core (one
@@ -64,7 +70,11 @@ chain() {
 chain dll_chain background dll scripts/build-windows.sh ';' \
     background targets scripts/check-targets.sh aarch64-apple-darwin
 chain windows_chain background windows scripts/test-windows.sh --prebuild
-chain arm64_chain background arm64 scripts/test-arm64.sh --prebuild --no-unit-tests
+# The 1.3.18 identity's build (docs/packaging.md) follows the arm64 build
+# in its chain: its own Cargo target directory, so it never waits on the
+# default build's lock.
+chain arm64_chain background arm64 scripts/test-arm64.sh --prebuild --no-unit-tests ';' \
+    background identity cmake_identity_1318
 # joined NAME PID: waits until NAME has ended in chain PID, prints its log,
 # and succeeds if it did.
 joined() {
@@ -171,6 +181,15 @@ tests-c/dtls/run_dtls.sh godot --ours build/lib --native-dtls ours --skip bandwi
 step "DTLS interop with OpenSSL (socat): the basic cases, both directions"
 tests-c/dtls/run_dtls.sh socat --ours build/lib --native-dtls ours --no-checks --only bandwidth=unlimited
 
+step "release identities (docs/packaging.md): each build's library, headers, libenet.pc and CMake package say 1.3.17 or 1.3.18, and programs built against them pass; the 1.3.18 identity's interop with stock 1.3.17 and with the 1.3.18 reference peer, both ways (its build in the background)"
+joined identity "$arm64_chain"
+tests-c/identity/run.sh --ours-1317 build --ours-1318 build-1.3.18
+
+# After the identity's build (the trixie packages) and the arm64 build
+# (ours for arm64 beside amd64), both in the arm64 chain.
+step "Debian packages (scripts/package-deb.sh) installed as a user would, in a throwaway overlay root: every libenet7 consumer loads ours, pyenet and Sauerbraten's server against stock ENet, builds against -dev, arm64 beside amd64, back to Debian's; lintian; the trixie (1.3.18) packages' contents"
+tests-c/packaging/test-deb.sh
+
 # The cross steps in the order their builds end (the arm64 library is the
 # smallest build; the macOS check follows enet.dll in its chain), so each
 # runs while the builds still going take what it leaves of the cores.
@@ -182,6 +201,11 @@ step "Windows: enet.dll cross-built, layout proven, tests and interop with stock
 joined dll "$dll_chain"
 joined windows "$windows_chain"
 scripts/test-windows.sh
+
+step "the Windows SDK zip (scripts/package-windows.sh) under wine: a CMake project finds it and talks to stock ENet on Linux, pkg-config, an MSVC-style program linked against enet.lib, the project's Windows CMake build installs the same files"
+scripts/package-windows.sh | tee target/package-windows.log
+sdk_zip=$(tail -n 1 target/package-windows.log)
+tests-c/windows/sdk/test-sdk.sh --zip "$sdk_zip"
 
 step "other systems compile: macOS on aarch64 (scripts/check-targets.sh, run in the background)"
 joined targets "$dll_chain"
