@@ -25,7 +25,19 @@ if LD_LIBRARY_PATH="$libdir" ldd "$scratch/consumer-build/consumer" | grep -q "$
 else
     echo "consumer did not load the installed library"; exit 1
 fi
-PKG_CONFIG_PATH="$libdir/pkgconfig" cc -std=c99 -Wall -Werror "$consumer/consumer.c" \
-    $(PKG_CONFIG_PATH="$libdir/pkgconfig" pkg-config --cflags --libs libenet) -o "$scratch/pc-consumer"
+# libenet.pc names the prefix the build was configured with; a scratch
+# install relocates it as pkg-config allows. Without that, its -I and -L
+# would name a prefix holding no ENet, and the compiler would quietly take
+# the system's (stock) headers and library instead of the installed ones.
+pc_flags=$(PKG_CONFIG_PATH="$libdir/pkgconfig" pkg-config --define-variable=prefix="$prefix" --cflags --libs libenet)
+case "$pc_flags" in
+    *"-I$prefix/include"*"-L$libdir"*) ;;
+    *) echo "libenet.pc does not point into the install: $pc_flags"; exit 1 ;;
+esac
+cc -std=c99 -Wall -Werror "$consumer/consumer.c" $pc_flags -o "$scratch/pc-consumer"
 LD_LIBRARY_PATH="$libdir" "$scratch/pc-consumer"
-echo "pkg-config consumer built and ran"
+if LD_LIBRARY_PATH="$libdir" ldd "$scratch/pc-consumer" | grep -q "$libdir/libenet.so.7"; then
+    echo "pkg-config consumer built against the install and ran on its library"
+else
+    echo "pkg-config consumer did not load the installed library"; exit 1
+fi
