@@ -18,7 +18,7 @@
 # At least one build. Per identity it checks:
 #   - BUILD/lib holds libenet.so.7.0.5 (1.3.17) or .0.6 (1.3.18), with
 #     SONAME libenet.so.7, and the links libenet.so.7 and libenet.so;
-#   - `cmake --install BUILD` into a scratch DESTDIR installs that library,
+#   - `cmake --install BUILD` (Runtime and Development) into a scratch DESTDIR installs that library,
 #     the identity's header set (include/enet or include/1.3.18/enet, byte
 #     for byte), libenet.pc with Version 1.3.17 or 1.3.18, and a CMake
 #     package of that version;
@@ -113,7 +113,12 @@ for entry in "${builds[@]}"; do
     check "libenet.so -> libenet.so.7" links_to "$lib/libenet.so" libenet.so.7
 
     dest=$work/dest-$release
-    check "cmake --install into a DESTDIR" env DESTDIR="$dest" cmake --install "$build" --prefix /usr
+    # The library's and the -dev files' components: the Tools component
+    # (enetperf) is not part of an identity, and CI builds only the library.
+    for component in Runtime Development; do
+        check "cmake --install --component $component into a DESTDIR" \
+            env DESTDIR="$dest" cmake --install "$build" --prefix /usr --component "$component"
+    done
     libdir=$(dirname "$(find "$dest" -name libenet.so.7 -print -quit)")
     check "installed $file (in ${libdir#"$dest"})" test -f "$libdir/$file"
     check "installed libenet.so.7 -> $file" links_to "$libdir/libenet.so.7" "$file"
