@@ -8,7 +8,7 @@
 #   bin/enet.dll, lib/enet.lib, lib/libenet.dll.a, include/enet/*.h,
 #   lib/cmake/enet/ (enet::enet, unofficial::enet::enet),
 #   lib/cmake/unofficial-enet/, lib/pkgconfig/libenet.pc,
-#   LICENSE.txt, README.txt
+#   LICENSE.txt, README.txt, THIRD-PARTY-NOTICES.txt
 # (docs/packaging.md, "The Windows SDK zip"). The staging needs bash and
 # LLVM's llvm-dlltool and llvm-nm besides the mingw-w64 binutils; on a
 # Linux host, scripts/setup-debian.sh installs them.
@@ -112,6 +112,7 @@ add_dependencies(enet enet_build)
 # Components as on Linux: Runtime (what a game ships), Development.
 install(FILES "${ENET_WINDOWS_SDK_DIR}/bin/enet.dll" DESTINATION bin COMPONENT Runtime)
 install(FILES "${ENET_WINDOWS_SDK_DIR}/LICENSE.txt" "${ENET_WINDOWS_SDK_DIR}/README.txt"
+              "${ENET_WINDOWS_SDK_DIR}/THIRD-PARTY-NOTICES.txt"
         DESTINATION . COMPONENT Runtime)
 install(DIRECTORY "${ENET_WINDOWS_SDK_DIR}/include" "${ENET_WINDOWS_SDK_DIR}/lib"
         DESTINATION . COMPONENT Development)

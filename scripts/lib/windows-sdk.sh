@@ -14,6 +14,7 @@
 #   TREE/lib/cmake/unofficial-enet/   vcpkg's package name for the same targets
 #   TREE/lib/pkgconfig/libenet.pc
 #   TREE/LICENSE.txt, TREE/README.txt
+#   TREE/THIRD-PARTY-NOTICES.txt     the linked crates' licences and notices
 #
 # Checks that each import library names enet.dll and imports exactly the
 # functions the DLL exports. Which functions those must be is
@@ -114,4 +115,8 @@ sed 's/$/\r/' "$work/README.txt" >"$tree/README.txt"
 
 [ -f "$root/LICENSE" ] || die "no LICENSE file in $root"
 sed 's/$/\r/' "$root/LICENSE" >"$tree/LICENSE.txt"
+# The notices of the crates and the standard library linked into the DLL.
+python3 "$root/scripts/lib/third_party_notices.py" --target x86_64-pc-windows-gnu >"$work/notices.txt" \
+    || die "third_party_notices.py failed"
+sed 's/$/\r/' "$work/notices.txt" >"$tree/THIRD-PARTY-NOTICES.txt"
 echo "$tree: enet-rs $version, $(wc -l <"$work/exports") exports"

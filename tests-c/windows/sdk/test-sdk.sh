@@ -91,7 +91,7 @@ unzip -q "$zip" -d "$work/unzipped"
 [ "$(ls "$work/unzipped")" = "$name" ] || die "the zip's top directory is not $name: $(ls "$work/unzipped")"
 sdk=$work/unzipped/$name
 {
-    printf '%s\n' LICENSE.txt README.txt bin/enet.dll lib/enet.lib lib/libenet.dll.a \
+    printf '%s\n' LICENSE.txt README.txt THIRD-PARTY-NOTICES.txt bin/enet.dll lib/enet.lib lib/libenet.dll.a \
         lib/cmake/enet/enetConfig.cmake lib/cmake/enet/enetConfigVersion.cmake \
         lib/cmake/unofficial-enet/unofficial-enetConfig.cmake \
         lib/cmake/unofficial-enet/unofficial-enetConfigVersion.cmake lib/pkgconfig/libenet.pc
