@@ -8,11 +8,15 @@
 # (rustc-web, cargo-web) and builds std from Debian's sources
 # (rust-web-src, -Zbuild-std); mingw-w64 links. scripts/setup-debian.sh
 # installs all of it. On a Windows machine with rustup, build natively
-# instead: `cargo build --release -p enet-rs` (see docs/platforms.md, "Windows").
-# usage: scripts/build-windows.sh [extra cargo build arguments]
+# instead, as the DLL alone for the reason below: `cargo rustc --release
+# -p enet-rs --lib --crate-type cdylib` (see docs/platforms.md, "Windows").
+# usage: scripts/build-windows.sh [extra cargo rustc arguments]
+#   CARGO_TARGET_DIR (default target/windows) builds elsewhere, as for
+#   experiments that should leave the shared build alone.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 target=x86_64-pc-windows-gnu
+target_dir=${CARGO_TARGET_DIR:-target/windows}
 for tool in /usr/bin/cargo /usr/bin/rustc x86_64-w64-mingw32-gcc; do
     command -v "$tool" >/dev/null || { echo "missing $tool (run scripts/setup-debian.sh)" >&2; exit 1; }
 done
@@ -20,8 +24,30 @@ done
     { echo "missing Debian's Rust sources for -Zbuild-std (apt-get install rust-web-src)" >&2; exit 1; }
 # RUSTC_BOOTSTRAP lets Debian's stable compiler take -Zbuild-std.
 # ENET_RS_SHIPPED_LIBRARY makes the build refuse panic = "unwind".
+#
+# `cargo rustc --crate-type cdylib` builds the library as the DLL alone:
+# Cargo runs the release profile's LTO only for a library whose crate
+# types can all take it, and Cargo.toml's list includes `rlib`, so a plain
+# `cargo build` linked every crate's own object code instead. ELF linkers
+# then drop the unreachable functions (--gc-sections), but GNU ld's PE
+# script keeps every `.pdata` section, and each function's unwind entry
+# there keeps the function: the DLL held whole crates (x509-cert's CSR
+# parsing, std's process spawning), 3.8 MB stripped; with LTO, 1.9 MB
+# (docs/packaging.md, "What the shipped binaries are made of").
+#
+# -Zbuild-std-features: std's backtraces (RUST_BACKTRACE=1 before a panic
+# aborts) list bare addresses instead of symbolizing them
+# (backtrace-trace-only), which leaves std's DWARF reader and demangler
+# (gimli, addr2line, object, miniz_oxide, rustc-demangle) out: 178 KB.
+# The DLL as shipped is stripped, and the symbolizer reads only the DLL's
+# own symbols and DWARF, so it found no names there anyway; the addresses,
+# less the DLL's load address, resolve against enet.dll.debug. The panic
+# message itself is printed as before. panic-unwind and backtrace are
+# Cargo's default list, which the option replaces.
 RUSTC=/usr/bin/rustc RUSTC_BOOTSTRAP=1 ENET_RS_SHIPPED_LIBRARY=1 \
-    /usr/bin/cargo build --release --locked -p enet-rs --target "$target" \
-    -Zbuild-std=std,panic_abort --target-dir target/windows "$@"
-out=target/windows/$target/release
+    /usr/bin/cargo rustc --release --locked -p enet-rs --lib --crate-type cdylib \
+    --target "$target" -Zbuild-std=std,panic_abort \
+    -Zbuild-std-features=panic-unwind,backtrace,backtrace-trace-only \
+    --target-dir "$target_dir" "$@"
+out=$target_dir/$target/release
 ls -l "$out/enet.dll" "$out/libenet.dll.a" | awk '{print $5, $NF}'
