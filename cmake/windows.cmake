@@ -52,9 +52,12 @@ foreach(tool ENET_BASH ENET_DLLTOOL ENET_LLVM_NM CMAKE_OBJCOPY CMAKE_OBJDUMP CMA
 endforeach()
 
 if(CMAKE_HOST_WIN32)
-  # On Windows, rustup's toolchain has the target's std.
+  # On Windows, rustup's toolchain has the target's std. The DLL alone
+  # (`cargo rustc --crate-type cdylib`), so that the release profile's LTO
+  # runs (docs/packaging.md, "Windows: enet.dll").
   set(ENET_WINDOWS_CARGO_COMMAND ${CMAKE_COMMAND} -E env ENET_RS_SHIPPED_LIBRARY=1
-      "${CARGO}" build --release --locked -p enet-rs --target ${ENET_WINDOWS_RUST_TARGET}
+      "${CARGO}" rustc --release --locked -p enet-rs --lib --crate-type cdylib
+      --target ${ENET_WINDOWS_RUST_TARGET}
       --manifest-path "${CMAKE_SOURCE_DIR}/Cargo.toml" --target-dir "${ENET_WINDOWS_TARGET_DIR}")
 else()
   # Cross-building: Debian's Rust with -Zbuild-std, as the script explains.
@@ -71,7 +74,7 @@ add_custom_command(
   DEPENDS ${ENET_RUST_SOURCES} "${CMAKE_SOURCE_DIR}/Cargo.toml"
           "${CMAKE_SOURCE_DIR}/Cargo.lock" "${CMAKE_SOURCE_DIR}/build.rs"
   WORKING_DIRECTORY "${CMAKE_SOURCE_DIR}"
-  COMMENT "cargo build --release --target ${ENET_WINDOWS_RUST_TARGET} (enet.dll, libenet.dll.a)"
+  COMMENT "cargo rustc --release --crate-type cdylib --target ${ENET_WINDOWS_RUST_TARGET} (enet.dll, libenet.dll.a)"
   USES_TERMINAL)
 
 file(GLOB ENET_HEADERS CONFIGURE_DEPENDS "${CMAKE_SOURCE_DIR}/include/enet/*.h")
