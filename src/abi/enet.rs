@@ -167,8 +167,9 @@ pub const ENET_HOST_RECEIVE_BUFFER_SIZE: u32 = 256 * 1024;
 pub const ENET_HOST_SEND_BUFFER_SIZE: u32 = 256 * 1024;
 pub const ENET_HOST_BANDWIDTH_THROTTLE_INTERVAL: u32 = 1000;
 // A new host's MTU, where each of its connections starts (a server then
-// takes the client's, a client the server's answer if smaller): 1.3.17's
-// 1400 by default. Upstream 1.3.18 lowered it to 1392 so that datagrams
+// takes the client's offer, or under 1.3.18's rules caps it at its own;
+// a client takes the server's answer if smaller): 1.3.17's 1400 by
+// default. Upstream 1.3.18 lowered it to 1392 so that datagrams
 // pass some VPNs; its identity takes that value. Plain comments here, not
 // docs: cbindgen would copy docs into enet.h.
 #[cfg(not(feature = "identity-1-3-18"))]

@@ -17,6 +17,14 @@ use ENetPeerState::*;
 
 const SESSION_VALUES: u8 = 4;
 
+/// ENet 1.3.18's MTU rules, which the build follows when it identifies as
+/// 1.3.18 (docs/packaging.md, "Release identities"): a peer that connects
+/// starts from its host's MTU as it is then (1.3.17's keeps the one it
+/// took when it was last reset), and a server caps a client's offer at its
+/// own host's MTU (1.3.17's takes the offer), so that 1.3.18's lower
+/// default holds in both directions of a connection with a 1.3.17 peer.
+const MTU_RULES_1_3_18: bool = cfg!(feature = "identity-1-3-18");
+
 /// Turns the host's counter (`randomSeed`) into an unpredictable number:
 /// the host's generator, which connect ids and `enet_host_random` draw
 /// from, as in ENet 1.3.18.
@@ -107,10 +115,14 @@ impl Host {
         let connect_id = self.random();
         let outgoing_bandwidth = self.public.outgoingBandwidth;
         let incoming_bandwidth = self.public.incomingBandwidth;
+        let host_mtu = self.public.mtu;
         self.set_peer_endpoint(index, endpoint);
         let _ = self.apply(index, StateChange::enter(ENET_PEER_STATE_CONNECTING));
         let peer = &mut self.engine.peers[index];
         peer.connectID = connect_id;
+        if MTU_RULES_1_3_18 {
+            peer.mtu = host_mtu;
+        }
         peer.windowSize = window_size_for(outgoing_bandwidth);
         let fields = ConnectFields {
             outgoing_peer_id: peer.incomingPeerID,
@@ -179,6 +191,7 @@ impl Host {
         }
         let host_incoming = self.public.incomingBandwidth;
         let host_outgoing = self.public.outgoingBandwidth;
+        let host_mtu = self.public.mtu;
         self.set_peer_endpoint(index, from);
         let _ = self.apply(
             index,
@@ -199,9 +212,14 @@ impl Host {
         let outgoing_session = next_session_id(connect.outgoing_session_id, peer.incomingSessionID);
         peer.incomingSessionID = outgoing_session;
 
-        peer.mtu = connect
+        let offered_mtu = connect
             .mtu
             .clamp(ENET_PROTOCOL_MINIMUM_MTU, ENET_PROTOCOL_MAXIMUM_MTU);
+        peer.mtu = if MTU_RULES_1_3_18 {
+            offered_mtu.min(host_mtu)
+        } else {
+            offered_mtu
+        };
         peer.windowSize = match (host_outgoing, peer.incomingBandwidth) {
             (0, 0) => ENET_PROTOCOL_MAXIMUM_WINDOW_SIZE,
             (0, bandwidth) | (bandwidth, 0) => window_size_for(bandwidth),

@@ -2,7 +2,8 @@
  * against that build's installed headers and linked to its library:
  * headers and library agree on ENET_VERSION, ENET_VERSION_PATCH is the
  * release's, and a new host (and a peer it connects) starts with the
- * release's default MTU. tests-c/identity/run.sh builds it once per
+ * release's default MTU, and its server caps a client's MTU as that release
+ * does (1.3.18) or takes it (1.3.17). tests-c/identity/run.sh builds it once per
  * identity with -DEXPECTED_PATCH=17 -DEXPECTED_MTU=1400 (Debian's 1.3.17)
  * or -DEXPECTED_PATCH=18 -DEXPECTED_MTU=1392 (upstream's 1.3.18).
  * Prints what it saw; exits non-zero on any failed check. */
@@ -57,6 +58,46 @@ int main(void)
     printf("linked version 0x%X (1.3.%u), headers' ENET_VERSION 0x%X, host mtu %u\n",
            (unsigned) linked, (unsigned) ENET_VERSION_GET_PATCH(linked),
            (unsigned) ENET_VERSION, (unsigned) client->mtu);
+    /* A client offering 1.3.17's 1400: a 1.3.17 server takes it, a 1.3.18
+       server caps it at its own MTU, and the client settles on the
+       server's answer. (The peer is reset after the host's MTU changes, so
+       it offers 1400 under either release's rules.) */
+    client->mtu = 1400;
+    if (peer != NULL)
+        enet_peer_reset(peer);
+    peer = enet_host_connect(client, &address, 1, 0);
+    CHECK(peer != NULL);
+    if (peer != NULL) {
+        ENetPeer *accepted = NULL;
+        ENetEvent event;
+        int round, connected = 0;
+        const enet_uint32 settled = EXPECTED_PATCH >= 18 && EXPECTED_MTU < 1400 ? EXPECTED_MTU : 1400;
+        for (round = 0; round < 2000 && !(connected && accepted != NULL); ++round) {
+            while (enet_host_service(server, &event, 1) > 0)
+                if (event.type == ENET_EVENT_TYPE_CONNECT)
+                    accepted = event.peer;
+            while (enet_host_service(client, &event, 0) > 0)
+                connected |= event.type == ENET_EVENT_TYPE_CONNECT;
+        }
+        CHECK(connected && accepted != NULL);
+        if (accepted != NULL)
+            CHECK(accepted->mtu == settled);
+        CHECK(peer->mtu == settled);
+        printf("a client offering mtu 1400: the server's peer has %u, the client's %u\n",
+               accepted != NULL ? (unsigned) accepted->mtu : 0u, (unsigned) peer->mtu);
+        enet_peer_reset(peer);
+    }
+
+    /* The host's MTU changed after the peer was reset: a 1.3.18 peer
+       connects with the host's MTU as it is now, a 1.3.17 one with the MTU
+       it took at its reset. */
+    client->mtu = 1300;
+    peer = enet_host_connect(client, &address, 1, 0);
+    CHECK(peer != NULL);
+    if (peer != NULL) {
+        CHECK(peer->mtu == (EXPECTED_PATCH >= 18 ? 1300u : 1400u));
+        printf("host mtu set to 1300 after the reset: the peer connects with %u\n", (unsigned) peer->mtu);
+    }
 
     enet_host_destroy(client);
     enet_host_destroy(server);
