@@ -67,6 +67,8 @@ version="$upstream_version-1"
 native_arch=$(dpkg --print-architecture)
 arch=${arch:-$native_arch}
 multiarch=$(dpkg-architecture -a"$arch" -qDEB_HOST_MULTIARCH 2>/dev/null)
+# Rust's name for the target, whose dependencies the notices list.
+notices_target=$(dpkg-architecture -a"$arch" -qDEB_HOST_GNU_CPU 2>/dev/null)-unknown-linux-gnu
 native_multiarch=$(dpkg-architecture -qDEB_HOST_MULTIARCH 2>/dev/null)
 # The binutils that read and write the target's objects.
 tools_prefix=""
@@ -231,8 +233,9 @@ Comment: enet-rs is ENet 1.3.17's interface and protocol rebuilt in Rust; no
 EOF
     crates "$repo" | sed 's/^/  /'
     cat <<EOF
- and the Rust standard library (MIT OR Apache-2.0). Each crate's own
- copyright notice is in its source on crates.io.
+ and the Rust standard library (MIT OR Apache-2.0). Each crate's licence
+ and notice files, as the crate ships them, are in THIRD-PARTY-NOTICES.gz
+ beside this file.
 
 Files: *
 Copyright: $year the enet-rs authors
@@ -273,11 +276,18 @@ enet-rs ($version) $release; urgency=medium
 EOF
 gzip -9n <"$changelog" >"$work/changelog.Debian.gz"
 touch -d "@$SOURCE_DATE_EPOCH" "$work/changelog.Debian.gz"
+# The licence and notice files of the crates linked in, which their
+# licences ask to travel with the binary (scripts/lib/third_party_notices.py).
+python3 "$repo/scripts/lib/third_party_notices.py" --target "$notices_target" >"$work/notices.txt" \
+    || die "third_party_notices.py failed"
+gzip -9n <"$work/notices.txt" >"$work/THIRD-PARTY-NOTICES.gz"
+touch -d "@$SOURCE_DATE_EPOCH" "$work/THIRD-PARTY-NOTICES.gz"
 for package in "$runtime" "$dev"; do
     doc="$work/$package/usr/share/doc/$package"
     mkdir -p "$doc"
     install -m 0644 "$copyright" "$doc/copyright"
     install -m 0644 "$work/changelog.Debian.gz" "$doc/changelog.Debian.gz"
+    install -m 0644 "$work/THIRD-PARTY-NOTICES.gz" "$doc/THIRD-PARTY-NOTICES.gz"
 done
 # dh_strip's convention: the debug package's doc directory is its library's.
 mkdir -p "$root_dbg/usr/share/doc"
