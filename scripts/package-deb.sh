@@ -87,8 +87,11 @@ maintainer="${DEBFULLNAME:-$(git -C "$repo" config user.name || echo enet-rs mai
 # Reproducible: every timestamp is the last commit's, or SOURCE_DATE_EPOCH's.
 # The architectures of a Multi-Arch: same package must ship identical
 # shared files (the changelog, dated so): build them with one value.
+# Exported only once the builds below are done: the `cc` crate's build
+# scripts (ring's) rerun when it changes, so in a build's environment it
+# would rebuild the whole library, here and again in the next build
+# without it.
 SOURCE_DATE_EPOCH=${SOURCE_DATE_EPOCH:-$(git -C "$repo" log -1 --format=%ct)}
-export SOURCE_DATE_EPOCH
 
 # --- the build ---------------------------------------------------------------
 cache="$build/CMakeCache.txt"
@@ -127,6 +130,8 @@ if [ "$arch" != "$native_arch" ]; then
     cp "$cross_release/libenet.a" "$root_dev/usr/lib/$multiarch/libenet.a"
     sed -i "s|/$native_multiarch\b|/$multiarch|" "$root_dev/usr/lib/$multiarch/pkgconfig/libenet.pc"
 fi
+
+export SOURCE_DATE_EPOCH
 
 # --- what was staged is the identity asked for --------------------------------
 libdir="usr/lib/$multiarch"
