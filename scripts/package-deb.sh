@@ -217,13 +217,12 @@ strip --strip-debug --remove-section=.comment --enable-deterministic-archives \
 chmod 0644 "$root_dev/$libdir/libenet.a"
 
 # --- documentation: copyright and changelog, one per package ------------------
-# The crates linked into the library (not those only build scripts and
-# procedural macros use; not ours, which "Files: *" covers), as
-# "name version: licence".
-crates() {
-    (cd "$1" && cargo tree --locked --offline -p enet-rs -e normal,no-proc-macro --prefix none -f '{p}: {l}') \
-        | grep -v ' (/' | sed 's/ (\*)$//; s/ v\([0-9]\)/ \1/' | sort -u
-}
+# The crates linked into the library for this architecture (not those only
+# build scripts and procedural macros use; not ours, which "Files: *"
+# covers), as "name version: licence": the list THIRD-PARTY-NOTICES.gz's
+# texts belong to.
+crates=$(python3 "$repo/scripts/lib/third_party_notices.py" --list --target "$notices_target") \
+    || die "third_party_notices.py --list failed"
 copyright="$work/copyright"
 year=$(date -u -d "@$SOURCE_DATE_EPOCH" +%Y)
 {
@@ -236,7 +235,7 @@ Comment: enet-rs is ENet 1.3.17's interface and protocol rebuilt in Rust; no
  (name, version, licence as the crate declares it; for a choice of licences
  the MIT one applies here where offered):
 EOF
-    crates "$repo" | sed 's/^/  /'
+    sed 's/^/  /' <<<"$crates"
     cat <<EOF
  and the Rust standard library (MIT OR Apache-2.0). Each crate's licence
  and notice files, as the crate ships them, are in THIRD-PARTY-NOTICES.gz
