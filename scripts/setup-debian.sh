@@ -6,7 +6,9 @@
 # systems, Debian's Rust with its std sources (rustc-web, cargo-web,
 # rust-web-src: cross builds with -Zbuild-std), mingw-w64 and wine (enet.dll,
 # built and tested here), through scripts/setup-arm64.sh, the arm64
-# cross toolchain, qemu-user and Debian's arm64 stock ENet, and through
+# cross toolchain, qemu-user and Debian's arm64 stock ENet, through
+# scripts/setup-targets.sh the 32-bit, armhf and s390x cross compilers,
+# those systems' stock ENet and 32-bit wine, and through
 # scripts/setup-dtls.sh the DTLS interop partners (Godot, socat, openssl);
 # for the packages (docs/packaging.md): dpkg-dev and lintian (the Debian
 # packages and their checks), cube2-server (an installed game server that
@@ -22,4 +24,5 @@ packages=(libenet-dev libenet7 python3-enet cmake gcc g++ make pkg-config libcla
 . "$(dirname "$0")/lib/apt.sh"
 apt_install "${packages[@]}"
 "$(dirname "$0")/setup-arm64.sh"
+"$(dirname "$0")/setup-targets.sh"
 "$(dirname "$0")/setup-dtls.sh"

@@ -7,11 +7,15 @@
 //! Nothing here lists fields or values by hand: every item comes from the
 //! header, so a field we lack fails to compile and a wrong offset fails a test.
 //!
-//! Built for Windows (`--target x86_64-pc-windows-gnu`), clang reads the same
-//! stock headers as x86_64-w64-mingw32 does: `enet.h` then includes stock's
-//! `win32.h`, and `<winsock2.h>` comes from mingw-w64's headers. Linux's
-//! `/usr/include` must not be searched then, so the stock ENet headers are
-//! copied into OUT_DIR and clang's default system directories are dropped.
+//! Built for another system (`--target`, one of `cross_system`'s: 32- and
+//! 64-bit Windows, and Linux on i686, armhf, s390x and aarch64), clang reads
+//! the same stock headers as that system's C compiler does: for Windows,
+//! `enet.h` includes stock's `win32.h`, and `<winsock2.h>` comes from
+//! mingw-w64's headers; for Linux, the target's C library headers from
+//! Debian's cross packages, with the target's pointer width, alignment and
+//! byte order. The build machine's `/usr/include` must not be searched then,
+//! so the stock ENet headers are copied into OUT_DIR and clang's default
+//! system directories are dropped.
 //! The Windows checks are the Linux ones plus what only Windows can check:
 //! the fields of `fd_set` (ENetSocketSet; libc hides Linux's) and the value
 //! of `ENET_SOCKET_NULL` (`INVALID_SOCKET`, a cast bindgen cannot read as a
@@ -27,17 +31,90 @@ use bindgen::callbacks::{EnumVariantValue, FieldInfo, ParseCallbacks};
 use bindgen::FieldVisibilityKind;
 
 const STOCK_HEADER_DIR: &str = "/usr/include";
-/// Where mingw-w64's Windows headers live (Debian's mingw-w64-x86-64-dev);
-/// `LAYOUT_CHECK_MINGW_INCLUDE` overrides it.
-const MINGW_INCLUDE_DIR: &str = "/usr/x86_64-w64-mingw32/include";
-/// The one Windows target whose layout we prove.
-const WINDOWS_TARGET: &str = "x86_64-pc-windows-gnu";
-/// Clang's name for it.
-const WINDOWS_CLANG_TARGET: &str = "x86_64-w64-mingw32";
+/// `LAYOUT_CHECK_MINGW_INCLUDE` overrides where mingw-w64's Windows headers
+/// are read from (the default is the target's, below).
 /// A constant clang evaluates for us: stock's `ENET_SOCKET_NULL` on Windows
 /// (`INVALID_SOCKET`, all ones), as a `long long`: bindgen hands on only
 /// values that fit an i64, and every value check compares as i64.
 const WINDOWS_SOCKET_NULL: &str = "ENET_LAYOUT_CHECK_SOCKET_NULL";
+
+/// A system other than the build machine's, whose C layout clang computes
+/// from stock's headers and that system's own C library headers.
+struct CrossSystem {
+    /// Clang's name for the target.
+    clang_target: &'static str,
+    /// The target's C library headers (Debian's `libc6-dev-*-cross` or
+    /// `mingw-w64-*-dev`).
+    include_dir: &'static str,
+    /// The Debian package that installs `include_dir`.
+    package: &'static str,
+    windows: bool,
+}
+
+/// The targets whose layout we prove besides the build machine's own, by
+/// Rust's target name. Every one reads stock's headers as that target's C
+/// compiler does (`unix.h` or `win32.h`, its pointer and `size_t` width,
+/// its alignment rules).
+fn cross_system(target: &str) -> Option<CrossSystem> {
+    let (clang_target, include_dir, package, windows) = match target {
+        "x86_64-pc-windows-gnu" => (
+            "x86_64-w64-mingw32",
+            "/usr/x86_64-w64-mingw32/include",
+            "mingw-w64-x86-64-dev",
+            true,
+        ),
+        "i686-pc-windows-gnu" => (
+            "i686-w64-mingw32",
+            "/usr/i686-w64-mingw32/include",
+            "mingw-w64-i686-dev",
+            true,
+        ),
+        "aarch64-unknown-linux-gnu" => (
+            "aarch64-linux-gnu",
+            "/usr/aarch64-linux-gnu/include",
+            "libc6-dev-arm64-cross",
+            false,
+        ),
+        "i686-unknown-linux-gnu" => (
+            "i686-linux-gnu",
+            "/usr/i686-linux-gnu/include",
+            "libc6-dev-i386-cross",
+            false,
+        ),
+        "armv7-unknown-linux-gnueabihf" => (
+            "armv7-linux-gnueabihf",
+            "/usr/arm-linux-gnueabihf/include",
+            "libc6-dev-armhf-cross",
+            false,
+        ),
+        "s390x-unknown-linux-gnu" => (
+            "s390x-linux-gnu",
+            "/usr/s390x-linux-gnu/include",
+            "libc6-dev-s390x-cross",
+            false,
+        ),
+        _ => return None,
+    };
+    Some(CrossSystem {
+        clang_target,
+        include_dir,
+        package,
+        windows,
+    })
+}
+
+/// The system this build lays out for: the build machine's own (`None`),
+/// or one of `cross_system`'s.
+fn target_system() -> Option<CrossSystem> {
+    let target = std::env::var("TARGET").unwrap_or_default();
+    let host = std::env::var("HOST").unwrap_or_default();
+    if target == host {
+        return None;
+    }
+    Some(cross_system(&target).unwrap_or_else(|| {
+        panic!("layout-check knows no C headers for {target}: add it to cross_system")
+    }))
+}
 
 #[derive(Default, Debug)]
 struct Seen {
@@ -112,20 +189,6 @@ fn our_field(field: &str) -> &str {
     }
 }
 
-/// Whether this build is for Windows (the one Windows target we support),
-/// from cargo's description of the target.
-fn building_for_windows() -> bool {
-    if std::env::var("CARGO_CFG_TARGET_OS").as_deref() != Ok("windows") {
-        return false;
-    }
-    let target = std::env::var("TARGET").unwrap_or_default();
-    assert_eq!(
-        target, WINDOWS_TARGET,
-        "layout-check proves the Windows ABI for {WINDOWS_TARGET} only"
-    );
-    true
-}
-
 /// Copies stock's `enet/*.h` into `dir/enet/`, so clang can be given them
 /// without the rest of Linux's `/usr/include`.
 fn copy_stock_headers(dir: &Path) {
@@ -144,33 +207,43 @@ fn copy_stock_headers(dir: &Path) {
             std::fs::copy(&path, to.join(path.file_name().unwrap())).unwrap();
         }
     }
-    assert!(
-        to.join("win32.h").is_file(),
-        "stock's enet/win32.h is missing from {}",
-        from.display()
-    );
+    for wanted in ["unix.h", "win32.h"] {
+        assert!(
+            to.join(wanted).is_file(),
+            "stock's enet/{wanted} is missing from {}",
+            from.display()
+        );
+    }
 }
 
-/// The clang arguments that make it read stock's headers as mingw-w64's
-/// x86_64 compiler does, from a copy in `stock` and mingw-w64's headers only.
-fn windows_clang_args(stock: &Path) -> Vec<String> {
+/// The clang arguments that make it read stock's headers as the target's C
+/// compiler does, from a copy in `stock` and the target's C library headers
+/// only.
+fn cross_clang_args(system: &CrossSystem, stock: &Path) -> Vec<String> {
     println!("cargo:rerun-if-env-changed=LAYOUT_CHECK_MINGW_INCLUDE");
-    let mingw = std::env::var("LAYOUT_CHECK_MINGW_INCLUDE")
-        .map(PathBuf::from)
-        .unwrap_or_else(|_| PathBuf::from(MINGW_INCLUDE_DIR));
+    let include = match std::env::var("LAYOUT_CHECK_MINGW_INCLUDE") {
+        Ok(dir) if system.windows => PathBuf::from(dir),
+        _ => PathBuf::from(system.include_dir),
+    };
+    let probe = if system.windows {
+        "winsock2.h"
+    } else {
+        "sys/socket.h"
+    };
     assert!(
-        mingw.join("winsock2.h").is_file(),
-        "no winsock2.h in {} (apt-get install mingw-w64-x86-64-dev, or set LAYOUT_CHECK_MINGW_INCLUDE)",
-        mingw.display()
+        include.join(probe).is_file(),
+        "no {probe} in {} (apt-get install {})",
+        include.display(),
+        system.package
     );
     copy_stock_headers(stock);
     vec![
-        format!("--target={WINDOWS_CLANG_TARGET}"),
+        format!("--target={}", system.clang_target),
         // Clang's own headers (stddef.h, ...) stay; the host's /usr/include,
-        // which clang's MinGW driver would add, goes.
+        // which clang's driver would add, goes.
         "-nostdlibinc".to_string(),
         "-isystem".to_string(),
-        mingw.display().to_string(),
+        include.display().to_string(),
         format!("-I{}", stock.display()),
     ]
 }
@@ -179,22 +252,27 @@ fn main() {
     println!("cargo:rerun-if-changed=build.rs");
     println!("cargo:rerun-if-changed={STOCK_HEADER_DIR}/enet");
     let out = PathBuf::from(std::env::var("OUT_DIR").unwrap());
-    let windows = building_for_windows();
-    // Where the Windows build reads its copy of the stock headers from.
-    let stock_copy = windows.then(|| out.join("stock-include"));
+    let system = target_system();
+    let windows = system.as_ref().is_some_and(|system| system.windows);
+    // Where a cross build reads its copy of the stock headers from.
+    let stock_copy = system.is_some().then(|| out.join("stock-include"));
     let seen = Rc::new(RefCell::new(Seen::default()));
-    let builder = if windows {
+    let builder = if let Some(system) = &system {
+        let socket_null = if windows {
+            format!(
+                "static const long long {WINDOWS_SOCKET_NULL} = (long long) ENET_SOCKET_NULL;\n"
+            )
+        } else {
+            String::new()
+        };
         bindgen::Builder::default()
             .header_contents(
                 "stock.h",
-                &format!(
-                    "#include <enet/enet.h>\n#include <enet/time.h>\n\
-                     static const long long {WINDOWS_SOCKET_NULL} = (long long) ENET_SOCKET_NULL;\n"
-                ),
+                &format!("#include <enet/enet.h>\n#include <enet/time.h>\n{socket_null}"),
             )
             // bindgen asks the clang binary, given these arguments, for its
-            // system directories: mingw-w64's and clang's own, as intended.
-            .clang_args(windows_clang_args(stock_copy.as_deref().unwrap()))
+            // system directories: the target's and clang's own, as intended.
+            .clang_args(cross_clang_args(system, stock_copy.as_deref().unwrap()))
     } else {
         bindgen::Builder::default()
             .header_contents(
@@ -212,8 +290,8 @@ fn main() {
     bindings.write_to_file(out.join("stock.rs")).unwrap();
 
     let seen = seen.borrow();
-    if windows {
-        assert_windows_headers_only(&seen.included);
+    if let Some(system) = &system {
+        assert_target_headers_only(system, &seen.included);
     }
     let mut checks = String::new();
 
@@ -287,8 +365,8 @@ fn main() {
     // Every named enum variant and every integer constant.
     writeln!(checks, "pub fn value_checks() -> Vec<ValueCheck> {{ vec![").unwrap();
     for (enum_name, variant, value) in &seen.variants {
-        // On Windows clang reads a copy of the stock headers: name the file
-        // it copies, as on Linux.
+        // A cross build's clang reads a copy of the stock headers: name the
+        // file it copies, as a native build does.
         let enum_name = &match &stock_copy {
             Some(copy) => enum_name.replace(&copy.display().to_string(), STOCK_HEADER_DIR),
             None => enum_name.clone(),
@@ -330,19 +408,25 @@ fn main() {
     std::fs::write(out.join("checks.rs"), checks).unwrap();
 }
 
-/// Windows only: proves clang read no header of the Linux host (under
-/// `/usr/include`), and did read stock's win32.h (from the copy) and
-/// mingw-w64's winsock2.h.
-fn assert_windows_headers_only(included: &BTreeSet<String>) {
+/// A cross build only: proves clang read no header of the build machine
+/// (under `/usr/include`), and did read stock's platform header (from the
+/// copy) and the target's own socket header.
+fn assert_target_headers_only(system: &CrossSystem, included: &BTreeSet<String>) {
     let host: Vec<&String> = included
         .iter()
         .filter(|file| file.starts_with(&format!("{STOCK_HEADER_DIR}/")))
         .collect();
     assert!(
         host.is_empty(),
-        "clang read Linux headers while laying out for Windows: {host:?}"
+        "clang read the build machine's headers while laying out for {}: {host:?}",
+        system.clang_target
     );
-    for wanted in ["/stock-include/enet/win32.h", "/winsock2.h"] {
+    let wanted = if system.windows {
+        ["/stock-include/enet/win32.h", "/winsock2.h"]
+    } else {
+        ["/stock-include/enet/unix.h", "/sys/socket.h"]
+    };
+    for wanted in wanted {
         assert!(
             included.iter().any(|file| file.ends_with(wanted)),
             "clang did not read *{wanted}; it read {included:?}"

@@ -37,21 +37,28 @@ fn every_enum_value_and_constant_matches_stock() {
 
 #[test]
 fn the_core_sizes_are_the_documented_ones() {
-    // Independent of bindgen: the sizes programs rely on (host->peers[i]).
-    // They are the same on Windows: its 8-byte SOCKET moves only the fields
-    // before `peers` in ENetHost, into what is padding on Linux.
+    // Independent of bindgen: the sizes programs rely on (host->peers[i]),
+    // as each target's own C compiler gives them for stock's headers
+    // (gcc's `sizeof`, docs/platforms.md). They are the same on Windows:
+    // its wider SOCKET moves only the fields before `peers` in ENetHost,
+    // into what is padding on Linux. On 32-bit targets pointers and size_t
+    // are 4 bytes; ENetProtocol, the wire's union, has no pointers.
     use core::mem::size_of;
-    assert_eq!(size_of::<enet::abi::ENetPeer>(), 456);
-    assert_eq!(size_of::<enet::abi::ENetHost>(), 11024);
-    assert_eq!(size_of::<enet::abi::ENetPacket>(), 48);
-    assert_eq!(size_of::<enet::abi::ENetEvent>(), 32);
+    #[cfg(target_pointer_width = "64")]
+    let (peer, host, packet, event) = (456, 11024, 48, 32);
+    #[cfg(target_pointer_width = "32")]
+    let (peer, host, packet, event) = (376, 10404, 24, 20);
+    assert_eq!(size_of::<enet::abi::ENetPeer>(), peer);
+    assert_eq!(size_of::<enet::abi::ENetHost>(), host);
+    assert_eq!(size_of::<enet::abi::ENetPacket>(), packet);
+    assert_eq!(size_of::<enet::abi::ENetEvent>(), event);
     assert_eq!(size_of::<enet::abi::ENetProtocol>(), 48);
 }
 
 /// Stock's Windows sizes and offsets, as clang lays out Debian's stock
 /// headers for x86_64-w64-mingw32 (bindgen's layout tests in stock.rs, and
 /// mingw-w64's gcc, agree); only these differ from Linux.
-#[cfg(windows)]
+#[cfg(all(windows, target_pointer_width = "64"))]
 #[test]
 fn the_windows_platform_sizes_are_stocks() {
     use core::mem::{align_of, offset_of, size_of};
@@ -80,7 +87,7 @@ fn the_windows_platform_sizes_are_stocks() {
 
 /// On Windows ENetBuffer is WSABUF-ordered: the length, then the pointer
 /// (the reverse of Unix's iovec order), in stock's header and in ours.
-#[cfg(windows)]
+#[cfg(all(windows, target_pointer_width = "64"))]
 #[test]
 fn enet_buffer_is_length_then_data_on_windows() {
     use core::mem::offset_of;
