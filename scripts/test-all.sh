@@ -56,13 +56,14 @@ chain() {
 # (each target compiles std from source, about 190 CPU-seconds): in CI,
 # macOS on aarch64 stands for both Macs and for FreeBSD, which take the
 # same code of ours (every cfg of ours that is not Linux or Windows is
-# plain unix); scripts/check-targets.sh with no arguments checks all three.
+# plain unix), and aarch64 Android and iOS for the other mobile targets;
+# scripts/check-targets.sh with no arguments checks all seven.
 # The compile check comes last, after enet.dll in its chain: it has no
 # step that waits on it but its own, while the builds that arm64's and
 # Windows's steps wait for end sooner without it, and it then takes what
 # those steps (emulated and wine-hosted peers) leave of the cores.
 chain dll_chain background dll scripts/build-windows.sh ';' \
-    background targets scripts/check-targets.sh aarch64-apple-darwin
+    background targets scripts/check-targets.sh aarch64-apple-darwin aarch64-linux-android aarch64-apple-ios
 chain windows_chain background windows scripts/test-windows.sh --prebuild
 # The 1.3.18 identity's build (docs/packaging.md) follows the arm64 build
 # in its chain: its own Cargo target directory, so it never waits on the
@@ -204,5 +205,5 @@ scripts/package-windows.sh | tee target/package-windows.log
 sdk_zip=$(tail -n 1 target/package-windows.log)
 tests-c/windows/sdk/test-sdk.sh --zip "$sdk_zip"
 
-step "other systems compile: macOS on aarch64 (scripts/check-targets.sh, run in the background)"
+step "other systems compile: macOS, Android and iOS on aarch64 (scripts/check-targets.sh, run in the background)"
 joined targets "$dll_chain"
