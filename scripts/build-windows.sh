@@ -2,7 +2,8 @@
 # Builds enet.dll for 64-bit Windows here on Linux, as the shipped library
 # is built (release, panics abort): target/windows/x86_64-pc-windows-gnu/
 # release/enet.dll and its import library libenet.dll.a (mingw's name; link with
-# -lenet, or name the file).
+# -lenet, or name the file). With --target i686-pc-windows-gnu, the 32-bit
+# enet.dll in target/windows/i686-pc-windows-gnu/release.
 #
 # rustup's toolchain here has no Windows std, so this uses Debian's Rust
 # (rustc-web, cargo-web) and builds std from Debian's sources
@@ -10,14 +11,25 @@
 # installs all of it. On a Windows machine with rustup, build natively
 # instead, as the DLL alone for the reason below: `cargo rustc --release
 # -p enet-rs --lib --crate-type cdylib` (see docs/platforms.md, "Windows").
-# usage: scripts/build-windows.sh [extra cargo rustc arguments]
+# usage: scripts/build-windows.sh [--target TARGET] [extra cargo rustc arguments]
+#   TARGET: x86_64-pc-windows-gnu (the default) or i686-pc-windows-gnu.
 #   CARGO_TARGET_DIR (default target/windows) builds elsewhere, as for
 #   experiments that should leave the shared build alone.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 target=x86_64-pc-windows-gnu
+case "${1:-}" in
+    --target) [ $# -ge 2 ] || { echo "build-windows.sh: --target needs a target" >&2; exit 2; }
+              target=$2; shift 2 ;;
+    --target=*) target=${1#--target=}; shift ;;
+esac
+case "$target" in
+    x86_64-pc-windows-gnu) mingw=x86_64-w64-mingw32 ;;
+    i686-pc-windows-gnu) mingw=i686-w64-mingw32 ;;
+    *) echo "build-windows.sh: unknown target $target (x86_64-pc-windows-gnu, i686-pc-windows-gnu)" >&2; exit 2 ;;
+esac
 target_dir=${CARGO_TARGET_DIR:-target/windows}
-for tool in /usr/bin/cargo /usr/bin/rustc x86_64-w64-mingw32-gcc; do
+for tool in /usr/bin/cargo /usr/bin/rustc "$mingw-gcc"; do
     command -v "$tool" >/dev/null || { echo "missing $tool (run scripts/setup-debian.sh)" >&2; exit 1; }
 done
 [ -d /usr/lib/rustlib/src/rust/library ] ||
@@ -44,6 +56,14 @@ done
 # less the DLL's load address, resolve against enet.dll.debug. The panic
 # message itself is printed as before. panic-unwind and backtrace are
 # Cargo's default list, which the option replaces.
+#
+# 32-bit MinGW links Rust's start-up objects rsbegin.o and rsend.o, which
+# -Zbuild-std does not build: scripts/lib/rtstartup.sh compiles them, and
+# a -L for the target's crates alone (not build scripts) finds them.
+if [ "$target" = i686-pc-windows-gnu ]; then
+    rtstartup=$(scripts/lib/rtstartup.sh "$target")
+    export CARGO_TARGET_I686_PC_WINDOWS_GNU_RUSTFLAGS="-L native=$rtstartup"
+fi
 RUSTC=/usr/bin/rustc RUSTC_BOOTSTRAP=1 ENET_RS_SHIPPED_LIBRARY=1 \
     /usr/bin/cargo rustc --release --locked -p enet-rs --lib --crate-type cdylib \
     --target "$target" -Zbuild-std=std,panic_abort \
