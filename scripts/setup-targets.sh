@@ -8,7 +8,9 @@
 #   natively; qemu-user (scripts/setup-arm64.sh) runs armhf and s390x;
 # - zlib1.dll for 32-bit mingw programs under wine (libz-mingw-w64);
 # - Debian's stock ENet for i386, armhf and s390x (the layout and wire
-#   oracle on each), and 32-bit wine (wine32:i386, libwine:i386), unpacked
+#   oracle on each), and 32-bit wine (wine32:i386, libwine:i386, with
+#   FreeType and its libraries, without which every 32-bit wine process
+#   prints a warning into the tests' output), unpacked
 #   into private roots by scripts/lib/foreign-debs.sh rather than through
 #   `dpkg --add-architecture` (that file says why).
 #
@@ -27,6 +29,6 @@ sudo=""
 [ "$(id -u)" -eq 0 ] || sudo="sudo"
 # As root (the roots sit under /var/cache), with this file's function.
 $sudo bash -c ". '$here/lib/foreign-debs.sh'
-    foreign_debs i386 libenet7 wine32 libwine
+    foreign_debs i386 libenet7 wine32 libwine libfreetype6 libpng16-16 libbrotli1 zlib1g
     foreign_debs armhf libenet7
     foreign_debs s390x libenet7"
