@@ -16,24 +16,36 @@
 # usage: tests-c/windows/cargo-test.sh CARGO-TEST-ARGUMENTS...
 #   e.g. tests-c/windows/cargo-test.sh -p layout-check --tests
 #        tests-c/windows/cargo-test.sh -p enet-rs --lib
-# Environment: WIN_TARGET_DIR (default target/win); wine's as wine-env.sh
-# sets it.
+# Environment: ENET_WIN_TARGET (default x86_64-pc-windows-gnu; or
+# i686-pc-windows-gnu, run under 32-bit wine), WIN_TARGET_DIR (default
+# target/win, target/win-i686 for i686); wine's as wine-env.sh sets it.
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
-target=x86_64-pc-windows-gnu
-target_dir=${WIN_TARGET_DIR:-$root/target/win}
+target=${ENET_WIN_TARGET:-x86_64-pc-windows-gnu}
+case "$target" in
+    x86_64-pc-windows-gnu) mingw=x86_64-w64-mingw32 target_dir=${WIN_TARGET_DIR:-$root/target/win} ;;
+    i686-pc-windows-gnu) mingw=i686-w64-mingw32 target_dir=${WIN_TARGET_DIR:-$root/target/win-i686} ;;
+    *) echo "cargo-test.sh: unknown ENET_WIN_TARGET $target" >&2; exit 2 ;;
+esac
 
-for tool in /usr/bin/rustc /usr/bin/cargo x86_64-w64-mingw32-gcc wine; do
+for tool in /usr/bin/rustc /usr/bin/cargo "$mingw-gcc" wine; do
     command -v "$tool" >/dev/null || { echo "missing $tool" >&2; exit 1; }
 done
 [ -d /usr/lib/rustlib/src/rust/library ] ||
     { echo "missing Debian's rust source for -Zbuild-std (apt-get install rust-web-src)" >&2; exit 1; }
 
 # The project's wine prefix, with the ProcessPrng stand-in on wine's PATH.
+export ENET_WIN_TARGET=$target
 . "$here/wine-env.sh"
-export CARGO_TARGET_X86_64_PC_WINDOWS_GNU_RUNNER=wine
+if [ "$target" = i686-pc-windows-gnu ]; then
+    export CARGO_TARGET_I686_PC_WINDOWS_GNU_RUNNER=wine
+    # Rust's start-up objects for 32-bit MinGW (scripts/lib/rtstartup.sh).
+    export CARGO_TARGET_I686_PC_WINDOWS_GNU_RUSTFLAGS="-L native=$("$root/scripts/lib/rtstartup.sh" "$target")"
+else
+    export CARGO_TARGET_X86_64_PC_WINDOWS_GNU_RUNNER=wine
+fi
 # rustup's rustdoc cannot use Debian's std: Debian's for everything.
 export RUSTC=/usr/bin/rustc RUSTDOC=/usr/bin/rustdoc RUSTC_BOOTSTRAP=1
 

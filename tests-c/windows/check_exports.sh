@@ -4,15 +4,19 @@
 # library does: stock libenet.so.7's 73 functions, the 20 internal helpers
 # included, ENet 1.3.18's two additions (../upstream_exports.txt), and the
 # documented extensions (../extension_exports.txt).
+# The names must be the undecorated C names on 32-bit Windows too
+# (cdecl, as stock's ENET_CALLBACK), never stdcall's name@bytes.
 # usage: check_exports.sh ENET_DLL STOCK_LIBENET_SO [STOCK_INCLUDE_DIR]
+#   (OBJDUMP: x86_64-w64-mingw32-objdump by default; it reads 32-bit DLLs too)
 set -euo pipefail
 dll=$1 stock=$2 include=${3:-/usr/include}
+objdump=${OBJDUMP:-x86_64-w64-mingw32-objdump}
 here=$(cd "$(dirname "$0")" && pwd)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
 # The DLL's export name table, as objdump prints it.
-x86_64-w64-mingw32-objdump -p "$dll" |
+"$objdump" -p "$dll" |
     awk '/\[Ordinal\/Name Pointer\] Table/ { table = 1; next }
          table && NF == 0 { table = 0 }
          table { print $NF }' | sort >"$work/dll"

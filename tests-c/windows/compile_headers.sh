@@ -13,13 +13,37 @@
 #   through the import table (__imp_...), as dllimport makes them.
 # Exits non-zero at the first failure.
 # Needs: gcc-mingw-w64-x86-64, g++-mingw-w64-x86-64, libenet-dev.
-# usage: tests-c/windows/compile_headers.sh
+# usage: tests-c/windows/compile_headers.sh [--target i686-pc-windows-gnu]
+#   (32-bit: i686-w64-mingw32's gcc, g++ and nm; MINGW_CC, MINGW_CXX and
+#   MINGW_NM override either)
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/../.." && pwd)
-cc=${MINGW_CC:-x86_64-w64-mingw32-gcc}
-cxx=${MINGW_CXX:-x86_64-w64-mingw32-g++}
-nm=${MINGW_NM:-x86_64-w64-mingw32-nm}
+mingw=x86_64-w64-mingw32
+case "${1:-}" in
+    "" | --target=x86_64-pc-windows-gnu) ;;
+    --target=i686-pc-windows-gnu) mingw=i686-w64-mingw32 ;;
+    --target)
+        case "${2:-}" in
+            x86_64-pc-windows-gnu) ;;
+            i686-pc-windows-gnu) mingw=i686-w64-mingw32 ;;
+            *) echo "compile_headers.sh: unknown target ${2:-}" >&2; exit 2 ;;
+        esac ;;
+    *) echo "compile_headers.sh: unknown argument $1" >&2; exit 2 ;;
+esac
+cc=${MINGW_CC:-$mingw-gcc}
+cxx=${MINGW_CXX:-$mingw-g++}
+nm=${MINGW_NM:-$mingw-nm}
+# 32-bit Windows names C functions with a leading underscore
+# (enet_initialize is the symbol _enet_initialize, imported through
+# __imp__enet_initialize); 64-bit Windows adds none.
+# compile_all_headers.c pins 64-bit sizes and offsets, so 32-bit runs
+# compile every header only; 32-bit Windows' layout is proven against
+# stock's headers by tools/layout-check (under 32-bit wine).
+case "$("$cc" -dumpmachine)" in
+    i?86-*) c_prefix=_ pinned_64=0 ;;
+    *) c_prefix="" pinned_64=1 ;;
+esac
 strict=(-Wall -Wextra -Wpedantic -Werror)
 for tool in "$cc" "$cxx" "$nm"; do
     command -v "$tool" >/dev/null || { echo "missing $tool (apt-get install g++-mingw-w64-x86-64)" >&2; exit 1; }
@@ -66,12 +90,14 @@ run() {
 
 for dll in "" -DENET_DLL; do
     label=${dll:-static}
+    if [ $pinned_64 -eq 1 ]; then
     run "compile_all_headers.c, C11, $label" \
         "$cc" -std=c11 "${strict[@]}" $dll -I "$root/include" \
         -c "$root/tests-c/compile_all_headers.c" -o "$work/all-c.o"
     run "compile_all_headers.c, C++11, $label" \
         "$cxx" -x c++ -std=c++11 "${strict[@]}" $dll -I "$root/include" \
         -c "$root/tests-c/compile_all_headers.c" -o "$work/all-cxx.o"
+    fi
     for std in c89 c99 c11; do
         run "every header, $std, $label" \
             "$cc" -std=$std "${strict[@]}" -Wshadow $dll -I "$root/include" \
@@ -82,9 +108,11 @@ for dll in "" -DENET_DLL; do
             "$cxx" -x c++ -std=$std "${strict[@]}" -Wshadow $dll -I "$root/include" \
             -c "$work/probe.c" -o "$work/probe-$std.o"
     done
+    if [ $pinned_64 -eq 1 ]; then
     run "compile_all_headers.c against stock's headers, C11, $label" \
         "$cc" -std=c11 "${strict[@]}" $dll -I "$work/stock" \
         -c "$root/tests-c/compile_all_headers.c" -o "$work/all-stock.o"
+    fi
 done
 
 # The library's own side: ENET_BUILDING_LIB turns ENET_API into dllexport.
@@ -95,8 +123,8 @@ run "every header, C11, ENET_DLL + ENET_BUILDING_LIB" \
 # How the probe's calls are linked: through __imp_ pointers with ENET_DLL,
 # directly without it.
 undefined() { "$nm" "$1" | awk '$1 == "U" { print $2 }' | grep 'enet_' | sort | tr '\n' ' '; }
-imports_with_dll="__imp_enet_initialize __imp_enet_rs_version "
-direct_without="enet_initialize enet_rs_version "
+imports_with_dll="__imp_${c_prefix}enet_initialize __imp_${c_prefix}enet_rs_version "
+direct_without="${c_prefix}enet_initialize ${c_prefix}enet_rs_version "
 "$cc" -std=c11 -DENET_DLL -I "$root/include" -c "$work/probe.c" -o "$work/probe-dll.o"
 "$cc" -std=c11 -I "$root/include" -c "$work/probe.c" -o "$work/probe-static.o"
 check_symbols() {

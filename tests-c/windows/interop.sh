@@ -14,18 +14,25 @@
 # plus twice its variance) and drop unreliable packets before sending;
 # and --time-scale 2 for the driver's waits.
 # usage: interop.sh ENET_DLL_DIR   (enet.dll and libenet.dll.a)
+#   ENET_WIN_TARGET=i686-pc-windows-gnu: peer.c built with i686-w64-mingw32,
+#   run under 32-bit wine (wine-env.sh, through wine-run.sh).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 dll_dir=$(cd "${1:?usage: interop.sh ENET_DLL_DIR}" && pwd)
-bin=$root/target/windows-tests/interop
+export ENET_WIN_TARGET=${ENET_WIN_TARGET:-x86_64-pc-windows-gnu}
+case "$ENET_WIN_TARGET" in
+    x86_64-pc-windows-gnu) mingw=x86_64-w64-mingw32 bin=$root/target/windows-tests/interop ;;
+    i686-pc-windows-gnu) mingw=i686-w64-mingw32 bin=$root/target/windows-tests-i686/interop ;;
+    *) echo "interop.sh: unknown ENET_WIN_TARGET $ENET_WIN_TARGET" >&2; exit 2 ;;
+esac
 mkdir -p "$bin"
 # Dropped beside the programs, as a game ships it.
 cp "$dll_dir/enet.dll" "$bin/"
 for variant in dllimport plain; do
     defines=()
     [ $variant = dllimport ] && defines=(-DENET_DLL)
-    x86_64-w64-mingw32-gcc -std=c99 -Wall -Wextra -Wpedantic -Werror -O2 -I"$root/include" \
+    "$mingw-gcc" -std=c99 -Wall -Wextra -Wpedantic -Werror -O2 -I"$root/include" \
         "${defines[@]}" "$root/tests-c/interop/peer.c" -o "$bin/peer-$variant.exe" \
         "$dll_dir/libenet.dll.a"
 done

@@ -15,11 +15,18 @@
 # usage: run_programs.sh ENET_DLL_DIR
 #   ENET_DLL_DIR holds enet.dll and libenet.dll.a (scripts/build-windows.sh
 #   puts them in target/windows/x86_64-pc-windows-gnu/release).
+#   ENET_WIN_TARGET=i686-pc-windows-gnu: the 32-bit programs, built with
+#   i686-w64-mingw32 and run under 32-bit wine (wine-env.sh).
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 dll_dir=$(cd "${1:?usage: run_programs.sh ENET_DLL_DIR}" && pwd)
-bin=$root/target/windows-tests/bin
+case "${ENET_WIN_TARGET:-x86_64-pc-windows-gnu}" in
+    x86_64-pc-windows-gnu) mingw=x86_64-w64-mingw32 bin=$root/target/windows-tests/bin c_prefix="" ;;
+    # 32-bit Windows names C functions with a leading underscore.
+    i686-pc-windows-gnu) mingw=i686-w64-mingw32 bin=$root/target/windows-tests-i686/bin c_prefix=_ ;;
+    *) echo "run_programs.sh: unknown ENET_WIN_TARGET $ENET_WIN_TARGET" >&2; exit 2 ;;
+esac
 die() { echo "run_programs.sh: $*" >&2; exit 2; }
 # $work, and the children started in the background stopped by PID on exit.
 . "$root/scripts/lib/procs.sh"
@@ -35,7 +42,7 @@ flags=(-std=c99 -Wall -Wextra -Wpedantic -Werror -O2 -I"$root/include")
 build() {
     local name=$1 source=$2
     shift 2
-    x86_64-w64-mingw32-gcc "${flags[@]}" "$@" "$source" -o "$bin/$name.exe" \
+    "$mingw-gcc" "${flags[@]}" "$@" "$source" -o "$bin/$name.exe" \
         -static "$dll_dir/libenet.dll.a" -lpthread ||
         { echo "FAIL building $name"; status=1; }
 }
@@ -48,8 +55,8 @@ build tutorial_dll "$root/tests-c/tutorial/tutorial.c" -DENET_DLL
 # -DENET_DLL must have made the calls go through the import table.
 # (grep reads all of nm's output: with pipefail, an early exit would fail
 # the pipe.)
-x86_64-w64-mingw32-nm "$bin/tutorial_dll.exe" >"$work/tutorial_dll.nm"
-grep -q '__imp_enet_host_service' "$work/tutorial_dll.nm" ||
+"$mingw-nm" "$bin/tutorial_dll.exe" >"$work/tutorial_dll.nm"
+grep -q "__imp_${c_prefix}enet_host_service" "$work/tutorial_dll.nm" ||
     { echo "FAIL tutorial_dll.exe does not import enet_host_service through __imp_"; status=1; }
 gcc -std=c99 -Wall -Wextra -Wpedantic -Werror -O2 "$root/tests-c/tutorial/tutorial.c" \
     -lenet -o "$bin/tutorial_stock" || { echo "FAIL building the stock tutorial"; status=1; }
