@@ -187,7 +187,10 @@ fn empty_commands_held_out_of_order_are_bounded() {
     let slot = PeerIndex::all(2)
         .find(|&i| sim.host(server).peer(i).address == victim_address)
         .unwrap();
-    sim.host(server).public.maximumWaitingData = 96 * 100;
+    // Room for about 100 of them: each costs an ENetIncomingCommand's size
+    // (96 bytes on 64-bit targets, 76 on 32-bit ones).
+    let held_cost = core::mem::size_of::<enet::abi::ENetIncomingCommand>();
+    sim.host(server).public.maximumWaitingData = held_cost * 100;
     let mut accepted = 0;
     for unreliable in 1..=1000u16 {
         let datagram = forger.datagram(&[(
