@@ -85,6 +85,37 @@ fn the_windows_platform_sizes_are_stocks() {
     assert_eq!(enet::abi::ENET_SOCKET_NULL, usize::MAX);
 }
 
+/// 32-bit Windows (i686-w64-mingw32), values measured with
+/// i686-w64-mingw32-gcc on Debian's stock headers.
+#[cfg(all(windows, target_pointer_width = "32"))]
+#[test]
+fn the_32_bit_windows_platform_sizes_are_stocks() {
+    use core::mem::{align_of, offset_of, size_of};
+    use enet::abi::{ENetBuffer, ENetHost, ENetSocket, ENetSocketSet};
+
+    // SOCKET is a 4-byte UINT_PTR; fd_set is a u_int count and 64 SOCKETs.
+    assert_eq!((size_of::<ENetSocket>(), align_of::<ENetSocket>()), (4, 4));
+    assert_eq!(
+        (size_of::<ENetSocketSet>(), align_of::<ENetSocketSet>()),
+        (260, 4)
+    );
+    assert_eq!(size_of::<ENetBuffer>(), 8);
+    // ENetHost's head: a 4-byte socket, then the address (4-byte host,
+    // 2-byte port, padded to 8).
+    assert_eq!(offset_of!(ENetHost, socket), 0);
+    assert_eq!(offset_of!(ENetHost, address), 4);
+    assert_eq!(offset_of!(ENetHost, incomingBandwidth), 12);
+    assert_eq!(offset_of!(ENetHost, mtu), 24);
+    assert_eq!(offset_of!(ENetHost, recalculateBandwidthLimits), 32);
+    assert_eq!(offset_of!(ENetHost, peers), 36);
+    assert_eq!(offset_of!(ENetHost, buffers), 1612);
+    assert_eq!(offset_of!(ENetHost, maximumWaitingData), 10400);
+    assert_eq!(size_of::<ENetHost>(), 10404);
+    // INVALID_SOCKET: all ones, 32 bits of them.
+    assert_eq!(enet::abi::ENET_SOCKET_NULL, usize::MAX);
+    assert_eq!(enet::abi::ENET_SOCKET_NULL as u64, 0xffff_ffff);
+}
+
 /// On Windows ENetBuffer is WSABUF-ordered: the length, then the pointer
 /// (the reverse of Unix's iovec order), in stock's header and in ours.
 #[cfg(all(windows, target_pointer_width = "64"))]
@@ -97,4 +128,17 @@ fn enet_buffer_is_length_then_data_on_windows() {
     assert_eq!(offset_of!(stock::ENetBuffer, data), 8);
     assert_eq!(offset_of!(enet::abi::ENetBuffer, dataLength), 0);
     assert_eq!(offset_of!(enet::abi::ENetBuffer, data), 8);
+}
+
+/// The same order on 32-bit Windows, with 4-byte fields.
+#[cfg(all(windows, target_pointer_width = "32"))]
+#[test]
+fn enet_buffer_is_length_then_data_on_32_bit_windows() {
+    use core::mem::offset_of;
+    use layout_check::stock;
+
+    assert_eq!(offset_of!(stock::ENetBuffer, dataLength), 0);
+    assert_eq!(offset_of!(stock::ENetBuffer, data), 4);
+    assert_eq!(offset_of!(enet::abi::ENetBuffer, dataLength), 0);
+    assert_eq!(offset_of!(enet::abi::ENetBuffer, data), 4);
 }
