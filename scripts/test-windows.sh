@@ -4,7 +4,12 @@
 # headers, and the engine's tests, the C test programs and the two-process
 # interop with stock ENet run under wine. Called by scripts/test-all.sh;
 # needs the packages of scripts/setup-debian.sh.
-# usage: scripts/test-windows.sh [--prebuild]
+# usage: scripts/test-windows.sh [--target TARGET] [--prebuild]
+#   --target     x86_64-pc-windows-gnu (the default) or i686-pc-windows-gnu:
+#                32-bit enet.dll (target/windows/i686-pc-windows-gnu), its
+#                tests built in target/win-i686 and run under Debian's
+#                32-bit wine from scripts/setup-targets.sh's private root
+#                (tests-c/windows/wine-env.sh), the same steps
 #   --prebuild   only build the Rust test programs, no wine (test-all.sh
 #                builds them and enet.dll in the background while other
 #                steps run; a later run then finds everything built)
@@ -12,13 +17,26 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
 export CARGO_TERM_COLOR=never
-step() { echo; echo "== windows: $*"; }
+target=x86_64-pc-windows-gnu
 prebuild=0
-case "${1:-}" in
-    --prebuild) prebuild=1 ;;
-    "") ;;
-    *) echo "test-windows.sh: unknown argument $1" >&2; exit 2 ;;
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --prebuild) prebuild=1; shift ;;
+        --target) [ $# -ge 2 ] || { echo "test-windows.sh: --target needs a target" >&2; exit 2; }
+                  target=$2; shift 2 ;;
+        --target=*) target=${1#--target=}; shift ;;
+        *) echo "test-windows.sh: unknown argument $1" >&2; exit 2 ;;
+    esac
+done
+case "$target" in
+    x86_64-pc-windows-gnu) label=windows bits=x86_64 objdump=x86_64-w64-mingw32-objdump ;;
+    i686-pc-windows-gnu) label=windows-i686 bits=i686 objdump=i686-w64-mingw32-objdump ;;
+    *) echo "test-windows.sh: unknown target $target (x86_64-pc-windows-gnu, i686-pc-windows-gnu)" >&2; exit 2 ;;
 esac
+# The Windows test scripts (cargo-test.sh, wine-env.sh, run_programs.sh,
+# interop.sh) take the target from here.
+export ENET_WIN_TARGET=$target
+step() { echo; echo "== $label: $*"; }
 
 # The Rust tests that run under wine, as one list of cargo-test.sh
 # arguments: the layout proof (layout-check), the engine's unit tests and
@@ -48,18 +66,26 @@ wineserver -w
 wineserver -p
 trap 'wineserver -k 2>/dev/null || true' EXIT
 
-dll_dir=target/windows/x86_64-pc-windows-gnu/release
+dll_dir=target/windows/$target/release
 
-step "build enet.dll (scripts/build-windows.sh: release, panics abort)"
-scripts/build-windows.sh
+step "build enet.dll (scripts/build-windows.sh --target $target: release, panics abort)"
+if [ "$target" = x86_64-pc-windows-gnu ]; then
+    scripts/build-windows.sh
+else
+    scripts/build-windows.sh --target "$target"
+fi
 
 step "exports of enet.dll (objdump): stock enet.dll's, and the Linux library's"
-tests-c/windows/check_exports.sh "$dll_dir/enet.dll" /usr/lib/x86_64-linux-gnu/libenet.so.7
+OBJDUMP=$objdump tests-c/windows/check_exports.sh "$dll_dir/enet.dll" /usr/lib/x86_64-linux-gnu/libenet.so.7
 
 step "our headers with mingw-w64 (C89-C11, C++98/C++11, with and without ENET_DLL)"
-tests-c/windows/compile_headers.sh
+if [ "$target" = x86_64-pc-windows-gnu ]; then
+    tests-c/windows/compile_headers.sh
+else
+    tests-c/windows/compile_headers.sh --target "$target"
+fi
 
-step "the Rust tests under wine: layout (every struct, field offset and constant against stock's headers laid out for x86_64-w64-mingw32), the engine's (unit tests, sockets, addresses, clock, thread-safe sending, hostile input, leaks, encrypted hosts), the safe API's (stale handles, sending from four threads through the Windows waker, encrypted hosts)"
+step "the Rust tests under wine: layout (every struct, field offset and constant against stock's headers laid out for $bits-w64-mingw32), the engine's (unit tests, sockets, addresses, clock, thread-safe sending, hostile input, leaks, encrypted hosts), the safe API's (stale handles, sending from four threads through the Windows waker, encrypted hosts)"
 tests-c/windows/cargo-test.sh -q --no-fail-fast "${rust_tests[@]}"
 
 step "C programs under wine (hardening, extensions, the tutorial pair across systems)"
