@@ -68,10 +68,11 @@ trap 'wineserver -k 2>/dev/null || true' EXIT
 
 dll_dir=target/windows/$target/release
 
-step "build enet.dll (scripts/build-windows.sh --target $target: release, panics abort)"
 if [ "$target" = x86_64-pc-windows-gnu ]; then
+    step "build enet.dll (scripts/build-windows.sh: release, panics abort)"
     scripts/build-windows.sh
 else
+    step "build enet.dll (scripts/build-windows.sh --target $target: release, panics abort)"
     scripts/build-windows.sh --target "$target"
 fi
 
