@@ -87,3 +87,13 @@ else
     export WINEPATH=$wine_shim_dir
 fi
 mkdir -p "$(dirname "$WINEPREFIX")"
+# A new 32-bit prefix is made without the root's FreeType (the loader run
+# directly, not through the wrapper): made with it, wine's explorer failed
+# to create the desktop window ("Cannot get server thread queue") and was
+# restarted without end, hundreds of processes, in every later run of that
+# prefix too. A prefix made without it works with it afterwards.
+if [ "$ENET_WIN_TARGET" = i686-pc-windows-gnu ] && [ ! -f "$WINEPREFIX/system.reg" ]; then
+    mkdir -p "$WINEPREFIX"
+    "$WINELOADER" cmd /c exit 0 >/dev/null 2>&1 || true
+    "$WINESERVER" -w
+fi
