@@ -1,7 +1,9 @@
 # The Windows build, included by CMakeLists.txt when the target system is
 # Windows (cross-compiling from Linux with
-# -DCMAKE_TOOLCHAIN_FILE=cmake/toolchain-mingw-w64-x86_64.cmake, or on
-# Windows with MinGW): Cargo builds enet.dll (x86_64-pc-windows-gnu), and
+# -DCMAKE_TOOLCHAIN_FILE=cmake/toolchain-mingw-w64-x86_64.cmake, or
+# toolchain-mingw-w64-i686.cmake for 32-bit Windows, or on Windows with
+# MinGW): Cargo builds enet.dll (x86_64-pc-windows-gnu, or
+# i686-pc-windows-gnu for a 32-bit toolchain), and
 # scripts/lib/windows-sdk.sh stages the Windows SDK tree from it, the very
 # tree scripts/package-windows.sh zips, which `cmake --install` then
 # installs as is:
@@ -13,9 +15,15 @@
 # LLVM's llvm-dlltool and llvm-nm besides the mingw-w64 binutils; on a
 # Linux host, scripts/setup-debian.sh installs them.
 
-if(NOT CMAKE_SIZEOF_VOID_P EQUAL 8)
-  message(FATAL_ERROR "enet-rs: only 64-bit Windows (x86_64) is built; "
-                      "use cmake/toolchain-mingw-w64-x86_64.cmake or a 64-bit MinGW")
+if(CMAKE_SIZEOF_VOID_P EQUAL 8)
+  set(ENET_WINDOWS_RUST_TARGET x86_64-pc-windows-gnu)
+  set(ENET_WINDOWS_SCRIPT_TARGET)
+elseif(CMAKE_SIZEOF_VOID_P EQUAL 4)
+  set(ENET_WINDOWS_RUST_TARGET i686-pc-windows-gnu)
+  set(ENET_WINDOWS_SCRIPT_TARGET --target i686-pc-windows-gnu)
+else()
+  message(FATAL_ERROR "enet-rs: Windows builds are 64-bit (x86_64) or 32-bit (x86); "
+                      "use cmake/toolchain-mingw-w64-x86_64.cmake or cmake/toolchain-mingw-w64-i686.cmake")
 endif()
 # The SDK is the default (1.3.17) identity's: Cargo's default features and
 # include/enet.
@@ -31,7 +39,6 @@ if(ENET_RS_BUILD_TESTS)
   set(ENET_RS_BUILD_TESTS OFF CACHE BOOL "Build the C test suite and register it with CTest" FORCE)
 endif()
 
-set(ENET_WINDOWS_RUST_TARGET x86_64-pc-windows-gnu)
 # The directory scripts/build-windows.sh builds in, so the script, this
 # build and the Windows tests share one build of enet.dll.
 set(ENET_WINDOWS_TARGET_DIR "${CMAKE_SOURCE_DIR}/target/windows")
@@ -61,7 +68,8 @@ if(CMAKE_HOST_WIN32)
       --manifest-path "${CMAKE_SOURCE_DIR}/Cargo.toml" --target-dir "${ENET_WINDOWS_TARGET_DIR}")
 else()
   # Cross-building: Debian's Rust with -Zbuild-std, as the script explains.
-  set(ENET_WINDOWS_CARGO_COMMAND "${ENET_BASH}" "${CMAKE_SOURCE_DIR}/scripts/build-windows.sh")
+  set(ENET_WINDOWS_CARGO_COMMAND "${ENET_BASH}" "${CMAKE_SOURCE_DIR}/scripts/build-windows.sh"
+      ${ENET_WINDOWS_SCRIPT_TARGET})
 endif()
 
 file(GLOB_RECURSE ENET_RUST_SOURCES CONFIGURE_DEPENDS "${CMAKE_SOURCE_DIR}/src/*.rs"
@@ -86,6 +94,7 @@ add_custom_command(
           "OBJDUMP=${CMAKE_OBJDUMP}" "DLLTOOL=${ENET_DLLTOOL}" "NM=${ENET_LLVM_NM}"
           "${ENET_BASH}" "${CMAKE_SOURCE_DIR}/scripts/lib/windows-sdk.sh"
           "${ENET_WINDOWS_DLL_DIR}" "${ENET_WINDOWS_SDK_DIR}" "${ENET_WINDOWS_DEBUG_FILE}"
+          ${ENET_WINDOWS_RUST_TARGET}
   DEPENDS "${ENET_WINDOWS_DLL}" "${ENET_WINDOWS_MINGW_IMPLIB}" ${ENET_HEADERS}
           ${ENET_WINDOWS_SDK_TEMPLATES} "${CMAKE_SOURCE_DIR}/scripts/lib/windows-sdk.sh"
           "${CMAKE_SOURCE_DIR}/Cargo.toml"

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# The Windows SDK zip: enet-rs-VERSION-windows-x86_64.zip, with enet.dll
+# The Windows SDK zip: enet-rs-VERSION-windows-x86_64.zip (or, with
+# --target i686-pc-windows-gnu, the 32-bit -windows-x86.zip), with enet.dll
 # (stripped), its import libraries for MSVC (lib/enet.lib) and MinGW
 # (lib/libenet.dll.a), the headers, find_package(enet) files, libenet.pc,
 # the licence and a README.txt (scripts/lib/windows-sdk.sh lays the tree
@@ -15,24 +16,35 @@
 # reproducible: files in name order, every time stamp the last commit's.
 #
 # Builds nothing: run scripts/build-windows.sh first.
-# usage: scripts/package-windows.sh [--dll DIR] [--out DIR]
+# usage: scripts/package-windows.sh [--target TARGET] [--dll DIR] [--out DIR]
+#   --target   x86_64-pc-windows-gnu (the default; ...-windows-x86_64.zip)
+#              or i686-pc-windows-gnu (32-bit: ...-windows-x86.zip, from
+#              scripts/build-windows.sh --target i686-pc-windows-gnu)
 #   --dll DIR  enet.dll and libenet.dll.a (default
-#              target/windows/x86_64-pc-windows-gnu/release)
+#              target/windows/TARGET/release)
 #   --out DIR  where the two zips go (default target/package)
 # Prints the zip's path last.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
 die() { echo "package-windows.sh: $*" >&2; exit 1; }
-dll_dir=target/windows/x86_64-pc-windows-gnu/release
+target=x86_64-pc-windows-gnu
+dll_dir=""
 out=target/package
 while [ $# -gt 0 ]; do
     case "$1" in
+        --target) [ $# -ge 2 ] || die "--target needs a target"; target=$2; shift 2 ;;
         --dll) [ $# -ge 2 ] || die "--dll needs a directory"; dll_dir=$2; shift 2 ;;
         --out) [ $# -ge 2 ] || die "--out needs a directory"; out=$2; shift 2 ;;
-        *) die "unknown argument $1 (usage: package-windows.sh [--dll DIR] [--out DIR])" ;;
+        *) die "unknown argument $1 (usage: package-windows.sh [--target TARGET] [--dll DIR] [--out DIR])" ;;
     esac
 done
+case "$target" in
+    x86_64-pc-windows-gnu) flavour=x86_64 objdump=x86_64-w64-mingw32-objdump ;;
+    i686-pc-windows-gnu) flavour=x86 objdump=i686-w64-mingw32-objdump ;;
+    *) die "unknown target $target (x86_64-pc-windows-gnu, i686-pc-windows-gnu)" ;;
+esac
+dll_dir=${dll_dir:-target/windows/$target/release}
 command -v zip >/dev/null || die "missing zip (apt-get install zip)"
 [ -f "$dll_dir/enet.dll" ] || die "no enet.dll in $dll_dir (run scripts/build-windows.sh)"
 mkdir -p "$out"
@@ -40,12 +52,12 @@ out=$(cd "$out" && pwd)
 
 version=$(sed -n '/^\[package\]/,/^\[/ s/^version *= *"\([^"]*\)".*/\1/p' Cargo.toml)
 [ -n "$version" ] || die "no package version in Cargo.toml"
-name=enet-rs-$version-windows-x86_64
+name=enet-rs-$version-windows-$flavour
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-scripts/lib/windows-sdk.sh "$dll_dir" "$work/$name" "$work/debug/$name/bin/enet.dll.debug"
-tests-c/windows/check_exports.sh "$work/$name/bin/enet.dll" /usr/lib/x86_64-linux-gnu/libenet.so.7
+scripts/lib/windows-sdk.sh "$dll_dir" "$work/$name" "$work/debug/$name/bin/enet.dll.debug" "$target"
+OBJDUMP=$objdump tests-c/windows/check_exports.sh "$work/$name/bin/enet.dll" /usr/lib/x86_64-linux-gnu/libenet.so.7
 
 # zip_tree DIR ZIP: DIR's files under DIR's own name, in name order, with
 # the last commit's time (or 2000-01-01 outside a git checkout) on every

@@ -20,20 +20,31 @@
 # functions the DLL exports. Which functions those must be is
 # tests-c/windows/check_exports.sh's business (package-windows.sh runs it).
 #
-# usage: scripts/lib/windows-sdk.sh DLL_DIR TREE DEBUG_FILE
+# usage: scripts/lib/windows-sdk.sh DLL_DIR TREE DEBUG_FILE [TARGET]
 #   DLL_DIR holds enet.dll and libenet.dll.a (scripts/build-windows.sh's
 #   target/windows/x86_64-pc-windows-gnu/release). TREE is emptied first.
+#   TARGET is the DLL's: x86_64-pc-windows-gnu (the default) or
+#   i686-pc-windows-gnu (32-bit: enet.lib for i386, the CMake, pkg-config
+#   and README files saying 32-bit Windows).
 # Tools, overridable for a native MSYS2 build: OBJCOPY, STRIP, OBJDUMP
 # (mingw-w64 binutils), DLLTOOL (llvm-dlltool), NM (llvm-nm reads both
 # import library formats).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 die() { echo "windows-sdk.sh: $*" >&2; exit 1; }
-[ $# -eq 3 ] || die "usage: windows-sdk.sh DLL_DIR TREE DEBUG_FILE"
-dll_dir=$1 tree=$2 debug_file=$3
-objcopy=${OBJCOPY:-x86_64-w64-mingw32-objcopy}
-strip=${STRIP:-x86_64-w64-mingw32-strip}
-objdump=${OBJDUMP:-x86_64-w64-mingw32-objdump}
+[ $# -eq 3 ] || [ $# -eq 4 ] || die "usage: windows-sdk.sh DLL_DIR TREE DEBUG_FILE [TARGET]"
+dll_dir=$1 tree=$2 debug_file=$3 target=${4:-x86_64-pc-windows-gnu}
+# What differs between the two: the binutils' prefix, llvm-dlltool's
+# machine, and the words and pointer size the SDK's files state.
+case "$target" in
+    x86_64-pc-windows-gnu) mingw=x86_64-w64-mingw32 machine=i386:x86-64 bits=64 arch=x86_64 pointer=8 c_prefix="" ;;
+    # 32-bit Windows names C functions with a leading underscore.
+    i686-pc-windows-gnu) mingw=i686-w64-mingw32 machine=i386 bits=32 arch=x86 pointer=4 c_prefix=_ ;;
+    *) die "unknown target $target (x86_64-pc-windows-gnu, i686-pc-windows-gnu)" ;;
+esac
+objcopy=${OBJCOPY:-$mingw-objcopy}
+strip=${STRIP:-$mingw-strip}
+objdump=${OBJDUMP:-$mingw-objdump}
 dlltool=${DLLTOOL:-llvm-dlltool}
 nm=${NM:-llvm-nm}
 for tool in "$objcopy" "$strip" "$objdump" "$dlltool" "$nm"; do
@@ -74,9 +85,10 @@ exported_names() {
              table { print $NF }' | sort
 }
 # imported_names LIB: the functions an import library imports (its __imp_
-# symbols), sorted.
+# symbols, less 32-bit Windows' leading underscore of C names), sorted.
 imported_names() {
-    "$nm" "$1" 2>/dev/null | awk '$NF ~ /^__imp_/ { sub(/^__imp_/, "", $NF); print $NF }' | sort -u
+    "$nm" "$1" 2>/dev/null | awk -v prefix="__imp_$c_prefix" \
+        'index($NF, prefix) == 1 { print substr($NF, length(prefix) + 1) }' | sort -u
 }
 exported_names "$tree/bin/enet.dll" >"$work/exports"
 [ -s "$work/exports" ] || die "enet.dll exports nothing (objdump -p found no name table)"
@@ -89,7 +101,7 @@ cmp -s "$work/exports" <(exported_names "$dll_dir/enet.dll") || die "stripping c
     echo "EXPORTS"
     sed 's/^/    /' "$work/exports"
 } >"$work/enet.def"
-"$dlltool" -m i386:x86-64 -D enet.dll -d "$work/enet.def" -l "$tree/lib/enet.lib"
+"$dlltool" -m "$machine" -D enet.dll -d "$work/enet.def" -l "$tree/lib/enet.lib"
 cp "$dll_dir/libenet.dll.a" "$tree/lib/libenet.dll.a"
 for lib in enet.lib libenet.dll.a; do
     imported_names "$tree/lib/$lib" >"$work/$lib.imports"
@@ -102,7 +114,10 @@ done
 # The default header set only (include/1.3.18 is another identity's).
 cp -r "$root/include/enet" "$tree/include/"
 
-substitute() { sed "s/@ENET_VERSION@/$version/g" "$1" >"$2"; }
+substitute() {
+    sed -e "s/@ENET_VERSION@/$version/g" -e "s/@ENET_WINDOWS_BITS@/$bits/g" \
+        -e "s/@ENET_WINDOWS_ARCH@/$arch/g" -e "s/@ENET_SIZEOF_VOID_P@/$pointer/g" "$1" >"$2"
+}
 windows=$root/cmake/windows
 cp "$windows/enetConfig.cmake" "$tree/lib/cmake/enet/"
 substitute "$windows/enetConfigVersion.cmake.in" "$tree/lib/cmake/enet/enetConfigVersion.cmake"
@@ -116,7 +131,7 @@ sed 's/$/\r/' "$work/README.txt" >"$tree/README.txt"
 [ -f "$root/LICENSE" ] || die "no LICENSE file in $root"
 sed 's/$/\r/' "$root/LICENSE" >"$tree/LICENSE.txt"
 # The notices of the crates and the standard library linked into the DLL.
-python3 "$root/scripts/lib/third_party_notices.py" --target x86_64-pc-windows-gnu >"$work/notices.txt" \
+python3 "$root/scripts/lib/third_party_notices.py" --target "$target" >"$work/notices.txt" \
     || die "third_party_notices.py failed"
 sed 's/$/\r/' "$work/notices.txt" >"$tree/THIRD-PARTY-NOTICES.txt"
 echo "$tree: enet-rs $version, $(wc -l <"$work/exports") exports"

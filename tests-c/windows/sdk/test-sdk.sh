@@ -25,41 +25,70 @@
 #     must come from that same enet.dll: package-windows.sh's default).
 # Exits non-zero at the first failure. Needs: mingw-w64, wine, cmake,
 # clang, lld, llvm, pkg-config, unzip, libenet-dev (scripts/setup-debian.sh).
-# usage: tests-c/windows/sdk/test-sdk.sh --zip ZIP [--build-dir DIR] [--no-project]
-#   --build-dir DIR  the project's Windows build (default build-windows)
+# usage: tests-c/windows/sdk/test-sdk.sh --zip ZIP [--target TARGET] [--build-dir DIR] [--no-project]
+#   --target TARGET  the zip's: x86_64-pc-windows-gnu (the default) or
+#                    i686-pc-windows-gnu (the -windows-x86 zip: i686
+#                    mingw-w64 and cmake/toolchain-mingw-w64-i686.cmake,
+#                    i686-pc-windows-msvc for step 4, 32-bit wine)
+#   --build-dir DIR  the project's Windows build (default build-windows,
+#                    build-windows-i686 for i686)
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../../.." && pwd)
 die() { echo "FAIL test-sdk.sh: $*" >&2; exit 1; }
 step() { echo "== sdk: $*"; }
-zip="" build_dir=$root/build-windows project=1
+zip="" build_dir="" project=1 target=x86_64-pc-windows-gnu
 while [ $# -gt 0 ]; do
     case "$1" in
         --zip) [ $# -ge 2 ] || die "--zip needs a file"; zip=$2; shift 2 ;;
+        --target) [ $# -ge 2 ] || die "--target needs a target"; target=$2; shift 2 ;;
         --build-dir) [ $# -ge 2 ] || die "--build-dir needs a directory"; build_dir=$2; shift 2 ;;
         --no-project) project=0; shift ;;
-        *) die "unknown argument $1 (usage: test-sdk.sh --zip ZIP [--build-dir DIR] [--no-project])" ;;
+        *) die "unknown argument $1 (usage: test-sdk.sh --zip ZIP [--target TARGET] [--build-dir DIR] [--no-project])" ;;
     esac
 done
+# What differs between the two: the mingw-w64 prefix and toolchain file,
+# the zip's name, clang's MSVC target and llvm-dlltool's machine, and
+# 32-bit Windows' leading underscore on C symbols.
+case "$target" in
+    x86_64-pc-windows-gnu)
+        mingw=x86_64-w64-mingw32 flavour=x86_64 bits=64 msvc_target=x86_64-pc-windows-msvc
+        machine=i386:x86-64 c_prefix="" exit_process=ExitProcess
+        build_dir=${build_dir:-$root/build-windows} ;;
+    i686-pc-windows-gnu)
+        # ExitProcess is __stdcall: on x86 its symbol carries the argument
+        # bytes (_ExitProcess@4), its import name does not.
+        mingw=i686-w64-mingw32 flavour=x86 bits=32 msvc_target=i686-pc-windows-msvc
+        machine=i386 c_prefix=_ exit_process=ExitProcess@4
+        build_dir=${build_dir:-$root/build-windows-i686} ;;
+    *) die "unknown target $target (x86_64-pc-windows-gnu, i686-pc-windows-gnu)" ;;
+esac
 [ -f "$zip" ] || die "no zip given or found (--zip ZIP; scripts/package-windows.sh makes it)"
 zip=$(cd "$(dirname "$zip")" && pwd)/$(basename "$zip")
-for tool in x86_64-w64-mingw32-gcc x86_64-w64-mingw32-objdump wine cmake clang lld-link \
+for tool in "$mingw-gcc" "$mingw-objdump" cmake clang lld-link \
             llvm-dlltool pkg-config unzip gcc; do
     command -v "$tool" >/dev/null || die "missing $tool (scripts/setup-debian.sh)"
 done
 [ -f /usr/include/enet/enet.h ] || die "missing stock ENet's headers (apt-get install libenet-dev)"
-toolchain=$root/cmake/toolchain-mingw-w64-x86_64.cmake
+toolchain=$root/cmake/toolchain-mingw-w64-$([ $bits = 64 ] && echo x86_64 || echo i686).cmake
 version=$(sed -n '/^\[package\]/,/^\[/ s/^version *= *"\([^"]*\)".*/\1/p' "$root/Cargo.toml")
-name=enet-rs-$version-windows-x86_64
+name=enet-rs-$version-windows-$flavour
 started_at=$SECONDS
 
 # $work, and background children stopped by PID on exit.
 . "$root/scripts/lib/procs.sh"
 procs_init enet-sdk
 # A wine prefix of this test's own, so `wineserver -k` at the end stops
-# only what this test started, even while scripts/test-windows.sh runs.
-export WINEPREFIX=$root/target/wine/sdk-prefix
+# only what this test started, even while scripts/test-windows.sh runs
+# (32-bit wine's beside its own prefix).
+export ENET_WIN_TARGET=$target
+if [ $bits = 64 ]; then
+    export WINEPREFIX=$root/target/wine/sdk-prefix
+else
+    export WINEPREFIX=$root/target/wine32/sdk-prefix
+fi
 . "$root/tests-c/windows/wine-env.sh"
+command -v wine >/dev/null || die "missing wine (scripts/setup-debian.sh)"
 # One wineserver for the whole test (as scripts/test-windows.sh), so no
 # program races a server that is shutting down.
 wine cmd /c exit 0 >/dev/null 2>&1
@@ -70,7 +99,7 @@ trap 'wineserver -k 2>/dev/null || true; procs_cleanup' EXIT
 # imports_from_enet_dll EXE: EXE imports enet.dll's functions (names
 # printed), none of them through a MinGW auto-import pseudo-relocation.
 imports_from_enet_dll() {
-    x86_64-w64-mingw32-objdump -p "$1" >"$work/imports.txt"
+    "$mingw-objdump" -p "$1" >"$work/imports.txt"
     awk '/DLL Name:/ { dll = $3 } dll == "enet.dll" && $NF ~ /^enet_/ { print $NF }' \
         "$work/imports.txt" | sort -u >"$work/imported"
     [ -s "$work/imported" ] || die "$(basename "$1") imports nothing from enet.dll"
@@ -99,7 +128,7 @@ sdk=$work/unzipped/$name
 } | LC_ALL=C sort >"$work/expected-files"
 (cd "$sdk" && find . -type f | sed 's|^\./||' | LC_ALL=C sort) >"$work/zip-files"
 diff -u "$work/expected-files" "$work/zip-files" || die "the zip's file list differs from the SDK's"
-x86_64-w64-mingw32-objdump -h "$sdk/bin/enet.dll" >"$work/sections"
+"$mingw-objdump" -h "$sdk/bin/enet.dll" >"$work/sections"
 ! grep -q ' \.debug_' "$work/sections" || die "bin/enet.dll still has debug sections"
 grep -q ' \.gnu_debuglink' "$work/sections" || die "bin/enet.dll has no .gnu_debuglink"
 echo "ok: $(wc -l <"$work/zip-files") files, enet.dll stripped ($(stat -c %s "$sdk/bin/enet.dll") bytes)"
@@ -119,8 +148,9 @@ done
 grep -qx enet_host_service "$work/imported" || die "tutorial.exe does not import enet_host_service from enet.dll"
 # ENET_DLL from the target made the calls dllimport: the tutorial's object
 # refers to __imp_enet_host_service, not to the import library's stub.
-x86_64-w64-mingw32-nm "$(find "$work/consumer" -name 'tutorial.c.obj')" >"$work/tutorial.symbols"
-grep -q ' U __imp_enet_host_service$' "$work/tutorial.symbols" && ! grep -q ' U enet_host_service$' "$work/tutorial.symbols" ||
+"$mingw-nm" "$(find "$work/consumer" -name 'tutorial.c.obj')" >"$work/tutorial.symbols"
+grep -q " U __imp_${c_prefix}enet_host_service\$" "$work/tutorial.symbols" &&
+    ! grep -q " U ${c_prefix}enet_host_service\$" "$work/tutorial.symbols" ||
     die "tutorial.c was not compiled with dllimport declarations (ENET_DLL missing from enet::enet?)"
 run_windows probe "$work/consumer/probe.exe"
 
@@ -167,15 +197,15 @@ for spec in "stock-linux-server+sdk-client:linux:$work/tutorial_stock:windows:$w
     diff -u "$work/reference.client" "$work/$pair_name.client" || die "$pair_name: the client's output differs from stock/stock's"
     echo "ok: tutorial $pair_name"
 done
-# The package describes a 64-bit Windows enet.dll: a Linux build must not
-# take it.
+# The package describes a 64-bit (or 32-bit) Windows enet.dll: a Linux
+# build must not take it.
 if cmake -S "$here/consumer" -B "$work/consumer-linux" -DCMAKE_PREFIX_PATH="$sdk" \
        >"$work/consumer-linux.log" 2>&1; then
     die "a Linux configure accepted the Windows package"
 fi
-grep -qF "enetConfig.cmake, version: $version (64-bit Windows)" "$work/consumer-linux.log" ||
+grep -qF "enetConfig.cmake, version: $version ($bits-bit Windows)" "$work/consumer-linux.log" ||
     die "a Linux configure failed, but not on the package's version check: $(cat "$work/consumer-linux.log")"
-echo "ok: a Linux configure refuses the package (64-bit Windows)"
+echo "ok: a Linux configure refuses the package ($bits-bit Windows)"
 
 step "3. pkg-config: libenet from lib/pkgconfig builds the probe with mingw-w64"
 pc_flags=$(PKG_CONFIG_PATH="$sdk/lib/pkgconfig" PKG_CONFIG_LIBDIR=/nonexistent \
@@ -190,21 +220,22 @@ pc_libdir=$(printf '%s\n' $pc_flags | sed -n 's/^-L//p')
     die "libenet.pc's paths are not the unpacked zip's: $pc_flags"
 mkdir -p "$work/pkgconfig"
 # shellcheck disable=SC2086 # pc_flags is a list of flags
-x86_64-w64-mingw32-gcc -std=c99 -Wall -Wextra -Wpedantic -Werror -O2 "$here/consumer/probe.c" \
+"$mingw-gcc" -std=c99 -Wall -Wextra -Wpedantic -Werror -O2 "$here/consumer/probe.c" \
     -o "$work/pkgconfig/probe.exe" $pc_flags || die "building the probe with pkg-config's flags ($pc_flags)"
 imports_from_enet_dll "$work/pkgconfig/probe.exe"
 cp "$sdk/bin/enet.dll" "$work/pkgconfig/"
 run_windows probe-pkgconfig "$work/pkgconfig/probe.exe"
 
-step "4. MSVC-style: clang (x86_64-pc-windows-msvc, no CRT, no SDK) + lld-link with lib/enet.lib"
+step "4. MSVC-style: clang ($msvc_target, no CRT, no SDK) + lld-link with lib/enet.lib"
 msvc=$work/msvc
 mkdir -p "$msvc"
-printf 'LIBRARY kernel32.dll\nEXPORTS\n    ExitProcess\n' >"$msvc/kernel32.def"
-llvm-dlltool -m i386:x86-64 -d "$msvc/kernel32.def" -l "$msvc/kernel32.lib"
-clang --target=x86_64-pc-windows-msvc -std=c99 -Wall -Wextra -Werror -O2 \
+printf 'LIBRARY kernel32.dll\nEXPORTS\n    %s\n' "$exit_process" >"$msvc/kernel32.def"
+# -k: imported by its undecorated name (a no-op for x86_64's).
+llvm-dlltool -m "$machine" -k -d "$msvc/kernel32.def" -l "$msvc/kernel32.lib"
+clang --target="$msvc_target" -std=c99 -Wall -Wextra -Werror -O2 \
     -ffreestanding -fno-builtin -fno-stack-protector -DENET_DLL \
     -I"$here/msvc/sysinclude" -I"$sdk/include" -c "$here/msvc/inproc.c" -o "$msvc/inproc.obj" ||
-    die "compiling msvc/inproc.c for x86_64-pc-windows-msvc"
+    die "compiling msvc/inproc.c for $msvc_target"
 lld-link /nologo /subsystem:console /entry:inproc_start /nodefaultlib /out:"$msvc/inproc.exe" \
     "$msvc/inproc.obj" "$sdk/lib/enet.lib" "$msvc/kernel32.lib" || die "linking inproc.exe with lib/enet.lib"
 imports_from_enet_dll "$msvc/inproc.exe"
@@ -215,8 +246,8 @@ echo "ok: inproc.exe linked with enet.lib ($(wc -l <"$work/imported") enet.dll i
 
 if [ $project -eq 1 ]; then
     step "5. the project's CMake build for Windows ($build_dir) and its install"
-    dll=$root/target/windows/x86_64-pc-windows-gnu/release/enet.dll
-    [ -f "$dll" ] || die "no $dll (run scripts/build-windows.sh)"
+    dll=$root/target/windows/$target/release/enet.dll
+    [ -f "$dll" ] || die "no $dll (run scripts/build-windows.sh --target $target)"
     # Up to date: no input of cmake/windows.cmake's cargo step newer than it.
     stale=$(find "$root/src" "$root/crates/netsim/src" -name '*.rs' -newer "$dll" | head -n 3;
             find "$root/Cargo.toml" "$root/Cargo.lock" "$root/build.rs" -newer "$dll")
