@@ -3,7 +3,8 @@
  *   cross_range_coder STOCK_LIBRARY OUR_LIBRARY [SWEEP_CASES [SEED]]
  * For thousands of seeded inputs: both compress to the same bytes, each
  * decompresses the other's output back to the input, and both refuse an
- * output one byte short. Corrupt input must decode identically too. Then a
+ * output one byte short; both give the same enet_crc32 of the input's
+ * buffers. Corrupt input must decode identically too. Then a
  * sweep of SWEEP_CASES inputs (default 300000, what ctest runs, ~25 s;
  * lengths 1..1400 and their edges, six data shapes, 1-4 buffers with empty
  * ones among them, output limits around the compressed size) must compress
@@ -14,6 +15,18 @@
  *   build/tests-c/cross_range_coder /usr/lib/x86_64-linux-gnu/libenet.so.7 \
  *     build/lib/libenet.so.7 5000000 0x5eed
  * Prints "cross: N passed, M failed"; exits non-zero on any failure.
+ *
+ * Across machines (libraries that cannot share a process):
+ *   cross_range_coder --dump LIBRARY [CASES [SEED]] > FILE
+ * writes, for CASES seeded inputs (default 10000; the inputs are the same
+ * on every machine, whatever its word size or byte order), what LIBRARY's
+ * range coder and CRC-32 make of them: each compressed stream, the
+ * refusal of an output one byte short, each stream decompressed, the
+ * enet_crc32 value as it lies in memory (which is what a host puts on the
+ * wire: stock returns it in network byte order), and corrupt streams
+ * decoded. Two machines' files must be identical byte for byte
+ * (scripts/test-linux-target.sh compares s390x's, big-endian, and other
+ * targets' with x86_64 stock's). The case count goes to stderr.
  *
  * Build: gcc -std=c99 -Wall -Wextra -Wpedantic -Werror cross_range_coder.c -ldl
  * (not linked with -lenet, so nothing interposes on either library).
@@ -36,6 +49,7 @@ typedef void *(*CreateFn)(void);
 typedef void (*DestroyFn)(void *);
 typedef size_t (*CompressFn)(void *, const Buffer *, size_t, size_t, unsigned char *, size_t);
 typedef size_t (*DecompressFn)(void *, const unsigned char *, size_t, unsigned char *, size_t);
+typedef uint32_t (*Crc32Fn)(const Buffer *, size_t);
 
 typedef struct {
     const char *name;
@@ -44,6 +58,7 @@ typedef struct {
     DestroyFn destroy;
     CompressFn compress;
     DecompressFn decompress;
+    Crc32Fn crc32;
     void *context;
 } Coder;
 
@@ -98,9 +113,10 @@ static int load(Coder *coder, const char *path)
     *(void **) (&coder->destroy) = dlsym(coder->library, "enet_range_coder_destroy");
     *(void **) (&coder->compress) = dlsym(coder->library, "enet_range_coder_compress");
     *(void **) (&coder->decompress) = dlsym(coder->library, "enet_range_coder_decompress");
+    *(void **) (&coder->crc32) = dlsym(coder->library, "enet_crc32");
     if (coder->create == NULL || coder->destroy == NULL || coder->compress == NULL ||
-        coder->decompress == NULL) {
-        fprintf(stderr, "%s: missing enet_range_coder_* symbols\n", path);
+        coder->decompress == NULL || coder->crc32 == NULL) {
+        fprintf(stderr, "%s: missing enet_range_coder_* or enet_crc32 symbols\n", path);
         return -1;
     }
     coder->context = coder->create();
@@ -213,6 +229,8 @@ static void round_trips(Coder coders[2])
             m[i] = coders[i].compress(coders[i].context, buffers, count, n, packed[i], MAX_OUTPUT);
         check(m[0] > 0 && m[0] == m[1] && memcmp(packed[0], packed[1], m[0]) == 0,
               "identical compressed bytes", c);
+        check(coders[0].crc32(buffers, count) == coders[1].crc32(buffers, count),
+              "identical enet_crc32", c);
         /* Each decodes the other's stream. */
         for (i = 0; i < 2; ++i)
             back[i] = coders[i].decompress(coders[i].context, packed[1 - i], m[1 - i], unpacked[i], MAX_OUTPUT);
@@ -366,14 +384,71 @@ static void empty_buffer_stream(Coder coders[2])
     end_case();
 }
 
+/* --dump: one length as two bytes, most significant first, then the
+ * bytes it counts. */
+static void put_bytes(const unsigned char *bytes, size_t length)
+{
+    putchar((int) ((length >> 8) & 0xFF));
+    putchar((int) (length & 0xFF));
+    fwrite(bytes, 1, length, stdout);
+}
+
+static int dump_outputs(const char *path, unsigned long cases)
+{
+    static const size_t edges[] = { 1, 2, 3, 4, 1399, 1400 };
+    Coder coder;
+    unsigned long c;
+    memset(&coder, 0, sizeof coder);
+    if (load(&coder, path) != 0)
+        return 2;
+    for (c = 0; c < cases; ++c) {
+        size_t n = c % 8 == 0 ? edges[(c / 8) % 6] : 1 + random_below(MAX_INPUT);
+        size_t count, m, short_m, back;
+        Buffer buffers[MAX_BUFFERS];
+        uint32_t crc;
+        generate(n);
+        count = split(buffers, n, (int) random_below(2));
+        m = coder.compress(coder.context, buffers, count, n, packed[0], MAX_OUTPUT);
+        put_bytes(packed[0], m);
+        short_m = m > 0 ? coder.compress(coder.context, buffers, count, n, packed[1], m - 1) : 0;
+        put_bytes(packed[1], short_m);
+        back = coder.decompress(coder.context, packed[0], m, unpacked[0], MAX_OUTPUT);
+        put_bytes(unpacked[0], back);
+        /* The value's memory image, as a host stores it in the header. */
+        crc = coder.crc32(buffers, count);
+        fwrite(&crc, sizeof crc, 1, stdout);
+        if (c % 4 == 0) {
+            size_t limit = random_below(MAX_OUTPUT);
+            m = make_garbage(&coder, (unsigned) ((c / 4) % 7));
+            put_bytes(unpacked[0], coder.decompress(coder.context, packed[0], m, unpacked[0], limit));
+        }
+    }
+    coder.destroy(coder.context);
+    dlclose(coder.library);
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        fprintf(stderr, "dump: writing failed\n");
+        return 1;
+    }
+    fprintf(stderr, "dump: %lu cases of %s\n", cases, path);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     Coder coders[2];
     unsigned long sweep_cases = DEFAULT_SWEEP_CASES;
     unsigned long long seed = prng_state;
     int i;
+    if (argc >= 3 && argc <= 5 && strcmp(argv[1], "--dump") == 0) {
+        if (argc > 4)
+            prng_state = strtoull(argv[4], NULL, 0);
+        return dump_outputs(argv[2], argc > 3 ? strtoul(argv[3], NULL, 10) : 10000);
+    }
     if (argc < 3 || argc > 5) {
-        fprintf(stderr, "usage: %s STOCK_LIBRARY OUR_LIBRARY [SWEEP_CASES [SEED]]\n", argv[0]);
+        fprintf(stderr,
+                "usage: %s STOCK_LIBRARY OUR_LIBRARY [SWEEP_CASES [SEED]]\n"
+                "       %s --dump LIBRARY [CASES [SEED]] > FILE\n",
+                argv[0], argv[0]);
         return 2;
     }
     if (argc > 3)
