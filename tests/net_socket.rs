@@ -572,7 +572,7 @@ fn bind_get_address_and_create_edge_cases() {
 
 /// The inode behind a descriptor, or `None` if it is not open.
 #[cfg(unix)]
-fn inode(descriptor: c_int) -> Option<u64> {
+fn inode(descriptor: c_int) -> Option<libc::ino_t> {
     // SAFETY: stat is plain old data; fstat only writes into it.
     unsafe {
         let mut status: libc::stat = core::mem::zeroed();
