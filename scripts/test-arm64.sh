@@ -25,6 +25,6 @@
 # which also takes --skip and --reduced.
 set -euo pipefail
 for arg in "$@"; do
-    case "$arg" in -h|--help) sed -n '2,22p' "$0"; exit 0 ;; esac
+    case "$arg" in -h|--help) sed -n '2,25p' "$0"; exit 0 ;; esac
 done
 exec "$(dirname "$0")/test-linux-target.sh" aarch64-unknown-linux-gnu "$@"
