@@ -63,8 +63,10 @@ chain() {
 # Windows's steps wait for end sooner without it, and it then takes what
 # those steps (emulated and wine-hosted peers) leave of the cores.
 chain dll_chain background dll scripts/build-windows.sh ';' \
+    background dll_i686 scripts/build-windows.sh --target i686-pc-windows-gnu ';' \
     background targets scripts/check-targets.sh aarch64-apple-darwin aarch64-linux-android aarch64-apple-ios
-chain windows_chain background windows scripts/test-windows.sh --prebuild
+chain windows_chain background windows scripts/test-windows.sh --prebuild ';' \
+    background windows_i686 scripts/test-windows.sh --target i686-pc-windows-gnu --prebuild
 # The 1.3.18 identity's build (docs/packaging.md) follows the arm64 build
 # in its chain: its own Cargo target directory, so it never waits on the
 # default build's lock. Only the library (enetperf is the same in both
@@ -204,6 +206,15 @@ step "the Windows SDK zip (scripts/package-windows.sh) under wine: a CMake proje
 scripts/package-windows.sh | tee target/package-windows.log
 sdk_zip=$(tail -n 1 target/package-windows.log)
 tests-c/windows/sdk/test-sdk.sh --zip "$sdk_zip"
+
+step "32-bit Windows: enet.dll for i686 cross-built, layout proven, tests and interop with stock on Linux under 32-bit wine (scripts/test-windows.sh --target i686-pc-windows-gnu; its builds in the background)"
+joined dll_i686 "$dll_chain"
+joined windows_i686 "$windows_chain"
+scripts/test-windows.sh --target i686-pc-windows-gnu
+
+step "the 32-bit Windows SDK zip under 32-bit wine: the CMake consumer against stock ENet on Linux, pkg-config, an MSVC-style program against enet.lib, the project's 32-bit Windows CMake build installs the same files"
+scripts/package-windows.sh --target i686-pc-windows-gnu | tee target/package-windows-x86.log
+tests-c/windows/sdk/test-sdk.sh --target i686-pc-windows-gnu --zip "$(tail -n 1 target/package-windows-x86.log)"
 
 step "other systems compile: macOS, Android and iOS on aarch64 (scripts/check-targets.sh, run in the background)"
 joined targets "$dll_chain"
