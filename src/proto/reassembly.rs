@@ -240,8 +240,12 @@ impl Reassembly {
     }
 
     /// What the reassembly holds once its packet is allocated.
+    /// Saturating: on a 32-bit target a total near 4 GiB (a program may
+    /// raise `maximumPacketSize` that far) would wrap the sum.
     fn filling_cost(&self) -> usize {
-        REASSEMBLY_COST + self.total as usize + ChunkedPacket::bookkeeping(self.count as usize)
+        REASSEMBLY_COST
+            .saturating_add(self.total as usize)
+            .saturating_add(ChunkedPacket::bookkeeping(self.count as usize))
     }
 
     /// What accepting a new fragment of `length` bytes adds to the budget:
@@ -250,7 +254,7 @@ impl Reassembly {
     pub(crate) fn cost_of_accepting(&self, length: usize) -> usize {
         if self.packet.is_some() {
             0
-        } else if self.half_arrived(self.received + length) {
+        } else if self.half_arrived(self.received.saturating_add(length)) {
             self.filling_cost().saturating_sub(self.charged)
         } else {
             Self::fragment_cost(length)
@@ -464,6 +468,17 @@ mod tests {
         }
         packet.release();
         assert_eq!(budget.held(), 0);
+    }
+
+    #[test]
+    fn the_cost_of_a_4_gib_packet_saturates_instead_of_wrapping() {
+        // On 32-bit targets the budget's sums would wrap past usize::MAX;
+        // the largest total a header can claim must cost at least itself.
+        let budget = Budget::default();
+        let mut r = Reassembly::new(&budget, locator(1), u32::MAX, u32::MAX);
+        assert!(r.cost_of_accepting(4096) >= 4096);
+        r.fill_directly();
+        assert!(r.cost_of_accepting(4096) >= u32::MAX as usize - REASSEMBLY_COST);
     }
 
     #[test]
