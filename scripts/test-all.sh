@@ -197,26 +197,13 @@ tests-c/identity/run.sh --ours-1317 build --ours-1318 build-1.3.18
 step "Debian packages (scripts/package-deb.sh) installed as a user would, in a throwaway overlay root: every libenet7 consumer loads ours, pyenet and Sauerbraten's server against stock ENet, builds against -dev, arm64 beside amd64, back to Debian's; lintian; the trixie (1.3.18) packages' contents"
 tests-c/packaging/test-deb.sh
 
-# The cross steps in the order their builds end (the arm64 library is the
-# smallest build; the macOS check follows enet.dll in its chain), so each
+# The cross steps in the order their builds end: the arm64 library and the
+# 64-bit Windows builds come first, then i686 Linux and 32-bit Windows, the
+# compile checks, and armv7 and s390x last in their chain; so each step
 # runs while the builds still going take what it leaves of the cores.
 step "Linux on ARM: our arm64 library under qemu-user, the interop matrix against Debian's arm64 and x86_64 stock ENet (scripts/test-arm64.sh; its builds in the background)"
 joined arm64 "$arm64_chain"
 scripts/test-arm64.sh --no-unit-tests
-
-# The reduced matrices (basic over checksum x compression, broadcast, the
-# disconnect kinds, the client's timeout); the scripts alone run them whole.
-step "Linux on i686, 32-bit and native: the layout against stock's i686 headers, the wire and proto unit tests, the range coder and CRC-32 against x86_64 stock's, the interop matrices against Debian's i386 and x86_64 stock ENet, stock's tutorial relinked onto ours (its builds in the background)"
-joined linux_i686 "$linux_chain"
-scripts/test-linux-target.sh i686-unknown-linux-gnu --reduced
-
-step "Linux on armv7 (armhf) under qemu-arm: the layout, the unit tests, the range coder and CRC-32, the interop matrices against Debian's armhf and x86_64 stock ENet"
-joined linux_armv7 "$linux_chain"
-scripts/test-linux-target.sh armv7-unknown-linux-gnueabihf --reduced
-
-step "Linux on s390x (big-endian) under qemu-s390x, our side with UDP offload off (qemu 7.2 does not byte-swap its control messages): the layout, the unit tests, the range coder and CRC-32, the interop matrices against Debian's s390x and x86_64 stock ENet"
-joined linux_s390x "$linux_chain"
-scripts/test-linux-target.sh s390x-unknown-linux-gnu --reduced
 
 step "Windows: enet.dll cross-built, layout proven, tests and interop with stock on Linux under wine (scripts/test-windows.sh; its builds in the background)"
 joined dll "$dll_chain"
@@ -227,6 +214,12 @@ step "the Windows SDK zip (scripts/package-windows.sh) under wine: a CMake proje
 scripts/package-windows.sh | tee target/package-windows.log
 sdk_zip=$(tail -n 1 target/package-windows.log)
 tests-c/windows/sdk/test-sdk.sh --zip "$sdk_zip"
+
+# The reduced matrices (basic over checksum x compression, broadcast, the
+# disconnect kinds, the client's timeout); the scripts alone run them whole.
+step "Linux on i686, 32-bit and native: the layout against stock's i686 headers, the wire and proto unit tests, the range coder and CRC-32 against x86_64 stock's, the interop matrices against Debian's i386 and x86_64 stock ENet, stock's tutorial relinked onto ours (its builds in the background)"
+joined linux_i686 "$linux_chain"
+scripts/test-linux-target.sh i686-unknown-linux-gnu --reduced
 
 step "32-bit Windows: enet.dll for i686 cross-built, layout proven, tests and interop with stock on Linux under 32-bit wine (scripts/test-windows.sh --target i686-pc-windows-gnu; its builds in the background)"
 joined dll_i686 "$dll_chain"
@@ -239,3 +232,11 @@ tests-c/windows/sdk/test-sdk.sh --target i686-pc-windows-gnu --zip "$(tail -n 1 
 
 step "other systems compile: macOS, Android and iOS on aarch64 (scripts/check-targets.sh, run in the background)"
 joined targets "$dll_chain"
+
+step "Linux on armv7 (armhf) under qemu-arm: the layout, the unit tests, the range coder and CRC-32, the interop matrices against Debian's armhf and x86_64 stock ENet"
+joined linux_armv7 "$linux_chain"
+scripts/test-linux-target.sh armv7-unknown-linux-gnueabihf --reduced
+
+step "Linux on s390x (big-endian) under qemu-s390x, our side with UDP offload off (qemu 7.2 does not byte-swap its control messages): the layout, the unit tests, the range coder and CRC-32, the interop matrices against Debian's s390x and x86_64 stock ENet"
+joined linux_s390x "$linux_chain"
+scripts/test-linux-target.sh s390x-unknown-linux-gnu --reduced
