@@ -23,11 +23,9 @@ case "${1:-}" in
               target=$2; shift 2 ;;
     --target=*) target=${1#--target=}; shift ;;
 esac
-case "$target" in
-    x86_64-pc-windows-gnu) mingw=x86_64-w64-mingw32 ;;
-    i686-pc-windows-gnu) mingw=i686-w64-mingw32 ;;
-    *) echo "build-windows.sh: unknown target $target (x86_64-pc-windows-gnu, i686-pc-windows-gnu)" >&2; exit 2 ;;
-esac
+. scripts/lib/windows-targets.sh
+windows_target "$target" || exit 2
+mingw=$WT_MINGW
 target_dir=${CARGO_TARGET_DIR:-target/windows}
 for tool in /usr/bin/cargo /usr/bin/rustc "$mingw-gcc"; do
     command -v "$tool" >/dev/null || { echo "missing $tool (run scripts/setup-debian.sh)" >&2; exit 1; }

@@ -39,11 +39,9 @@ while [ $# -gt 0 ]; do
         *) die "unknown argument $1 (usage: package-windows.sh [--target TARGET] [--dll DIR] [--out DIR])" ;;
     esac
 done
-case "$target" in
-    x86_64-pc-windows-gnu) flavour=x86_64 objdump=x86_64-w64-mingw32-objdump ;;
-    i686-pc-windows-gnu) flavour=x86 objdump=i686-w64-mingw32-objdump ;;
-    *) die "unknown target $target (x86_64-pc-windows-gnu, i686-pc-windows-gnu)" ;;
-esac
+. scripts/lib/windows-targets.sh
+windows_target "$target" || exit 1
+flavour=$WT_FLAVOUR objdump=$WT_MINGW-objdump
 dll_dir=${dll_dir:-target/windows/$target/release}
 command -v zip >/dev/null || die "missing zip (apt-get install zip)"
 [ -f "$dll_dir/enet.dll" ] || die "no enet.dll in $dll_dir (run scripts/build-windows.sh)"

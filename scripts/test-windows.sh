@@ -28,11 +28,9 @@ while [ $# -gt 0 ]; do
         *) echo "test-windows.sh: unknown argument $1" >&2; exit 2 ;;
     esac
 done
-case "$target" in
-    x86_64-pc-windows-gnu) label=windows bits=x86_64 objdump=x86_64-w64-mingw32-objdump ;;
-    i686-pc-windows-gnu) label=windows-i686 bits=i686 objdump=i686-w64-mingw32-objdump ;;
-    *) echo "test-windows.sh: unknown target $target (x86_64-pc-windows-gnu, i686-pc-windows-gnu)" >&2; exit 2 ;;
-esac
+. scripts/lib/windows-targets.sh
+windows_target "$target" || exit 2
+label=windows$WT_SUFFIX objdump=$WT_MINGW-objdump
 # The Windows test scripts (cargo-test.sh, wine-env.sh, run_programs.sh,
 # interop.sh) take the target from here.
 export ENET_WIN_TARGET=$target
@@ -86,7 +84,7 @@ else
     tests-c/windows/compile_headers.sh --target "$target"
 fi
 
-step "the Rust tests under wine: layout (every struct, field offset and constant against stock's headers laid out for $bits-w64-mingw32), the engine's (unit tests, sockets, addresses, clock, thread-safe sending, hostile input, leaks, encrypted hosts), the safe API's (stale handles, sending from four threads through the Windows waker, encrypted hosts)"
+step "the Rust tests under wine: layout (every struct, field offset and constant against stock's headers laid out for $WT_MINGW), the engine's (unit tests, sockets, addresses, clock, thread-safe sending, hostile input, leaks, encrypted hosts), the safe API's (stale handles, sending from four threads through the Windows waker, encrypted hosts)"
 tests-c/windows/cargo-test.sh -q --no-fail-fast "${rust_tests[@]}"
 
 step "C programs under wine (hardening, extensions, the tutorial pair across systems)"

@@ -36,12 +36,9 @@ die() { echo "windows-sdk.sh: $*" >&2; exit 1; }
 dll_dir=$1 tree=$2 debug_file=$3 target=${4:-x86_64-pc-windows-gnu}
 # What differs between the two: the binutils' prefix, llvm-dlltool's
 # machine, and the words and pointer size the SDK's files state.
-case "$target" in
-    x86_64-pc-windows-gnu) mingw=x86_64-w64-mingw32 machine=i386:x86-64 bits=64 arch=x86_64 pointer=8 c_prefix="" ;;
-    # 32-bit Windows names C functions with a leading underscore.
-    i686-pc-windows-gnu) mingw=i686-w64-mingw32 machine=i386 bits=32 arch=x86 pointer=4 c_prefix=_ ;;
-    *) die "unknown target $target (x86_64-pc-windows-gnu, i686-pc-windows-gnu)" ;;
-esac
+. "$root/scripts/lib/windows-targets.sh"
+windows_target "$target" || exit 1
+mingw=$WT_MINGW machine=$WT_MACHINE bits=$WT_BITS arch=$WT_FLAVOUR pointer=$WT_POINTER c_prefix=$WT_C_PREFIX
 objcopy=${OBJCOPY:-$mingw-objcopy}
 strip=${STRIP:-$mingw-strip}
 objdump=${OBJDUMP:-$mingw-objdump}

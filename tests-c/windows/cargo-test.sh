@@ -24,11 +24,9 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 target=${ENET_WIN_TARGET:-x86_64-pc-windows-gnu}
-case "$target" in
-    x86_64-pc-windows-gnu) mingw=x86_64-w64-mingw32 target_dir=${WIN_TARGET_DIR:-$root/target/win} ;;
-    i686-pc-windows-gnu) mingw=i686-w64-mingw32 target_dir=${WIN_TARGET_DIR:-$root/target/win-i686} ;;
-    *) echo "cargo-test.sh: unknown ENET_WIN_TARGET $target" >&2; exit 2 ;;
-esac
+. "$root/scripts/lib/windows-targets.sh"
+windows_target "$target" || exit 2
+mingw=$WT_MINGW target_dir=${WIN_TARGET_DIR:-$root/target/win$WT_SUFFIX}
 
 for tool in /usr/bin/rustc /usr/bin/cargo "$mingw-gcc" wine; do
     command -v "$tool" >/dev/null || { echo "missing $tool" >&2; exit 1; }

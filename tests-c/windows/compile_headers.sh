@@ -19,18 +19,16 @@
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/../.." && pwd)
-mingw=x86_64-w64-mingw32
+target=x86_64-pc-windows-gnu
 case "${1:-}" in
-    "" | --target=x86_64-pc-windows-gnu) ;;
-    --target=i686-pc-windows-gnu) mingw=i686-w64-mingw32 ;;
-    --target)
-        case "${2:-}" in
-            x86_64-pc-windows-gnu) ;;
-            i686-pc-windows-gnu) mingw=i686-w64-mingw32 ;;
-            *) echo "compile_headers.sh: unknown target ${2:-}" >&2; exit 2 ;;
-        esac ;;
+    "") ;;
+    --target=*) target=${1#--target=} ;;
+    --target) target=${2:-} ;;
     *) echo "compile_headers.sh: unknown argument $1" >&2; exit 2 ;;
 esac
+. "$root/scripts/lib/windows-targets.sh"
+windows_target "$target" || exit 2
+mingw=$WT_MINGW
 cc=${MINGW_CC:-$mingw-gcc}
 cxx=${MINGW_CXX:-$mingw-g++}
 nm=${MINGW_NM:-$mingw-nm}

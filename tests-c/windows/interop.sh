@@ -21,11 +21,9 @@ here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 dll_dir=$(cd "${1:?usage: interop.sh ENET_DLL_DIR}" && pwd)
 export ENET_WIN_TARGET=${ENET_WIN_TARGET:-x86_64-pc-windows-gnu}
-case "$ENET_WIN_TARGET" in
-    x86_64-pc-windows-gnu) mingw=x86_64-w64-mingw32 bin=$root/target/windows-tests/interop ;;
-    i686-pc-windows-gnu) mingw=i686-w64-mingw32 bin=$root/target/windows-tests-i686/interop ;;
-    *) echo "interop.sh: unknown ENET_WIN_TARGET $ENET_WIN_TARGET" >&2; exit 2 ;;
-esac
+. "$root/scripts/lib/windows-targets.sh"
+windows_target "$ENET_WIN_TARGET" || exit 2
+mingw=$WT_MINGW bin=$root/target/windows-tests$WT_SUFFIX/interop
 mkdir -p "$bin"
 # Dropped beside the programs, as a game ships it.
 cp "$dll_dir/enet.dll" "$bin/"

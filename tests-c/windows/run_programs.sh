@@ -21,12 +21,10 @@ set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 dll_dir=$(cd "${1:?usage: run_programs.sh ENET_DLL_DIR}" && pwd)
-case "${ENET_WIN_TARGET:-x86_64-pc-windows-gnu}" in
-    x86_64-pc-windows-gnu) mingw=x86_64-w64-mingw32 bin=$root/target/windows-tests/bin c_prefix="" ;;
-    # 32-bit Windows names C functions with a leading underscore.
-    i686-pc-windows-gnu) mingw=i686-w64-mingw32 bin=$root/target/windows-tests-i686/bin c_prefix=_ ;;
-    *) echo "run_programs.sh: unknown ENET_WIN_TARGET $ENET_WIN_TARGET" >&2; exit 2 ;;
-esac
+. "$root/scripts/lib/windows-targets.sh"
+windows_target "${ENET_WIN_TARGET:-x86_64-pc-windows-gnu}" || exit 2
+# (32-bit Windows names C functions with a leading underscore.)
+mingw=$WT_MINGW bin=$root/target/windows-tests$WT_SUFFIX/bin c_prefix=$WT_C_PREFIX
 die() { echo "run_programs.sh: $*" >&2; exit 2; }
 # $work, and the children started in the background stopped by PID on exit.
 . "$root/scripts/lib/procs.sh"

@@ -15,14 +15,16 @@ wine_env_root=$(cd "$wine_env_here/../.." && pwd)
 # Exported, so programs that source this again (wine-run.sh as the cargo
 # runner or the interop launcher) pick the same one.
 export ENET_WIN_TARGET=${ENET_WIN_TARGET:-x86_64-pc-windows-gnu}
+# shellcheck source=../../scripts/lib/windows-targets.sh
+. "$wine_env_root/scripts/lib/windows-targets.sh"
+windows_target "$ENET_WIN_TARGET" || { return 1 2>/dev/null || exit 1; }
+wine_env_mingw_lib=/usr/$WT_MINGW/lib
 case "$ENET_WIN_TARGET" in
     x86_64-pc-windows-gnu)
         wine_env_dir=$wine_env_root/target/wine
-        wine_env_cc=x86_64-w64-mingw32-gcc
         ;;
     i686-pc-windows-gnu)
         wine_env_dir=$wine_env_root/target/wine32
-        wine_env_cc=i686-w64-mingw32-gcc
         # shellcheck source=../../scripts/lib/foreign-debs.sh
         . "$wine_env_root/scripts/lib/foreign-debs.sh"
         wine_env_i386=$(foreign_root i386)
@@ -30,8 +32,8 @@ case "$ENET_WIN_TARGET" in
             echo "wine-env.sh: no 32-bit wine in $wine_env_i386 (run scripts/setup-targets.sh)" >&2
             return 1 2>/dev/null || exit 1
         }
-        [ -f /usr/i686-w64-mingw32/lib/zlib1.dll ] || {
-            echo "wine-env.sh: missing /usr/i686-w64-mingw32/lib/zlib1.dll (apt-get install libz-mingw-w64)" >&2
+        [ -f "$wine_env_mingw_lib/zlib1.dll" ] || {
+            echo "wine-env.sh: missing $wine_env_mingw_lib/zlib1.dll (apt-get install libz-mingw-w64)" >&2
             return 1 2>/dev/null || exit 1
         }
         # `wine` and `wineserver` on PATH are the private root's, so the
@@ -43,30 +45,24 @@ case "$ENET_WIN_TARGET" in
         export WINESERVER=$wine_env_i386/usr/lib/wine/wineserver32
         export WINEARCH=win32
         mkdir -p "$wine_env_dir/bin"
+        # wine_env_script NAME TEXT: bin/NAME holds TEXT (rewritten only
+        # when it differs, so concurrent sourcing never sees half a file).
+        wine_env_script() {
+            local file=$wine_env_dir/bin/$1
+            [ "$(cat "$file" 2>/dev/null)" = "$2" ] && return 0
+            printf '%s\n' "$2" >"$file.tmp"
+            chmod +x "$file.tmp"
+            mv "$file.tmp" "$file"
+        }
         wine_env_libs=$wine_env_i386/usr/lib/i386-linux-gnu:$wine_env_i386/lib/i386-linux-gnu
-        for wine_env_tool in wine wineserver; do
-            if [ $wine_env_tool = wine ]; then
-                wine_env_text="#!/bin/sh
+        wine_env_script wine "#!/bin/sh
 LD_LIBRARY_PATH=$wine_env_libs\${LD_LIBRARY_PATH:+:\$LD_LIBRARY_PATH} exec \"\$WINELOADER\" \"\$@\""
-            else
-                wine_env_text="#!/bin/sh
+        wine_env_script wineserver "#!/bin/sh
 exec \"\$WINESERVER\" \"\$@\""
-            fi
-            wine_env_file=$wine_env_dir/bin/$wine_env_tool
-            if [ "$(cat "$wine_env_file" 2>/dev/null)" != "$wine_env_text" ]; then
-                printf '%s\n' "$wine_env_text" >"$wine_env_file.tmp"
-                chmod +x "$wine_env_file.tmp"
-                mv "$wine_env_file.tmp" "$wine_env_file"
-            fi
-        done
         case ":$PATH:" in
             *":$wine_env_dir/bin:"*) ;;
             *) export PATH=$wine_env_dir/bin:$PATH ;;
         esac
-        ;;
-    *)
-        echo "wine-env.sh: unknown ENET_WIN_TARGET $ENET_WIN_TARGET" >&2
-        return 1 2>/dev/null || exit 1
         ;;
 esac
 export WINEPREFIX=${WINEPREFIX:-$wine_env_dir/prefix}
@@ -74,15 +70,16 @@ export WINEDEBUG=${WINEDEBUG:--all}
 export WINEDLLOVERRIDES=${WINEDLLOVERRIDES:-mscoree=;mshtml=;winemenubuilder.exe=}
 wine_shim_dir=$wine_env_dir/shim
 if [ ! -e "$wine_shim_dir/bcryptprimitives.dll" ] ||
-   [ "$wine_env_here/bcryptprimitives.c" -nt "$wine_shim_dir/bcryptprimitives.dll" ]; then
-    CC=$wine_env_cc "$wine_env_here/build-prng-shim.sh" "$wine_shim_dir" >/dev/null
+   [ "$wine_env_here/bcryptprimitives.c" -nt "$wine_shim_dir/bcryptprimitives.dll" ] ||
+   [ "$wine_env_here/bcryptprimitives.def" -nt "$wine_shim_dir/bcryptprimitives.dll" ]; then
+    CC=$WT_MINGW-gcc "$wine_env_here/build-prng-shim.sh" "$wine_shim_dir" >/dev/null
 fi
 # Wine searches its PATH for DLLs; WINEPATH adds to it (Unix paths map to
 # Z:, entries separated by ';'). 32-bit wine's own DLLs import zlib1.dll,
 # which a new 32-bit prefix does not have (every process failed with
 # c0000135): mingw-w64's is added.
 if [ "$ENET_WIN_TARGET" = i686-pc-windows-gnu ]; then
-    export WINEPATH="$wine_shim_dir;/usr/i686-w64-mingw32/lib"
+    export WINEPATH="$wine_shim_dir;$wine_env_mingw_lib"
 else
     export WINEPATH=$wine_shim_dir
 fi

@@ -50,19 +50,15 @@ done
 # What differs between the two: the mingw-w64 prefix and toolchain file,
 # the zip's name, clang's MSVC target and llvm-dlltool's machine, and
 # 32-bit Windows' leading underscore on C symbols.
-case "$target" in
-    x86_64-pc-windows-gnu)
-        mingw=x86_64-w64-mingw32 flavour=x86_64 bits=64 msvc_target=x86_64-pc-windows-msvc
-        machine=i386:x86-64 c_prefix="" exit_process=ExitProcess
-        build_dir=${build_dir:-$root/build-windows} ;;
-    i686-pc-windows-gnu)
-        # ExitProcess is __stdcall: on x86 its symbol carries the argument
-        # bytes (_ExitProcess@4), its import name does not.
-        mingw=i686-w64-mingw32 flavour=x86 bits=32 msvc_target=i686-pc-windows-msvc
-        machine=i386 c_prefix=_ exit_process=ExitProcess@4
-        build_dir=${build_dir:-$root/build-windows-i686} ;;
-    *) die "unknown target $target (x86_64-pc-windows-gnu, i686-pc-windows-gnu)" ;;
-esac
+. "$root/scripts/lib/windows-targets.sh"
+windows_target "$target" || exit 1
+mingw=$WT_MINGW flavour=$WT_FLAVOUR bits=$WT_BITS msvc_target=$WT_MSVC_TARGET
+machine=$WT_MACHINE c_prefix=$WT_C_PREFIX
+build_dir=${build_dir:-$root/build-windows$WT_SUFFIX}
+# ExitProcess is __stdcall: on x86 its symbol carries the argument bytes
+# (_ExitProcess@4), its import name does not.
+exit_process=ExitProcess
+[ "$bits" = 64 ] || exit_process=ExitProcess@4
 [ -f "$zip" ] || die "no zip given or found (--zip ZIP; scripts/package-windows.sh makes it)"
 zip=$(cd "$(dirname "$zip")" && pwd)/$(basename "$zip")
 for tool in "$mingw-gcc" "$mingw-objdump" cmake clang lld-link \
@@ -70,7 +66,7 @@ for tool in "$mingw-gcc" "$mingw-objdump" cmake clang lld-link \
     command -v "$tool" >/dev/null || die "missing $tool (scripts/setup-debian.sh)"
 done
 [ -f /usr/include/enet/enet.h ] || die "missing stock ENet's headers (apt-get install libenet-dev)"
-toolchain=$root/cmake/toolchain-mingw-w64-$([ $bits = 64 ] && echo x86_64 || echo i686).cmake
+toolchain=$root/$WT_TOOLCHAIN
 version=$(sed -n '/^\[package\]/,/^\[/ s/^version *= *"\([^"]*\)".*/\1/p' "$root/Cargo.toml")
 name=enet-rs-$version-windows-$flavour
 started_at=$SECONDS
