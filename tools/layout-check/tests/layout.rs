@@ -56,89 +56,84 @@ fn the_core_sizes_are_the_documented_ones() {
 }
 
 /// Stock's Windows sizes and offsets, as clang lays out Debian's stock
-/// headers for x86_64-w64-mingw32 (bindgen's layout tests in stock.rs, and
-/// mingw-w64's gcc, agree); only these differ from Linux.
-#[cfg(all(windows, target_pointer_width = "64"))]
+/// headers for x86_64-w64-mingw32 and i686-w64-mingw32 (bindgen's layout
+/// tests in stock.rs, and mingw-w64's gcc on each, agree); only these
+/// differ from Linux.
+#[cfg(windows)]
 #[test]
 fn the_windows_platform_sizes_are_stocks() {
     use core::mem::{align_of, offset_of, size_of};
     use enet::abi::{ENetBuffer, ENetHost, ENetSocket, ENetSocketSet};
 
     // SOCKET is a UINT_PTR; fd_set is a u_int count and 64 SOCKETs.
-    assert_eq!((size_of::<ENetSocket>(), align_of::<ENetSocket>()), (8, 8));
+    // ENetHost's head is its fields up to `buffers`, then the last one.
+    // 64-bit: an 8-byte socket, then everything after it 4 bytes further
+    // on until `peers`, which is where it is on Linux.
+    #[cfg(target_pointer_width = "64")]
+    let (socket, fd_set, buffer, host_head, host, socket_null) = (
+        8,
+        520,
+        16,
+        [0, 8, 16, 28, 36, 40, 1656, 11016],
+        11024,
+        u64::MAX,
+    );
+    // 32-bit: a 4-byte socket, then the address (4-byte host, 2-byte port,
+    // padded to 8).
+    #[cfg(target_pointer_width = "32")]
+    let (socket, fd_set, buffer, host_head, host, socket_null) = (
+        4,
+        260,
+        8,
+        [0, 4, 12, 24, 32, 36, 1612, 10400],
+        10404,
+        0xffff_ffff,
+    );
+    assert_eq!(
+        (size_of::<ENetSocket>(), align_of::<ENetSocket>()),
+        (socket, socket)
+    );
     assert_eq!(
         (size_of::<ENetSocketSet>(), align_of::<ENetSocketSet>()),
-        (520, 8)
+        (fd_set, socket)
     );
-    assert_eq!(size_of::<ENetBuffer>(), 16);
-    // ENetHost's head: an 8-byte socket, then everything after it 4 bytes
-    // further on until `peers`, which is where it is on Linux.
-    assert_eq!(offset_of!(ENetHost, socket), 0);
-    assert_eq!(offset_of!(ENetHost, address), 8);
-    assert_eq!(offset_of!(ENetHost, incomingBandwidth), 16);
-    assert_eq!(offset_of!(ENetHost, mtu), 28);
-    assert_eq!(offset_of!(ENetHost, recalculateBandwidthLimits), 36);
-    assert_eq!(offset_of!(ENetHost, peers), 40);
-    assert_eq!(offset_of!(ENetHost, buffers), 1656);
-    assert_eq!(offset_of!(ENetHost, maximumWaitingData), 11016);
+    assert_eq!(size_of::<ENetBuffer>(), buffer);
+    assert_eq!(
+        [
+            offset_of!(ENetHost, socket),
+            offset_of!(ENetHost, address),
+            offset_of!(ENetHost, incomingBandwidth),
+            offset_of!(ENetHost, mtu),
+            offset_of!(ENetHost, recalculateBandwidthLimits),
+            offset_of!(ENetHost, peers),
+            offset_of!(ENetHost, buffers),
+            offset_of!(ENetHost, maximumWaitingData),
+        ],
+        host_head,
+        "ENetHost: socket, address, incomingBandwidth, mtu, \
+         recalculateBandwidthLimits, peers, buffers, maximumWaitingData"
+    );
+    assert_eq!(size_of::<ENetHost>(), host);
     // INVALID_SOCKET: all ones.
     assert_eq!(enet::abi::ENET_SOCKET_NULL, usize::MAX);
-}
-
-/// 32-bit Windows (i686-w64-mingw32), values measured with
-/// i686-w64-mingw32-gcc on Debian's stock headers.
-#[cfg(all(windows, target_pointer_width = "32"))]
-#[test]
-fn the_32_bit_windows_platform_sizes_are_stocks() {
-    use core::mem::{align_of, offset_of, size_of};
-    use enet::abi::{ENetBuffer, ENetHost, ENetSocket, ENetSocketSet};
-
-    // SOCKET is a 4-byte UINT_PTR; fd_set is a u_int count and 64 SOCKETs.
-    assert_eq!((size_of::<ENetSocket>(), align_of::<ENetSocket>()), (4, 4));
-    assert_eq!(
-        (size_of::<ENetSocketSet>(), align_of::<ENetSocketSet>()),
-        (260, 4)
-    );
-    assert_eq!(size_of::<ENetBuffer>(), 8);
-    // ENetHost's head: a 4-byte socket, then the address (4-byte host,
-    // 2-byte port, padded to 8).
-    assert_eq!(offset_of!(ENetHost, socket), 0);
-    assert_eq!(offset_of!(ENetHost, address), 4);
-    assert_eq!(offset_of!(ENetHost, incomingBandwidth), 12);
-    assert_eq!(offset_of!(ENetHost, mtu), 24);
-    assert_eq!(offset_of!(ENetHost, recalculateBandwidthLimits), 32);
-    assert_eq!(offset_of!(ENetHost, peers), 36);
-    assert_eq!(offset_of!(ENetHost, buffers), 1612);
-    assert_eq!(offset_of!(ENetHost, maximumWaitingData), 10400);
-    assert_eq!(size_of::<ENetHost>(), 10404);
-    // INVALID_SOCKET: all ones, 32 bits of them.
-    assert_eq!(enet::abi::ENET_SOCKET_NULL, usize::MAX);
-    assert_eq!(enet::abi::ENET_SOCKET_NULL as u64, 0xffff_ffff);
+    assert_eq!(enet::abi::ENET_SOCKET_NULL as u64, socket_null);
 }
 
 /// On Windows ENetBuffer is WSABUF-ordered: the length, then the pointer
-/// (the reverse of Unix's iovec order), in stock's header and in ours.
-#[cfg(all(windows, target_pointer_width = "64"))]
+/// (the reverse of Unix's iovec order), in stock's header and in ours; the
+/// pointer follows a length of the pointer's width.
+#[cfg(windows)]
 #[test]
 fn enet_buffer_is_length_then_data_on_windows() {
     use core::mem::offset_of;
     use layout_check::stock;
 
+    #[cfg(target_pointer_width = "64")]
+    let data = 8;
+    #[cfg(target_pointer_width = "32")]
+    let data = 4;
     assert_eq!(offset_of!(stock::ENetBuffer, dataLength), 0);
-    assert_eq!(offset_of!(stock::ENetBuffer, data), 8);
+    assert_eq!(offset_of!(stock::ENetBuffer, data), data);
     assert_eq!(offset_of!(enet::abi::ENetBuffer, dataLength), 0);
-    assert_eq!(offset_of!(enet::abi::ENetBuffer, data), 8);
-}
-
-/// The same order on 32-bit Windows, with 4-byte fields.
-#[cfg(all(windows, target_pointer_width = "32"))]
-#[test]
-fn enet_buffer_is_length_then_data_on_32_bit_windows() {
-    use core::mem::offset_of;
-    use layout_check::stock;
-
-    assert_eq!(offset_of!(stock::ENetBuffer, dataLength), 0);
-    assert_eq!(offset_of!(stock::ENetBuffer, data), 4);
-    assert_eq!(offset_of!(enet::abi::ENetBuffer, dataLength), 0);
-    assert_eq!(offset_of!(enet::abi::ENetBuffer, data), 4);
+    assert_eq!(offset_of!(enet::abi::ENetBuffer, data), data);
 }
