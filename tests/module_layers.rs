@@ -2,8 +2,9 @@
 //! that they do (see `docs/architecture.md`):
 //!
 //! - inside `src/proto`, `src/ffi` and `src/net`, no two modules depend on
-//!   each other, directly or round a longer loop (in `proto`, state types
-//!   never reach up into the code that operates on them; in `ffi`, every
+//!   each other, directly or round a longer loop (`proto` is three wings,
+//!   `state` below `peer` below `host`: state types never reach up into the
+//!   code that operates on them, and a peer never reaches its host; in `ffi`, every
 //!   entry point finds its host through the leaf `driver.rs`; in `net`, the
 //!   platform layer `sys/` never reaches back into the portable modules);
 //! - each layer names only the layers below it: `wire` only `abi`, `mem`
@@ -310,24 +311,37 @@ fn read_tree(
 /// subdirectory belongs to the subdirectory's module; a glob of the layer
 /// (`use super::*` outside a test) names every module of it.
 fn layer_dependencies(files: &[SourceFile], layer: &str) -> BTreeMap<String, BTreeSet<String>> {
+    folder_dependencies(files, &[layer])
+}
+
+/// The same for any folder of `src` (`&["proto", "host"]` is
+/// `src/proto/host`): its modules and, for each, the others it names.
+fn folder_dependencies(
+    files: &[SourceFile],
+    folder: &[&str],
+) -> BTreeMap<String, BTreeSet<String>> {
+    let depth = folder.len();
+    let inside = |module: &[String]| {
+        module.len() > depth && module.iter().zip(folder).all(|(part, name)| part == name)
+    };
     let mut graph: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
     for file in files {
-        if file.module.len() >= 2 && file.module[0] == layer {
-            graph.entry(file.module[1].clone()).or_default();
+        if inside(&file.module) {
+            graph.entry(file.module[depth].clone()).or_default();
         }
     }
     let known: BTreeSet<String> = graph.keys().cloned().collect();
     for file in files {
-        if file.module.len() < 2 || file.module[0] != layer {
+        if !inside(&file.module) {
             continue;
         }
-        let own = &file.module[1];
+        let own = &file.module[depth];
         let mut uses = BTreeSet::new();
         for path in named_paths(&file.module, &file.code) {
-            if path.first().map(String::as_str) != Some(layer) {
+            if !inside(&path) {
                 continue;
             }
-            match path.get(1).map(String::as_str) {
+            match path.get(depth).map(String::as_str) {
                 Some("*") => uses.extend(known.iter().cloned()),
                 Some(used) if known.contains(used) => {
                     uses.insert(used.to_string());
@@ -386,13 +400,44 @@ fn assert_no_cycle(layer: &str, graph: &BTreeMap<String, BTreeSet<String>>) {
 
 #[test]
 fn proto_modules_depend_on_each_other_without_loops() {
-    let graph = layer_dependencies(&sources(), "proto");
-    assert!(graph.len() > 10, "found only {:?}", graph.keys());
-    // The reading itself works: these edges are known to exist.
-    assert!(graph["peer"].contains("channel"));
-    assert!(graph["host"].contains("peer"));
-    assert!(graph["delivery"].contains("host"));
-    assert_no_cycle("proto", &graph);
+    let files = sources();
+    let wings = layer_dependencies(&files, "proto");
+    assert_eq!(
+        wings.keys().map(String::as_str).collect::<Vec<_>>(),
+        ["host", "peer", "state"],
+        "proto is made of its three wings"
+    );
+    assert_no_cycle("proto", &wings);
+    // Inside each wing, no loop either; the reading itself works: these
+    // edges are known to exist.
+    let state = folder_dependencies(&files, &["proto", "state"]);
+    assert!(state.len() > 10, "found only {:?}", state.keys());
+    assert!(state["channel"].contains("reassembly"));
+    assert_no_cycle("proto/state", &state);
+    let peer = folder_dependencies(&files, &["proto", "peer"]);
+    assert!(peer["in_flight"].contains("slot"));
+    assert_no_cycle("proto/peer", &peer);
+    let host = folder_dependencies(&files, &["proto", "host"]);
+    assert!(host["delivery"].contains("engine"));
+    assert_no_cycle("proto/host", &host);
+}
+
+#[test]
+fn proto_wings_name_only_the_floors_below_them() {
+    let wings = layer_dependencies(&sources(), "proto");
+    // The reading itself works: the peer's slot names a channel's state,
+    // and the host names its peers.
+    assert!(wings["peer"].contains("state"));
+    assert!(wings["host"].contains("peer"));
+    assert!(
+        wings["state"].is_empty(),
+        "proto/state names {:?}: state types must not reach up into the code that operates on them",
+        wings["state"]
+    );
+    assert!(
+        !wings["peer"].contains("host"),
+        "proto/peer names proto/host: a peer's logic returns what it means for the host instead"
+    );
 }
 
 #[test]

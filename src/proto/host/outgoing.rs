@@ -11,15 +11,15 @@ use std::net::SocketAddr;
 use std::ops::Range;
 
 use super::codec::Codec;
-use super::event::EventSlot;
-use super::host::Host;
-use super::in_flight::TimedOut;
-use super::peer_index::PeerIndex;
-use super::recovery::{CongestionWindow, LossRecovery, RecoveryCounts};
-use super::schedule::{Timer, TimerTable};
-use super::scratch;
+use super::engine::Host;
 use super::transition::StateChange;
 use crate::abi::*;
+use crate::proto::peer::in_flight::TimedOut;
+use crate::proto::state::event::EventSlot;
+use crate::proto::state::peer_index::PeerIndex;
+use crate::proto::state::recovery::{CongestionWindow, LossRecovery, RecoveryCounts};
+use crate::proto::state::schedule::{Timer, TimerTable};
+use crate::proto::state::scratch;
 use crate::time::{time_difference, TIME_OVERFLOW};
 use crate::wire::builder::Envelope;
 use crate::wire::command::ConnectId;
@@ -450,7 +450,7 @@ impl Host {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::proto::host::blank_peer;
+    use crate::proto::host::engine::blank_peer;
 
     fn connected_peer() -> ENetPeer {
         let mut peer = blank_peer();

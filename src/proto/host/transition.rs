@@ -7,11 +7,11 @@
 //! can be tested on a peer alone and the host's books cannot drift from
 //! its peers' states.
 
-use super::event::{Event, EventSlot};
-use super::host::Host;
-use super::peer::PeerMut;
-use super::peer_index::PeerIndex;
+use super::engine::Host;
 use crate::abi::ENetPeerState::{self, *};
+use crate::proto::peer::slot::PeerMut;
+use crate::proto::state::event::{Event, EventSlot};
+use crate::proto::state::peer_index::PeerIndex;
 
 /// Where a peer's connection goes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -239,7 +239,7 @@ impl Host {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::proto::peer::LonePeer;
+    use crate::proto::peer::slot::LonePeer;
 
     /// Runs `decide` on a peer in `state` with event data 7; the step and
     /// the event data after it.

@@ -4,13 +4,13 @@
 
 use std::net::SocketAddr;
 
-use super::command::OutgoingBody;
-use super::event::EventSlot;
-use super::host::Host;
-use super::peer::window_size_for;
-use super::peer_index::PeerIndex;
+use super::engine::Host;
 use super::transition::StateChange;
 use crate::abi::*;
+use crate::proto::peer::slot::window_size_for;
+use crate::proto::state::command::OutgoingBody;
+use crate::proto::state::event::EventSlot;
+use crate::proto::state::peer_index::PeerIndex;
 use crate::wire::command::{CommandFlags, ConnectFields, ConnectId};
 
 use ENetPeerState::*;

@@ -15,12 +15,12 @@ use std::ops::Range;
 
 use super::codec::Codec;
 use super::endpoint::enet_view;
-use super::event::{Event, EventSlot};
-use super::handle::Request;
-use super::host::Host;
+use super::engine::Host;
 use super::outgoing::{Grouping, Transmitted};
 use crate::abi::*;
 use crate::mem::PacketView;
+use crate::proto::state::event::{Event, EventSlot};
+use crate::proto::state::handle::Request;
 use crate::time::{time_difference, time_greater_equal};
 use crate::wire::DropReason;
 

@@ -4,16 +4,16 @@
 use std::collections::{BTreeMap, VecDeque};
 use std::net::SocketAddrV6;
 
-use super::half_open::HalfOpen;
-use super::peer::{PeerMut, PeerSlot, Receipts};
-use super::peer_index::PeerIndex;
-use super::reassembly::Budget;
-use super::recovery::{
-    LossRecovery, RecoveryCounts, RecoveryStats, RecoveryTable, RetransmittedBytes,
-};
-use super::schedule::Schedule;
 use crate::abi::*;
 use crate::mem::{CBox, CSlice};
+use crate::proto::peer::slot::{PeerMut, PeerSlot, Receipts};
+use crate::proto::state::half_open::HalfOpen;
+use crate::proto::state::peer_index::PeerIndex;
+use crate::proto::state::reassembly::Budget;
+use crate::proto::state::recovery::{
+    LossRecovery, RecoveryCounts, RecoveryStats, RecoveryTable, RetransmittedBytes,
+};
+use crate::proto::state::schedule::Schedule;
 use crate::wire::builder::DatagramBuilder;
 
 /// What `enet_host_create` was asked for, after the socket is set up.
@@ -72,7 +72,7 @@ pub(crate) struct Engine {
     pub(crate) builder: DatagramBuilder,
     /// Unreliable commands in the datagram being packed (one datagram is
     /// built at a time, so one list serves every peer).
-    pub(crate) sent_unreliable: Vec<super::command::OutgoingCommand>,
+    pub(crate) sent_unreliable: Vec<crate::proto::state::command::OutgoingCommand>,
     /// Peers visited by the current send pass, and its rounds (kept to
     /// reuse their memory).
     pub(crate) due: Vec<PeerIndex>,
@@ -103,9 +103,9 @@ pub(crate) struct Engine {
     /// Each slot's generation (see `request.rs`), made when the first
     /// handle is taken: before that no handle can go stale, and most
     /// programs never take one.
-    pub(crate) generations: std::cell::OnceCell<super::handle::Generations>,
+    pub(crate) generations: std::cell::OnceCell<crate::proto::state::handle::Generations>,
     /// Requests from other threads being applied (kept to reuse memory).
-    pub(crate) requests: Vec<super::handle::Request>,
+    pub(crate) requests: Vec<crate::proto::state::handle::Request>,
 }
 
 impl Engine {
@@ -132,7 +132,7 @@ impl Engine {
     ) -> (
         PeerMut<'_>,
         &mut DatagramBuilder,
-        &mut Vec<super::command::OutgoingCommand>,
+        &mut Vec<crate::proto::state::command::OutgoingCommand>,
     ) {
         let peer = PeerMut {
             public: &mut self.peers[index],

@@ -2,7 +2,7 @@
 //! public fields: the round-trip time and its variance, the packet loss
 //! ratio, and the packet throttle that follows the round-trip time.
 
-use super::peer::PeerMut;
+use super::slot::PeerMut;
 use crate::abi::*;
 use crate::time::time_difference;
 

@@ -3,14 +3,16 @@
 //! per-peer tunables. Resetting a peer is in `peer_reset.rs`, ending a
 //! connection in `disconnect.rs`.
 
-use super::command::{FragmentFields, OutgoingBody, OutgoingCommand, CONNECTION_CHANNEL};
-use super::host::{clear_list, Host};
-use super::packet_flag;
-use super::peer::{blank_channel, Receipts, SendError};
-use super::peer_index::PeerIndex;
+use super::engine::{clear_list, Host};
 use super::transition::counts_as_connected;
 use crate::abi::*;
 use crate::mem::{CSlice, PacketView};
+use crate::proto::peer::slot::{blank_channel, Receipts, SendError};
+use crate::proto::state::command::{
+    FragmentFields, OutgoingBody, OutgoingCommand, CONNECTION_CHANNEL,
+};
+use crate::proto::state::packet_flag;
+use crate::proto::state::peer_index::PeerIndex;
 use crate::wire::command::CommandFlags;
 use crate::wire::header::{CHECKSUM_LEN, SENT_TIME_HEADER_LEN};
 use crate::wire::size;

@@ -12,11 +12,13 @@
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
 
-pub use super::handle::{is_current, new_generations, Generations, PeerHandle, Request};
-use super::host::Host;
-use super::peer_index::PeerIndex;
+use super::engine::Host;
 use super::service::{Hooks, ServiceFailed, Transport};
 use crate::abi::ENetPeerState;
+pub use crate::proto::state::handle::{
+    is_current, new_generations, Generations, PeerHandle, Request,
+};
+use crate::proto::state::peer_index::PeerIndex;
 
 impl Host {
     /// The handle of the peer in slot `index` (generation 0 if the slot
@@ -104,7 +106,7 @@ impl Host {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::proto::host::HostSettings;
+    use crate::proto::host::engine::HostSettings;
 
     #[test]
     fn generations_start_with_the_first_handle_and_go_stale_on_reset() {

@@ -4,11 +4,11 @@
 //! books: the connection counts, the dispatch queue, the handles'
 //! generation and the send schedule.
 
-use super::host::Host;
-use super::peer::{PeerMut, NEEDS_DISPATCH};
-use super::peer_index::PeerIndex;
-use super::recovery::ResendCounts;
+use super::engine::Host;
 use crate::abi::*;
+use crate::proto::peer::slot::{PeerMut, NEEDS_DISPATCH};
+use crate::proto::state::peer_index::PeerIndex;
+use crate::proto::state::recovery::ResendCounts;
 
 use ENetPeerState::*;
 
@@ -136,10 +136,10 @@ impl Host {
 mod tests {
     use super::*;
     use crate::mem::CSlice;
-    use crate::proto::host::HostSettings;
-    use crate::proto::peer::blank_channel;
-    use crate::proto::peer::LonePeer;
-    use crate::proto::recovery::LossRecovery;
+    use crate::proto::host::engine::HostSettings;
+    use crate::proto::peer::slot::blank_channel;
+    use crate::proto::peer::slot::LonePeer;
+    use crate::proto::state::recovery::LossRecovery;
 
     #[test]
     fn dropping_queues_reports_a_peer_waiting_for_dispatch() {
@@ -201,7 +201,7 @@ mod tests {
 
     #[test]
     fn a_reset_forgets_what_the_loss_recovery_did() {
-        use crate::proto::recovery::{RecoveryCounts, RecoveryStats};
+        use crate::proto::state::recovery::{RecoveryCounts, RecoveryStats};
         let mut host = Host::create(HostSettings::for_tests(2)).expect("host");
         let [first, second] = [0, 1].map(PeerIndex::new);
         let mut resent = RecoveryCounts::default();

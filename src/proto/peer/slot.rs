@@ -6,14 +6,14 @@
 
 use std::collections::{BTreeMap, VecDeque};
 
-use super::channel::{Incoming, IncomingChannel, IncomingChannels, NOTHING_HELD};
-use super::command::Acknowledgement;
-use super::queue::OutgoingQueue;
-use super::recovery::{CongestionWindow, LossRecovery, ResendCounts};
-use super::sent::SentQueue;
 use crate::abi::*;
 use crate::mem::heap::QueueSetAlive;
 use crate::mem::{CBox, CSlice, PacketRef};
+use crate::proto::state::channel::{Incoming, IncomingChannel, IncomingChannels, NOTHING_HELD};
+use crate::proto::state::command::Acknowledgement;
+use crate::proto::state::queue::OutgoingQueue;
+use crate::proto::state::recovery::{CongestionWindow, LossRecovery, ResendCounts};
+use crate::proto::state::sent::SentQueue;
 use crate::time::{time_difference, time_less};
 
 pub(crate) const NEEDS_DISPATCH: u16 = ENetPeerFlag::ENET_PEER_FLAG_NEEDS_DISPATCH as u16;
@@ -519,7 +519,7 @@ impl LonePeer {
     /// A blank, disconnected peer with the default loss recovery.
     pub(crate) fn new() -> LonePeer {
         LonePeer {
-            public: super::host::blank_peer(),
+            public: crate::proto::host::engine::blank_peer(),
             slot: PeerSlot::default(),
         }
     }
@@ -536,7 +536,7 @@ impl LonePeer {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::proto::command::{OutgoingBody, OutgoingCommand, CONNECTION_CHANNEL};
+    use crate::proto::state::command::{OutgoingBody, OutgoingCommand, CONNECTION_CHANNEL};
     use crate::wire::command::CommandFlags;
 
     /// Every peer slot of a host has one, used or not: 4000 slots at 32

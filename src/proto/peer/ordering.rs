@@ -15,12 +15,12 @@
 
 use std::collections::BTreeMap;
 
-use super::channel::{in_receive_window, Held, Incoming, Queued, Sequencing};
-use super::command::number;
-use super::packet_flag;
-use super::peer::PeerMut;
+use super::slot::PeerMut;
 use crate::abi::*;
 use crate::mem::PacketRef;
+use crate::proto::state::channel::{in_receive_window, Held, Incoming, Queued, Sequencing};
+use crate::proto::state::command::number;
+use crate::proto::state::packet_flag;
 
 /// What a received payload command did.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

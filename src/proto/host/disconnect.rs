@@ -4,12 +4,12 @@
 //! ([`Host::finish_disconnect`]), so that every driver ends a connection
 //! the same way.
 
-use super::command::OutgoingBody;
-use super::host::Host;
-use super::peer_index::PeerIndex;
+use super::engine::Host;
 use super::service::{Hooks, ServiceFailed, Transport};
 use super::transition::{counts_as_connected, StateChange};
 use crate::abi::ENetPeerState::*;
+use crate::proto::state::command::OutgoingBody;
+use crate::proto::state::peer_index::PeerIndex;
 use crate::wire::command::CommandFlags;
 
 /// What a disconnect call leaves to be done once it returns. Stock does

@@ -4,11 +4,11 @@
 //! received packet goes to the peer's delivery queue. The host's side (the
 //! send schedule, the dispatch queue) is left to the caller.
 
-use super::channel::{FREE_WINDOWS, WINDOWS, WINDOW_SIZE};
-use super::command::{Acknowledgement, OutgoingCommand, CONNECTION_CHANNEL};
-use super::peer::{Delivery, PeerMut};
-use super::queue::push_to_peer_queue;
+use super::slot::{Delivery, PeerMut};
 use crate::mem::PacketRef;
+use crate::proto::state::channel::{FREE_WINDOWS, WINDOWS, WINDOW_SIZE};
+use crate::proto::state::command::{Acknowledgement, OutgoingCommand, CONNECTION_CHANNEL};
+use crate::proto::state::queue::push_to_peer_queue;
 use crate::wire::command::CommandFlags;
 use crate::wire::size;
 

@@ -1,11 +1,11 @@
 //! Turning queued peer state into events (stock
 //! `enet_protocol_dispatch_incoming_commands`).
 
-use super::event::Event;
-use super::host::Host;
-use super::peer::NEEDS_DISPATCH;
-use super::peer_index::PeerIndex;
+use super::engine::Host;
 use crate::abi::ENetPeerState::*;
+use crate::proto::peer::slot::NEEDS_DISPATCH;
+use crate::proto::state::event::Event;
+use crate::proto::state::peer_index::PeerIndex;
 
 impl Host {
     /// The next queued event: a completed connect, a disconnect, or a

@@ -4,14 +4,16 @@
 //! counts against a host-wide budget whose eviction may reach other
 //! peers.
 
-use super::channel::{FragmentInfo, Held, Incoming, IncomingChannel, Queued, Sequencing};
-use super::command::number;
-use super::host::Host;
-use super::packet_flag;
-use super::peer::{PeerSlot, NEEDS_DISPATCH};
-use super::peer_index::PeerIndex;
-use super::reassembly::{Budget, HeldKey, Locator, Reassembly};
+use super::engine::Host;
 use crate::abi::*;
+use crate::proto::peer::slot::{PeerSlot, NEEDS_DISPATCH};
+use crate::proto::state::channel::{
+    FragmentInfo, Held, Incoming, IncomingChannel, Queued, Sequencing,
+};
+use crate::proto::state::command::number;
+use crate::proto::state::packet_flag;
+use crate::proto::state::peer_index::PeerIndex;
+use crate::proto::state::reassembly::{Budget, HeldKey, Locator, Reassembly};
 
 /// Whether a peer in `state` still takes commands.
 fn receiving_state(state: ENetPeerState) -> bool {

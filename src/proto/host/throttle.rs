@@ -5,10 +5,10 @@
 //! The arithmetic is stock's: `u32` that wraps. Budgets above ~4.29 MB/s
 //! wrap in stock too, and programs see the throttle limits that result.
 
-use super::command::OutgoingBody;
-use super::host::Host;
-use super::peer_index::PeerIndex;
+use super::engine::Host;
 use crate::abi::*;
+use crate::proto::state::command::OutgoingBody;
+use crate::proto::state::peer_index::PeerIndex;
 use crate::wire::command::CommandFlags;
 
 use ENetPeerState::*;

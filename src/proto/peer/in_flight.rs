@@ -6,12 +6,12 @@
 //! `enet_protocol_check_timeouts`), each as the peer's [`LossRecovery`]
 //! settings say. Reporting a lost peer is the host's.
 
-use super::channel::WINDOW_SIZE;
-use super::command::OutgoingCommand;
-use super::peer::{stock_window, PeerMut, PeerQueues};
-use super::recovery::{CongestionWindow, RecoveryCounts};
-use super::sent::{PassedOver, COPY_DELAY};
+use super::slot::{stock_window, PeerMut, PeerQueues};
 use crate::abi::*;
+use crate::proto::state::channel::WINDOW_SIZE;
+use crate::proto::state::command::OutgoingCommand;
+use crate::proto::state::recovery::{CongestionWindow, RecoveryCounts};
+use crate::proto::state::sent::{PassedOver, COPY_DELAY};
 use crate::time::{time_difference, time_less};
 use crate::wire::builder::DatagramBuilder;
 use crate::wire::command::CommandFlags;

@@ -118,7 +118,7 @@ impl core::ops::Index<usize> for OutgoingQueue {
 mod tests {
     use super::*;
     use crate::mem::PacketRef;
-    use crate::proto::command::OutgoingBody;
+    use crate::proto::state::command::OutgoingBody;
     use crate::wire::command::CommandFlags;
 
     fn command(reliable: bool, payload: bool) -> OutgoingCommand {

@@ -13,9 +13,9 @@
 
 use std::net::{IpAddr, Ipv4Addr, SocketAddr, SocketAddrV4};
 
-use super::host::Host;
-use super::peer_index::PeerIndex;
+use super::engine::Host;
 use crate::abi::ENetAddress;
+use crate::proto::state::peer_index::PeerIndex;
 
 /// `ENetAddress::host` of an IPv6 peer: `0.0.0.0` (`ENET_HOST_ANY`), which
 /// no peer's real IPv4 address can be.
@@ -137,7 +137,7 @@ mod tests {
 
     #[test]
     fn ipv4_and_ipv6_peers_answer_for_their_own_addresses() {
-        use crate::proto::host::HostSettings;
+        use crate::proto::host::engine::HostSettings;
         let mut host = Host::create(HostSettings::for_tests(3)).expect("host");
         let slots: Vec<PeerIndex> = PeerIndex::all(3).collect();
         let (first, second, third) = (slots[0], slots[1], slots[2]);

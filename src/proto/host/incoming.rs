@@ -3,14 +3,14 @@
 
 use std::net::SocketAddr;
 
-use super::channel::{in_receive_window, FragmentInfo, Queued, Sequencing};
 use super::codec::Codec;
-use super::command::number;
-use super::event::EventSlot;
-use super::host::Host;
-use super::peer::window_size_for;
-use super::peer_index::PeerIndex;
+use super::engine::Host;
 use crate::abi::*;
+use crate::proto::peer::slot::window_size_for;
+use crate::proto::state::channel::{in_receive_window, FragmentInfo, Queued, Sequencing};
+use crate::proto::state::command::number;
+use crate::proto::state::event::EventSlot;
+use crate::proto::state::peer_index::PeerIndex;
 use crate::time::{time_difference, time_less};
 use crate::wire::checksum;
 use crate::wire::command::{Command, CommandFlags, CommandHeader, ConnectId, Fragment};

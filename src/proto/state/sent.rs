@@ -531,7 +531,7 @@ impl SentCursor<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::proto::command::OutgoingBody;
+    use crate::proto::state::command::OutgoingBody;
     use crate::wire::command::CommandFlags;
 
     fn reliable(channel_id: u8, sequence: u16) -> OutgoingCommand {

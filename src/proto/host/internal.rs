@@ -4,11 +4,11 @@
 //! command by hand gets it sequenced and sent (or delivered) as stock
 //! would.
 
-use super::channel::{Queued, Sequencing};
-use super::command::{number, FragmentFields, OutgoingBody, OutgoingCommand};
-use super::host::Host;
-use super::peer_index::PeerIndex;
+use super::engine::Host;
 use crate::mem::PacketRef;
+use crate::proto::state::channel::{Queued, Sequencing};
+use crate::proto::state::command::{number, FragmentFields, OutgoingBody, OutgoingCommand};
+use crate::proto::state::peer_index::PeerIndex;
 use crate::wire::command::{Command, CommandHeader};
 
 impl OutgoingBody {
@@ -80,7 +80,7 @@ impl Host {
         length: u16,
     ) -> Option<Sequenced> {
         let body = OutgoingBody::from_wire(command);
-        let channel_known = header.channel_id == super::command::CONNECTION_CHANNEL
+        let channel_known = header.channel_id == crate::proto::state::command::CONNECTION_CHANNEL
             || usize::from(header.channel_id) < self.peer(index).channelCount;
         let Some(body) = body.filter(|_| channel_known) else {
             if let Some(packet) = packet {

@@ -6,11 +6,11 @@
 //! list of unreliable commands awaiting the send are the host's, lent for
 //! the pass; finishing and sending the datagram is the host's too.
 
-use super::channel::{FREE_WINDOWS, WINDOWS, WINDOW_SIZE};
-use super::command::{number, OutgoingCommand};
-use super::peer::{stock_window, PeerMut};
-use super::queue::is_windowed;
+use super::slot::{stock_window, PeerMut};
 use crate::abi::*;
+use crate::proto::state::channel::{FREE_WINDOWS, WINDOWS, WINDOW_SIZE};
+use crate::proto::state::command::{number, OutgoingCommand};
+use crate::proto::state::queue::is_windowed;
 use crate::wire::builder::DatagramBuilder;
 
 /// Windows that must be free ahead of a new one before the sender starts it.

@@ -1,0 +1,23 @@
+//! The engine's floor of plain state: the structures a host and its peers
+//! keep (command queues, reliable commands in flight, sequence maps,
+//! reassembly, the send schedule, half-open slots, loss recovery) and the
+//! values the engine hands out (events, peer indices and handles).
+//!
+//! Nothing here knows a peer's view or the host: these modules name only
+//! each other (`tests/module_layers.rs` checks that neither `peer` nor
+//! `host` is named), so each can be read and tested on its own.
+
+pub mod channel;
+pub mod command;
+pub mod event;
+pub(in crate::proto) mod half_open;
+pub mod handle;
+pub(in crate::proto) mod packet_flag;
+pub(in crate::proto) mod peer_index;
+pub(in crate::proto) mod queue;
+pub mod reassembly;
+pub mod recovery;
+pub(in crate::proto) mod schedule;
+pub(in crate::proto) mod scratch;
+pub(in crate::proto) mod sent;
+pub(in crate::proto) mod sequence_map;
