@@ -23,7 +23,7 @@ fn setup(seed: u64) -> (Sim, usize, usize, usize, PeerIndex) {
     let bystander = sim.add_host(1, 2);
     let (victim_peer, _) = connect(&mut sim, victim, server, 2, 0);
     let (bystander_peer, _) = connect(&mut sim, bystander, server, 2, 0);
-    assert_eq!(victim_peer, PeerIndex::new(0));
+    assert_eq!(victim_peer, sim.slot(victim, 0));
     (sim, server, victim, bystander, bystander_peer)
 }
 
@@ -45,7 +45,8 @@ fn still_works(sim: &mut Sim, server: usize, client: usize, client_peer: PeerInd
 fn zero_length_fragments_deliver_nothing() {
     // Stock 1.3.17 delivers 100 uninitialised bytes for this.
     let (mut sim, server, victim, client, client_peer) = setup(31);
-    let forger = Forger::for_connection(&mut sim, victim, PeerIndex::new(0));
+    let first = sim.slot(victim, 0);
+    let forger = Forger::for_connection(&mut sim, victim, first);
     let datagram = forger.datagram(&[
         fragment(1, 1, 2, 0, 100, 0, &[]),
         fragment(1, 2, 2, 1, 100, 50, &[]),
@@ -62,7 +63,8 @@ fn zero_length_fragments_deliver_nothing() {
 #[test]
 fn fragments_that_leave_holes_or_overlap_are_refused() {
     let (mut sim, server, victim, client, client_peer) = setup(32);
-    let forger = Forger::for_connection(&mut sim, victim, PeerIndex::new(0));
+    let first = sim.slot(victim, 0);
+    let forger = Forger::for_connection(&mut sim, victim, first);
     // totalLength below fragmentCount.
     let tiny = forger.datagram(&[fragment(1, 1, 10, 0, 5, 0, &[1])]);
     assert_eq!(
@@ -95,7 +97,8 @@ fn fragments_that_leave_holes_or_overlap_are_refused() {
 #[test]
 fn datagrams_from_the_wrong_place_are_dropped() {
     let (mut sim, server, victim, client, client_peer) = setup(33);
-    let forger = Forger::for_connection(&mut sim, victim, PeerIndex::new(0));
+    let first = sim.slot(victim, 0);
+    let forger = Forger::for_connection(&mut sim, victim, first);
     let ping = [(
         CommandHeader {
             flags: CommandFlags::ACKNOWLEDGE,
@@ -112,7 +115,8 @@ fn datagrams_from_the_wrong_place_are_dropped() {
         wrong_session.inject(&mut sim, server, &wrong_session.datagram(&ping)),
         Err(DropReason::SessionMismatch)
     );
-    let forger = Forger::for_connection(&mut sim, victim, PeerIndex::new(0));
+    let first = sim.slot(victim, 0);
+    let forger = Forger::for_connection(&mut sim, victim, first);
     let elsewhere = Forger {
         from: ENetAddress {
             host: 0x0100_007F,
@@ -124,7 +128,8 @@ fn datagrams_from_the_wrong_place_are_dropped() {
         elsewhere.inject(&mut sim, server, &elsewhere.datagram(&ping)),
         Err(DropReason::AddressMismatch)
     );
-    let forger = Forger::for_connection(&mut sim, victim, PeerIndex::new(0));
+    let first = sim.slot(victim, 0);
+    let forger = Forger::for_connection(&mut sim, victim, first);
     let no_peer = Forger {
         peer_id: 77,
         ..forger
@@ -139,7 +144,8 @@ fn datagrams_from_the_wrong_place_are_dropped() {
 #[test]
 fn random_and_mutated_datagrams_never_break_the_host() {
     let (mut sim, server, victim, client, client_peer) = setup(34);
-    let forger = Forger::for_connection(&mut sim, victim, PeerIndex::new(0));
+    let first = sim.slot(victim, 0);
+    let forger = Forger::for_connection(&mut sim, victim, first);
     let mut rng = StdRng::seed_from_u64(35);
     let good = forger.datagram(&[fragment(40, 40, 3, 1, 3000, 1372, &[5; 1372])]);
     for round in 0..50_000u32 {
@@ -169,8 +175,10 @@ fn random_and_mutated_datagrams_never_break_the_host() {
     }
     // Whatever was accepted is bounded by the waiting-data limit.
     let victim_address = sim.hosts[victim].address;
-    let victim_slot =
-        PeerIndex::all(2).find(|&i| sim.host(server).peer(i).address == victim_address);
+    let victim_slot = sim
+        .slots(server)
+        .into_iter()
+        .find(|&i| sim.host(server).peer(i).address == victim_address);
     let waiting = victim_slot.map_or(0, |i| sim.host(server).peer(i).totalWaitingData);
     assert!(waiting <= sim.host(server).public.maximumWaitingData + 65536);
     still_works(&mut sim, server, client, client_peer);
@@ -182,9 +190,12 @@ fn empty_commands_held_out_of_order_are_bounded() {
     // are held until it arrives; stock counts only their bytes (none), so
     // they could pin memory without limit. Each costs here.
     let (mut sim, server, victim, _, _) = setup(36);
-    let forger = Forger::for_connection(&mut sim, victim, PeerIndex::new(0));
+    let first = sim.slot(victim, 0);
+    let forger = Forger::for_connection(&mut sim, victim, first);
     let victim_address = sim.hosts[victim].address;
-    let slot = PeerIndex::all(2)
+    let slot = sim
+        .slots(server)
+        .into_iter()
         .find(|&i| sim.host(server).peer(i).address == victim_address)
         .unwrap();
     // Room for about 100 of them: each costs an ENetIncomingCommand's size

@@ -128,8 +128,8 @@ impl Flood {
 }
 
 fn states(sim: &mut Sim, host: usize) -> Vec<ENetPeerState> {
-    let count = sim.host(host).peer_count();
-    PeerIndex::all(count)
+    sim.slots(host)
+        .into_iter()
         .map(|index| sim.state(host, index))
         .collect()
 }
@@ -265,7 +265,9 @@ fn an_evicted_peer_is_reset_silently_and_its_slot_reused_cleanly() {
         flood.step(&mut sim, server);
     }
     flood.run_for(&mut sim, server, 20);
-    let first_slot = PeerIndex::all(4)
+    let first_slot = sim
+        .slots(server)
+        .into_iter()
         .find(|&i| same(sim.host(server).peer(i).address, sources[0]))
         .expect("first CONNECT has a slot");
     assert_eq!(flood.replies[&(sources[0].host, sources[0].port)], 1);
@@ -391,7 +393,9 @@ fn duplicate_peer_limits_and_retransmitted_connects_still_apply_when_full() {
         );
         flood.run_for(&mut sim, server, 10);
     }
-    let from_one_host = PeerIndex::all(4)
+    let from_one_host = sim
+        .slots(server)
+        .into_iter()
         .filter(|&i| sim.host(server).peer(i).address.host == one_host(0).host)
         .count();
     assert_eq!(from_one_host, 2);
@@ -401,12 +405,16 @@ fn duplicate_peer_limits_and_retransmitted_connects_still_apply_when_full() {
 
     // A retransmitted CONNECT (same address, same connect id) of a
     // handshake we hold is ignored too: it does not evict anything.
-    let addresses: Vec<ENetAddress> = PeerIndex::all(4)
+    let addresses: Vec<ENetAddress> = sim
+        .slots(server)
+        .into_iter()
         .map(|i| sim.host(server).peer(i).address)
         .collect();
     sim.inject(one_host(1000), server, connect_datagram(0, 300, 1));
     flood.run_for(&mut sim, server, 10);
-    let after: Vec<ENetAddress> = PeerIndex::all(4)
+    let after: Vec<ENetAddress> = sim
+        .slots(server)
+        .into_iter()
         .map(|i| sim.host(server).peer(i).address)
         .collect();
     assert!(addresses.iter().zip(&after).all(|(a, b)| same(*a, *b)));

@@ -163,14 +163,14 @@ fn a_full_host_refuses_and_a_freed_slot_is_reused() {
         if round > 0 {
             connect(&mut sim, client, server, 1, round);
         }
-        let peer = PeerIndex::new(0);
+        let peer = sim.slot(client, 0);
         assert_eq!(
             sim.host(client).disconnect(peer, round),
             DisconnectEffect::Done
         );
         assert!(sim.run_until(5000, |s| s.state(client, peer)
             == ENET_PEER_STATE_DISCONNECTED
-            && s.state(server, PeerIndex::new(0)) == ENET_PEER_STATE_DISCONNECTED));
+            && s.state(server, s.slot(server, 0)) == ENET_PEER_STATE_DISCONNECTED));
     }
     assert_eq!(sim.disconnects(server).len(), 20);
     assert_eq!(sim.connects(server), 20);

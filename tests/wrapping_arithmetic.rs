@@ -30,14 +30,15 @@ fn send(sim: &mut Sim, host: usize, peer: PeerIndex, data: &[u8]) {
 fn throttle_acceleration_wraps_like_stock() {
     let mut sim = Sim::new(201, 10_000);
     let host = sim.add_host(1, 1);
-    let peer = sim.host(host).peer_mut(PeerIndex::new(0));
+    let first = sim.slot(host, 0);
+    let peer = sim.host(host).peer_mut(first);
     peer.lastRoundTripTime = 10;
     peer.lastRoundTripTimeVariance = 1;
     peer.packetThrottle = 32;
     peer.packetThrottleLimit = 32;
     peer.packetThrottleAcceleration = u32::MAX;
-    assert_eq!(sim.host(host).peer_view(PeerIndex::new(0)).throttle(5), 1);
-    assert_eq!(sim.host(host).peer(PeerIndex::new(0)).packetThrottle, 31);
+    assert_eq!(sim.host(host).peer_view(first).throttle(5), 1);
+    assert_eq!(sim.host(host).peer(first).packetThrottle, 31);
 }
 
 // From the network: the acceleration comes from the remote side's

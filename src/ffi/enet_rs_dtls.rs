@@ -8,7 +8,6 @@ use super::driver::{host_mut, peer_host, DriverHost};
 use crate::abi::*;
 use crate::dtls::{ClientSetup, SecureLayer, ServerSetup, Status};
 use crate::net::address::write_c_string;
-use crate::proto::PeerIndex;
 
 /// The text of a C string, if it is UTF-8.
 ///
@@ -27,7 +26,8 @@ unsafe fn text_of<'a>(text: *const c_char) -> Option<&'a str> {
 /// encrypted under a connection).
 fn secure_layer(host: &mut DriverHost) -> Option<&mut SecureLayer> {
     if host.secure.is_none() {
-        let busy = PeerIndex::all(host.peer_count())
+        let busy = host
+            .peer_indices()
             .any(|index| host.peer(index).state != ENetPeerState::ENET_PEER_STATE_DISCONNECTED);
         if busy {
             return None;

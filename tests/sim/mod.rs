@@ -203,6 +203,19 @@ impl Sim {
         &mut self.hosts[index].host
     }
 
+    /// Slot number `slot` of host `host` (which must have it).
+    pub fn slot(&self, host: usize, slot: usize) -> PeerIndex {
+        self.hosts[host]
+            .host
+            .slot(slot)
+            .expect("the host has that slot")
+    }
+
+    /// Every slot of host `host`, in order.
+    pub fn slots(&self, host: usize) -> Vec<PeerIndex> {
+        self.hosts[host].host.peer_indices().collect()
+    }
+
     fn record(host: &mut SimHost, event: Event) {
         let seen = match event {
             Event::Connect { peer, data } => Seen::Connect { peer, data },

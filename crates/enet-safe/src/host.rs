@@ -397,7 +397,7 @@ impl Host {
     /// connection).
     fn secure_layer(&mut self) -> Result<&mut SecureLayer, Error> {
         if self.secure.is_none() {
-            let busy = PeerIndex::all(self.connections.len()).any(|index| {
+            let busy = self.engine.peer_indices().any(|index| {
                 self.engine.peer(index).state != ENetPeerState::ENET_PEER_STATE_DISCONNECTED
             });
             if busy {
@@ -414,7 +414,7 @@ impl Host {
         let index = match self.index(peer) {
             Ok(index) => index,
             Err(Error::PeerGone) if self.ended.get(peer.slot()) == Some(&Some(peer.handle)) => {
-                PeerIndex::new(peer.slot())
+                self.engine.slot(peer.slot()).ok_or(Error::PeerGone)?
             }
             Err(error) => return Err(error),
         };

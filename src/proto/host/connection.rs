@@ -108,7 +108,7 @@ impl Host {
             .peers
             .iter()
             .position(|peer| peer.state == ENET_PEER_STATE_DISCONNECTED)
-            .map(PeerIndex::new)?;
+            .and_then(|slot| PeerIndex::checked(slot, self.engine.peers.len()))?;
         if !self.allocate_channels(index, channel_count) {
             return None;
         }

@@ -12,7 +12,7 @@ use crate::proto::state::channel::{
 };
 use crate::proto::state::command::number;
 use crate::proto::state::packet_flag;
-use crate::proto::state::peer_index::PeerIndex;
+use crate::proto::state::peer_index::{PeerIndex, SlotVec};
 use crate::proto::state::reassembly::{Budget, HeldKey, Locator, Reassembly};
 
 /// Whether a peer in `state` still takes commands.
@@ -22,14 +22,17 @@ fn receiving_state(state: ENetPeerState) -> bool {
 }
 
 /// The ordering state of the channel `locator` points into.
-fn incoming_channel_in(slots: &mut [PeerSlot], locator: Locator) -> Option<&mut IncomingChannel> {
+fn incoming_channel_in(
+    slots: &mut SlotVec<PeerSlot>,
+    locator: Locator,
+) -> Option<&mut IncomingChannel> {
     slots
-        .get_mut(locator.peer.get())?
+        .get_mut(locator.peer)?
         .incoming_mut(usize::from(locator.channel))
 }
 
 /// The held command at `locator`.
-fn held_in(slots: &mut [PeerSlot], locator: Locator) -> Option<&mut Incoming> {
+fn held_in(slots: &mut SlotVec<PeerSlot>, locator: Locator) -> Option<&mut Incoming> {
     let channel = incoming_channel_in(slots, locator)?;
     match locator.key {
         HeldKey::Reliable { start } => channel.reliable_mut(start),

@@ -6,9 +6,10 @@
 
 use super::engine::Host;
 use super::service::{Hooks, ServiceFailed, Transport};
-use super::transition::{counts_as_connected, StateChange};
+use super::transition::StateChange;
 use crate::abi::ENetPeerState::*;
 use crate::proto::state::command::OutgoingBody;
+use crate::proto::state::connected::counts_as_connected;
 use crate::proto::state::peer_index::PeerIndex;
 use crate::wire::command::CommandFlags;
 

@@ -7,8 +7,9 @@ use std::net::SocketAddrV6;
 use crate::abi::*;
 use crate::mem::{CBox, CSlice};
 use crate::proto::peer::slot::{PeerMut, PeerSlot, Receipts};
+use crate::proto::state::connected::ConnectedSet;
 use crate::proto::state::half_open::HalfOpen;
-use crate::proto::state::peer_index::PeerIndex;
+use crate::proto::state::peer_index::{PeerIndex, SlotVec};
 use crate::proto::state::reassembly::Budget;
 use crate::proto::state::recovery::{
     LossRecovery, RecoveryCounts, RecoveryStats, RecoveryTable, RetransmittedBytes,
@@ -59,53 +60,55 @@ pub struct Host {
     pub(crate) engine: Engine,
 }
 
-/// The engine's private state.
+/// The engine's state beside the public `ENetHost`: private to the host
+/// wing, which keeps its invariants (the connected set agrees with
+/// `connectedPeers`, each per-slot table has one entry per peer).
 pub(crate) struct Engine {
     /// The peer array C code sees as `host->peers`.
-    pub(crate) peers: CSlice<ENetPeer>,
+    pub(in crate::proto::host) peers: CSlice<ENetPeer>,
     /// Private state of each peer, by slot.
-    pub(crate) slots: Vec<PeerSlot>,
+    pub(in crate::proto::host) slots: SlotVec<PeerSlot>,
     /// Peers with an event to report, in order (stock's `dispatchQueue`).
-    pub(crate) dispatch_queue: VecDeque<PeerIndex>,
-    pub(crate) schedule: Schedule,
+    pub(in crate::proto::host) dispatch_queue: VecDeque<PeerIndex>,
+    pub(in crate::proto::host) schedule: Schedule,
     /// The datagram being packed.
-    pub(crate) builder: DatagramBuilder,
+    pub(in crate::proto::host) builder: DatagramBuilder,
     /// Unreliable commands in the datagram being packed (one datagram is
     /// built at a time, so one list serves every peer).
-    pub(crate) sent_unreliable: Vec<crate::proto::state::command::OutgoingCommand>,
+    pub(in crate::proto::host) sent_unreliable: Vec<crate::proto::state::command::OutgoingCommand>,
     /// Peers visited by the current send pass, and its rounds (kept to
     /// reuse their memory).
-    pub(crate) due: Vec<PeerIndex>,
-    pub(crate) round: Vec<PeerIndex>,
-    pub(crate) again: Vec<PeerIndex>,
+    pub(in crate::proto::host) due: Vec<PeerIndex>,
+    pub(in crate::proto::host) round: Vec<PeerIndex>,
+    pub(in crate::proto::host) again: Vec<PeerIndex>,
     /// Peers currently connected, by slot, for the bandwidth throttle.
-    pub(crate) connected: Vec<bool>,
+    pub(in crate::proto::host) connected: ConnectedSet,
     /// Half-open peers (incoming CONNECTs not yet acknowledged), oldest
     /// first: a CONNECT finding no free slot evicts the oldest.
-    pub(crate) half_open: HalfOpen,
+    pub(in crate::proto::host) half_open: HalfOpen,
     /// What all incomplete fragment reassemblies hold, host-wide.
-    pub(crate) reassembly: Budget,
+    pub(in crate::proto::host) reassembly: Budget,
     /// Each peer's loss recovery: the host's, or its own.
-    pub(crate) recovery: RecoveryTable,
+    pub(in crate::proto::host) recovery: RecoveryTable,
     /// The payload bytes each peer's retransmissions carried since its
     /// slot was last reset.
-    pub(crate) retransmitted_bytes: RetransmittedBytes,
+    pub(in crate::proto::host) retransmitted_bytes: RetransmittedBytes,
     /// The objects the internal `enet_peer_queue_*` exports last returned,
     /// by slot, until the peer's reset: programs rarely call them, so the
     /// few peers that have any keep them here rather than each slot.
-    pub(crate) receipts: BTreeMap<PeerIndex, Receipts>,
+    pub(in crate::proto::host) receipts: BTreeMap<PeerIndex, Receipts>,
     /// The IPv6 address of each peer that has one, by slot; an IPv4 peer's
     /// is `ENetPeer::address`, as in stock (see `endpoint.rs`). Kept here
     /// rather than in each slot: most hosts have no IPv6 peer at all. Like
     /// `ENetPeer::address`, an entry outlives the peer's reset, until the
     /// slot is given another address.
-    pub(crate) ipv6_endpoints: BTreeMap<PeerIndex, SocketAddrV6>,
+    pub(in crate::proto::host) ipv6_endpoints: BTreeMap<PeerIndex, SocketAddrV6>,
     /// Each slot's generation (see `request.rs`), made when the first
     /// handle is taken: before that no handle can go stale, and most
     /// programs never take one.
-    pub(crate) generations: std::cell::OnceCell<crate::proto::state::handle::Generations>,
+    pub(in crate::proto::host) generations: std::cell::OnceCell<crate::proto::state::handle::Generations>,
     /// Requests from other threads being applied (kept to reuse memory).
-    pub(crate) requests: Vec<crate::proto::state::handle::Request>,
+    pub(in crate::proto::host) requests: Vec<crate::proto::state::handle::Request>,
 }
 
 impl Engine {
@@ -115,7 +118,7 @@ impl Engine {
     // view, and lies outside the hot text's idle tier when only a rare path
     // (a timeout) calls it.
     #[inline(always)]
-    pub(crate) fn peer_view(&mut self, index: PeerIndex) -> PeerMut<'_> {
+    pub(in crate::proto::host) fn peer_view(&mut self, index: PeerIndex) -> PeerMut<'_> {
         PeerMut {
             public: &mut self.peers[index],
             slot: &mut self.slots[index],
@@ -126,7 +129,7 @@ impl Engine {
     /// The peer in slot `index` with what a send pass lends it: the
     /// datagram being packed and the unreliable commands it carries.
     #[inline(always)]
-    pub(crate) fn packing(
+    pub(in crate::proto::host) fn packing(
         &mut self,
         index: PeerIndex,
     ) -> (
@@ -147,7 +150,7 @@ impl Engine {
     // Always inlined: called at every acknowledgement, where a call's
     // prologue would cost more than the check.
     #[inline(always)]
-    pub(crate) fn record(&mut self, index: PeerIndex, resent: RecoveryCounts) {
+    pub(in crate::proto::host) fn record(&mut self, index: PeerIndex, resent: RecoveryCounts) {
         // Most passes send nothing again, and cost no more than this check.
         if resent != RecoveryCounts::default() {
             let (resends, bytes) = resent.split();
@@ -167,19 +170,6 @@ impl core::ops::Index<PeerIndex> for [ENetPeer] {
 
 impl core::ops::IndexMut<PeerIndex> for [ENetPeer] {
     fn index_mut(&mut self, index: PeerIndex) -> &mut ENetPeer {
-        &mut self[index.get()]
-    }
-}
-
-impl core::ops::Index<PeerIndex> for Vec<PeerSlot> {
-    type Output = PeerSlot;
-    fn index(&self, index: PeerIndex) -> &PeerSlot {
-        &self[index.get()]
-    }
-}
-
-impl core::ops::IndexMut<PeerIndex> for Vec<PeerSlot> {
-    fn index_mut(&mut self, index: PeerIndex) -> &mut PeerSlot {
         &mut self[index.get()]
     }
 }
@@ -347,9 +337,7 @@ impl Engine {
         }
         Some(Engine {
             peers: CSlice::new_with(settings.peer_count, |_| blank_peer())?,
-            slots: (0..settings.peer_count)
-                .map(|_| PeerSlot::default())
-                .collect(),
+            slots: SlotVec::from_fn(settings.peer_count, |_| PeerSlot::default()),
             dispatch_queue: VecDeque::new(),
             schedule: Schedule::new(settings.peer_count, settings.now),
             builder: DatagramBuilder::new(ENET_HOST_DEFAULT_MTU),
@@ -357,7 +345,7 @@ impl Engine {
             due: Vec::new(),
             round: Vec::new(),
             again: Vec::new(),
-            connected: vec![false; settings.peer_count],
+            connected: ConnectedSet::new(settings.peer_count),
             half_open: HalfOpen::new(settings.peer_count),
             reassembly: Budget::default(),
             recovery: RecoveryTable::default(),
@@ -427,6 +415,16 @@ impl Host {
         self.engine.peers.len()
     }
 
+    /// Every peer slot of this host, in order.
+    pub fn peer_indices(&self) -> impl DoubleEndedIterator<Item = PeerIndex> + Clone {
+        self.engine.slots.indices()
+    }
+
+    /// The slot numbered `slot`, if this host has it.
+    pub fn slot(&self, slot: usize) -> Option<PeerIndex> {
+        PeerIndex::checked(slot, self.peer_count())
+    }
+
     pub fn peer(&self, index: PeerIndex) -> &ENetPeer {
         &self.engine.peers[index]
     }
@@ -447,7 +445,10 @@ impl Host {
         let offset = (pointer as usize).checked_sub(base)?;
         let size = core::mem::size_of::<ENetPeer>();
         let index = offset / size;
-        (offset % size == 0 && index < self.engine.peers.len()).then(|| PeerIndex::new(index))
+        if offset % size != 0 {
+            return None;
+        }
+        PeerIndex::checked(index, self.engine.peers.len())
     }
 
     /// Pointer to the peer in slot `index`, as C code sees it.
@@ -463,12 +464,9 @@ impl Host {
         self.engine
             .connected
             .iter()
-            .enumerate()
-            .filter(|&(index, &connected)| {
-                connected
-                    && self.engine.peers[index].state == ENetPeerState::ENET_PEER_STATE_CONNECTED
+            .filter(|&index| {
+                self.engine.peers[index].state == ENetPeerState::ENET_PEER_STATE_CONNECTED
             })
-            .map(|(index, _)| PeerIndex::new(index))
             .collect()
     }
 

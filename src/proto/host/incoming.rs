@@ -1,6 +1,7 @@
 //! Receiving a datagram (stock `enet_protocol_handle_incoming_commands` and
 //! the command handlers that do not set up or tear down connections).
 
+use crate::proto::state::connected::counts_as_connected;
 use std::net::SocketAddr;
 
 use super::codec::Codec;
@@ -22,10 +23,6 @@ use ENetPeerState::*;
 /// The largest datagram ENet handles (`ENET_PROTOCOL_MAXIMUM_MTU`); the
 /// decompressed form must fit it too.
 const MAXIMUM_DATAGRAM: usize = ENET_PROTOCOL_MAXIMUM_MTU as usize;
-
-fn is_connected(state: ENetPeerState) -> bool {
-    state == ENET_PEER_STATE_CONNECTED || state == ENET_PEER_STATE_DISCONNECT_LATER
-}
 
 impl Host {
     /// Handles one received datagram from `from` at time `now`. Events that
@@ -216,7 +213,7 @@ impl Host {
                 self.handle_disconnect(index, header.flags, data);
                 Ok(())
             }
-            Command::Ping => is_connected(state).then_some(()).ok_or(()),
+            Command::Ping => counts_as_connected(state).then_some(()).ok_or(()),
             Command::SendReliable { data } => self.handle_payload(
                 index,
                 header,
@@ -254,7 +251,7 @@ impl Host {
                 packet_throttle_acceleration,
                 packet_throttle_deceleration,
             } => {
-                if !is_connected(state) {
+                if !counts_as_connected(state) {
                     return Err(());
                 }
                 let peer = &mut self.engine.peers[index];
@@ -271,7 +268,7 @@ impl Host {
     fn payload_allowed(&self, index: PeerIndex, header: &CommandHeader, length: usize) -> bool {
         let peer = &self.engine.peers[index];
         usize::from(header.channel_id) < peer.channelCount
-            && is_connected(peer.state)
+            && counts_as_connected(peer.state)
             && length <= self.public.maximumPacketSize
     }
 
@@ -397,7 +394,7 @@ impl Host {
         incoming: u32,
         outgoing: u32,
     ) -> Result<(), ()> {
-        if !is_connected(self.engine.peers[index].state) {
+        if !counts_as_connected(self.engine.peers[index].state) {
             return Err(());
         }
         if self.engine.peers[index].incomingBandwidth != 0 {

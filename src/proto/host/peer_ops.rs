@@ -4,13 +4,13 @@
 //! connection in `disconnect.rs`.
 
 use super::engine::{clear_list, Host};
-use super::transition::counts_as_connected;
 use crate::abi::*;
 use crate::mem::{CSlice, PacketView};
 use crate::proto::peer::slot::{blank_channel, Receipts, SendError};
 use crate::proto::state::command::{
     FragmentFields, OutgoingBody, OutgoingCommand, CONNECTION_CHANNEL,
 };
+use crate::proto::state::connected::counts_as_connected;
 use crate::proto::state::packet_flag;
 use crate::proto::state::peer_index::PeerIndex;
 use crate::wire::command::CommandFlags;
@@ -61,8 +61,8 @@ impl Host {
             if peer.incomingBandwidth != 0 {
                 self.public.bandwidthLimitedPeers += 1;
             }
-            self.public.connectedPeers += 1;
-            self.engine.connected[index.get()] = true;
+            self.engine.connected.insert(index);
+            self.public.connectedPeers = self.engine.connected.len();
         }
     }
 
@@ -74,8 +74,8 @@ impl Host {
                 self.public.bandwidthLimitedPeers =
                     self.public.bandwidthLimitedPeers.saturating_sub(1);
             }
-            self.public.connectedPeers = self.public.connectedPeers.saturating_sub(1);
-            self.engine.connected[index.get()] = false;
+            self.engine.connected.remove(index);
+            self.public.connectedPeers = self.engine.connected.len();
         }
     }
 

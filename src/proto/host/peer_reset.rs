@@ -176,7 +176,7 @@ mod tests {
     #[test]
     fn a_peers_own_loss_recovery_lasts_until_its_reset() {
         let mut host = Host::create(HostSettings::for_tests(2)).expect("host");
-        let [first, second] = [0, 1].map(PeerIndex::new);
+        let [first, second] = [0, 1].map(PeerIndex::for_tests);
         let host_wide = LossRecovery {
             fast_resend: 2,
             ..LossRecovery::default()
@@ -203,7 +203,7 @@ mod tests {
     fn a_reset_forgets_what_the_loss_recovery_did() {
         use crate::proto::state::recovery::{RecoveryCounts, RecoveryStats};
         let mut host = Host::create(HostSettings::for_tests(2)).expect("host");
-        let [first, second] = [0, 1].map(PeerIndex::new);
+        let [first, second] = [0, 1].map(PeerIndex::for_tests);
         let mut resent = RecoveryCounts::default();
         resent.count(100, true);
         resent.count(0, false);

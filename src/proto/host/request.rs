@@ -39,7 +39,10 @@ impl Host {
     /// before the first handle was taken).
     pub fn handle_index(&self, handle: PeerHandle) -> Option<PeerIndex> {
         let generations = self.engine.generations.get()?;
-        is_current(generations, handle).then_some(PeerIndex::new(handle.index as usize))
+        if !is_current(generations, handle) {
+            return None;
+        }
+        PeerIndex::checked(handle.index as usize, self.engine.peers.len())
     }
 
     /// Every slot's generation, for threads that check handles.
@@ -111,7 +114,7 @@ mod tests {
     #[test]
     fn generations_start_with_the_first_handle_and_go_stale_on_reset() {
         let mut host = Host::create(HostSettings::for_tests(2)).expect("host");
-        let slot = PeerIndex::new(1);
+        let slot = PeerIndex::for_tests(1);
         let connected = ENetPeerState::ENET_PEER_STATE_CONNECTED;
         // A reset before any handle was taken needs no table.
         host.engine.peers[slot].state = connected;
@@ -134,7 +137,7 @@ mod tests {
         assert_ne!(next.generation, handle.generation);
         assert_eq!(host.handle_index(next), Some(slot));
         // A free slot's handle names nothing.
-        let free = host.peer_handle(PeerIndex::new(0));
+        let free = host.peer_handle(PeerIndex::for_tests(0));
         assert_eq!(free.generation, 0);
         assert_eq!(host.handle_index(free), None);
     }

@@ -8,14 +8,9 @@
 use super::engine::Host;
 use crate::abi::*;
 use crate::proto::state::command::OutgoingBody;
+use crate::proto::state::connected::counts_as_connected;
 use crate::proto::state::peer_index::PeerIndex;
 use crate::wire::command::CommandFlags;
-
-use ENetPeerState::*;
-
-fn is_connected_or_disconnect_later(state: ENetPeerState) -> bool {
-    state == ENET_PEER_STATE_CONNECTED || state == ENET_PEER_STATE_DISCONNECT_LATER
-}
 
 impl Host {
     /// Slots of the peers in state CONNECTED or DISCONNECT_LATER: those
@@ -26,11 +21,7 @@ impl Host {
         self.engine
             .connected
             .iter()
-            .enumerate()
-            .filter(|&(index, &connected)| {
-                connected && is_connected_or_disconnect_later(self.engine.peers[index].state)
-            })
-            .map(|(index, _)| PeerIndex::new(index))
+            .filter(|&index| counts_as_connected(self.engine.peers[index].state))
             .collect()
     }
 

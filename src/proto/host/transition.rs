@@ -10,6 +10,7 @@
 use super::engine::Host;
 use crate::abi::ENetPeerState::{self, *};
 use crate::proto::peer::slot::PeerMut;
+use crate::proto::state::connected::counts_as_connected;
 use crate::proto::state::event::{Event, EventSlot};
 use crate::proto::state::peer_index::PeerIndex;
 
@@ -58,15 +59,6 @@ impl StateChange {
             rebalance: false,
         }
     }
-}
-
-/// Whether the host counts a peer in `state` among its connected peers
-/// (stock's `enet_peer_on_connect` and `_on_disconnect` conditions).
-pub(crate) fn counts_as_connected(state: ENetPeerState) -> bool {
-    matches!(
-        state,
-        ENET_PEER_STATE_CONNECTED | ENET_PEER_STATE_DISCONNECT_LATER
-    )
 }
 
 impl PeerMut<'_> {

@@ -104,7 +104,7 @@ mod tests {
     use super::*;
 
     fn slot(number: usize) -> PeerIndex {
-        PeerIndex::new(number)
+        PeerIndex::for_tests(number)
     }
 
     #[test]

@@ -9,6 +9,7 @@
 
 pub mod channel;
 pub mod command;
+pub(in crate::proto) mod connected;
 pub mod event;
 pub(in crate::proto) mod half_open;
 pub mod handle;

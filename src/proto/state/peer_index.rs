@@ -10,6 +10,12 @@
 //! Those lists hold one entry per peer at most, so the memory is small
 //! either way. The lists that hold more (the timer heap, the half-open
 //! queue) keep a [`SlotEntry`]: a value and the slot in 8 bytes.
+//!
+//! An index comes only from where slots are known to exist: a per-slot
+//! table ([`SlotVec`]), a host's own enumeration, or a number checked
+//! against the host's peer count ([`PeerIndex::checked`],
+//! [`PeerIndex::from_peer_id`]). So an index in hand names a real slot of
+//! the host it came from.
 
 use crate::abi::ENET_PROTOCOL_MAXIMUM_PEER_ID;
 
@@ -18,9 +24,22 @@ use crate::abi::ENET_PROTOCOL_MAXIMUM_PEER_ID;
 pub struct PeerIndex(usize);
 
 impl PeerIndex {
-    /// The slot numbered `slot`.
-    pub const fn new(slot: usize) -> PeerIndex {
+    /// The slot numbered `slot`, unchecked: only for this module's
+    /// constructors, which know the slot exists.
+    const fn new(slot: usize) -> PeerIndex {
         PeerIndex(slot)
+    }
+
+    /// The slot numbered `slot`, for unit tests that make a host of a
+    /// known size.
+    #[cfg(test)]
+    pub(crate) const fn for_tests(slot: usize) -> PeerIndex {
+        PeerIndex(slot)
+    }
+
+    /// The slot numbered `slot`, if a host with `peer_count` slots has it.
+    pub fn checked(slot: usize, peer_count: usize) -> Option<PeerIndex> {
+        (slot < peer_count).then_some(PeerIndex(slot))
     }
 
     /// The slot a peer id from the wire or from an `ENetPeer` field
@@ -28,7 +47,7 @@ impl PeerIndex {
     /// `peer_count` slots has it. The "no peer" id (0xFFF) is never a slot:
     /// a host has at most 0xFFF slots, numbered from 0.
     pub fn from_peer_id(id: u16, peer_count: usize) -> Option<PeerIndex> {
-        (usize::from(id) < peer_count).then_some(PeerIndex(usize::from(id)))
+        PeerIndex::checked(usize::from(id), peer_count)
     }
 
     /// The slot number, for indexing per-slot tables.
@@ -49,7 +68,9 @@ impl PeerIndex {
     }
 
     /// Every slot of a host with `peer_count` slots, in order.
-    pub fn all(peer_count: usize) -> impl DoubleEndedIterator<Item = PeerIndex> + Clone {
+    pub(in crate::proto) fn all(
+        peer_count: usize,
+    ) -> impl DoubleEndedIterator<Item = PeerIndex> + Clone {
         (0..peer_count).map(PeerIndex::new)
     }
 }
@@ -88,13 +109,66 @@ impl core::fmt::Display for PeerIndex {
     }
 }
 
+/// A table with one `T` per peer slot, indexed by [`PeerIndex`] only.
+///
+/// The engine's per-slot state lives in these rather than in bare `Vec`s,
+/// so that a slot number, a channel number and a count cannot be mixed up
+/// when one is used to index, and so that the indices a loop visits come
+/// from the table itself.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct SlotVec<T> {
+    items: Vec<T>,
+}
+
+impl<T> SlotVec<T> {
+    /// `peer_count` slots, each made by `make` from its index.
+    pub(crate) fn from_fn(peer_count: usize, make: impl FnMut(PeerIndex) -> T) -> SlotVec<T> {
+        SlotVec {
+            items: PeerIndex::all(peer_count).map(make).collect(),
+        }
+    }
+
+    /// Every slot's index, in order.
+    pub(crate) fn indices(&self) -> impl DoubleEndedIterator<Item = PeerIndex> + Clone {
+        PeerIndex::all(self.items.len())
+    }
+
+    /// The value of slot `index`, if the table has that slot.
+    pub(crate) fn get_mut(&mut self, index: PeerIndex) -> Option<&mut T> {
+        self.items.get_mut(index.0)
+    }
+
+    /// Every slot's index with its value, in order.
+    pub(crate) fn iter_enumerated(&self) -> impl Iterator<Item = (PeerIndex, &T)> {
+        self.items
+            .iter()
+            .enumerate()
+            .map(|(slot, item)| (PeerIndex::new(slot), item))
+    }
+}
+
+impl<T> core::ops::Index<PeerIndex> for SlotVec<T> {
+    type Output = T;
+    #[inline(always)]
+    fn index(&self, index: PeerIndex) -> &T {
+        &self.items[index.0]
+    }
+}
+
+impl<T> core::ops::IndexMut<PeerIndex> for SlotVec<T> {
+    #[inline(always)]
+    fn index_mut(&mut self, index: PeerIndex) -> &mut T {
+        &mut self.items[index.0]
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
     fn peer_ids_beyond_the_host_name_no_slot() {
-        assert_eq!(PeerIndex::from_peer_id(0, 1), Some(PeerIndex::new(0)));
+        assert_eq!(PeerIndex::from_peer_id(0, 1), Some(PeerIndex::for_tests(0)));
         assert_eq!(PeerIndex::from_peer_id(1, 1), None);
         assert_eq!(PeerIndex::from_peer_id(0xFFF, 0xFFF), None);
         assert_eq!(
@@ -111,13 +185,13 @@ mod tests {
 
     #[test]
     fn slot_entries_order_by_value_then_slot() {
-        let last = PeerIndex::new(ENET_PROTOCOL_MAXIMUM_PEER_ID as usize - 1);
+        let last = PeerIndex::for_tests(ENET_PROTOCOL_MAXIMUM_PEER_ID as usize - 1);
         let far = 1u64 << 50;
         let entries = [
-            SlotEntry::new(far, PeerIndex::new(0)),
+            SlotEntry::new(far, PeerIndex::for_tests(0)),
             SlotEntry::new(1 << 32, last),
             SlotEntry::new(far, last),
-            SlotEntry::new(1 << 32, PeerIndex::new(3)),
+            SlotEntry::new(1 << 32, PeerIndex::for_tests(3)),
         ];
         for entry in entries {
             assert_eq!(SlotEntry::new(entry.value(), entry.slot()), entry);
@@ -128,9 +202,9 @@ mod tests {
         assert_eq!(
             order,
             [
-                (1 << 32, PeerIndex::new(3)),
+                (1 << 32, PeerIndex::for_tests(3)),
                 (1 << 32, last),
-                (far, PeerIndex::new(0)),
+                (far, PeerIndex::for_tests(0)),
                 (far, last)
             ]
         );

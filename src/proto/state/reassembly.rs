@@ -404,7 +404,7 @@ mod tests {
 
     fn locator(start: u16) -> Locator {
         Locator {
-            peer: PeerIndex::new(0),
+            peer: PeerIndex::for_tests(0),
             channel: 0,
             key: HeldKey::Reliable { start },
         }

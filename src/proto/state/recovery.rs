@@ -489,7 +489,7 @@ mod tests {
 
     #[test]
     fn a_peers_own_setting_lasts_until_forgotten_or_replaced() {
-        let [first, second] = [0, 1].map(PeerIndex::new);
+        let [first, second] = [0, 1].map(PeerIndex::for_tests);
         let mut table = RecoveryTable::default();
         assert_eq!(*table.of(first), LossRecovery::DEFAULT);
         table.set_host(LossRecovery::FAST);
@@ -513,7 +513,7 @@ mod tests {
 
     #[test]
     fn only_retransmitted_payload_makes_an_entry() {
-        let [first, second] = [0, 1].map(PeerIndex::new);
+        let [first, second] = [0, 1].map(PeerIndex::for_tests);
         let mut bytes = RetransmittedBytes::default();
         bytes.add(first, 0);
         assert!(bytes.0.is_empty(), "a CONNECT sent again carries none");

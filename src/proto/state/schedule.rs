@@ -320,11 +320,11 @@ mod tests {
     use super::*;
 
     fn peer(slot: usize) -> PeerIndex {
-        PeerIndex::new(slot)
+        PeerIndex::for_tests(slot)
     }
 
     fn peers(slots: &[usize]) -> Vec<PeerIndex> {
-        slots.iter().copied().map(PeerIndex::new).collect()
+        slots.iter().copied().map(PeerIndex::for_tests).collect()
     }
 
     #[test]

@@ -134,7 +134,8 @@ impl Pair {
             self.now = self.now.wrapping_add(1);
             if self.sides[1].connected[client_peer.get()] {
                 if let Some(server_peer) = self.sides[0].connected.iter().position(|&c| c) {
-                    return (client_peer, PeerIndex::new(server_peer));
+                    let server_peer = self.sides[0].host.slot(server_peer).expect("a server slot");
+                    return (client_peer, server_peer);
                 }
             }
         }
@@ -353,7 +354,9 @@ impl Pair {
         // fuzzed CONNECT can make several); one of them must fit. The
         // header holds the id's low 12 bits: a fuzzed CONNECT may claim an
         // id above them.
-        let candidates: Vec<&ENetPeer> = PeerIndex::all(side.host.peer_count())
+        let candidates: Vec<&ENetPeer> = side
+            .host
+            .peer_indices()
             .map(|i| side.host.peer(i))
             .filter(|p| {
                 p.address == *to
@@ -399,7 +402,7 @@ impl Pair {
             let host = &side.host;
             let mut connected = 0;
             let mut limited = 0;
-            for index in PeerIndex::all(host.peer_count()) {
+            for index in host.peer_indices() {
                 let peer = host.peer(index);
                 assert_eq!(peer.incomingPeerID, index.peer_id());
                 if is_connected(peer.state) {

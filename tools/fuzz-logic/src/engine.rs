@@ -105,7 +105,10 @@ impl Run {
         let choice = input.u8();
         let count = self.pair.sides[side].host.peer_count();
         if choice & 0x80 != 0 {
-            PeerIndex::new(usize::from(choice) % count)
+            self.pair.sides[side]
+                .host
+                .slot(usize::from(choice) % count)
+                .expect("a slot below the count")
         } else {
             self.peers[side]
         }
