@@ -1,6 +1,6 @@
 //! The library's runtime switches: every `ENET_RS_*` environment variable
 //! it reads is named here, and only here is the environment read
-//! (`tests/module_layers.rs` checks that no other module of `src` does).
+//! (`tests/engine/module_layers.rs` checks that no other module of `src` does).
 //!
 //! A switch hands its owner the raw text; what the text means, and when
 //! to read it, stays with the owner. Nothing is cached: each read sees the

@@ -8,7 +8,7 @@
  * Not covered here on purpose: receiving a datagram larger than the
  * buffers. Stock 1.3.17 returns -1 there and enet-rs deliberately returns
  * -2 (as ENet 1.3.18+ does, so a host can skip the datagram); that case is
- * tested in the Rust tests (tests/net_socket.rs). NULL pointer arguments,
+ * tested in the Rust tests (tests/engine/net_socket.rs). NULL pointer arguments,
  * which crash stock, are tested there too. */
 #define _DEFAULT_SOURCE 1
 #include <enet/enet.h>
@@ -483,7 +483,7 @@ static void test_options(void)
     int option, value, buffer_size;
     socklen_t length;
     /* 10 is ENet 1.3.18's ENET_SOCKOPT_TTL, which 1.3.17 refuses and we
-       take (tests/net_socket.rs and compat_1_3_18.c test it). */
+       take (tests/engine/net_socket.rs and compat_1_3_18.c test it). */
     static const int odd_options[] = {0, -1, 11, 99, INT_MIN, INT_MAX};
     size_t i;
     puts("== set_option / get_option");

@@ -2,7 +2,9 @@
 //! (readings are "now minus a settable base", wrapping at 2^32) on a clock
 //! that never runs backwards, shared safely between threads.
 //!
-//! The clock is process-wide, so the tests that set it take a lock.
+//! The clock is process-wide, so the tests that set it take a lock, and
+//! they run in a test binary of their own: a real host beside them (the
+//! engine binary's) would see its clock jump.
 
 use std::sync::Mutex;
 use std::thread;

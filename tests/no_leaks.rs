@@ -2,7 +2,14 @@
 //! goes through the allocator hooks and is returned: after a lossy session
 //! with fragments, resets and every kind of disconnect, allocations and
 //! frees balance.
+//!
+//! A test binary of its own: the hooks it installs count every allocation
+//! of the process and stay installed (they also switch the packet pool off
+//! for good), so no other test may run beside it.
 
+// The engine binary's simulated network; this binary uses part of it.
+#[path = "engine/sim/mod.rs"]
+#[allow(dead_code)]
 mod sim;
 
 use std::sync::atomic::{AtomicUsize, Ordering};

@@ -23,6 +23,7 @@ mod gate;
 mod hello;
 mod session;
 mod setup;
+mod setup_error;
 mod transport;
 mod verify;
 
@@ -34,7 +35,8 @@ use dimpl::Dtls;
 
 use gate::{Admission, Gate};
 use session::{Ended, Outbox, Progress, Session};
-pub use setup::{ClientSetup, ServerSetup, SetupError};
+pub use setup::{ClientSetup, ServerSetup};
+pub use setup_error::SetupError;
 pub use transport::{MaybeSecure, SecureTransport};
 
 /// A session unheard of for this long is dropped (an ENet peer pings

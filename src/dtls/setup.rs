@@ -5,7 +5,6 @@
 //! uses them, so that a bad key is refused here and never reaches the
 //! library (which gives up with a panic on a key it cannot read).
 
-use std::fmt;
 use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
@@ -20,41 +19,8 @@ use x509_cert::serial_number::SerialNumber;
 use x509_cert::spki::SubjectPublicKeyInfoOwned;
 use x509_cert::time::Validity;
 
+use super::setup_error::SetupError;
 use super::verify::Verifier;
-
-/// Why a set-up was refused.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum SetupError {
-    /// No PEM block of the kind wanted, or one that does not decode.
-    Pem(&'static str),
-    /// The private key is not an ECDSA P-256 or P-384 key in PKCS#8 or
-    /// SEC1 form.
-    PrivateKey,
-    /// A certificate does not parse.
-    Certificate,
-    /// The expected host name is not a DNS name or an IP address.
-    HostName,
-    /// The certificate for the client's own use could not be made.
-    ClientCertificate,
-    /// The DTLS library refused its configuration (its self-tests of the
-    /// ciphers failed).
-    Library,
-}
-
-impl fmt::Display for SetupError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            SetupError::Pem(what) => write!(f, "no readable PEM {what}"),
-            SetupError::PrivateKey => {
-                f.write_str("the private key is not an ECDSA P-256/P-384 key")
-            }
-            SetupError::Certificate => f.write_str("a certificate does not parse"),
-            SetupError::HostName => f.write_str("the host name is not a DNS name or IP address"),
-            SetupError::ClientCertificate => f.write_str("could not make the client's certificate"),
-            SetupError::Library => f.write_str("the DTLS library refused its configuration"),
-        }
-    }
-}
 
 /// The DER contents of every PEM block labelled `label` in `text`, in
 /// order.

@@ -18,7 +18,7 @@ use rustls_pki_types::{
 use webpki::{EndEntityCert, KeyUsage};
 use x509_cert::der::Decode;
 
-use super::setup::SetupError;
+use super::setup_error::SetupError;
 
 /// ECDSA over P-256 with SHA-256 and over P-384 with SHA-384: what the DTLS
 /// library's certificates are signed with.

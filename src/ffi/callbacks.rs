@@ -44,7 +44,7 @@ pub unsafe extern "C" fn enet_initialize_with_callbacks(
         let Some(inits) = (unsafe { inits.as_ref() }) else {
             return -1;
         };
-        match hooks::install(inits) {
+        match crate::mem::install_hooks(inits) {
             Ok(()) => enet_initialize(),
             Err(hooks::PartialHooks) => -1,
         }

@@ -113,14 +113,22 @@ pub fn sanitizer_replaces_malloc() -> bool {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct PartialHooks;
 
+/// Whether `hooks` replace the allocator (`malloc` and `free` both
+/// given), or why [`install`] would refuse them (only one of the two).
+pub fn replaces_allocator(hooks: &ENetCallbacks) -> Result<bool, PartialHooks> {
+    match (hooks.malloc, hooks.free) {
+        (Some(_), Some(_)) => Ok(true),
+        (None, None) => Ok(false),
+        _ => Err(PartialHooks),
+    }
+}
+
 /// Installs the program's hooks: `malloc` and `free` together or neither;
 /// `no_memory` on its own. Hooks left NULL keep their current value.
+/// [`crate::mem::install_hooks`] empties the packet pool first.
 pub fn install(hooks: &ENetCallbacks) -> Result<(), PartialHooks> {
     match (hooks.malloc, hooks.free) {
         (Some(malloc), Some(free)) => {
-            // Idle packet blocks came from libc's `malloc` (the pool runs
-            // only on the default allocator) and go back to its `free`.
-            super::pool::switch_off();
             MALLOC.store(malloc as usize, Ordering::Release);
             FREE.store(free as usize, Ordering::Release);
         }

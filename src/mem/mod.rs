@@ -20,3 +20,16 @@ pub mod pool;
 pub use cbox::{CBox, CSlice};
 pub use chunked::ChunkedPacket;
 pub use packet::{PacketRef, PacketView};
+
+use crate::abi::ENetCallbacks;
+
+/// Installs the program's allocator hooks ([`hooks::install`]). When they
+/// replace `malloc` and `free`, the packet pool is switched off first: its
+/// idle blocks came from libc's `malloc` (it runs only on the default
+/// allocator) and go back to libc's `free`.
+pub fn install_hooks(callbacks: &ENetCallbacks) -> Result<(), hooks::PartialHooks> {
+    if hooks::replaces_allocator(callbacks)? {
+        pool::switch_off();
+    }
+    hooks::install(callbacks)
+}

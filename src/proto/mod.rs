@@ -6,7 +6,7 @@
 //! [`Transport`] (clock, datagrams in and out, waiting) and [`Hooks`] (the
 //! program's callbacks), and gets back events and the time the engine next
 //! needs to run ([`Host::next_deadline`]). The C driver (`ffi::host`) runs
-//! it over a socket; the simulator (`tests/sim`) runs the same loop over
+//! it over a socket; the simulator (`tests/engine/sim`) runs the same loop over
 //! virtual links and virtual time, so every protocol behaviour is testable
 //! there.
 //!

@@ -21,6 +21,7 @@ use enet::proto::{
 
 use crate::error::Error;
 use crate::packet::Packet;
+use crate::peer::Peer;
 use crate::sender::Sender;
 use crate::transport::HostSocket;
 
@@ -59,32 +60,6 @@ impl Default for HostConfig {
             ipv6_only: false,
             reuse_port: false,
         }
-    }
-}
-
-/// A peer: its host, a slot of that host and the slot's generation. Copy
-/// it freely; once the peer has disconnected, calls with it fail with
-/// [`Error::PeerGone`], whoever holds the slot by then, and another host
-/// refuses it with [`Error::ForeignPeer`].
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub struct Peer {
-    handle: PeerHandle,
-    /// The [`Host::id`] of the host that reported it.
-    host: u32,
-}
-
-impl Peer {
-    /// The peer's slot in its host (reused after the peer has gone).
-    pub fn slot(&self) -> usize {
-        self.handle.index as usize
-    }
-
-    pub(crate) fn handle(&self) -> PeerHandle {
-        self.handle
-    }
-
-    pub(crate) fn host(&self) -> u32 {
-        self.host
     }
 }
 

@@ -53,12 +53,14 @@
 mod error;
 mod host;
 mod packet;
+mod peer;
 mod sender;
 mod transport;
 
 pub use error::Error;
-pub use host::{Encryption, Event, Host, HostConfig, NetsimStats, Peer, PeerInfo, ServerCheck};
+pub use host::{Encryption, Event, Host, HostConfig, NetsimStats, PeerInfo, ServerCheck};
 /// What one direction of a network conditioner did ([`Host::netsim_stats`]).
 pub use netsim::LinkStats as NetsimDirection;
 pub use packet::{Delivery, Packet};
+pub use peer::Peer;
 pub use sender::Sender;

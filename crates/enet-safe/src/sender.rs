@@ -9,8 +9,8 @@ use enet::net::request_queue::RequestQueue;
 use enet::proto::Request;
 
 use crate::error::Error;
-use crate::host::Peer;
 use crate::packet::Packet;
+use crate::peer::Peer;
 
 /// A handle any thread may use to hand work to one host: clone it, move it
 /// to a thread, keep it as long as you like. Each call only queues; the
@@ -99,8 +99,8 @@ impl Sender {
     /// queueing finds a dropped host. A stale one may be stale because the
     /// host was dropped (that resets its peers), which is the better answer.
     fn current(&self, peer: Peer) -> Result<enet::proto::PeerHandle, Error> {
-        let handle = peer.handle();
-        if peer.host() != self.host {
+        let handle = peer.handle;
+        if peer.host != self.host {
             Err(Error::ForeignPeer)
         } else if self.queue.is_current(handle) {
             Ok(handle)

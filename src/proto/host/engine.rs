@@ -106,7 +106,8 @@ pub(crate) struct Engine {
     /// Each slot's generation (see `request.rs`), made when the first
     /// handle is taken: before that no handle can go stale, and most
     /// programs never take one.
-    pub(in crate::proto::host) generations: std::cell::OnceCell<crate::proto::state::handle::Generations>,
+    pub(in crate::proto::host) generations:
+        std::cell::OnceCell<crate::proto::state::handle::Generations>,
     /// Requests from other threads being applied (kept to reuse memory).
     pub(in crate::proto::host) requests: Vec<crate::proto::state::handle::Request>,
 }

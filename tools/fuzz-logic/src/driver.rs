@@ -1,5 +1,5 @@
 //! Two engine hosts joined by an in-process link with a virtual clock, as
-//! `tests/sim/mod.rs` drives them, but stepped by the fuzz input: which
+//! `tests/engine/sim/mod.rs` drives them, but stepped by the fuzz input: which
 //! host runs, which datagrams arrive, what time it is. Only the public
 //! `enet::proto` API is used. After every step [`Pair::check`] asserts the
 //! engine's invariants; every event passes through [`Pair::record`], which

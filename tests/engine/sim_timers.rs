@@ -13,11 +13,10 @@
 //! millisecond, like a program calling `enet_host_service(host, &e, 0)` in
 //! a loop, so stock would act at exactly those times.
 
-mod sim;
-
 use enet::mem::PacketRef;
 use enet::proto::PeerIndex;
-use sim::{connect, Sim, SimTransport};
+
+use crate::sim::{connect, Sim, SimTransport};
 
 const RELIABLE: u32 = 1;
 /// Longer than any test runs: the peer never pings on its own.

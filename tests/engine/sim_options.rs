@@ -1,13 +1,12 @@
 //! Checksums, compression and bandwidth limits on the simulated network.
 
-mod sim;
-
 use enet::abi::ENetPeerState::*;
 use enet::mem::PacketRef;
 use enet::proto::NoCodec;
 use enet::proto::PeerIndex;
 use enet::proto::WireCodec;
-use sim::{connect, Sim};
+
+use crate::sim::{connect, Sim};
 
 const RELIABLE: u32 = 1;
 const COMPRESSED: u8 = 0x40; // high byte of the peer-id word

@@ -1,12 +1,13 @@
 //! The crate's modules form layers, and this reads the sources and checks
 //! that they do (see `docs/architecture.md`):
 //!
-//! - inside `src/proto`, `src/ffi` and `src/net`, no two modules depend on
-//!   each other, directly or round a longer loop (`proto` is three wings,
-//!   `state` below `peer` below `host`: state types never reach up into the
-//!   code that operates on them, and a peer never reaches its host; in `ffi`, every
-//!   entry point finds its host through the leaf `driver.rs`; in `net`, the
-//!   platform layer `sys/` never reaches back into the portable modules);
+//! - inside every folder of `src` and of each `crates/*/src` (the crate
+//!   root's too), no two modules depend on each other, directly or round a
+//!   longer loop (`proto` is three wings, `state` below `peer` below
+//!   `host`: state types never reach up into the code that operates on
+//!   them, and a peer never reaches its host; in `ffi`, every entry point
+//!   finds its host through the leaf `driver.rs`; in `net`, the platform
+//!   layer `sys/` never reaches back into the portable modules);
 //! - each layer names only the layers below it: `wire` only `abi`, `mem`
 //!   only `abi` and `config`, `proto` never `net`, `ffi`, `dtls` or
 //!   `config`, `net` never `ffi` or `dtls`;
@@ -35,8 +36,27 @@ fn source_root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("src")
 }
 
+/// The `src` of every crate of the repository: this one's, then each
+/// `crates/*/src`, in order.
+fn crate_roots() -> Vec<PathBuf> {
+    let crates = Path::new(env!("CARGO_MANIFEST_DIR")).join("crates");
+    let mut roots: Vec<PathBuf> = fs::read_dir(&crates)
+        .expect("crates directory")
+        .map(|entry| entry.expect("entry").path().join("src"))
+        .filter(|root| root.is_dir())
+        .collect();
+    roots.sort();
+    roots.insert(0, source_root());
+    roots
+}
+
 /// Every `.rs` file under `src`, in order.
 fn source_paths() -> Vec<PathBuf> {
+    source_paths_under(&source_root())
+}
+
+/// Every `.rs` file under `root`, in order.
+fn source_paths_under(root: &Path) -> Vec<PathBuf> {
     fn walk(directory: &Path, into: &mut Vec<PathBuf>) {
         for entry in fs::read_dir(directory).expect("src directory") {
             let path = entry.expect("entry").path();
@@ -48,7 +68,7 @@ fn source_paths() -> Vec<PathBuf> {
         }
     }
     let mut paths = Vec::new();
-    walk(&source_root(), &mut paths);
+    walk(root, &mut paths);
     paths.sort();
     paths
 }
@@ -56,11 +76,16 @@ fn source_paths() -> Vec<PathBuf> {
 /// Every `.rs` file under `src` as a module, except what only
 /// `#[cfg(test)]` compiles (a `#[cfg(test)] mod name;` file or directory).
 fn sources() -> Vec<SourceFile> {
-    let root = source_root();
+    sources_under(&source_root())
+}
+
+/// Every `.rs` file of the crate whose source is at `root`, as
+/// [`sources`] reads `src`.
+fn sources_under(root: &Path) -> Vec<SourceFile> {
     let mut files = Vec::new();
     let mut test_only: Vec<Vec<String>> = Vec::new();
-    for path in source_paths() {
-        let relative = path.strip_prefix(&root).unwrap();
+    for path in source_paths_under(root) {
+        let relative = path.strip_prefix(root).unwrap();
         let mut module: Vec<String> = relative
             .with_extension("")
             .iter()
@@ -307,23 +332,23 @@ fn read_tree(
 }
 
 /// The modules of the layer `src/<layer>` (its files and subdirectories,
-/// without its `mod.rs`) and, for each, the others it names. A file in a
-/// subdirectory belongs to the subdirectory's module; a glob of the layer
-/// (`use super::*` outside a test) names every module of it.
+/// without its `mod.rs`) and, for each, the others it names.
 fn layer_dependencies(files: &[SourceFile], layer: &str) -> BTreeMap<String, BTreeSet<String>> {
-    folder_dependencies(files, &[layer])
+    folder_dependencies(files, &[layer.to_string()])
 }
 
-/// The same for any folder of `src` (`&["proto", "host"]` is
-/// `src/proto/host`): its modules and, for each, the others it names.
+/// The modules of the folder module `folder` (`[]` for the crate root,
+/// `["net", "sys"]` for `src/net/sys`): its files and subdirectories,
+/// without its own `mod.rs` or `lib.rs`, and, for each, the others it
+/// names. A file in a subdirectory belongs to the subdirectory's module;
+/// a glob of the folder (`use super::*` outside a test) names every
+/// module of it.
 fn folder_dependencies(
     files: &[SourceFile],
-    folder: &[&str],
+    folder: &[String],
 ) -> BTreeMap<String, BTreeSet<String>> {
     let depth = folder.len();
-    let inside = |module: &[String]| {
-        module.len() > depth && module.iter().zip(folder).all(|(part, name)| part == name)
-    };
+    let inside = |module: &[String]| module.len() > depth && module.starts_with(folder);
     let mut graph: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
     for file in files {
         if inside(&file.module) {
@@ -338,7 +363,7 @@ fn folder_dependencies(
         let own = &file.module[depth];
         let mut uses = BTreeSet::new();
         for path in named_paths(&file.module, &file.code) {
-            if !inside(&path) {
+            if !path.starts_with(folder) {
                 continue;
             }
             match path.get(depth).map(String::as_str) {
@@ -346,7 +371,7 @@ fn folder_dependencies(
                 Some(used) if known.contains(used) => {
                     uses.insert(used.to_string());
                 }
-                // The layer's own items (`super::Host`, re-exported by
+                // The folder's own items (`super::Host`, re-exported by
                 // its mod.rs) name no one module.
                 _ => {}
             }
@@ -355,6 +380,16 @@ fn folder_dependencies(
         graph.get_mut(own).unwrap().extend(uses);
     }
     graph
+}
+
+/// Every folder module of a crate's files: the root and each module that
+/// has modules inside it (a directory, or a file with inline-declared
+/// files under a directory of its name).
+fn folders(files: &[SourceFile]) -> BTreeSet<Vec<String>> {
+    files
+        .iter()
+        .flat_map(|file| (0..file.module.len()).map(|depth| file.module[..depth].to_vec()))
+        .collect()
 }
 
 /// A loop of dependencies, if there is one.
@@ -389,13 +424,18 @@ fn find_cycle(graph: &BTreeMap<String, BTreeSet<String>>) -> Option<Vec<String>>
         .find_map(|node| visit(node, graph, &mut done, &mut Vec::new()))
 }
 
-fn assert_no_cycle(layer: &str, graph: &BTreeMap<String, BTreeSet<String>>) {
+fn assert_no_cycle(folder: &str, graph: &BTreeMap<String, BTreeSet<String>>) {
     if let Some(cycle) = find_cycle(graph) {
         panic!(
-            "modules of src/{layer} depend on each other in a loop: {}",
+            "modules of {folder} depend on each other in a loop: {}",
             cycle.join(" -> ")
         );
     }
+}
+
+/// A folder's module path from its parts.
+fn folder(parts: &[&str]) -> Vec<String> {
+    parts.iter().map(|part| part.to_string()).collect()
 }
 
 #[test]
@@ -410,14 +450,14 @@ fn proto_modules_depend_on_each_other_without_loops() {
     assert_no_cycle("proto", &wings);
     // Inside each wing, no loop either; the reading itself works: these
     // edges are known to exist.
-    let state = folder_dependencies(&files, &["proto", "state"]);
+    let state = folder_dependencies(&files, &folder(&["proto", "state"]));
     assert!(state.len() > 10, "found only {:?}", state.keys());
     assert!(state["channel"].contains("reassembly"));
     assert_no_cycle("proto/state", &state);
-    let peer = folder_dependencies(&files, &["proto", "peer"]);
+    let peer = folder_dependencies(&files, &folder(&["proto", "peer"]));
     assert!(peer["in_flight"].contains("slot"));
     assert_no_cycle("proto/peer", &peer);
-    let host = folder_dependencies(&files, &["proto", "host"]);
+    let host = folder_dependencies(&files, &folder(&["proto", "host"]));
     assert!(host["delivery"].contains("engine"));
     assert_no_cycle("proto/host", &host);
 }
@@ -448,7 +488,7 @@ fn ffi_modules_depend_on_each_other_without_loops() {
     assert!(graph["host"].contains("enet_rs_net"));
     assert!(graph["peer"].contains("host"));
     assert!(graph["driver"].is_empty(), "{:?}", graph["driver"]);
-    assert_no_cycle("ffi", &graph);
+    assert_no_cycle("src/ffi", &graph);
 }
 
 #[test]
@@ -459,7 +499,71 @@ fn net_modules_depend_on_each_other_without_loops() {
     assert!(graph["transport"].contains("sys"));
     // `src/net/sys/unix/mmsg.rs` names `crate::net::batch`.
     assert!(graph["sys"].contains("batch"));
-    assert_no_cycle("net", &graph);
+    assert_no_cycle("src/net", &graph);
+}
+
+/// For each folder module of each crate (`src`, `src/net/sys`,
+/// `crates/enet-safe/src`, ...), the dependencies of its modules.
+fn every_folder_dependencies() -> BTreeMap<String, BTreeMap<String, BTreeSet<String>>> {
+    let manifest = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut graphs = BTreeMap::new();
+    for root in crate_roots() {
+        let name = root
+            .strip_prefix(manifest)
+            .unwrap()
+            .to_string_lossy()
+            .replace('\\', "/");
+        let files = sources_under(&root);
+        for folder in folders(&files) {
+            let label = [name.clone()].into_iter().chain(folder.iter().cloned());
+            let label = label.collect::<Vec<_>>().join("/");
+            graphs.insert(label, folder_dependencies(&files, &folder));
+        }
+    }
+    graphs
+}
+
+#[test]
+fn modules_of_every_folder_depend_on_each_other_without_loops() {
+    let graphs = every_folder_dependencies();
+    // The reading itself works: these folders and edges are known to exist.
+    for folder in [
+        "src",
+        "src/proto",
+        "src/ffi",
+        "src/net",
+        "src/net/sys",
+        "src/dtls",
+        "src/mem",
+        "src/wire",
+        "crates/enet-safe/src",
+        "crates/netsim/src",
+    ] {
+        assert!(
+            graphs.contains_key(folder),
+            "no folder {folder} in {:?}",
+            graphs.keys()
+        );
+    }
+    assert!(graphs["src"]["ffi"].contains("proto"));
+    assert!(graphs["src"]["proto"].contains("wire"));
+    assert!(graphs["src/dtls"]["setup"].contains("setup_error"));
+    assert!(graphs["src/dtls"]["verify"].contains("setup_error"));
+    assert!(graphs["src/mem"]["pool"].contains("hooks"));
+    assert!(graphs["src/mem"]["pool"].contains("checker"));
+    assert!(graphs["crates/enet-safe/src"]["host"].contains("sender"));
+    assert!(graphs["crates/enet-safe/src"]["sender"].contains("peer"));
+    let loops: Vec<String> = graphs
+        .iter()
+        .filter_map(|(folder, graph)| {
+            find_cycle(graph).map(|cycle| format!("{folder}: {}", cycle.join(" -> ")))
+        })
+        .collect();
+    assert!(
+        loops.is_empty(),
+        "modules of a folder depend on each other in a loop:\n{}",
+        loops.join("\n")
+    );
 }
 
 /// The modules of the crate each layer may name, besides its own: the
@@ -614,4 +718,48 @@ fn a_loop_is_found_when_there_is_one() {
         find_cycle(&graph),
         Some(vec!["a".into(), "b".into(), "c".into(), "a".into()])
     );
+}
+
+#[test]
+fn a_loop_is_found_in_any_folder_of_a_crate() {
+    let file = |module: &[&str], code: &str| SourceFile {
+        module: module.iter().map(|part| part.to_string()).collect(),
+        path: format!("{}.rs", module.join("/")),
+        code: code.to_string(),
+    };
+    let files = [
+        file(&[], "mod x; mod y;"),
+        // Round the folder `x`: `a` names `b` (through a file inside it),
+        // and `b/c.rs` names `a`.
+        file(&["x"], "pub use a::A;"),
+        file(&["x", "a"], "use super::b::c::C;"),
+        file(&["x", "b"], "mod c; mod d;"),
+        file(&["x", "b", "c"], "use crate::x::a::A; use super::d::D;"),
+        // Inside the folder `x/b`: `d` names `c`, which names `d`.
+        file(&["x", "b", "d"], "fn f() { super::c::g() }"),
+        // `y` has modules that depend on each other one way only.
+        file(&["y", "p"], "use super::{q, r::R};"),
+        file(&["y", "q"], "use super::r::*;"),
+        file(&["y", "r"], ""),
+    ];
+    let found: Vec<Vec<String>> = folders(&files).into_iter().collect();
+    assert_eq!(
+        found,
+        [vec![], vec!["x"], vec!["x", "b"], vec!["y"]]
+            .map(|folder: Vec<&str>| folder.into_iter().map(String::from).collect::<Vec<_>>())
+    );
+    let loop_of = |folder: &[&str]| {
+        let folder: Vec<String> = folder.iter().map(|part| part.to_string()).collect();
+        find_cycle(&folder_dependencies(&files, &folder))
+    };
+    assert_eq!(loop_of(&[]), None);
+    assert_eq!(
+        loop_of(&["x"]),
+        Some(vec!["a".into(), "b".into(), "a".into()])
+    );
+    assert_eq!(
+        loop_of(&["x", "b"]),
+        Some(vec!["c".into(), "d".into(), "c".into()])
+    );
+    assert_eq!(loop_of(&["y"]), None);
 }

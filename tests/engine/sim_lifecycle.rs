@@ -1,13 +1,12 @@
 //! Connection life cycle on the simulated network: timeouts, each kind of
 //! disconnect on both sides, peer-slot exhaustion and reuse.
 
-mod sim;
-
 use enet::abi::ENetPeerState::*;
 use enet::mem::PacketRef;
 use enet::proto::DisconnectEffect;
 use enet::proto::PeerIndex;
-use sim::{address_of, connect, Sim};
+
+use crate::sim::{address_of, connect, Sim};
 
 const RELIABLE: u32 = 1;
 

@@ -1,8 +1,6 @@
 //! Hostile datagrams: nothing may crash the engine, deliver bytes nobody
 //! sent, or break a good connection.
 
-mod sim;
-
 use enet::abi::ENetAddress;
 use enet::mem::PacketRef;
 use enet::proto::PeerIndex;
@@ -10,8 +8,9 @@ use enet::wire::command::{Command, CommandFlags, CommandHeader};
 use enet::wire::DropReason;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
-use sim::forge::{fragment, Forger};
-use sim::{connect, Sim};
+
+use crate::sim::forge::{fragment, Forger};
+use crate::sim::{connect, Sim};
 
 /// A server with two clients: the attacker forges datagrams as the first
 /// (an attacker who sniffed that connection can speak for it), the second

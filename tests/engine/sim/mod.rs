@@ -1,7 +1,6 @@
 //! A deterministic simulated network for the sans-IO engine: hosts on
 //! virtual addresses, virtual milliseconds, and seeded loss, duplication,
 //! reordering and latency. Nothing here touches a socket or a clock.
-#![allow(dead_code)]
 
 pub mod forge;
 

@@ -3,14 +3,13 @@
 //! acknowledged, the congestion window, and stock's timeouts kept where
 //! the default promises them.
 
-mod sim;
-
 use enet::mem::PacketRef;
 use enet::proto::LossRecovery;
 use enet::proto::PeerIndex;
 use enet::wire::command::{Command, CommandFlags, CommandHeader};
 use enet::wire::{Datagram, DatagramBuilder, Envelope};
-use sim::{address_of, connect, numbers_on, Link, Sim};
+
+use crate::sim::{self, address_of, connect, numbers_on, Link, Sim};
 
 const RELIABLE: u32 = 1;
 

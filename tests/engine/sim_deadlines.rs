@@ -7,11 +7,10 @@
 //! same times and report the same events. Time starts just below the
 //! 32-bit wrap of ENet's clock, so the session crosses it.
 
-mod sim;
-
 use enet::mem::PacketRef;
 use enet::proto::PeerIndex;
-use sim::{Link, Seen, Sim};
+
+use crate::sim::{Link, Seen, Sim};
 
 const RELIABLE: u32 = 1;
 

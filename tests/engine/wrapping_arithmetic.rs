@@ -4,15 +4,14 @@
 //! are reachable from a remote peer; these
 //! tests run the debug engine, as `cargo test` does.
 
-mod sim;
-
 use enet::abi::ENetPeerState::*;
 use enet::mem::PacketRef;
 use enet::proto::PeerIndex;
 use enet::proto::{Event, EventSlot, NoCodec};
 use enet::wire::command::{Command, CommandFlags, CommandHeader, Fragment};
 use enet::wire::{DatagramBuilder, Envelope};
-use sim::{connect, Sim};
+
+use crate::sim::{connect, Sim};
 
 const RELIABLE: u32 = 1;
 

@@ -3,8 +3,6 @@
 //! CONNECT finding no free slot takes the slot of the oldest half-open peer
 //! (never a connected one, never one the program is connecting), silently.
 
-mod sim;
-
 use std::collections::HashMap;
 
 use enet::abi::ENetAddress;
@@ -16,7 +14,8 @@ use enet::wire::{
 };
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
-use sim::{address_of, Seen, Sim};
+
+use crate::sim::{self, address_of, Seen, Sim};
 
 /// A CONNECT datagram as `enet_host_connect` sends it (see the captured
 /// one in the wire traces), with the given ids.

@@ -1,13 +1,12 @@
 //! The engine on a perfect simulated link: handshake, every delivery mode,
 //! disconnects.
 
-mod sim;
-
 use enet::abi::ENetPeerState::*;
 use enet::mem::PacketRef;
 use enet::proto::DisconnectEffect;
 use enet::proto::PeerIndex;
-use sim::{connect, numbers_on, Seen, Sim};
+
+use crate::sim::{connect, numbers_on, Seen, Sim};
 
 const RELIABLE: u32 = 1;
 const UNSEQUENCED: u32 = 2;

@@ -2,14 +2,13 @@
 //! length claimed, and all incomplete reassemblies of all peers share one
 //! host-wide budget in which the stalest is evicted.
 
-mod sim;
-
 use enet::abi::ENetPeerState;
 use enet::mem::PacketRef;
 use enet::proto::DisconnectEffect;
 use enet::proto::PeerIndex;
-use sim::forge::{fragment_on, Forger};
-use sim::{connect, Seen, Sim};
+
+use crate::sim::forge::{fragment_on, Forger};
+use crate::sim::{connect, Seen, Sim};
 
 const CLAIM: u32 = 32 << 20;
 const PIECE: u32 = 1000;

@@ -1,12 +1,11 @@
 //! The engine on bad simulated links: loss, duplication, reordering and
 //! latency, with virtual time starting just below the u32 wrap.
 
-mod sim;
-
 use enet::mem::PacketRef;
 use enet::proto::LossRecovery;
 use enet::proto::PeerIndex;
-use sim::{connect, numbers_on, Link, Seen, Sim};
+
+use crate::sim::{connect, numbers_on, Link, Seen, Sim};
 
 const RELIABLE: u32 = 1;
 const UNRELIABLE_FRAGMENT: u32 = 8;
