@@ -7,8 +7,10 @@
 //!   entry point finds its host through the leaf `driver.rs`; in `net`, the
 //!   platform layer `sys/` never reaches back into the portable modules);
 //! - each layer names only the layers below it: `wire` only `abi`, `mem`
-//!   only `abi` and `config`, `proto` never `net`, `ffi`, `dtls` or
-//!   `config`, `net` never `ffi` or `dtls`;
+//!   only `abi` and `config` (its process-wide packet-pool switches),
+//!   `proto` never `net`, `ffi`, `dtls` or `config`, `net` never `ffi`,
+//!   `dtls`, `endpoint` or `config` (its switches reach it as values),
+//!   `endpoint` never `ffi`;
 //! - only `src/config.rs` reads the environment.
 //!
 //! A module "names" another when its code (comments and `#[cfg(test)]`
@@ -419,8 +421,9 @@ fn net_modules_depend_on_each_other_without_loops() {
 
 /// The modules of the crate each layer may name, besides its own: the
 /// "uses" column of `docs/architecture.md` (`dtls`, not in that table,
-/// may use the engine and what is below it). `ffi` sits on top and may
-/// name any of them.
+/// may use the engine and what is below it). `net` takes its switches as
+/// values from the host's builder (`endpoint`), which assembles a host
+/// from `net` and `dtls`; `ffi` sits on top and may name any of them.
 const MAY_NAME: &[(&str, &[&str])] = &[
     ("abi", &[]),
     ("time", &[]),
@@ -429,7 +432,13 @@ const MAY_NAME: &[(&str, &[&str])] = &[
     ("mem", &["abi", "config"]),
     ("proto", &["abi", "time", "wire", "mem"]),
     ("dtls", &["abi", "time", "wire", "mem", "proto"]),
-    ("net", &["abi", "mem", "config", "proto"]),
+    ("net", &["abi", "mem", "proto"]),
+    (
+        "endpoint",
+        &[
+            "abi", "time", "config", "wire", "mem", "proto", "dtls", "net",
+        ],
+    ),
 ];
 
 /// Each file that names a module of the crate its layer may not, with

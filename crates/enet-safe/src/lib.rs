@@ -54,7 +54,6 @@ mod error;
 mod host;
 mod packet;
 mod sender;
-mod transport;
 
 pub use error::Error;
 pub use host::{Encryption, Event, Host, HostConfig, NetsimStats, Peer, PeerInfo, ServerCheck};
