@@ -131,7 +131,12 @@ impl fmt::Display for Malformed {
 /// Reads one variable of the real environment. A value that is not
 /// valid Unicode is kept, lossily, so that it is reported as malformed.
 fn environment(name: &str) -> Option<String> {
-    std::env::var_os(name).map(|value| value.to_string_lossy().into_owned())
+    let value = std::env::var_os(name)?;
+    Some(
+        value
+            .into_string()
+            .unwrap_or_else(|value| value.to_string_lossy().into_owned()),
+    )
 }
 
 /// Reports each malformed switch on stderr, one line each.

@@ -118,11 +118,6 @@ impl HostBuilder {
         self
     }
 
-    /// The switches the host will take.
-    pub fn switches_ref(&self) -> &Switches {
-        &self.switches
-    }
-
     /// A fixed seed for the host's connect ids, instead of a random one.
     pub fn seed(mut self, seed: u32) -> Self {
         self.seed = Some(seed);
