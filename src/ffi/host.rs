@@ -12,9 +12,9 @@ use crate::config::Switches;
 use crate::dtls::{SecureLayer, SecureTransport};
 use crate::endpoint::{BoundSocket, HostBuilder};
 use crate::mem::{packet, CBox, PacketView};
-use crate::net::clock;
 use crate::net::request_queue::RequestQueue;
 use crate::net::transport::SocketTransport;
+use crate::net::{clock, socket};
 use crate::proto::{
     Codec, DisconnectEffect, Event, Hooks, Host, Intercept, PeerIndex, Request, ServiceFailed,
     Serviced,
@@ -220,7 +220,11 @@ pub unsafe extern "C" fn enet_host_destroy(host: *mut ENetHost) {
         let Some(mut host) = (unsafe { CBox::from_raw(host.cast::<DriverHost>()) }) else {
             return;
         };
-        host.close();
+        if let Some(requests) = host.requests.take() {
+            requests.close();
+        }
+        socket::destroy(host.public.socket);
+        host.shut_down();
         let compressor = host.public.compressor;
         if let (false, Some(destroy)) = (compressor.context.is_null(), compressor.destroy) {
             // SAFETY: the program's compressor frees its own context.
