@@ -419,6 +419,15 @@ fn net_modules_depend_on_each_other_without_loops() {
     assert_no_cycle("net", &graph);
 }
 
+#[test]
+fn endpoint_modules_depend_on_each_other_without_loops() {
+    let graph = layer_dependencies(&sources(), "endpoint");
+    assert_no_cycle("endpoint", &graph);
+    // The reading itself works: the builder draws its seed from `seed`.
+    assert!(graph["builder"].contains("seed"));
+    assert!(graph["seed"].is_empty(), "{:?}", graph["seed"]);
+}
+
 /// The modules of the crate each layer may name, besides its own: the
 /// "uses" column of `docs/architecture.md` (`dtls`, not in that table,
 /// may use the engine and what is below it). `net` takes its switches as

@@ -5,7 +5,8 @@ use core::ptr;
 use std::io;
 use std::net::SocketAddr;
 
-use super::{random_seed, Endpoint};
+use super::seed::random_seed;
+use super::Endpoint;
 use crate::abi::{ENetAddress, ENetSocket};
 use crate::config::{LossRecoveryPreset, Switches};
 use crate::mem::CBox;
