@@ -5,8 +5,8 @@
 //! - [`abi`]: the `#[repr(C)]` types and constants of the stock headers and
 //!   of `enet/enet_rs.h`, plain data;
 //! - [`time`]: wrapping 32-bit millisecond arithmetic;
-//! - [`config`]: the `ENET_RS_*` environment switches, named and read in
-//!   one place;
+//! - [`config`]: the `ENET_RS_*` environment switches, named, read and
+//!   parsed in one place;
 //! - [`wire`]: bytes on the wire (header, commands, checksum, datagram
 //!   builder, CRC-32, range coder), no panic on any input;
 //! - [`mem`]: memory C code sees or frees (allocator hooks, `CBox`,
@@ -15,6 +15,10 @@
 //!   socket and no clock;
 //! - [`net`]: the clock, sockets, addresses and datagram batches over the
 //!   operating system, with the platform layer in [`net::sys`];
+//! - [`dtls`]: encrypted hosts, a transport between the engine and the
+//!   socket;
+//! - [`endpoint`]: one host's assembly (engine, socket I/O, request queue,
+//!   encryption) for both APIs, made by one builder;
 //! - [`ffi`]: the `extern "C"` entry points, each behind a panic guard.
 //!
 //! `docs/architecture.md` in the repository says what each module owns and
@@ -34,6 +38,7 @@ compile_error!(
 pub mod abi;
 pub mod config;
 pub mod dtls;
+pub mod endpoint;
 pub mod ffi;
 pub mod mem;
 pub mod net;

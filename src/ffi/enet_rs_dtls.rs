@@ -4,9 +4,9 @@
 use core::ffi::{c_char, c_int, CStr};
 use core::mem::MaybeUninit;
 
-use super::driver::{host_mut, peer_host, DriverHost};
+use super::driver::{host_mut, peer_host};
 use crate::abi::*;
-use crate::dtls::{ClientSetup, SecureLayer, ServerSetup, Status};
+use crate::dtls::{ClientSetup, ServerSetup, Status};
 use crate::net::address::write_c_string;
 
 /// The text of a C string, if it is UTF-8.
@@ -19,22 +19,6 @@ unsafe fn text_of<'a>(text: *const c_char) -> Option<&'a str> {
     }
     // SAFETY: caller contract.
     unsafe { CStr::from_ptr(text) }.to_str().ok()
-}
-
-/// The host's encryption, made on the first set-up, which must come
-/// before any peer connects (a host never changes from plain to
-/// encrypted under a connection).
-fn secure_layer(host: &mut DriverHost) -> Option<&mut SecureLayer> {
-    if host.secure.is_none() {
-        let busy = host
-            .peer_indices()
-            .any(|index| host.peer(index).state != ENetPeerState::ENET_PEER_STATE_DISCONNECTED);
-        if busy {
-            return None;
-        }
-        host.secure = Some(Box::default());
-    }
-    host.secure.as_deref_mut()
 }
 
 /// Makes the host accept encrypted connections: every datagram to and from
@@ -66,7 +50,7 @@ pub unsafe extern "C" fn enet_rs_host_dtls_server(
         let Ok(setup) = ServerSetup::from_pem(chain, key) else {
             return -1;
         };
-        match secure_layer(host) {
+        match host.secure_layer() {
             Some(layer) => {
                 layer.set_server(setup);
                 0
@@ -112,7 +96,7 @@ pub unsafe extern "C" fn enet_rs_host_dtls_client(
         let Ok(setup) = ClientSetup::new(verify != 0, trusted, host_name) else {
             return -1;
         };
-        match secure_layer(host) {
+        match host.secure_layer() {
             Some(layer) => {
                 layer.set_client(setup);
                 0

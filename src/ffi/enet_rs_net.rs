@@ -10,6 +10,8 @@ use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr, SocketAddrV4, SocketAddrV
 
 use super::driver::{host_mut, host_on_socket, peer_host};
 use crate::abi::*;
+use crate::config::Switches;
+use crate::endpoint::{BoundSocket, HostBuilder};
 use crate::net::address::write_c_string;
 use crate::net::host_socket::{self, HostSocketOptions};
 use crate::proto::endpoint::enet_view;
@@ -265,62 +267,33 @@ pub unsafe extern "C" fn enet_rs_host_create(options: *const ENetRsHostOptions) 
             ipv6_only: options.flags & ENET_RS_HOST_IPV6_ONLY != 0,
             reuse_port: options.flags & ENET_RS_HOST_REUSE_PORT != 0,
         };
-        host_on_new_socket(
-            &socket_options,
-            enet_view,
-            options.peerCount,
-            options.channelLimit,
-            options.incomingBandwidth,
-            options.outgoingBandwidth,
-        )
+        let builder = HostBuilder::new(options.peerCount)
+            .channel_limit(options.channelLimit)
+            .bandwidth(options.incomingBandwidth, options.outgoingBandwidth)
+            .switches(Switches::from_env());
+        host_on_new_socket(&socket_options, enet_view, builder)
     })
 }
 
-/// Opens a socket as `socket_options` say and makes a host on it, whose
+/// Opens a socket as `socket_options` say and builds a host on it, whose
 /// `address` field shows what `shown` makes of the bound address; NULL if
 /// either fails.
 fn host_on_new_socket(
     socket_options: &HostSocketOptions,
     shown: impl FnOnce(&SocketAddr) -> ENetAddress,
-    peer_count: usize,
-    channel_limit: usize,
-    incoming_bandwidth: u32,
-    outgoing_bandwidth: u32,
+    builder: HostBuilder,
 ) -> *mut ENetHost {
-    let Ok((socket, family, bound)) = host_socket::open(socket_options) else {
-        return ptr::null_mut();
-    };
-    host_on_socket(
-        socket,
-        shown(&bound),
-        family,
-        peer_count,
-        channel_limit,
-        incoming_bandwidth,
-        outgoing_bandwidth,
-    )
-}
-
-/// `ENET_RS_DUAL_STACK=1`: `enet_host_create` makes every host it would
-/// bind to any IPv4 address (or to none) a dual-stack IPv6 host instead,
-/// so an unmodified server takes IPv6 clients too.
-pub(crate) fn dual_stack_from_env() -> bool {
-    crate::config::DUAL_STACK
-        .read()
-        .is_some_and(|value| value.trim() == "1")
+    match BoundSocket::open(socket_options, shown) {
+        Ok((socket, _)) => host_on_socket(builder, socket),
+        Err(_) => ptr::null_mut(),
+    }
 }
 
 /// A dual-stack host on `[::]` and the port of `address` (an ephemeral one
 /// without), for `enet_host_create` under `ENET_RS_DUAL_STACK`; its
 /// `address` field reads as stock's would (`0.0.0.0`, the port bound, or
 /// all zeroes without an address).
-pub(crate) fn dual_stack_host(
-    address: Option<ENetAddress>,
-    peer_count: usize,
-    channel_limit: usize,
-    incoming_bandwidth: u32,
-    outgoing_bandwidth: u32,
-) -> *mut ENetHost {
+pub(crate) fn dual_stack_host(address: Option<ENetAddress>, builder: HostBuilder) -> *mut ENetHost {
     let port = address.map_or(0, |address| address.port);
     let options = HostSocketOptions {
         bind: Some(SocketAddr::V6(SocketAddrV6::new(
@@ -338,10 +311,7 @@ pub(crate) fn dual_stack_host(
             Some(_) => enet_view(bound),
             None => ENetAddress::default(),
         },
-        peer_count,
-        channel_limit,
-        incoming_bandwidth,
-        outgoing_bandwidth,
+        builder,
     )
 }
 

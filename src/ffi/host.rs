@@ -8,9 +8,10 @@ use core::ptr;
 use super::codec::CallbackCodec;
 use super::driver::{host_mut, host_on_socket, DriverHost};
 use crate::abi::*;
+use crate::config::Switches;
 use crate::dtls::{SecureLayer, SecureTransport};
+use crate::endpoint::{BoundSocket, HostBuilder};
 use crate::mem::{packet, CBox, PacketView};
-use crate::net::host_socket::SocketFamily;
 use crate::net::request_queue::RequestQueue;
 use crate::net::transport::SocketTransport;
 use crate::net::{clock, socket};
@@ -187,51 +188,19 @@ pub unsafe extern "C" fn enet_host_create(
         }
         // SAFETY: the caller passes NULL or a valid address.
         let address = unsafe { address.as_ref() }.copied();
-        if super::enet_rs_net::dual_stack_from_env()
-            && address.is_none_or(|address| address.host == ENET_HOST_ANY)
-        {
-            return super::enet_rs_net::dual_stack_host(
-                address,
-                peerCount,
-                channelLimit,
-                incomingBandwidth,
-                outgoingBandwidth,
-            );
+        let switches = Switches::from_env();
+        let dual_stack = switches.dual_stack;
+        let builder = HostBuilder::new(peerCount)
+            .channel_limit(channelLimit)
+            .bandwidth(incomingBandwidth, outgoingBandwidth)
+            .switches(switches);
+        if dual_stack && address.is_none_or(|address| address.host == ENET_HOST_ANY) {
+            return super::enet_rs_net::dual_stack_host(address, builder);
         }
-        let Ok(sock) = socket::create(ENetSocketType::ENET_SOCKET_TYPE_DATAGRAM as c_int) else {
-            return ptr::null_mut();
-        };
-        if address.is_some() && socket::bind(sock, address.as_ref()).is_err() {
-            socket::destroy(sock);
-            return ptr::null_mut();
+        match BoundSocket::stock(address.as_ref()) {
+            Some(socket) => host_on_socket(builder, socket),
+            None => ptr::null_mut(),
         }
-        for (option, value) in [
-            (ENetSocketOption::ENET_SOCKOPT_NONBLOCK, 1),
-            (ENetSocketOption::ENET_SOCKOPT_BROADCAST, 1),
-            (
-                ENetSocketOption::ENET_SOCKOPT_RCVBUF,
-                ENET_HOST_RECEIVE_BUFFER_SIZE as c_int,
-            ),
-            (
-                ENetSocketOption::ENET_SOCKOPT_SNDBUF,
-                ENET_HOST_SEND_BUFFER_SIZE as c_int,
-            ),
-        ] {
-            let _ = socket::set_option(sock, option as c_int, value);
-        }
-        let bound = match address {
-            Some(requested) => socket::local_address(sock).unwrap_or(requested),
-            None => ENetAddress::default(),
-        };
-        host_on_socket(
-            sock,
-            bound,
-            SocketFamily::Ipv4,
-            peerCount,
-            channelLimit,
-            incomingBandwidth,
-            outgoingBandwidth,
-        )
     })
 }
 

@@ -4,17 +4,17 @@
 //! still seen through `malloc` and `free`.
 
 use super::hooks;
-use crate::config;
 
-/// valgrind's heap tools (memcheck, helgrind, drd...) or a sanitizer.
-pub fn memory_checked() -> bool {
-    valgrind_heap_tool() || hooks::sanitizer_replaces_malloc()
+/// valgrind's heap tools (memcheck, helgrind, drd...) or a sanitizer;
+/// `preload` is the loader's preload list (`LD_PRELOAD`), if set.
+pub fn memory_checked(preload: Option<&str>) -> bool {
+    valgrind_heap_tool(preload) || hooks::sanitizer_replaces_malloc()
 }
 
 /// valgrind's tools that track the heap preload a library of their own
 /// beside `vgpreload_core` (callgrind and cachegrind do not).
-fn valgrind_heap_tool() -> bool {
-    config::LD_PRELOAD.read().is_some_and(|preload| {
+fn valgrind_heap_tool(preload: Option<&str>) -> bool {
+    preload.is_some_and(|preload| {
         preload
             .split([':', ' '])
             .any(|library| library.contains("vgpreload_") && !library.contains("vgpreload_core"))

@@ -62,7 +62,7 @@ fn pooling() -> bool {
 /// Decides once whether this process pools (see the module's notes).
 #[cold]
 fn decide() -> bool {
-    let wanted = hooks::default_allocator() && !switched_off() && !checker::memory_checked();
+    let wanted = wanted(&config::ProcessSwitches::from_env());
     let state = if wanted { ON } else { OFF };
     // A concurrent `switch_off` wins: it only ever moves to OFF.
     match STATE.compare_exchange(UNDECIDED, state, Ordering::AcqRel, Ordering::Acquire) {
@@ -71,8 +71,11 @@ fn decide() -> bool {
     }
 }
 
-fn switched_off() -> bool {
-    matches!(config::PACKET_POOL.read().as_deref(), Some("off" | "0"))
+/// Whether the process's switches and its allocator let it pool.
+fn wanted(switches: &config::ProcessSwitches) -> bool {
+    hooks::default_allocator()
+        && switches.packet_pool
+        && !checker::memory_checked(switches.preload.as_deref())
 }
 
 /// The class of a block of at least `size` bytes, if one is that large.
@@ -369,7 +372,7 @@ mod tests {
     fn the_global_pool_is_off_under_a_custom_allocator_or_checker() {
         // Only what can be checked from inside this process: the decision
         // matches the rules.
-        let expected = hooks::default_allocator() && !switched_off() && !checker::memory_checked();
+        let expected = wanted(&config::ProcessSwitches::from_env());
         assert!(!pooling() || expected);
     }
 }

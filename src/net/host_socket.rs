@@ -1,17 +1,26 @@
-//! The socket of a host made through the extensions (`enet_rs_host_create`):
-//! IPv4, IPv6 or dual-stack, optionally sharing its port with other hosts.
+//! A host's socket, opened and bound, with the options every host's
+//! socket has ([`set_host_options`], the one place they are set):
+//! - stock's IPv4 socket for `enet_host_create` ([`open_stock`]), with
+//!   stock's exact system calls (`socket.rs`) in stock's order;
+//! - the extensions' socket (`enet_rs_host_create`, the safe Rust API;
+//!   [`open`]): IPv4, IPv6 or dual-stack, optionally sharing its port with
+//!   other hosts, made with `socket2`.
 //!
-//! Stock's `enet_host_create` keeps its own IPv4 socket with stock's exact
-//! system calls (`socket.rs`); this one is free to use `socket2`, and
-//! hands the descriptor over to the host, which closes it as stock does.
+//! Either way the descriptor is handed over to the host, which closes it
+//! as stock does.
 
+use core::ffi::c_int;
 use std::io;
 use std::net::{Ipv6Addr, SocketAddr, SocketAddrV6};
 
 use socket2::{Domain, Socket, Type};
 
+use super::socket;
 use super::sys::{into_enet_socket, share_port, sock_ref};
-use crate::abi::{ENetSocket, ENET_HOST_RECEIVE_BUFFER_SIZE, ENET_HOST_SEND_BUFFER_SIZE};
+use crate::abi::{
+    ENetAddress, ENetSocket, ENetSocketOption, ENetSocketType, ENET_HOST_RECEIVE_BUFFER_SIZE,
+    ENET_HOST_SEND_BUFFER_SIZE,
+};
 
 /// Which peers a host's socket can reach.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -53,6 +62,46 @@ pub struct HostSocketOptions {
     pub reuse_port: bool,
 }
 
+/// Sets the options of a host's socket, as stock sets them on its own, in
+/// stock's order: non-blocking, broadcast (not on an IPv6-only socket,
+/// which has no IPv4), and stock's buffer sizes. Only a socket that cannot
+/// be made non-blocking is an error; stock's own hosts ignore even that.
+pub fn set_host_options(sock: ENetSocket, family: SocketFamily) -> io::Result<()> {
+    let set =
+        |option: ENetSocketOption, value: c_int| socket::set_option(sock, option as c_int, value);
+    let non_blocking = set(ENetSocketOption::ENET_SOCKOPT_NONBLOCK, 1);
+    if family != SocketFamily::Ipv6Only {
+        let _ = set(ENetSocketOption::ENET_SOCKOPT_BROADCAST, 1);
+    }
+    let _ = set(
+        ENetSocketOption::ENET_SOCKOPT_RCVBUF,
+        ENET_HOST_RECEIVE_BUFFER_SIZE as c_int,
+    );
+    let _ = set(
+        ENetSocketOption::ENET_SOCKOPT_SNDBUF,
+        ENET_HOST_SEND_BUFFER_SIZE as c_int,
+    );
+    non_blocking
+}
+
+/// Stock's socket for `enet_host_create`: IPv4, bound to `address` if
+/// there is one, and the address the host shows (the bound one, or all
+/// zeroes without an address); `None`, with the socket closed, when it
+/// cannot be made or bound.
+pub fn open_stock(address: Option<&ENetAddress>) -> Option<(ENetSocket, ENetAddress)> {
+    let sock = socket::create(ENetSocketType::ENET_SOCKET_TYPE_DATAGRAM as c_int).ok()?;
+    if address.is_some() && socket::bind(sock, address).is_err() {
+        socket::destroy(sock);
+        return None;
+    }
+    let _ = set_host_options(sock, SocketFamily::Ipv4);
+    let shown = match address {
+        Some(requested) => socket::local_address(sock).unwrap_or(*requested),
+        None => ENetAddress::default(),
+    };
+    Some((sock, shown))
+}
+
 /// An open, bound, non-blocking socket for a host, its family, and the
 /// address it is bound to.
 pub fn open(options: &HostSocketOptions) -> io::Result<(ENetSocket, SocketFamily, SocketAddr)> {
@@ -75,18 +124,15 @@ pub fn open(options: &HostSocketOptions) -> io::Result<(ENetSocket, SocketFamily
         share_port(&socket)?;
     }
     socket.bind(&bind.into())?;
-    socket.set_nonblocking(true)?;
-    // As stock's host sockets; broadcast exists for IPv4 alone.
-    if family != SocketFamily::Ipv6Only {
-        let _ = socket.set_broadcast(true);
+    let sock = into_enet_socket(socket);
+    let bound = set_host_options(sock, family).and_then(|()| local_endpoint(sock));
+    match bound {
+        Ok(bound) => Ok((sock, family, bound)),
+        Err(error) => {
+            socket::destroy(sock);
+            Err(error)
+        }
     }
-    let _ = socket.set_recv_buffer_size(ENET_HOST_RECEIVE_BUFFER_SIZE as usize);
-    let _ = socket.set_send_buffer_size(ENET_HOST_SEND_BUFFER_SIZE as usize);
-    let bound = socket
-        .local_addr()?
-        .as_socket()
-        .ok_or_else(|| io::Error::from(io::ErrorKind::InvalidInput))?;
-    Ok((into_enet_socket(socket), family, bound))
 }
 
 /// The address `socket` (a host's, open) is bound to, either family.

@@ -1,6 +1,6 @@
 //! The network conditioner: a host's own bad network, at its socket.
 //!
-//! When a host has one (`ENET_RS_NETSIM` when it was made, or
+//! When a host has one (`ENET_RS_NETSIM` when it was built, or
 //! `enet_rs_host_set_netsim` later), every datagram the host sends and
 //! every datagram it receives passes one direction of it: the model of
 //! `enet-netsim` ([`netsim::Link`]) decides its fate and holds its copies
@@ -18,7 +18,6 @@ use std::time::Instant;
 use netsim::spec::{self, Spec};
 use netsim::{Link, LinkStats, SpecError};
 
-use crate::config;
 use crate::proto::Grouping;
 
 /// Both directions of a host's conditioner and the clock they run on.
@@ -45,22 +44,6 @@ impl Conditioner {
             start: Instant::now(),
             outgoing: Link::new(spec.outgoing, out_seed),
             incoming: Link::new(spec.incoming, in_seed),
-        }
-    }
-
-    /// The conditioner `ENET_RS_NETSIM` asks for, if any. A spec that
-    /// cannot be read is named on stderr and gives none.
-    pub fn from_env() -> Option<Box<Conditioner>> {
-        let text = config::NETSIM.read()?;
-        match Conditioner::from_spec(&text) {
-            Ok(conditioner) => conditioner.map(Box::new),
-            Err(error) => {
-                eprintln!(
-                    "enet-rs: {}: {error}; this host runs without the conditioner",
-                    config::NETSIM.name
-                );
-                None
-            }
         }
     }
 

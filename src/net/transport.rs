@@ -9,7 +9,7 @@
 use std::net::SocketAddr;
 use std::ops::Range;
 
-use super::batch::{offload_allowed_by_env, Datagram};
+use super::batch::Datagram;
 use super::netsim::Conditioner;
 use super::sys::{ReceiveBatch, SendBatch, Waker, Woken};
 use super::{clock, socket};
@@ -30,14 +30,13 @@ pub struct SocketIo {
 
 impl SocketIo {
     /// Batches for a host's `socket` (IPv6 or not), with UDP offload where
-    /// the system has it unless `ENET_RS_UDP_OFFLOAD=off`, and the
-    /// network conditioner `ENET_RS_NETSIM` asks for.
-    pub fn new(socket: ENetSocket, ipv6_socket: bool) -> Self {
-        let offload = offload_allowed_by_env();
+    /// the system has it if `offload` allows it, and no network
+    /// conditioner.
+    pub fn new(socket: ENetSocket, ipv6_socket: bool, offload: bool) -> Self {
         SocketIo {
             received: ReceiveBatch::for_socket(socket, offload),
             outgoing: SendBatch::new(offload, ipv6_socket),
-            netsim: Conditioner::from_env(),
+            netsim: None,
         }
     }
 

@@ -9,8 +9,10 @@
 //!   finds its host through the leaf `driver.rs`; in `net`, the platform
 //!   layer `sys/` never reaches back into the portable modules);
 //! - each layer names only the layers below it: `wire` only `abi`, `mem`
-//!   only `abi` and `config`, `proto` never `net`, `ffi`, `dtls` or
-//!   `config`, `net` never `ffi` or `dtls`;
+//!   only `abi` and `config` (its process-wide packet-pool switches),
+//!   `proto` never `net`, `ffi`, `dtls` or `config`, `net` never `ffi`,
+//!   `dtls`, `endpoint` or `config` (its switches reach it as values),
+//!   `endpoint` never `ffi`;
 //! - only `src/config.rs` reads the environment.
 //!
 //! A module "names" another when its code (comments and `#[cfg(test)]`
@@ -566,10 +568,20 @@ fn modules_of_every_folder_depend_on_each_other_without_loops() {
     );
 }
 
+#[test]
+fn endpoint_modules_depend_on_each_other_without_loops() {
+    let graph = layer_dependencies(&sources(), "endpoint");
+    assert_no_cycle("endpoint", &graph);
+    // The reading itself works: the builder draws its seed from `seed`.
+    assert!(graph["builder"].contains("seed"));
+    assert!(graph["seed"].is_empty(), "{:?}", graph["seed"]);
+}
+
 /// The modules of the crate each layer may name, besides its own: the
 /// "uses" column of `docs/architecture.md` (`dtls`, not in that table,
-/// may use the engine and what is below it). `ffi` sits on top and may
-/// name any of them.
+/// may use the engine and what is below it). `net` takes its switches as
+/// values from the host's builder (`endpoint`), which assembles a host
+/// from `net` and `dtls`; `ffi` sits on top and may name any of them.
 const MAY_NAME: &[(&str, &[&str])] = &[
     ("abi", &[]),
     ("time", &[]),
@@ -578,7 +590,13 @@ const MAY_NAME: &[(&str, &[&str])] = &[
     ("mem", &["abi", "config"]),
     ("proto", &["abi", "time", "wire", "mem"]),
     ("dtls", &["abi", "time", "wire", "mem", "proto"]),
-    ("net", &["abi", "mem", "config", "proto"]),
+    ("net", &["abi", "mem", "proto"]),
+    (
+        "endpoint",
+        &[
+            "abi", "time", "config", "wire", "mem", "proto", "dtls", "net",
+        ],
+    ),
 ];
 
 /// Each file that names a module of the crate its layer may not, with

@@ -1,29 +1,27 @@
 //! Hosts, peers and events.
 
-use std::collections::hash_map::RandomState;
-use std::hash::BuildHasher;
 use std::net::SocketAddr;
 use std::sync::atomic::{AtomicU32, Ordering};
-use std::sync::Arc;
 use std::time::Duration;
 
 use enet::abi::{ENetHost, ENetPeerState};
+use enet::config::Switches;
 use enet::dtls::{ClientSetup, MaybeSecure, SecureLayer, ServerSetup, Status};
-use enet::net::clock;
-use enet::net::host_socket::{self, HostSocketOptions, SocketFamily};
+use enet::endpoint::{BoundSocket, Endpoint, HostBuilder};
+use enet::mem::CBox;
+use enet::net::host_socket::HostSocketOptions;
 use enet::net::request_queue::RequestQueue;
 use enet::net::transport::SocketTransport;
 use enet::proto::endpoint::{enet_view, normalized};
 use enet::proto::{
-    self, Codec, DisconnectEffect, Hooks, HostSettings, PeerHandle, PeerIndex, Request, SendError,
-    Serviced, WireCodec,
+    self, Codec, DisconnectEffect, Hooks, PeerHandle, PeerIndex, Request, SendError, Serviced,
+    WireCodec,
 };
 
 use crate::error::Error;
 use crate::packet::Packet;
 use crate::peer::Peer;
 use crate::sender::Sender;
-use crate::transport::HostSocket;
 
 /// How a host is made.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -142,17 +140,13 @@ pub struct PeerInfo {
 pub struct Host {
     /// This host's number, which its peers carry.
     id: u32,
-    engine: Box<proto::Host>,
-    socket: HostSocket,
+    /// The engine with its socket, senders' queue and DTLS sessions, as
+    /// the C library's hosts have them.
+    endpoint: CBox<Endpoint>,
     codec: WireCodec,
-    family: SocketFamily,
     local: SocketAddr,
     /// The handle each slot's connection was reported with.
     connections: Vec<Option<PeerHandle>>,
-    /// What senders on other threads queued, once one was asked for.
-    requests: Option<Arc<RequestQueue>>,
-    /// The host's DTLS sessions, once it was made to encrypt.
-    secure: Option<Box<SecureLayer>>,
     /// The handle each slot's last connection was reported with, once it
     /// has ended: its encryption stays readable until the slot is reused.
     ended: Vec<Option<PeerHandle>>,
@@ -188,41 +182,39 @@ impl Host {
         Host::open(None, config)
     }
 
+    /// A host as [`Host::bind`] and [`Host::client`] make it, with the
+    /// `ENET_RS_*` switches the environment sets now.
     fn open(bind: Option<SocketAddr>, config: HostConfig) -> Result<Host, Error> {
+        Host::open_with(bind, config, Switches::from_env())
+    }
+
+    fn open_with(
+        bind: Option<SocketAddr>,
+        config: HostConfig,
+        switches: Switches,
+    ) -> Result<Host, Error> {
         const MAXIMUM_PEERS: usize = enet::abi::ENET_PROTOCOL_MAXIMUM_PEER_ID as usize;
         if config.peers > MAXIMUM_PEERS {
             return Err(Error::TooManyPeers(config.peers));
         }
-        let (socket, family, local) = host_socket::open(&HostSocketOptions {
+        let options = HostSocketOptions {
             bind,
             ipv6_only: config.ipv6_only,
             reuse_port: config.reuse_port,
-        })?;
-        // Owned from here: dropped, it closes the socket.
-        let host_socket = HostSocket::new(socket, family.is_ipv6());
-        let settings = HostSettings {
-            address: enet_view(&local),
-            socket,
-            peer_count: config.peers,
-            channel_limit: config.channel_limit,
-            incoming_bandwidth: config.incoming_bandwidth,
-            outgoing_bandwidth: config.outgoing_bandwidth,
-            random_seed: RandomState::new().hash_one(local) as u32,
-            now: clock::now(),
         };
-        let engine = proto::Host::new(settings).ok_or(Error::TooManyPeers(config.peers))?;
-        let mut engine = Box::new(engine);
-        engine.attach();
+        let (socket, local) = BoundSocket::open(&options, enet_view)?;
+        let endpoint = HostBuilder::new(config.peers)
+            .channel_limit(config.channel_limit)
+            .bandwidth(config.incoming_bandwidth, config.outgoing_bandwidth)
+            .switches(switches)
+            .build(socket)
+            .ok_or(Error::TooManyPeers(config.peers))?;
         Ok(Host {
             id: NEXT_HOST_ID.fetch_add(1, Ordering::Relaxed),
-            engine,
-            socket: host_socket,
+            endpoint,
             codec: WireCodec::new(config.checksum, config.compress),
-            family,
             local,
             connections: vec![None; config.peers],
-            requests: None,
-            secure: None,
             ended: vec![None; config.peers],
         })
     }
@@ -231,13 +223,7 @@ impl Host {
     /// call gives one for the same queue). Fails only if the system
     /// refuses a waker for the host's thread.
     pub fn sender(&mut self) -> Result<Sender, Error> {
-        let queue = match &self.requests {
-            Some(queue) => Arc::clone(queue),
-            None => {
-                let queue = RequestQueue::new(self.engine.generations()).ok_or(Error::NoSender)?;
-                Arc::clone(self.requests.insert(Arc::new(queue)))
-            }
-        };
+        let queue = self.endpoint.request_queue().ok_or(Error::NoSender)?;
         Ok(Sender::new(queue, self.id))
     }
 
@@ -256,14 +242,14 @@ impl Host {
         data: u32,
     ) -> Result<Peer, Error> {
         let address = normalized(address);
-        if !self.family.reaches(&address) {
+        if !self.endpoint.family().reaches(&address) {
             return Err(Error::AddressFamily);
         }
         let index = self
-            .engine
+            .endpoint
             .connect_endpoint(address, channels, data)
             .ok_or(Error::NoFreeSlot)?;
-        let handle = self.engine.peer_handle(index);
+        let handle = self.endpoint.peer_handle(index);
         self.connections[index.get()] = Some(handle);
         self.ended[index.get()] = None;
         Ok(self.peer(handle))
@@ -299,14 +285,11 @@ impl Host {
             &mut SafeHooks<'_>,
         ) -> R,
     ) -> R {
-        let requests = self.requests.as_deref();
-        let mut hooks = SafeHooks {
-            codec: &mut self.codec,
-            requests,
-        };
-        let socket = self.socket.transport(requests.map(RequestQueue::waker));
-        let mut transport = MaybeSecure::new(socket, self.secure.as_deref_mut());
-        call(&mut self.engine, &mut transport, &mut hooks)
+        let codec = &mut self.codec;
+        self.endpoint.run(|engine, transport, requests| {
+            let mut hooks = SafeHooks { codec, requests };
+            call(engine, transport, &mut hooks)
+        })
     }
 
     /// Gives this host a network conditioner as `spec` describes it (the
@@ -318,14 +301,14 @@ impl Host {
     pub fn set_netsim(&mut self, spec: &str) -> Result<(), Error> {
         let conditioner = enet::net::netsim::Conditioner::from_spec(spec)
             .map_err(|error| Error::Netsim(error.to_string()))?;
-        self.socket.io().set_netsim(conditioner.map(Box::new));
+        self.endpoint.set_netsim(conditioner.map(Box::new));
         Ok(())
     }
 
     /// What the network conditioner did in each direction, if the host
     /// has one.
     pub fn netsim_stats(&mut self) -> Option<NetsimStats> {
-        let [outgoing, incoming] = self.socket.io().netsim()?.stats();
+        let [outgoing, incoming] = self.endpoint.netsim()?.stats();
         Some(NetsimStats { outgoing, incoming })
     }
 
@@ -371,15 +354,7 @@ impl Host {
     /// any peer connects (a host never turns encrypted under a
     /// connection).
     fn secure_layer(&mut self) -> Result<&mut SecureLayer, Error> {
-        if self.secure.is_none() {
-            let busy = self.engine.peer_indices().any(|index| {
-                self.engine.peer(index).state != ENetPeerState::ENET_PEER_STATE_DISCONNECTED
-            });
-            if busy {
-                return Err(Error::HasPeers);
-            }
-        }
-        Ok(self.secure.get_or_insert_with(Box::default))
+        self.endpoint.secure_layer().ok_or(Error::HasPeers)
     }
 
     /// `peer`'s encryption; it stays readable after the peer's
@@ -389,16 +364,17 @@ impl Host {
         let index = match self.index(peer) {
             Ok(index) => index,
             Err(Error::PeerGone) if self.ended.get(peer.slot()) == Some(&Some(peer.handle)) => {
-                self.engine.slot(peer.slot()).ok_or(Error::PeerGone)?
+                self.endpoint.slot(peer.slot()).ok_or(Error::PeerGone)?
             }
             Err(error) => return Err(error),
         };
-        let Some(layer) = &self.secure else {
+        let Some(layer) = self.endpoint.secure() else {
             return Ok(Encryption::None);
         };
-        let connecting = self.engine.peer(index).state == ENetPeerState::ENET_PEER_STATE_CONNECTING;
+        let connecting =
+            self.endpoint.peer(index).state == ENetPeerState::ENET_PEER_STATE_CONNECTING;
         Ok(
-            match layer.peer_status(&self.engine.peer_endpoint(index), connecting) {
+            match layer.peer_status(&self.endpoint.peer_endpoint(index), connecting) {
                 Status::None => Encryption::None,
                 Status::Handshaking => Encryption::Handshaking,
                 Status::Established => Encryption::Established,
@@ -411,8 +387,8 @@ impl Host {
     /// established (0 for a plain host); addresses that sent hellos
     /// without answering a cookie have none.
     pub fn encrypted_sessions(&self) -> usize {
-        self.secure
-            .as_ref()
+        self.endpoint
+            .secure()
             .map_or(0, |layer| layer.session_count())
     }
 
@@ -420,12 +396,12 @@ impl Host {
     /// [`Host::service`] or [`Host::flush`].
     pub fn send(&mut self, peer: Peer, channel: u8, packet: Packet) -> Result<(), Error> {
         let index = self.index(peer)?;
-        let result = self.engine.send(index, channel, packet.engine().view());
+        let result = self.endpoint.send(index, channel, packet.engine().view());
         result.map_err(|error| match error {
             SendError::NotConnected => Error::NotConnected,
             SendError::BadChannel => Error::BadChannel {
                 channel,
-                channels: self.engine.peer(index).channelCount,
+                channels: self.endpoint.peer(index).channelCount,
             },
             SendError::TooLarge | SendError::TooManyFragments => Error::TooLarge(packet.len()),
         })
@@ -433,14 +409,14 @@ impl Host {
 
     /// Queues `packet` for every connected peer on `channel`.
     pub fn broadcast(&mut self, channel: u8, packet: Packet) {
-        self.engine.broadcast(channel, packet.engine().view());
+        self.endpoint.broadcast(channel, packet.engine().view());
     }
 
     /// Disconnects `peer` gracefully: what is queued goes first, and an
     /// [`Event::Disconnect`] follows once the peer has acknowledged.
     pub fn disconnect(&mut self, peer: Peer, data: u32) -> Result<(), Error> {
         let index = self.index(peer)?;
-        let effect = self.engine.disconnect(index, data);
+        let effect = self.endpoint.disconnect(index, data);
         self.finish_disconnect(index, effect)
     }
 
@@ -448,16 +424,16 @@ impl Host {
     /// follows, and its handle is stale at once.
     pub fn disconnect_now(&mut self, peer: Peer, data: u32) -> Result<(), Error> {
         let index = self.index(peer)?;
-        let effect = self.engine.disconnect_now(index, data);
+        let effect = self.endpoint.disconnect_now(index, data);
         self.finish_disconnect(index, effect)
     }
 
     /// What is known of `peer`.
     pub fn peer_info(&self, peer: Peer) -> Result<PeerInfo, Error> {
         let index = self.index(peer)?;
-        let public = self.engine.peer(index);
+        let public = self.endpoint.peer(index);
         Ok(PeerInfo {
-            address: self.engine.peer_endpoint(index),
+            address: self.endpoint.peer_endpoint(index),
             channels: public.channelCount,
             round_trip_time: Duration::from_millis(u64::from(public.roundTripTime)),
             packet_loss: public.packetLoss as f32 / enet::abi::ENET_PEER_PACKET_LOSS_SCALE as f32,
@@ -467,7 +443,7 @@ impl Host {
     /// Whether `peer` is connected now.
     pub fn is_connected(&self, peer: Peer) -> bool {
         self.index(peer).is_ok_and(|index| {
-            self.engine.peer(index).state == ENetPeerState::ENET_PEER_STATE_CONNECTED
+            self.endpoint.peer(index).state == ENetPeerState::ENET_PEER_STATE_CONNECTED
         })
     }
 
@@ -487,7 +463,7 @@ impl Host {
         }
         let index = peer.slot();
         let ours = self.connections.get(index) == Some(&Some(peer.handle));
-        match self.engine.handle_index(peer.handle) {
+        match self.endpoint.handle_index(peer.handle) {
             Some(index) if ours => Ok(index),
             _ => Err(Error::PeerGone),
         }
@@ -516,7 +492,7 @@ impl Host {
         let known = self.connections[index.get()];
         match event {
             proto::Event::Connect { data, .. } => {
-                let handle = self.engine.peer_handle(index);
+                let handle = self.endpoint.peer_handle(index);
                 self.connections[index.get()] = Some(handle);
                 self.ended[index.get()] = None;
                 Event::Connect {
@@ -539,7 +515,7 @@ impl Host {
             proto::Event::Receive {
                 channel_id, packet, ..
             } => Event::Receive {
-                peer: self.peer(known.unwrap_or_else(|| self.engine.peer_handle(index))),
+                peer: self.peer(known.unwrap_or_else(|| self.endpoint.peer_handle(index))),
                 channel: channel_id,
                 packet: Packet::from_engine(packet),
             },
@@ -549,12 +525,63 @@ impl Host {
 
 impl Drop for Host {
     fn drop(&mut self) {
-        // Senders are refused from now on, and what they queued is dropped.
-        if let Some(requests) = self.requests.take() {
-            requests.close();
-        }
-        // Peers' queued packets go back before the socket closes (it is
-        // dropped after this).
-        self.engine.shut_down();
+        // Senders are refused from now on (what they queued is dropped),
+        // the socket closes and peers' queued packets go back.
+        self.endpoint.close();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use enet::proto::LossRecovery;
+
+    /// Switches as the environment would set them to `pairs` (the real
+    /// environment is left alone: tests run side by side).
+    fn switches(pairs: &[(&str, &str)]) -> Switches {
+        let (switches, malformed) = Switches::parse(|name| {
+            pairs
+                .iter()
+                .find(|(key, _)| *key == name)
+                .map(|(_, value)| value.to_string())
+        });
+        assert!(malformed.is_empty(), "{malformed:?}");
+        switches
+    }
+
+    fn loopback() -> Option<SocketAddr> {
+        Some("127.0.0.1:0".parse().unwrap())
+    }
+
+    #[test]
+    fn a_host_takes_the_loss_recovery_and_reassembly_budget_switches() {
+        let host = Host::open_with(
+            loopback(),
+            HostConfig::default(),
+            switches(&[
+                ("ENET_RS_LOSS_RECOVERY", "stock"),
+                ("ENET_RS_REASSEMBLY_BUDGET", "100000"),
+            ]),
+        )
+        .unwrap();
+        assert_eq!(host.endpoint.loss_recovery(), LossRecovery::STOCK);
+        assert_eq!(host.endpoint.reassembly_limit(), 100_000);
+
+        let plain = Host::open_with(loopback(), HostConfig::default(), switches(&[])).unwrap();
+        assert_eq!(plain.endpoint.loss_recovery(), LossRecovery::DEFAULT);
+        assert_ne!(plain.endpoint.reassembly_limit(), 100_000);
+    }
+
+    #[test]
+    fn a_host_takes_the_netsim_switch() {
+        let mut host = Host::open_with(
+            loopback(),
+            HostConfig::default(),
+            switches(&[("ENET_RS_NETSIM", "loss=50%,seed=3")]),
+        )
+        .unwrap();
+        assert!(host.netsim_stats().is_some());
+        let mut plain = Host::open_with(loopback(), HostConfig::default(), switches(&[])).unwrap();
+        assert!(plain.netsim_stats().is_none());
     }
 }

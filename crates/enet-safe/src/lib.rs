@@ -55,7 +55,6 @@ mod host;
 mod packet;
 mod peer;
 mod sender;
-mod transport;
 
 pub use error::Error;
 pub use host::{Encryption, Event, Host, HostConfig, NetsimStats, PeerInfo, ServerCheck};

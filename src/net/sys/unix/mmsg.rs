@@ -102,7 +102,7 @@ impl Default for ReceiveBatch {
 
 impl ReceiveBatch {
     /// A batch for `socket`; with `offload` (the host's setting,
-    /// [`offload_allowed_by_env`](crate::net::batch::offload_allowed_by_env)) it asks the kernel for coalesced
+    /// `ENET_RS_UDP_OFFLOAD`, parsed into `config::Switches`) it asks the kernel for coalesced
     /// receives.
     pub fn for_socket(socket: ENetSocket, offload: bool) -> Self {
         if offload && offload::enable_gro(socket) {
@@ -346,7 +346,7 @@ pub struct SendBatch {
 impl SendBatch {
     /// An empty batch for an IPv4 socket or an IPv6 one; `segmenting`
     /// allows segmented sends (the host's offload setting,
-    /// [`offload_allowed_by_env`](crate::net::batch::offload_allowed_by_env)).
+    /// `ENET_RS_UDP_OFFLOAD`, parsed into `config::Switches`).
     pub fn new(segmenting: bool, ipv6_socket: bool) -> Self {
         SendBatch {
             datagrams: OutgoingDatagrams::default(),

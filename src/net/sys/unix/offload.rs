@@ -6,7 +6,7 @@
 //! offload, so a stock receiver sees no difference; only the system calls
 //! and the kernel's per-datagram work shrink.
 //!
-//! `ENET_RS_UDP_OFFLOAD=off` turns both off (`net::batch::offload_allowed_by_env`).
+//! `ENET_RS_UDP_OFFLOAD=off` turns both off (a host's `config::Switches::udp_offload`).
 
 use core::ffi::c_int;
 use core::mem::size_of;
