@@ -5,13 +5,13 @@
 
 use super::engine::{clear_list, Host};
 use crate::abi::*;
+use crate::mem::PacketFlags;
 use crate::mem::{CSlice, PacketView};
 use crate::proto::peer::slot::{blank_channel, Receipts, SendError};
 use crate::proto::state::command::{
     FragmentFields, OutgoingBody, OutgoingCommand, CONNECTION_CHANNEL,
 };
 use crate::proto::state::connected::counts_as_connected;
-use crate::proto::state::packet_flag;
 use crate::proto::state::peer_index::PeerIndex;
 use crate::wire::command::CommandFlags;
 use crate::wire::header::{CHECKSUM_LEN, SENT_TIME_HEADER_LEN};
@@ -134,8 +134,8 @@ impl Host {
             if fragment_count > ENET_PROTOCOL_MAXIMUM_FRAGMENT_COUNT as usize {
                 return Err(SendError::TooManyFragments);
             }
-            let unreliable = flags & (packet_flag::RELIABLE | packet_flag::UNRELIABLE_FRAGMENT)
-                == packet_flag::UNRELIABLE_FRAGMENT
+            let unreliable = flags & (PacketFlags::RELIABLE | PacketFlags::UNRELIABLE_FRAGMENT)
+                == PacketFlags::UNRELIABLE_FRAGMENT
                 && channel.outgoingUnreliableSequenceNumber < 0xFFFF;
             let (command_flags, start) = if unreliable {
                 (
@@ -173,11 +173,11 @@ impl Host {
             return Ok(());
         }
 
-        let (command_flags, body) = if flags & (packet_flag::RELIABLE | packet_flag::UNSEQUENCED)
-            == packet_flag::UNSEQUENCED
+        let (command_flags, body) = if flags & (PacketFlags::RELIABLE | PacketFlags::UNSEQUENCED)
+            == PacketFlags::UNSEQUENCED
         {
             (CommandFlags::UNSEQUENCED, OutgoingBody::SendUnsequenced)
-        } else if flags & packet_flag::RELIABLE != 0
+        } else if flags.contains(PacketFlags::RELIABLE)
             || channel.outgoingUnreliableSequenceNumber == u16::MAX
         {
             (CommandFlags::ACKNOWLEDGE, OutgoingBody::SendReliable)
