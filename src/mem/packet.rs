@@ -435,8 +435,9 @@ mod tests {
         assert_eq!(second.data(), b"abc");
         second.release_as_sent();
         // SAFETY: single-threaded test reads what the callback wrote.
+        let freed_flags = unsafe { FREED_FLAGS };
         assert_eq!(
-            unsafe { FREED_FLAGS },
+            freed_flags,
             (PacketFlags::RELIABLE | PacketFlags::SENT).bits()
         );
     }
