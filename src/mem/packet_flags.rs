@@ -35,35 +35,42 @@ impl PacketFlags {
     /// with it.
     pub const SENT: PacketFlags = Self::of(ENetPacketFlag::ENET_PACKET_FLAG_SENT);
 
+    #[inline]
     const fn of(flag: ENetPacketFlag) -> PacketFlags {
         PacketFlags(flag as u32)
     }
 
     /// The flags as the `u32` of a packet's `flags` field.
+    #[inline]
     pub const fn bits(self) -> u32 {
         self.0
     }
 
     /// The flags of a `u32` as C code stores it, every bit kept.
+    #[inline]
     pub const fn from_bits_retain(bits: u32) -> PacketFlags {
         PacketFlags(bits)
     }
 
     /// Whether every flag of `other` is set here.
+    #[inline]
     pub const fn contains(self, other: PacketFlags) -> bool {
         self.0 & other.0 == other.0
     }
 
     /// Whether any flag of `other` is set here.
+    #[inline]
     pub const fn intersects(self, other: PacketFlags) -> bool {
         self.0 & other.0 != 0
     }
 
+    #[inline]
     pub const fn is_empty(self) -> bool {
         self.0 == 0
     }
 
     /// The flags set in either.
+    #[inline]
     pub const fn union(self, other: PacketFlags) -> PacketFlags {
         PacketFlags(self.0 | other.0)
     }
@@ -71,12 +78,14 @@ impl PacketFlags {
 
 impl BitOr for PacketFlags {
     type Output = PacketFlags;
+    #[inline]
     fn bitor(self, other: PacketFlags) -> PacketFlags {
         self.union(other)
     }
 }
 
 impl BitOrAssign for PacketFlags {
+    #[inline]
     fn bitor_assign(&mut self, other: PacketFlags) {
         *self = self.union(other);
     }
@@ -84,6 +93,7 @@ impl BitOrAssign for PacketFlags {
 
 impl BitAnd for PacketFlags {
     type Output = PacketFlags;
+    #[inline]
     fn bitand(self, other: PacketFlags) -> PacketFlags {
         PacketFlags(self.0 & other.0)
     }
