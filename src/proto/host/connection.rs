@@ -67,8 +67,8 @@ impl Host {
             let state = self.engine.peers[index].state;
             let gone = matches!(state, ENET_PEER_STATE_DISCONNECTED | ENET_PEER_STATE_ZOMBIE);
             if !gone && self.peer_endpoint(index) == endpoint {
-                let change = self.peer_view(index).connection_lost(false);
-                let _ = self.apply(index, change);
+                let change = self.peer_view(index).connection_lost_later();
+                self.apply_quiet(index, change);
             }
         }
     }
@@ -117,7 +117,7 @@ impl Host {
         let incoming_bandwidth = self.public.incomingBandwidth;
         let host_mtu = self.public.mtu;
         self.set_peer_endpoint(index, endpoint);
-        let _ = self.apply(index, StateChange::enter(ENET_PEER_STATE_CONNECTING));
+        self.apply_quiet(index, StateChange::enter(ENET_PEER_STATE_CONNECTING));
         let peer = &mut self.engine.peers[index];
         peer.connectID = connect_id;
         if MTU_RULES_1_3_18 {
@@ -193,7 +193,7 @@ impl Host {
         let host_outgoing = self.public.outgoingBandwidth;
         let host_mtu = self.public.mtu;
         self.set_peer_endpoint(index, from);
-        let _ = self.apply(
+        self.apply_quiet(
             index,
             StateChange::enter(ENET_PEER_STATE_ACKNOWLEDGING_CONNECT),
         );
@@ -296,7 +296,7 @@ impl Host {
             || verify.connect_id.to_native() != peer.connectID
         {
             let change = self.peer_view(index).handshake_refused();
-            let _ = self.apply(index, change);
+            self.apply_quiet(index, change);
             return Err(());
         }
         self.remove_sent_reliable(index, 1, 0xFF, None);
@@ -331,7 +331,7 @@ impl Host {
             return;
         };
         self.reset_queues(index);
-        let _ = self.apply(index, change);
+        self.apply_quiet(index, change);
     }
 }
 

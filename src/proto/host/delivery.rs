@@ -130,8 +130,8 @@ impl Host {
         };
         self.peer_view(locator.peer).drop_held(incoming);
         if matches!(locator.key, HeldKey::Reliable { .. }) {
-            let change = self.peer_view(locator.peer).connection_lost(false);
-            let _ = self.apply(locator.peer, change);
+            let change = self.peer_view(locator.peer).connection_lost_later();
+            self.apply_quiet(locator.peer, change);
         }
         true
     }

@@ -50,22 +50,39 @@ impl Host {
         ) {
             return DisconnectEffect::Done;
         }
-        self.reset_queues(index);
-        // A connected peer (CONNECTED or DISCONNECT_LATER) is sent the
-        // DISCONNECT reliably, and its acknowledgement is waited for.
-        let connected = counts_as_connected(state);
-        let flags = if connected {
-            CommandFlags::ACKNOWLEDGE
-        } else {
-            CommandFlags::UNSEQUENCED
-        };
-        self.queue_control(index, flags, OutgoingBody::Disconnect { data });
-        if connected {
-            let _ = self.apply(index, StateChange::enter(ENET_PEER_STATE_DISCONNECTING));
-            DisconnectEffect::Done
-        } else {
-            DisconnectEffect::FlushThenReset
+        if counts_as_connected(state) {
+            self.disconnect_connected(index, data);
+            return DisconnectEffect::Done;
         }
+        self.reset_queues(index);
+        self.queue_control(
+            index,
+            CommandFlags::UNSEQUENCED,
+            OutgoingBody::Disconnect { data },
+        );
+        DisconnectEffect::FlushThenReset
+    }
+
+    /// The graceful disconnect of a connected peer (CONNECTED or
+    /// DISCONNECT_LATER): the DISCONNECT goes reliably, and the protocol
+    /// finishes from there (its acknowledgement, then an event), so it
+    /// leaves the caller nothing to do.
+    fn disconnect_connected(&mut self, index: PeerIndex, data: u32) {
+        debug_assert!(counts_as_connected(self.engine.peers[index].state));
+        self.reset_queues(index);
+        self.queue_control(
+            index,
+            CommandFlags::ACKNOWLEDGE,
+            OutgoingBody::Disconnect { data },
+        );
+        self.apply_quiet(index, StateChange::enter(ENET_PEER_STATE_DISCONNECTING));
+    }
+
+    /// A peer in DISCONNECT_LATER whose queues have drained: the graceful
+    /// disconnect it was waiting for, with the data it was given.
+    pub(crate) fn disconnect_drained(&mut self, index: PeerIndex) {
+        let data = self.engine.peers[index].eventData;
+        self.disconnect_connected(index, data);
     }
 
     /// `enet_peer_disconnect_now`: tells the peer once, unreliably, and
@@ -94,7 +111,7 @@ impl Host {
     pub fn disconnect_later(&mut self, index: PeerIndex, data: u32) -> DisconnectEffect {
         let state = self.engine.peers[index].state;
         if counts_as_connected(state) && self.has_outgoing_commands(index) {
-            let _ = self.apply(index, StateChange::enter(ENET_PEER_STATE_DISCONNECT_LATER));
+            self.apply_quiet(index, StateChange::enter(ENET_PEER_STATE_DISCONNECT_LATER));
             self.engine.peers[index].eventData = data;
             DisconnectEffect::Done
         } else {

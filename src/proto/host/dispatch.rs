@@ -57,11 +57,11 @@ impl Host {
     #[inline(never)]
     fn dispatch_state_change(&mut self, index: PeerIndex) -> Option<Event> {
         let change = self.peer_view(index).dispatched()?;
-        let event = self.apply(index, change);
-        if matches!(event, Some(Event::Connect { .. })) {
+        let event = self.apply_report(index, change);
+        if matches!(event, Event::Connect { .. }) {
             // Connected now: its ping timer starts with the next pass.
             self.engine.schedule.mark_ready(index);
         }
-        event
+        Some(event)
     }
 }

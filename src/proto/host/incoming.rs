@@ -167,7 +167,7 @@ impl Host {
             | ENET_PEER_STATE_ZOMBIE => {}
             ENET_PEER_STATE_ACKNOWLEDGING_DISCONNECT => {
                 if command_number == number::DISCONNECT {
-                    let _ = self.queue_acknowledgement(
+                    self.queue_acknowledgement(
                         index,
                         header.channel_id,
                         header.reliable_sequence_number,
@@ -177,7 +177,7 @@ impl Host {
                 }
             }
             _ => {
-                let _ = self.queue_acknowledgement(
+                self.queue_acknowledgement(
                     index,
                     header.channel_id,
                     header.reliable_sequence_number,
@@ -462,8 +462,7 @@ impl Host {
             ENET_PEER_STATE_DISCONNECT_LATER => {
                 let slot = &self.engine.slots[index];
                 if slot.outgoing_is_empty() && slot.sent_reliable_is_empty() {
-                    let data = self.engine.peers[index].eventData;
-                    let _ = self.disconnect(index, data);
+                    self.disconnect_drained(index);
                 }
             }
             _ => {}

@@ -320,7 +320,7 @@ impl Host {
         let (mut peer, builder, _) = self.engine.packing(index);
         let packed = peer.pack_acknowledgements(builder);
         if packed.disconnect_acknowledged {
-            let _ = self.apply(index, StateChange::announce(ENET_PEER_STATE_ZOMBIE));
+            self.apply_quiet(index, StateChange::announce(ENET_PEER_STATE_ZOMBIE));
         }
         packed.left_over
     }
@@ -353,8 +353,7 @@ impl Host {
             && slot.sent_reliable_is_empty()
             && self.engine.sent_unreliable.is_empty()
         {
-            let data = peer.eventData;
-            let _ = self.disconnect(index, data);
+            self.disconnect_drained(index);
         }
         (packed.can_ping, packed.full)
     }
@@ -419,8 +418,7 @@ impl Host {
             && slot.outgoing_is_empty()
             && slot.sent_reliable_is_empty()
         {
-            let data = peer.eventData;
-            let _ = self.disconnect(index, data);
+            self.disconnect_drained(index);
         }
     }
 

@@ -83,6 +83,9 @@ impl Host {
                     packet,
                 } => {
                     if let Some(index) = self.handle_index(peer) {
+                        // The sending thread was answered when it queued
+                        // the request; a send the peer refuses now only
+                        // leaves the packet untaken, freed below.
                         let _ = self.send(index, channel_id, packet.view());
                     }
                     // The request's reference goes: a packet no peer took

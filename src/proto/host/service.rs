@@ -239,6 +239,8 @@ impl Host {
     /// `channel_id`. Whether any peer took it.
     pub fn broadcast(&mut self, channel_id: u8, packet: PacketView) -> bool {
         for index in self.peers_in_state_connected() {
+            // A peer that cannot take it (too big for its channel count or
+            // its waiting data) is skipped, as stock's broadcast skips it.
             let _ = self.send(index, channel_id, packet);
         }
         packet.reference_count() != 0

@@ -14,40 +14,57 @@ use crate::proto::state::connected::counts_as_connected;
 use crate::proto::state::event::{Event, EventSlot};
 use crate::proto::state::peer_index::PeerIndex;
 
-/// Where a peer's connection goes.
+/// A step that reports nothing now: its effects, if the program is to
+/// hear of them, come from a later dispatch.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Transition {
+pub(crate) enum Quiet {
     /// Enter the state, without telling the program.
     Enter(ENetPeerState),
     /// Enter the state and queue the peer for dispatch: a later
     /// [`Host::dispatch`] reports it (a completed connect, or a zombie's
     /// disconnect).
     Announce(ENetPeerState),
-    /// Enter CONNECTED and report the CONNECT now, with the peer's event
-    /// data.
-    ReportConnect,
-    /// Report a DISCONNECT carrying `data` now, and reset the slot.
-    ReportDisconnect { data: u32 },
     /// Reset the slot, without telling the program.
     Reset,
 }
 
-/// A step of the state machine, for [`Host::apply`].
+/// A step that reports an event now: applying it gives the event, so it
+/// cannot be taken where no event can be handed on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Report {
+    /// Enter CONNECTED and report the CONNECT, with the peer's event data.
+    Connect,
+    /// Report a DISCONNECT carrying `data`, and reset the slot.
+    Disconnect { data: u32 },
+}
+
+/// Where a peer's connection goes, when the caller can take an event now
+/// and the peer's state decides whether it reports one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Transition {
+    Quiet(Quiet),
+    Report(Report),
+}
+
+/// A step of the state machine: [`Host::apply_quiet`] carries out a
+/// [`Quiet`] one and returns nothing, [`Host::apply_report`] a [`Report`]
+/// one and returns its event, and [`Host::apply_into`] either kind into
+/// the caller's event slot.
 #[must_use]
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) struct StateChange {
-    pub(crate) transition: Transition,
+pub(crate) struct StateChange<T = Transition> {
+    pub(crate) transition: T,
     /// The set of peers sharing the host's bandwidth changed: the next
     /// throttle pass recomputes their limits (stock's
     /// `recalculateBandwidthLimits`).
     pub(crate) rebalance: bool,
 }
 
-impl StateChange {
+impl StateChange<Quiet> {
     /// Enters `state`, with nothing else to do.
     pub(crate) fn enter(state: ENetPeerState) -> Self {
         StateChange {
-            transition: Transition::Enter(state),
+            transition: Quiet::Enter(state),
             rebalance: false,
         }
     }
@@ -55,8 +72,26 @@ impl StateChange {
     /// Enters `state` and queues the peer for dispatch.
     pub(crate) fn announce(state: ENetPeerState) -> Self {
         StateChange {
-            transition: Transition::Announce(state),
+            transition: Quiet::Announce(state),
             rebalance: false,
+        }
+    }
+}
+
+impl From<StateChange<Quiet>> for StateChange {
+    fn from(change: StateChange<Quiet>) -> StateChange {
+        StateChange {
+            transition: Transition::Quiet(change.transition),
+            rebalance: change.rebalance,
+        }
+    }
+}
+
+impl From<StateChange<Report>> for StateChange {
+    fn from(change: StateChange<Report>) -> StateChange {
+        StateChange {
+            transition: Transition::Report(change.transition),
+            rebalance: change.rebalance,
         }
     }
 }
@@ -66,22 +101,28 @@ impl PeerMut<'_> {
     /// or the acknowledgement of ours arrived. Reported at once when the
     /// caller can take an event (`report_now`), else queued.
     pub(crate) fn handshake_completed(&self, report_now: bool) -> StateChange {
-        let transition = if report_now {
-            Transition::ReportConnect
-        } else if self.public.state == ENET_PEER_STATE_CONNECTING {
-            Transition::Announce(ENET_PEER_STATE_CONNECTION_SUCCEEDED)
+        if report_now {
+            return StateChange {
+                transition: Report::Connect,
+                rebalance: true,
+            }
+            .into();
+        }
+        let announced = if self.public.state == ENET_PEER_STATE_CONNECTING {
+            ENET_PEER_STATE_CONNECTION_SUCCEEDED
         } else {
-            Transition::Announce(ENET_PEER_STATE_CONNECTION_PENDING)
+            ENET_PEER_STATE_CONNECTION_PENDING
         };
         StateChange {
-            transition,
+            transition: Quiet::Announce(announced),
             rebalance: true,
         }
+        .into()
     }
 
     /// The server's VERIFY_CONNECT does not match our CONNECT: the
     /// connection fails, reported by a later dispatch.
-    pub(crate) fn handshake_refused(&mut self) -> StateChange {
+    pub(crate) fn handshake_refused(&mut self) -> StateChange<Quiet> {
         self.public.eventData = 0;
         StateChange::announce(ENET_PEER_STATE_ZOMBIE)
     }
@@ -94,21 +135,39 @@ impl PeerMut<'_> {
     /// (`report_now`), else from a later dispatch.
     pub(crate) fn connection_lost(&mut self, report_now: bool) -> StateChange {
         let state = self.public.state;
-        let rebalance = state as u32 >= ENET_PEER_STATE_CONNECTION_PENDING as u32;
-        let never_seen = state != ENET_PEER_STATE_CONNECTING
-            && (state as u32) < ENET_PEER_STATE_CONNECTION_SUCCEEDED as u32;
-        let transition = if never_seen {
-            Transition::Reset
-        } else if report_now {
-            Transition::ReportDisconnect { data: 0 }
-        } else {
+        if report_now && self.was_seen() {
+            return StateChange {
+                transition: Report::Disconnect { data: 0 },
+                rebalance: lost_share(state),
+            }
+            .into();
+        }
+        self.connection_lost_later().into()
+    }
+
+    /// [`PeerMut::connection_lost`] where no event can be taken now: a
+    /// peer the program saw becomes a zombie, reported by a later
+    /// dispatch.
+    pub(crate) fn connection_lost_later(&mut self) -> StateChange<Quiet> {
+        let state = self.public.state;
+        let transition = if self.was_seen() {
             self.public.eventData = 0;
-            Transition::Announce(ENET_PEER_STATE_ZOMBIE)
+            Quiet::Announce(ENET_PEER_STATE_ZOMBIE)
+        } else {
+            Quiet::Reset
         };
         StateChange {
             transition,
-            rebalance,
+            rebalance: lost_share(state),
         }
+    }
+
+    /// Whether the program saw this connection: a connect it made, or one
+    /// whose handshake completed.
+    fn was_seen(&self) -> bool {
+        let state = self.public.state;
+        state == ENET_PEER_STATE_CONNECTING
+            || state as u32 >= ENET_PEER_STATE_CONNECTION_SUCCEEDED as u32
     }
 
     /// A DISCONNECT from the remote end, sent reliably if `acknowledged`,
@@ -118,7 +177,7 @@ impl PeerMut<'_> {
         &mut self,
         acknowledged: bool,
         data: u32,
-    ) -> Option<StateChange> {
+    ) -> Option<StateChange<Quiet>> {
         let state = self.public.state;
         let change = match state {
             ENET_PEER_STATE_DISCONNECTED
@@ -136,11 +195,11 @@ impl PeerMut<'_> {
             | ENET_PEER_STATE_CONNECTING => StateChange::announce(ENET_PEER_STATE_ZOMBIE),
             // Half-way through the handshake, the program never saw it.
             _ => StateChange {
-                transition: Transition::Reset,
+                transition: Quiet::Reset,
                 rebalance: state == ENET_PEER_STATE_CONNECTION_PENDING,
             },
         };
-        if change.transition != Transition::Reset {
+        if change.transition != Quiet::Reset {
             self.public.eventData = data;
         }
         Some(change)
@@ -149,16 +208,16 @@ impl PeerMut<'_> {
     /// What a peer taken off the dispatch queue reports: a connect that
     /// completed while no event could be taken, or a zombie's disconnect.
     /// `None` for a peer in any other state.
-    pub(crate) fn dispatched(&self) -> Option<StateChange> {
+    pub(crate) fn dispatched(&self) -> Option<StateChange<Report>> {
         match self.public.state {
             ENET_PEER_STATE_CONNECTION_PENDING | ENET_PEER_STATE_CONNECTION_SUCCEEDED => {
                 Some(StateChange {
-                    transition: Transition::ReportConnect,
+                    transition: Report::Connect,
                     rebalance: false,
                 })
             }
             ENET_PEER_STATE_ZOMBIE => Some(StateChange {
-                transition: Transition::ReportDisconnect {
+                transition: Report::Disconnect {
                     data: self.public.eventData,
                 },
                 rebalance: true,
@@ -168,51 +227,80 @@ impl PeerMut<'_> {
     }
 }
 
+/// Whether a peer leaving `state` gives up a share of the host's
+/// bandwidth: it had one from CONNECTION_PENDING on.
+fn lost_share(state: ENetPeerState) -> bool {
+    state as u32 >= ENET_PEER_STATE_CONNECTION_PENDING as u32
+}
+
 impl Host {
-    /// Carries out a step of the peer's state machine; the event it
-    /// reports now, if any.
-    pub(crate) fn apply(&mut self, index: PeerIndex, change: StateChange) -> Option<Event> {
+    /// Carries out a step that reports nothing now.
+    pub(crate) fn apply_quiet(&mut self, index: PeerIndex, change: StateChange<Quiet>) {
         if change.rebalance {
             self.public.recalculateBandwidthLimits = 1;
         }
         match change.transition {
-            Transition::Enter(state) => {
-                self.change_state(index, state);
-                None
-            }
-            Transition::Announce(state) => {
+            Quiet::Enter(state) => self.change_state(index, state),
+            Quiet::Announce(state) => {
                 self.change_state(index, state);
                 self.mark_dispatch(index);
-                None
             }
-            Transition::ReportConnect => {
+            Quiet::Reset => self.reset_peer(index),
+        }
+    }
+
+    /// Carries out a step that reports now; its event.
+    #[must_use]
+    pub(crate) fn apply_report(&mut self, index: PeerIndex, change: StateChange<Report>) -> Event {
+        if change.rebalance {
+            self.public.recalculateBandwidthLimits = 1;
+        }
+        match change.transition {
+            Report::Connect => {
                 self.change_state(index, ENET_PEER_STATE_CONNECTED);
-                Some(Event::Connect {
+                Event::Connect {
                     peer: index,
                     data: self.engine.peers[index].eventData,
-                })
+                }
             }
-            Transition::ReportDisconnect { data } => {
+            Report::Disconnect { data } => {
                 self.reset_peer(index);
-                Some(Event::Disconnect { peer: index, data })
-            }
-            Transition::Reset => {
-                self.reset_peer(index);
-                None
+                Event::Disconnect { peer: index, data }
             }
         }
     }
 
-    /// [`Host::apply`] where an event may be reported now: into `events`.
+    /// Carries out a step decided where an event may be reported now
+    /// (`events.wanted`): a reported one goes into `events`.
     pub(crate) fn apply_into(
         &mut self,
         index: PeerIndex,
         change: StateChange,
         events: &mut EventSlot,
     ) {
-        if let Some(event) = self.apply(index, change) {
-            debug_assert!(events.wanted, "an event reported where none can be taken");
-            events.event = Some(event);
+        let StateChange {
+            transition,
+            rebalance,
+        } = change;
+        match transition {
+            Transition::Quiet(transition) => self.apply_quiet(
+                index,
+                StateChange {
+                    transition,
+                    rebalance,
+                },
+            ),
+            Transition::Report(transition) => {
+                debug_assert!(events.wanted, "an event reported where none can be taken");
+                let event = self.apply_report(
+                    index,
+                    StateChange {
+                        transition,
+                        rebalance,
+                    },
+                );
+                events.event = Some(event);
+            }
         }
     }
 
@@ -261,42 +349,45 @@ mod tests {
         let (now, _) = decide(ENET_PEER_STATE_CONNECTING, |peer| {
             peer.handshake_completed(true)
         });
-        assert_eq!(now.transition, Transition::ReportConnect);
+        assert_eq!(now.transition, Transition::Report(Report::Connect));
         assert!(now.rebalance);
         let (client, _) = decide(ENET_PEER_STATE_CONNECTING, |peer| {
             peer.handshake_completed(false)
         });
         assert_eq!(
             client.transition,
-            Transition::Announce(ENET_PEER_STATE_CONNECTION_SUCCEEDED)
+            Transition::Quiet(Quiet::Announce(ENET_PEER_STATE_CONNECTION_SUCCEEDED))
         );
         let (server, _) = decide(ENET_PEER_STATE_ACKNOWLEDGING_CONNECT, |peer| {
             peer.handshake_completed(false)
         });
         assert_eq!(
             server.transition,
-            Transition::Announce(ENET_PEER_STATE_CONNECTION_PENDING)
+            Transition::Quiet(Quiet::Announce(ENET_PEER_STATE_CONNECTION_PENDING))
         );
     }
 
     #[test]
     fn a_lost_connection_is_silent_only_for_peers_the_program_never_saw() {
         for state in ALL_STATES {
-            let (queued, data) = decide(state, |peer| peer.connection_lost(false));
+            let (queued, data) = decide(state, |peer| peer.connection_lost_later());
             let (now, _) = decide(state, |peer| peer.connection_lost(true));
             let seen = state == ENET_PEER_STATE_CONNECTING
                 || state as u32 >= ENET_PEER_STATE_CONNECTION_SUCCEEDED as u32;
             if seen {
                 assert_eq!(
                     queued.transition,
-                    Transition::Announce(ENET_PEER_STATE_ZOMBIE),
+                    Quiet::Announce(ENET_PEER_STATE_ZOMBIE),
                     "{state:?}"
                 );
                 assert_eq!(data, 0, "{state:?}: a timeout's DISCONNECT carries 0");
-                assert_eq!(now.transition, Transition::ReportDisconnect { data: 0 });
+                assert_eq!(
+                    now.transition,
+                    Transition::Report(Report::Disconnect { data: 0 })
+                );
             } else {
-                assert_eq!(queued.transition, Transition::Reset, "{state:?}");
-                assert_eq!(now.transition, Transition::Reset, "{state:?}");
+                assert_eq!(queued.transition, Quiet::Reset, "{state:?}");
+                assert_eq!(now.transition, Transition::Quiet(Quiet::Reset), "{state:?}");
             }
             let rebalance = state as u32 >= ENET_PEER_STATE_CONNECTION_PENDING as u32;
             assert_eq!(queued.rebalance, rebalance, "{state:?}");
@@ -315,18 +406,15 @@ mod tests {
                     ENET_PEER_STATE_CONNECTED | ENET_PEER_STATE_DISCONNECT_LATER
                         if acknowledged =>
                     {
-                        Some(Transition::Enter(ENET_PEER_STATE_ACKNOWLEDGING_DISCONNECT))
+                        Some(Quiet::Enter(ENET_PEER_STATE_ACKNOWLEDGING_DISCONNECT))
                     }
                     ENET_PEER_STATE_ACKNOWLEDGING_CONNECT | ENET_PEER_STATE_CONNECTION_PENDING => {
-                        Some(Transition::Reset)
+                        Some(Quiet::Reset)
                     }
-                    _ => Some(Transition::Announce(ENET_PEER_STATE_ZOMBIE)),
+                    _ => Some(Quiet::Announce(ENET_PEER_STATE_ZOMBIE)),
                 };
                 assert_eq!(step.map(|s| s.transition), expected, "{state:?}");
-                let keeps_data = matches!(
-                    expected,
-                    Some(Transition::Enter(_) | Transition::Announce(_))
-                );
+                let keeps_data = matches!(expected, Some(Quiet::Enter(_) | Quiet::Announce(_)));
                 assert_eq!(data, if keeps_data { 99 } else { 7 }, "{state:?}");
                 assert_eq!(
                     step.is_some_and(|s| s.rebalance),
@@ -343,9 +431,9 @@ mod tests {
             let (step, _) = decide(state, |peer| peer.dispatched());
             let expected = match state {
                 ENET_PEER_STATE_CONNECTION_PENDING | ENET_PEER_STATE_CONNECTION_SUCCEEDED => {
-                    Some(Transition::ReportConnect)
+                    Some(Report::Connect)
                 }
-                ENET_PEER_STATE_ZOMBIE => Some(Transition::ReportDisconnect { data: 7 }),
+                ENET_PEER_STATE_ZOMBIE => Some(Report::Disconnect { data: 7 }),
                 _ => None,
             };
             assert_eq!(step.map(|s| s.transition), expected, "{state:?}");

@@ -12,6 +12,7 @@ pub(in crate::proto) mod estimate;
 pub(in crate::proto) mod in_flight;
 pub(in crate::proto) mod ordering;
 pub(in crate::proto) mod packing;
+pub(in crate::proto) mod send;
 pub(in crate::proto) mod sequencing;
 pub(in crate::proto) mod slot;
 

@@ -195,6 +195,7 @@ impl PeerMut<'_> {
                 if let Some(tokens) = pacing.as_mut() {
                     *tokens = tokens.saturating_sub(fragment_length);
                 }
+                // It fits: `builder.fits(wire_len)` was checked above.
                 let _ = builder.push(&command.header(), &command.wire());
                 self.slot.queues().sent_reliable.push(command);
             } else {
@@ -222,6 +223,7 @@ impl PeerMut<'_> {
                         continue;
                     }
                 }
+                // It fits: `builder.fits(wire_len)` was checked above.
                 let _ = builder.push(&command.header(), &command.wire());
                 if has_packet {
                     sent_unreliable.push(command);

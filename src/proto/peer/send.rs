@@ -1,0 +1,201 @@
+//! What a program asks of one peer on the sending side (stock `peer.c`):
+//! sending a packet, with fragmentation; a ping; the ping interval and the
+//! throttle's settings. Each works on the peer's [`PeerMut`] view and
+//! returns a [`Wake`]: whether the host's send pass must now visit the
+//! peer, which only the host can arrange.
+
+use super::slot::{PeerMut, SendError};
+use crate::abi::*;
+use crate::mem::PacketFlags;
+use crate::mem::PacketView;
+use crate::proto::state::command::{
+    FragmentFields, OutgoingBody, OutgoingCommand, CONNECTION_CHANNEL,
+};
+use crate::wire::command::CommandFlags;
+use crate::wire::header::{CHECKSUM_LEN, SENT_TIME_HEADER_LEN};
+use crate::wire::size;
+
+/// The datagram header and command that come before each fragment's bytes.
+const FRAGMENT_OVERHEAD: u32 = (SENT_TIME_HEADER_LEN + size::SEND_FRAGMENT) as u32;
+
+/// Whether the host's send pass must visit the peer: it queued something
+/// (or its timers changed). The host marks it in its send schedule.
+#[must_use]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Wake {
+    pub(crate) visit: bool,
+}
+
+impl Wake {
+    pub(crate) const NOTHING: Wake = Wake { visit: false };
+    pub(crate) const VISIT: Wake = Wake { visit: true };
+}
+
+/// What the host's settings say about a packet it sends: the largest it
+/// takes (`maximumPacketSize`), and whether datagrams carry a checksum
+/// (which leaves each fragment 4 bytes less).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct SendLimits {
+    pub(crate) maximum_packet_size: usize,
+    pub(crate) checksum: bool,
+}
+
+impl PeerMut<'_> {
+    /// `enet_peer_setup_outgoing_command`: numbers the command and queues it.
+    pub(crate) fn setup_outgoing(&mut self, command: OutgoingCommand) -> Wake {
+        Wake {
+            visit: self.number_and_queue(command),
+        }
+    }
+
+    /// Queues a connection-level (channel 0xFF) command.
+    pub(crate) fn queue_control(&mut self, flags: CommandFlags, body: OutgoingBody) -> Wake {
+        self.setup_outgoing(OutgoingCommand::new(flags, CONNECTION_CHANNEL, body))
+    }
+
+    /// `enet_peer_send` at service time `now`. On success the queued
+    /// commands hold references to `packet`; on failure nothing is kept
+    /// (the caller still owns it).
+    // Always inlined: `enet_peer_send` is a thin shell around it, and
+    // the checks fold into that one call.
+    #[inline(always)]
+    pub(crate) fn send(
+        &mut self,
+        channel_id: u8,
+        packet: PacketView<'_>,
+        limits: SendLimits,
+        now: u32,
+    ) -> Result<Wake, SendError> {
+        let peer = &*self.public;
+        if peer.state != ENetPeerState::ENET_PEER_STATE_CONNECTED {
+            return Err(SendError::NotConnected);
+        }
+        if usize::from(channel_id) >= peer.channelCount {
+            return Err(SendError::BadChannel);
+        }
+        let length = packet.len();
+        if length > limits.maximum_packet_size {
+            return Err(SendError::TooLarge);
+        }
+        let mut fragment_length = peer.mtu.saturating_sub(FRAGMENT_OVERHEAD);
+        if limits.checksum {
+            fragment_length = fragment_length.saturating_sub(CHECKSUM_LEN as u32);
+        }
+        let fragment_length = fragment_length.max(1) as usize;
+        let flags = packet.flags();
+        let channel = self.channel(channel_id).ok_or(SendError::BadChannel)?;
+
+        if length > fragment_length {
+            let fragment_count = length.div_ceil(fragment_length);
+            if fragment_count > ENET_PROTOCOL_MAXIMUM_FRAGMENT_COUNT as usize {
+                return Err(SendError::TooManyFragments);
+            }
+            let unreliable = flags & (PacketFlags::RELIABLE | PacketFlags::UNRELIABLE_FRAGMENT)
+                == PacketFlags::UNRELIABLE_FRAGMENT
+                && channel.outgoingUnreliableSequenceNumber < 0xFFFF;
+            let (command_flags, start) = if unreliable {
+                (
+                    CommandFlags::NONE,
+                    channel.outgoingUnreliableSequenceNumber.wrapping_add(1),
+                )
+            } else {
+                (
+                    CommandFlags::ACKNOWLEDGE,
+                    channel.outgoingReliableSequenceNumber.wrapping_add(1),
+                )
+            };
+            let mut wake = Wake::NOTHING;
+            for fragment_number in 0..fragment_count {
+                let offset = fragment_number * fragment_length;
+                let this_length = fragment_length.min(length - offset);
+                let fields = FragmentFields {
+                    start_sequence_number: start,
+                    fragment_count: fragment_count as u32,
+                    fragment_number: fragment_number as u32,
+                    total_length: length as u32,
+                };
+                let body = if unreliable {
+                    OutgoingBody::SendUnreliableFragment(fields)
+                } else {
+                    OutgoingBody::SendFragment(fields)
+                };
+                let command = OutgoingCommand::new(command_flags, channel_id, body).with_payload(
+                    packet.retain(),
+                    offset as u32,
+                    this_length as u16,
+                );
+                wake.visit |= self.setup_outgoing(command).visit;
+            }
+            self.stamp_traffic(now);
+            return Ok(wake);
+        }
+
+        let (command_flags, body) = if flags & (PacketFlags::RELIABLE | PacketFlags::UNSEQUENCED)
+            == PacketFlags::UNSEQUENCED
+        {
+            (CommandFlags::UNSEQUENCED, OutgoingBody::SendUnsequenced)
+        } else if flags.contains(PacketFlags::RELIABLE)
+            || channel.outgoingUnreliableSequenceNumber == u16::MAX
+        {
+            (CommandFlags::ACKNOWLEDGE, OutgoingBody::SendReliable)
+        } else {
+            (CommandFlags::NONE, OutgoingBody::SendUnreliable)
+        };
+        let command = OutgoingCommand::new(command_flags, channel_id, body).with_payload(
+            packet.retain(),
+            0,
+            length as u16,
+        );
+        let wake = self.setup_outgoing(command);
+        self.stamp_traffic(now);
+        Ok(wake)
+    }
+
+    /// Notes that the peer just queued a payload at `now`, which keeps its
+    /// queues (made by the queueing) from being given back.
+    fn stamp_traffic(&mut self, now: u32) {
+        if let Some(queues) = self.slot.queues_if_any() {
+            queues.last_traffic = now;
+        }
+    }
+
+    /// `enet_peer_ping`: a PING, if the peer is connected.
+    pub(crate) fn ping(&mut self) -> Wake {
+        if self.public.state != ENetPeerState::ENET_PEER_STATE_CONNECTED {
+            return Wake::NOTHING;
+        }
+        self.queue_control(CommandFlags::ACKNOWLEDGE, OutgoingBody::Ping)
+    }
+
+    /// `enet_peer_ping_interval` (0 restores the default). The peer's ping
+    /// timer changes, so the send pass visits it.
+    pub(crate) fn set_ping_interval(&mut self, interval: u32) -> Wake {
+        self.public.pingInterval = if interval != 0 {
+            interval
+        } else {
+            ENET_PEER_PING_INTERVAL
+        };
+        Wake::VISIT
+    }
+
+    /// `enet_peer_throttle_configure`: sets the throttle and tells the peer.
+    pub(crate) fn throttle_configure(
+        &mut self,
+        interval: u32,
+        acceleration: u32,
+        deceleration: u32,
+    ) -> Wake {
+        let peer = &mut *self.public;
+        peer.packetThrottleInterval = interval;
+        peer.packetThrottleAcceleration = acceleration;
+        peer.packetThrottleDeceleration = deceleration;
+        self.queue_control(
+            CommandFlags::ACKNOWLEDGE,
+            OutgoingBody::ThrottleConfigure {
+                interval,
+                acceleration,
+                deceleration,
+            },
+        )
+    }
+}
