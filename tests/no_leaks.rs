@@ -16,7 +16,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use enet::abi::{ENetCallbacks, ENET_VERSION};
 use enet::ffi::callbacks::enet_initialize_with_callbacks;
-use enet::mem::{CBox, PacketRef};
+use enet::mem::{CBox, PacketFlags, PacketRef};
 use enet::proto::PeerIndex;
 use sim::{connect, Link, Sim};
 
@@ -37,7 +37,7 @@ unsafe extern "C" fn counting_free(memory: *mut core::ffi::c_void) {
     unsafe { libc::free(memory) }
 }
 
-fn send(sim: &mut Sim, host: usize, peer: PeerIndex, channel: u8, data: &[u8], flags: u32) {
+fn send(sim: &mut Sim, host: usize, peer: PeerIndex, channel: u8, data: &[u8], flags: PacketFlags) {
     let packet = PacketRef::new_with_data(data, flags).unwrap();
     let accepted = sim.host(host).send(peer, channel, &packet).is_ok();
     let raw = packet.hand_to_program();
@@ -81,7 +81,7 @@ fn allocations_and_frees_balance() {
                     peer,
                     (round % 3) as u8,
                     &round.to_be_bytes(),
-                    round % 3,
+                    PacketFlags::from_bits_retain(round % 3),
                 );
                 if round % 50 == 0 {
                     send(
@@ -90,7 +90,7 @@ fn allocations_and_frees_balance() {
                         peer,
                         1,
                         &vec![round as u8; 20_000],
-                        round % 2 * 8,
+                        PacketFlags::from_bits_retain(round % 2 * 8),
                     );
                 }
             }

@@ -6,6 +6,7 @@
 use core::ptr;
 
 use super::packet::PacketRef;
+use super::PacketFlags;
 
 /// A packet of `len` bytes cut into chunks of `chunk` bytes (the last may
 /// be shorter), each written exactly once. Its bytes are uninitialised
@@ -32,7 +33,7 @@ impl ChunkedPacket {
 
     /// A packet of `len` bytes in chunks of `chunk`; `None` if `chunk` is 0
     /// (with bytes to hold) or memory is short.
-    pub fn new(len: usize, chunk: usize, flags: u32) -> Option<ChunkedPacket> {
+    pub fn new(len: usize, chunk: usize, flags: PacketFlags) -> Option<ChunkedPacket> {
         if chunk == 0 && len > 0 {
             return None;
         }
@@ -89,13 +90,13 @@ impl ChunkedPacket {
     }
 
     /// The packet with `flags`, once every chunk is written.
-    pub fn finish(self, flags: u32) -> Option<PacketRef> {
+    pub fn finish(self, flags: PacketFlags) -> Option<PacketRef> {
         if !self.is_full() {
             return None;
         }
         // SAFETY: the packet is live and this handle its only reference
         // (it was never shared), so one field is written in place.
-        unsafe { (*self.packet.as_ptr()).flags = flags };
+        unsafe { (*self.packet.as_ptr()).flags = flags.bits() };
         Some(self.packet)
     }
 }
@@ -106,7 +107,7 @@ mod tests {
 
     #[test]
     fn chunks_fill_in_any_order_exactly_once() {
-        let mut packet = ChunkedPacket::new(10, 4, 0).unwrap();
+        let mut packet = ChunkedPacket::new(10, 4, PacketFlags::NONE).unwrap();
         assert!(!packet.write(2, b"abc"), "the last chunk is 2 bytes");
         assert!(packet.write(2, b"ij"));
         assert!(!packet.write(2, b"ij"), "written already");
@@ -114,18 +115,21 @@ mod tests {
         assert!(!packet.is_full());
         assert!(!packet.write(3, b"zz"), "out of range");
         assert!(packet.write(1, b"efgh"));
-        let packet = packet.finish(0).unwrap();
+        let packet = packet.finish(PacketFlags::NONE).unwrap();
         assert_eq!(packet.data(), b"abcdefghij");
         packet.release();
     }
 
     #[test]
     fn an_unfinished_packet_is_freed_unread() {
-        let mut packet = ChunkedPacket::new(1 << 20, 1000, 0).unwrap();
+        let mut packet = ChunkedPacket::new(1 << 20, 1000, PacketFlags::NONE).unwrap();
         assert!(packet.write(5, &[7; 1000]));
-        assert!(packet.finish(0).is_none());
-        assert!(ChunkedPacket::new(5, 0, 0).is_none());
-        let empty = ChunkedPacket::new(0, 0, 0).unwrap().finish(0).unwrap();
+        assert!(packet.finish(PacketFlags::NONE).is_none());
+        assert!(ChunkedPacket::new(5, 0, PacketFlags::NONE).is_none());
+        let empty = ChunkedPacket::new(0, 0, PacketFlags::NONE)
+            .unwrap()
+            .finish(PacketFlags::NONE)
+            .unwrap();
         assert!(empty.data().is_empty());
         empty.release();
     }

@@ -15,11 +15,13 @@ pub mod chunked;
 pub mod heap;
 pub mod hooks;
 pub mod packet;
+mod packet_flags;
 pub mod pool;
 
 pub use cbox::{CBox, CSlice};
 pub use chunked::ChunkedPacket;
 pub use packet::{PacketRef, PacketView};
+pub use packet_flags::PacketFlags;
 
 use crate::abi::ENetCallbacks;
 

@@ -10,10 +10,8 @@ use core::marker::PhantomData;
 use core::mem::ManuallyDrop;
 use core::ptr::{self, NonNull};
 
-use super::{hooks, pool};
-use crate::abi::{ENetPacket, ENetPacketFlag};
-
-const NO_ALLOCATE: u32 = ENetPacketFlag::ENET_PACKET_FLAG_NO_ALLOCATE as u32;
+use super::{hooks, pool, PacketFlags};
+use crate::abi::ENetPacket;
 
 /// Creates a packet of `data_length` bytes, copied from `data` unless `data`
 /// is NULL (then left uninitialised), or borrowing `data` itself when
@@ -28,7 +26,7 @@ const NO_ALLOCATE: u32 = ENetPacketFlag::ENET_PACKET_FLAG_NO_ALLOCATE as u32;
 /// `data` must be NULL or readable for `data_length` bytes; with
 /// `NO_ALLOCATE` it must stay valid for the packet's life.
 pub unsafe fn create(data: *const c_void, data_length: usize, flags: u32) -> *mut ENetPacket {
-    let borrowed = flags & NO_ALLOCATE != 0;
+    let borrowed = PacketFlags::from_bits_retain(flags).contains(PacketFlags::NO_ALLOCATE);
     let inline_length = if borrowed { 0 } else { data_length };
     let Some(size) = HEADER_SIZE.checked_add(inline_length) else {
         return ptr::null_mut();
@@ -76,7 +74,9 @@ fn inline_data(packet: *mut ENetPacket) -> *mut u8 {
 /// of line by `resize`, or replaced by the program): not borrowed, not
 /// NULL, not the bytes after the header.
 fn owns_separate_data(packet: *mut ENetPacket, flags: u32, data: *mut u8) -> bool {
-    flags & NO_ALLOCATE == 0 && !data.is_null() && data != inline_data(packet)
+    !PacketFlags::from_bits_retain(flags).contains(PacketFlags::NO_ALLOCATE)
+        && !data.is_null()
+        && data != inline_data(packet)
 }
 
 /// Runs the free callback, then frees the data (unless borrowed) and the packet.
@@ -124,7 +124,9 @@ fn block_size(packet: *mut ENetPacket, data: *mut u8) -> usize {
 /// # Safety
 /// `packet` must be a live packet from [`create`].
 pub unsafe fn resize(packet: &mut ENetPacket, data_length: usize) -> c_int {
-    if data_length <= packet.dataLength || packet.flags & NO_ALLOCATE != 0 {
+    if data_length <= packet.dataLength
+        || PacketFlags::from_bits_retain(packet.flags).contains(PacketFlags::NO_ALLOCATE)
+    {
         packet.dataLength = data_length;
         return 0;
     }
@@ -146,8 +148,6 @@ pub unsafe fn resize(packet: &mut ENetPacket, data_length: usize) -> c_int {
     packet.dataLength = data_length;
     0
 }
-
-const SENT: u32 = ENetPacketFlag::ENET_PACKET_FLAG_SENT as u32;
 
 /// One counted reference to a live packet, as the engine holds them in its
 /// queues. Each `PacketRef` stands for one unit of the packet's
@@ -199,9 +199,9 @@ impl<'a> PacketView<'a> {
         }
     }
 
-    pub fn flags(self) -> u32 {
+    pub fn flags(self) -> PacketFlags {
         // SAFETY: as in `retain`; a single field is read.
-        unsafe { (*self.packet.as_ptr()).flags }
+        PacketFlags::from_bits_retain(unsafe { (*self.packet.as_ptr()).flags })
     }
 
     pub fn len(self) -> usize {
@@ -276,9 +276,10 @@ impl PacketRef {
 
     /// Creates a packet holding a copy of `data`, with one reference held
     /// by the returned handle. `None` when allocation fails.
-    pub fn new_with_data(data: &[u8], flags: u32) -> Option<PacketRef> {
+    pub fn new_with_data(data: &[u8], flags: PacketFlags) -> Option<PacketRef> {
         // SAFETY: `data` is readable for its length and is copied.
-        let packet = NonNull::new(unsafe { create(data.as_ptr().cast(), data.len(), flags) })?;
+        let packet =
+            NonNull::new(unsafe { create(data.as_ptr().cast(), data.len(), flags.bits()) })?;
         // SAFETY: the packet was just created.
         unsafe { retain_count(packet) };
         Some(PacketRef { packet })
@@ -288,9 +289,9 @@ impl PacketRef {
     /// the handle, and where its bytes start (NULL when `len` is 0). Only
     /// for this module's writers, which fill every byte before anything
     /// can read them.
-    pub(super) fn new_uninit(len: usize, flags: u32) -> Option<(PacketRef, *mut u8)> {
+    pub(super) fn new_uninit(len: usize, flags: PacketFlags) -> Option<(PacketRef, *mut u8)> {
         // SAFETY: NULL data asks `create` for an uninitialised buffer.
-        let packet = NonNull::new(unsafe { create(ptr::null(), len, flags) })?;
+        let packet = NonNull::new(unsafe { create(ptr::null(), len, flags.bits()) })?;
         // SAFETY: the packet was just created.
         unsafe { retain_count(packet) };
         // SAFETY: one field of the live packet is read.
@@ -304,7 +305,7 @@ impl PacketRef {
     /// fill exactly `len` bytes, or when allocation fails.
     pub fn new_from_parts<'a>(
         len: usize,
-        flags: u32,
+        flags: PacketFlags,
         parts: impl IntoIterator<Item = &'a [u8]>,
     ) -> Option<PacketRef> {
         // The bytes are only written below, and read once all are.
@@ -351,7 +352,7 @@ impl PacketRef {
         if self.reference_count() == 1 {
             // SAFETY: the held reference keeps the packet live; one field
             // is updated in place.
-            unsafe { (*self.packet.as_ptr()).flags |= SENT };
+            unsafe { (*self.packet.as_ptr()).flags |= PacketFlags::SENT.bits() };
         }
         drop(self);
     }
@@ -373,7 +374,7 @@ impl PacketRef {
         self.packet.as_ptr()
     }
 
-    pub fn flags(&self) -> u32 {
+    pub fn flags(&self) -> PacketFlags {
         self.view().flags()
     }
 
@@ -423,7 +424,7 @@ mod tests {
             // SAFETY: called with the live packet just before it is freed.
             unsafe { FREED_FLAGS = (*packet).flags };
         }
-        let packet = PacketRef::new_with_data(b"abc", 1).unwrap();
+        let packet = PacketRef::new_with_data(b"abc", PacketFlags::RELIABLE).unwrap();
         assert_eq!(packet.reference_count(), 1);
         // SAFETY: the packet is live and ours.
         unsafe { (*packet.as_ptr()).freeCallback = Some(on_free) };
@@ -434,25 +435,29 @@ mod tests {
         assert_eq!(second.data(), b"abc");
         second.release_as_sent();
         // SAFETY: single-threaded test reads what the callback wrote.
-        assert_eq!(unsafe { FREED_FLAGS }, 1 | SENT);
+        let freed_flags = unsafe { FREED_FLAGS };
+        assert_eq!(
+            freed_flags,
+            (PacketFlags::RELIABLE | PacketFlags::SENT).bits()
+        );
     }
 
     #[test]
     fn a_packet_from_parts_must_be_filled_exactly() {
         let parts: [&[u8]; 3] = [b"ab", b"", b"cde"];
-        let packet = PacketRef::new_from_parts(5, 0, parts).unwrap();
+        let packet = PacketRef::new_from_parts(5, PacketFlags::NONE, parts).unwrap();
         assert_eq!(packet.data(), b"abcde");
         packet.release();
-        assert!(PacketRef::new_from_parts(6, 0, parts).is_none());
-        assert!(PacketRef::new_from_parts(4, 0, parts).is_none());
-        let empty = PacketRef::new_from_parts(0, 0, []).unwrap();
+        assert!(PacketRef::new_from_parts(6, PacketFlags::NONE, parts).is_none());
+        assert!(PacketRef::new_from_parts(4, PacketFlags::NONE, parts).is_none());
+        let empty = PacketRef::new_from_parts(0, PacketFlags::NONE, []).unwrap();
         assert!(empty.data().is_empty());
         empty.release();
     }
 
     #[test]
     fn handing_to_the_program_keeps_the_packet() {
-        let packet = PacketRef::new_with_data(&[0, 0, 0, 0], 0).unwrap();
+        let packet = PacketRef::new_with_data(&[0, 0, 0, 0], PacketFlags::NONE).unwrap();
         assert_eq!(packet.data(), &[0, 0, 0, 0]);
         let raw = packet.hand_to_program();
         // SAFETY: the program (this test) now owns the packet.

@@ -4,16 +4,20 @@
 //! offload on Linux, one datagram per system call elsewhere); what they
 //! hand out, defined here, is the same everywhere.
 
-use std::net::SocketAddr;
+use std::net::{Ipv4Addr, SocketAddr, SocketAddrV4};
 use std::ops::Range;
 
+use crate::abi::ENET_PROTOCOL_MAXIMUM_MTU;
 use crate::proto::Grouping;
 
 /// Datagrams per batch (per system call where the system batches).
 pub const BATCH: usize = 32;
 /// Room for one datagram: the largest ENet datagram (its maximum MTU).
 /// A longer one arrives truncated and is reported as such.
-pub const DATAGRAM_CAPACITY: usize = 4096;
+pub const DATAGRAM_CAPACITY: usize = ENET_PROTOCOL_MAXIMUM_MTU as usize;
+/// The source given to a datagram whose address the system reported in no
+/// family we know.
+pub const NOBODY: SocketAddr = SocketAddr::V4(SocketAddrV4::new(Ipv4Addr::UNSPECIFIED, 0));
 
 /// One datagram taken from a [`ReceiveBatch`](super::sys::ReceiveBatch).
 #[derive(Debug)]

@@ -124,13 +124,13 @@ impl RequestQueue {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::mem::PacketRef;
+    use crate::mem::{PacketFlags, PacketRef};
     use crate::proto::request::new_generations;
 
     #[test]
     fn rust_callers_queue_only_packets_they_alone_hold() {
         let queue = RequestQueue::new(new_generations(1)).expect("a waker");
-        let packet = PacketRef::new_with_data(b"shared", 0).unwrap();
+        let packet = PacketRef::new_with_data(b"shared", PacketFlags::NONE).unwrap();
         let other = packet.retain();
         let refused = queue.queue(Request::Broadcast {
             channel_id: 0,
@@ -149,7 +149,7 @@ mod tests {
         queue.take(&mut taken);
         assert_eq!(taken.len(), 1);
         queue.close();
-        let late = PacketRef::new_with_data(b"late", 0).unwrap();
+        let late = PacketRef::new_with_data(b"late", PacketFlags::NONE).unwrap();
         assert!(queue
             .queue(Request::Broadcast {
                 channel_id: 0,

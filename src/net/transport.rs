@@ -11,13 +11,10 @@ use std::ops::Range;
 
 use super::batch::Datagram;
 use super::netsim::Conditioner;
-use super::sys::{ReceiveBatch, SendBatch, Waker, Woken};
+use super::sys::{ReceiveBatch, SendBatch, Waker, Woken, WAIT_INTERRUPT, WAIT_RECEIVE};
 use super::{clock, socket};
-use crate::abi::{ENetSocket, ENetSocketWait};
+use crate::abi::ENetSocket;
 use crate::proto::{Grouping, ServiceFailed, Transmitted, Transport};
-
-const WAIT_RECEIVE: u32 = ENetSocketWait::ENET_SOCKET_WAIT_RECEIVE as u32;
-const WAIT_INTERRUPT: u32 = ENetSocketWait::ENET_SOCKET_WAIT_INTERRUPT as u32;
 
 /// A host's datagram batches, kept between service calls (an event can
 /// end a call halfway through a batch).

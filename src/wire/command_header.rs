@@ -8,26 +8,31 @@
 //! ```
 
 use super::field::{read_u16, read_u8, write_u16, write_u8, Field};
+use crate::abi::ENetProtocolFlag;
 use core::fmt;
 
-/// Command numbers (`ENetProtocolCommand`).
+/// Command numbers as the `u8` of a command byte's low nibble. The values
+/// are `ENetProtocolCommand`'s (`abi`), the one place they are written.
 pub mod number {
-    pub const ACKNOWLEDGE: u8 = 1;
-    pub const CONNECT: u8 = 2;
-    pub const VERIFY_CONNECT: u8 = 3;
-    pub const DISCONNECT: u8 = 4;
-    pub const PING: u8 = 5;
-    pub const SEND_RELIABLE: u8 = 6;
-    pub const SEND_UNRELIABLE: u8 = 7;
-    pub const SEND_FRAGMENT: u8 = 8;
-    pub const SEND_UNSEQUENCED: u8 = 9;
-    pub const BANDWIDTH_LIMIT: u8 = 10;
-    pub const THROTTLE_CONFIGURE: u8 = 11;
-    pub const SEND_UNRELIABLE_FRAGMENT: u8 = 12;
+    use crate::abi::ENetProtocolCommand as C;
+
+    pub const ACKNOWLEDGE: u8 = C::ENET_PROTOCOL_COMMAND_ACKNOWLEDGE as u8;
+    pub const CONNECT: u8 = C::ENET_PROTOCOL_COMMAND_CONNECT as u8;
+    pub const VERIFY_CONNECT: u8 = C::ENET_PROTOCOL_COMMAND_VERIFY_CONNECT as u8;
+    pub const DISCONNECT: u8 = C::ENET_PROTOCOL_COMMAND_DISCONNECT as u8;
+    pub const PING: u8 = C::ENET_PROTOCOL_COMMAND_PING as u8;
+    pub const SEND_RELIABLE: u8 = C::ENET_PROTOCOL_COMMAND_SEND_RELIABLE as u8;
+    pub const SEND_UNRELIABLE: u8 = C::ENET_PROTOCOL_COMMAND_SEND_UNRELIABLE as u8;
+    pub const SEND_FRAGMENT: u8 = C::ENET_PROTOCOL_COMMAND_SEND_FRAGMENT as u8;
+    pub const SEND_UNSEQUENCED: u8 = C::ENET_PROTOCOL_COMMAND_SEND_UNSEQUENCED as u8;
+    pub const BANDWIDTH_LIMIT: u8 = C::ENET_PROTOCOL_COMMAND_BANDWIDTH_LIMIT as u8;
+    pub const THROTTLE_CONFIGURE: u8 = C::ENET_PROTOCOL_COMMAND_THROTTLE_CONFIGURE as u8;
+    pub const SEND_UNRELIABLE_FRAGMENT: u8 =
+        C::ENET_PROTOCOL_COMMAND_SEND_UNRELIABLE_FRAGMENT as u8;
     /// One past the last command number.
-    pub const COUNT: u8 = 13;
+    pub const COUNT: u8 = C::ENET_PROTOCOL_COMMAND_COUNT as u8;
     /// The bits of the command byte that hold the number.
-    pub const MASK: u8 = 0x0F;
+    pub const MASK: u8 = C::ENET_PROTOCOL_COMMAND_MASK as u8;
 }
 
 mod field {
@@ -48,9 +53,11 @@ pub struct CommandFlags(u8);
 impl CommandFlags {
     pub const NONE: CommandFlags = CommandFlags(0);
     /// The command is reliable: the receiver acknowledges it.
-    pub const ACKNOWLEDGE: CommandFlags = CommandFlags(0x80);
+    pub const ACKNOWLEDGE: CommandFlags =
+        CommandFlags(ENetProtocolFlag::ENET_PROTOCOL_COMMAND_FLAG_ACKNOWLEDGE as u8);
     /// The command is unsequenced.
-    pub const UNSEQUENCED: CommandFlags = CommandFlags(0x40);
+    pub const UNSEQUENCED: CommandFlags =
+        CommandFlags(ENetProtocolFlag::ENET_PROTOCOL_COMMAND_FLAG_UNSEQUENCED as u8);
 
     /// The flags of a command byte (its number bits are dropped).
     pub fn from_bits(bits: u8) -> Self {

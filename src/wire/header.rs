@@ -16,6 +16,7 @@
 
 use super::field::{read_array, read_u16, write_bytes, write_u16, Field};
 use super::DropReason;
+use crate::abi::{ENetProtocolFlag, ENET_PROTOCOL_MAXIMUM_PEER_ID};
 
 mod field {
     use super::Field;
@@ -24,16 +25,17 @@ mod field {
 }
 
 /// The peer-id word's SENT_TIME flag.
-pub const FLAG_SENT_TIME: u16 = 1 << 15;
+pub const FLAG_SENT_TIME: u16 = ENetProtocolFlag::ENET_PROTOCOL_HEADER_FLAG_SENT_TIME as u16;
 /// The peer-id word's COMPRESSED flag.
-pub const FLAG_COMPRESSED: u16 = 1 << 14;
-const SESSION_SHIFT: u32 = 12;
-const SESSION_MASK: u16 = 0b11 << SESSION_SHIFT;
-const PEER_ID_MASK: u16 = 0x0FFF;
-
+pub const FLAG_COMPRESSED: u16 = ENetProtocolFlag::ENET_PROTOCOL_HEADER_FLAG_COMPRESSED as u16;
+const SESSION_SHIFT: u32 = ENetProtocolFlag::ENET_PROTOCOL_HEADER_SESSION_SHIFT as u32;
+const SESSION_MASK: u16 = ENetProtocolFlag::ENET_PROTOCOL_HEADER_SESSION_MASK as u16;
 /// The peer id of a datagram sent before the sender knows its index at the
 /// receiver (`ENET_PROTOCOL_MAXIMUM_PEER_ID`); only CONNECT is accepted.
-pub const NO_PEER_ID: u16 = 0x0FFF;
+pub const NO_PEER_ID: u16 = ENET_PROTOCOL_MAXIMUM_PEER_ID as u16;
+/// The peer-id word's low bits that hold the peer id (the id space is
+/// `0..=NO_PEER_ID`, every bit below the flags and the session).
+const PEER_ID_MASK: u16 = NO_PEER_ID;
 /// Size of the checksum slot.
 pub const CHECKSUM_LEN: usize = 4;
 /// Size of the header without sentTime and without checksum.

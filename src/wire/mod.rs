@@ -40,46 +40,92 @@ pub use drop_reason::DropReason;
 pub use header::DatagramHeader;
 
 /// Fixed sizes (header and body, not payload) of the commands whose size
-/// other code needs by name.
+/// other code needs by name: the sizes of the packed `abi` command structs,
+/// which are the wire layout.
 pub mod size {
-    pub const ACKNOWLEDGE: usize = 8;
-    pub const PING: usize = 4;
-    pub const SEND_RELIABLE: usize = 6;
-    pub const SEND_UNRELIABLE: usize = 8;
+    use crate::abi::{
+        ENetProtocolAcknowledge, ENetProtocolPing, ENetProtocolSendFragment,
+        ENetProtocolSendReliable, ENetProtocolSendUnreliable,
+    };
+    use core::mem::size_of;
+
+    pub const ACKNOWLEDGE: usize = size_of::<ENetProtocolAcknowledge>();
+    pub const PING: usize = size_of::<ENetProtocolPing>();
+    pub const SEND_RELIABLE: usize = size_of::<ENetProtocolSendReliable>();
+    pub const SEND_UNRELIABLE: usize = size_of::<ENetProtocolSendUnreliable>();
     /// SEND_FRAGMENT and SEND_UNRELIABLE_FRAGMENT.
-    pub const SEND_FRAGMENT: usize = 24;
+    pub const SEND_FRAGMENT: usize = size_of::<ENetProtocolSendFragment>();
 }
 
 /// Fixed size of each command (header and body, not payload), indexed by
-/// command number; 0 marks numbers that name no command.
-const COMMAND_SIZES: [usize; 16] = [
-    0,
-    size::ACKNOWLEDGE,
-    48,
-    44,
-    8,
-    size::PING,
-    size::SEND_RELIABLE,
-    size::SEND_UNRELIABLE,
-    size::SEND_FRAGMENT,
-    8,
-    12,
-    16,
-    size::SEND_FRAGMENT,
-    0,
-    0,
-    0,
-];
+/// command number: the size of its packed `abi` struct. 0 marks numbers
+/// that name no command.
+const COMMAND_SIZES: [usize; 16] = {
+    use crate::abi::*;
+    use command_header::number;
+    use core::mem::size_of;
+
+    let mut sizes = [0; 16];
+    sizes[number::ACKNOWLEDGE as usize] = size::ACKNOWLEDGE;
+    sizes[number::CONNECT as usize] = size_of::<ENetProtocolConnect>();
+    sizes[number::VERIFY_CONNECT as usize] = size_of::<ENetProtocolVerifyConnect>();
+    sizes[number::DISCONNECT as usize] = size_of::<ENetProtocolDisconnect>();
+    sizes[number::PING as usize] = size::PING;
+    sizes[number::SEND_RELIABLE as usize] = size::SEND_RELIABLE;
+    sizes[number::SEND_UNRELIABLE as usize] = size::SEND_UNRELIABLE;
+    sizes[number::SEND_FRAGMENT as usize] = size::SEND_FRAGMENT;
+    sizes[number::SEND_UNSEQUENCED as usize] = size_of::<ENetProtocolSendUnsequenced>();
+    sizes[number::BANDWIDTH_LIMIT as usize] = size_of::<ENetProtocolBandwidthLimit>();
+    sizes[number::THROTTLE_CONFIGURE as usize] = size_of::<ENetProtocolThrottleConfigure>();
+    sizes[number::SEND_UNRELIABLE_FRAGMENT as usize] = size::SEND_FRAGMENT;
+    sizes
+};
 
 /// The size of the command whose first byte is `command_byte` (flags are
 /// ignored); 0 if the low nibble names no command.
 pub fn command_size(command_byte: u8) -> usize {
-    COMMAND_SIZES[usize::from(command_byte & 0x0F)]
+    COMMAND_SIZES[usize::from(command_byte & command_header::number::MASK)]
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The byte counts of ENet 1.3.17's wire format (its command table),
+    /// written out here so that a change to an `abi` struct cannot move a
+    /// command's size unnoticed.
+    #[test]
+    fn command_sizes_are_the_wire_formats() {
+        let wire_format = [
+            (1 | 0x80, 8), // ACKNOWLEDGE
+            (2, 48),       // CONNECT
+            (3, 44),       // VERIFY_CONNECT
+            (4, 8),        // DISCONNECT
+            (5, 4),        // PING
+            (6, 6),        // SEND_RELIABLE
+            (7, 8),        // SEND_UNRELIABLE
+            (8, 24),       // SEND_FRAGMENT
+            (9 | 0x40, 8), // SEND_UNSEQUENCED
+            (10, 12),      // BANDWIDTH_LIMIT
+            (11, 16),      // THROTTLE_CONFIGURE
+            (12, 24),      // SEND_UNRELIABLE_FRAGMENT
+        ];
+        for (command_byte, bytes) in wire_format {
+            assert_eq!(
+                command_size(command_byte),
+                bytes,
+                "command {command_byte:#04x}"
+            );
+        }
+        for number in [0u8, 13, 14, 15, 0xFF] {
+            assert_eq!(command_size(number), 0);
+        }
+        assert_eq!(
+            (size::ACKNOWLEDGE, size::PING, size::SEND_RELIABLE),
+            (8, 4, 6)
+        );
+        assert_eq!((size::SEND_UNRELIABLE, size::SEND_FRAGMENT), (8, 24));
+    }
 
     #[test]
     fn command_sizes_match_the_protocol_structs() {

@@ -20,6 +20,7 @@ use ::enet::ffi::enet_rs_dtls::*;
 use ::enet::ffi::host::*;
 use ::enet::ffi::packet::*;
 use ::enet::ffi::peer::*;
+use ::enet::mem::PacketFlags;
 
 use certs::Identity;
 use relay::{Relay, Tamper};
@@ -123,9 +124,9 @@ fn pump(
     }
 }
 
-fn packet(bytes: &[u8], flags: u32) -> *mut ENetPacket {
+fn packet(bytes: &[u8], flags: PacketFlags) -> *mut ENetPacket {
     // SAFETY: `bytes` is readable for its length.
-    let packet = unsafe { enet_packet_create(bytes.as_ptr().cast(), bytes.len(), flags) };
+    let packet = unsafe { enet_packet_create(bytes.as_ptr().cast(), bytes.len(), flags.bits()) };
     assert!(!packet.is_null());
     packet
 }
@@ -186,8 +187,8 @@ fn ours_to_ours_over_dtls_reliable_unreliable_and_fragments_with_checksum_and_ra
     // reliable and one unreliable-fragment packet of 200 KiB.
     const SMALL: u32 = 200;
     let big = message(9999, 200 * 1024);
-    let reliable = ENetPacketFlag::ENET_PACKET_FLAG_RELIABLE as u32;
-    let fragment = ENetPacketFlag::ENET_PACKET_FLAG_UNRELIABLE_FRAGMENT as u32;
+    let reliable = PacketFlags::RELIABLE;
+    let fragment = PacketFlags::UNRELIABLE_FRAGMENT;
     for index in 0..SMALL {
         // SAFETY: a live peer and packets of ours.
         unsafe {
@@ -195,7 +196,10 @@ fn ours_to_ours_over_dtls_reliable_unreliable_and_fragments_with_checksum_and_ra
                 enet_peer_send(peer, 0, packet(&message(index, 100), reliable)),
                 0
             );
-            assert_eq!(enet_peer_send(peer, 1, packet(&message(index, 60), 0)), 0);
+            assert_eq!(
+                enet_peer_send(peer, 1, packet(&message(index, 60), PacketFlags::NONE)),
+                0
+            );
         }
         if index % 20 == 0 {
             // SAFETY: a live host.
@@ -433,7 +437,7 @@ fn through_relay(encrypted: bool, tamper: Tamper) -> (Vec<Vec<u8>>, u64, u64, u6
         }
     });
     assert_eq!(connects, 2);
-    let reliable = ENetPacketFlag::ENET_PACKET_FLAG_RELIABLE as u32;
+    let reliable = PacketFlags::RELIABLE;
     const MESSAGES: u32 = 60;
     for index in 0..MESSAGES {
         // SAFETY: a live peer and a packet of ours.

@@ -2,7 +2,7 @@
 //! sent, or break a good connection.
 
 use enet::abi::ENetAddress;
-use enet::mem::PacketRef;
+use enet::mem::{PacketFlags, PacketRef};
 use enet::proto::PeerIndex;
 use enet::wire::command::{Command, CommandFlags, CommandHeader};
 use enet::wire::DropReason;
@@ -28,7 +28,7 @@ fn setup(seed: u64) -> (Sim, usize, usize, usize, PeerIndex) {
 
 fn still_works(sim: &mut Sim, server: usize, client: usize, client_peer: PeerIndex) {
     let before = sim.received(server).len();
-    let packet = PacketRef::new_with_data(b"still alive", 1).unwrap();
+    let packet = PacketRef::new_with_data(b"still alive", PacketFlags::RELIABLE).unwrap();
     sim.host(client)
         .send(client_peer, 0, &packet)
         .expect("send");

@@ -19,6 +19,7 @@ use ::enet::ffi::enet_rs_netsim::*;
 use ::enet::ffi::host::*;
 use ::enet::ffi::packet::*;
 use ::enet::ffi::peer::*;
+use ::enet::mem::PacketFlags;
 
 /// A host pointer that may cross threads: each host is used by one thread
 /// at a time here.
@@ -78,18 +79,16 @@ fn take(event: &ENetEvent) -> Vec<u8> {
     }
 }
 
-fn send(peer: *mut ENetPeer, channel: u8, bytes: &[u8], flags: u32) {
+fn send(peer: *mut ENetPeer, channel: u8, bytes: &[u8], flags: PacketFlags) {
     // SAFETY: `bytes` is readable; the packet is handed to the peer.
     unsafe {
-        let packet = enet_packet_create(bytes.as_ptr().cast(), bytes.len(), flags);
+        let packet = enet_packet_create(bytes.as_ptr().cast(), bytes.len(), flags.bits());
         assert_eq!(enet_peer_send(peer, channel, packet), 0);
     }
 }
 
 /// What the server received: channel, bytes, when.
 type Received = Arc<Mutex<Vec<(u8, Vec<u8>, Instant)>>>;
-
-const RELIABLE: u32 = ENetPacketFlag::ENET_PACKET_FLAG_RELIABLE as u32;
 
 /// The payload of message `i`: its number, then bytes made from it.
 fn message(i: u32) -> Vec<u8> {
@@ -219,7 +218,7 @@ fn lag_and_jitter_set_the_round_trip_enet_measures() {
     let mut number = 0;
     pair.run(Duration::from_secs(4), |_| {
         if Instant::now() >= next_send {
-            send(pair.peer, 0, &message(number), RELIABLE);
+            send(pair.peer, 0, &message(number), PacketFlags::RELIABLE);
             number += 1;
             next_send += Duration::from_millis(20);
         }
@@ -243,7 +242,7 @@ fn a_held_datagram_leaves_while_the_host_waits() {
     // Let the connection settle: the server's acknowledgements are in.
     pair.run(Duration::from_millis(300), |_| false);
     let sent_at = Instant::now();
-    send(pair.peer, 1, &message(1), 0);
+    send(pair.peer, 1, &message(1), PacketFlags::NONE);
     // One long service call (or a few, if events end them early): the
     // datagram must leave when due, not when the call ends.
     while sent_at.elapsed() < Duration::from_millis(400) {
@@ -272,8 +271,8 @@ fn duplicates_are_delivered_once() {
     let pair = Pair::new("dup=50%,seed=11", false);
     let n = 300;
     for i in 0..n {
-        send(pair.peer, 0, &message(i), RELIABLE);
-        send(pair.peer, 1, &message(i), 0);
+        send(pair.peer, 0, &message(i), PacketFlags::RELIABLE);
+        send(pair.peer, 1, &message(i), PacketFlags::NONE);
     }
     let done = pair.run(Duration::from_secs(20), |_| {
         pair.received
@@ -351,7 +350,7 @@ fn corruption_is_caught_by_the_checksum() {
     assert!(measured, "no round trip measured");
     let n = 300;
     for i in 0..n {
-        send(pair.peer, 0, &message(i), RELIABLE);
+        send(pair.peer, 0, &message(i), PacketFlags::RELIABLE);
     }
     let mut disconnected = false;
     let done = pair.run(Duration::from_secs(30), |event| {

@@ -2,16 +2,13 @@
 //! disconnects.
 
 use enet::abi::ENetPeerState::*;
-use enet::mem::PacketRef;
+use enet::mem::{PacketFlags, PacketRef};
 use enet::proto::DisconnectEffect;
 use enet::proto::PeerIndex;
 
 use crate::sim::{connect, numbers_on, Seen, Sim};
 
-const RELIABLE: u32 = 1;
-const UNSEQUENCED: u32 = 2;
-
-fn send(sim: &mut Sim, host: usize, peer: PeerIndex, channel: u8, data: &[u8], flags: u32) {
+fn send(sim: &mut Sim, host: usize, peer: PeerIndex, channel: u8, data: &[u8], flags: PacketFlags) {
     let packet = PacketRef::new_with_data(data, flags).unwrap();
     // The program's own reference: released after enet_peer_send as a
     // program would leave the packet to the library.
@@ -52,14 +49,21 @@ fn every_delivery_mode_arrives_in_order() {
     let client = sim.add_host(1, 3);
     let (client_peer, _) = connect(&mut sim, client, server, 3, 0);
     for i in 0..50u32 {
-        send(&mut sim, client, client_peer, 0, &i.to_be_bytes(), RELIABLE);
+        send(
+            &mut sim,
+            client,
+            client_peer,
+            0,
+            &i.to_be_bytes(),
+            PacketFlags::RELIABLE,
+        );
         send(
             &mut sim,
             client,
             client_peer,
             1,
             &(1000 + i).to_be_bytes(),
-            0,
+            PacketFlags::NONE,
         );
         send(
             &mut sim,
@@ -67,7 +71,7 @@ fn every_delivery_mode_arrives_in_order() {
             client_peer,
             2,
             &(2000 + i).to_be_bytes(),
-            UNSEQUENCED,
+            PacketFlags::UNSEQUENCED,
         );
     }
     assert!(sim.run_until(5000, |s| s.received(server).len() == 150));
@@ -88,7 +92,14 @@ fn a_megabyte_is_fragmented_and_reassembled() {
     let payload: Vec<u8> = (0..1 << 20)
         .map(|i: u32| (i * 31 + (i >> 11)) as u8)
         .collect();
-    send(&mut sim, client, client_peer, 0, &payload, RELIABLE);
+    send(
+        &mut sim,
+        client,
+        client_peer,
+        0,
+        &payload,
+        PacketFlags::RELIABLE,
+    );
     assert!(sim.run_until(60_000, |s| !s.received(server).is_empty()));
     let received = sim.received(server);
     assert_eq!(received.len(), 1);

@@ -7,12 +7,10 @@
 //! same times and report the same events. Time starts just below the
 //! 32-bit wrap of ENet's clock, so the session crosses it.
 
-use enet::mem::PacketRef;
+use enet::mem::{PacketFlags, PacketRef};
 use enet::proto::PeerIndex;
 
 use crate::sim::{Link, Seen, Sim};
-
-const RELIABLE: u32 = 1;
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 enum Clock {
@@ -27,7 +25,7 @@ fn advance(sim: &mut Sim, ms: u32, clock: Clock) {
     }
 }
 
-fn send(sim: &mut Sim, host: usize, peer: PeerIndex, channel: u8, data: &[u8], flags: u32) {
+fn send(sim: &mut Sim, host: usize, peer: PeerIndex, channel: u8, data: &[u8], flags: PacketFlags) {
     let packet = PacketRef::new_with_data(data, flags).unwrap();
     sim.host(host).send(peer, channel, &packet).expect("send");
 }
@@ -59,7 +57,11 @@ fn session(seed: u64, link: Link, clock: Clock) -> Outcome {
                 20 + (n as usize * 37) % 900
             };
             let data: Vec<u8> = (0..len).map(|b| (b as u32 ^ n) as u8).collect();
-            let flags = if n % 3 == 0 { 0 } else { RELIABLE };
+            let flags = if n % 3 == 0 {
+                PacketFlags::NONE
+            } else {
+                PacketFlags::RELIABLE
+            };
             send(&mut sim, client, peer, (n % 2) as u8, &data, flags);
         }
         advance(&mut sim, 37, clock);

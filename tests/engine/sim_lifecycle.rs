@@ -2,16 +2,14 @@
 //! disconnect on both sides, peer-slot exhaustion and reuse.
 
 use enet::abi::ENetPeerState::*;
-use enet::mem::PacketRef;
+use enet::mem::{PacketFlags, PacketRef};
 use enet::proto::DisconnectEffect;
 use enet::proto::PeerIndex;
 
 use crate::sim::{address_of, connect, Sim};
 
-const RELIABLE: u32 = 1;
-
 fn send(sim: &mut Sim, host: usize, peer: PeerIndex, data: &[u8]) {
-    let packet = PacketRef::new_with_data(data, RELIABLE).unwrap();
+    let packet = PacketRef::new_with_data(data, PacketFlags::RELIABLE).unwrap();
     sim.host(host).send(peer, 0, &packet).expect("send");
     let _ = packet.hand_to_program();
 }

@@ -1,16 +1,20 @@
 //! The engine on bad simulated links: loss, duplication, reordering and
 //! latency, with virtual time starting just below the u32 wrap.
 
-use enet::mem::PacketRef;
+use enet::mem::{PacketFlags, PacketRef};
 use enet::proto::LossRecovery;
 use enet::proto::PeerIndex;
 
 use crate::sim::{connect, numbers_on, Link, Seen, Sim};
 
-const RELIABLE: u32 = 1;
-const UNRELIABLE_FRAGMENT: u32 = 8;
-
-fn send(sim: &mut Sim, host: usize, peer: PeerIndex, channel: u8, data: &[u8], flags: u32) -> bool {
+fn send(
+    sim: &mut Sim,
+    host: usize,
+    peer: PeerIndex,
+    channel: u8,
+    data: &[u8],
+    flags: PacketFlags,
+) -> bool {
     let packet = PacketRef::new_with_data(data, flags).unwrap();
     let accepted = sim.host(host).send(peer, channel, &packet).is_ok();
     // Leave the packet to the queue, as a program does after enet_peer_send.
@@ -48,7 +52,7 @@ fn reliable_exactly_once(seed: u64, start: u32, recovery: LossRecovery) {
                 client_peer,
                 channel,
                 &i.to_be_bytes(),
-                RELIABLE
+                PacketFlags::RELIABLE
             ));
         }
         assert!(send(
@@ -57,11 +61,18 @@ fn reliable_exactly_once(seed: u64, start: u32, recovery: LossRecovery) {
             server_peer,
             (i % 4) as u8,
             &i.to_be_bytes(),
-            RELIABLE
+            PacketFlags::RELIABLE
         ));
     }
     let big: Vec<u8> = (0..100_000u32).map(|i| (i % 251) as u8).collect();
-    assert!(send(&mut sim, client, client_peer, 2, &big, RELIABLE));
+    assert!(send(
+        &mut sim,
+        client,
+        client_peer,
+        2,
+        &big,
+        PacketFlags::RELIABLE
+    ));
     let expected_server = (count * 4 + 1) as usize;
     assert!(
         sim.run_until(300_000, |s| s.received(server).len() >= expected_server
@@ -119,10 +130,24 @@ fn unreliable_is_never_delivered_stale() {
     let (client_peer, _) = connect(&mut sim, client, server, 2, 0);
     sim.link = lossy_link();
     for i in 0..2000u32 {
-        send(&mut sim, client, client_peer, 0, &i.to_be_bytes(), 0);
+        send(
+            &mut sim,
+            client,
+            client_peer,
+            0,
+            &i.to_be_bytes(),
+            PacketFlags::NONE,
+        );
         if i % 100 == 0 {
             // Reliable packets in between move the unreliable sequence on.
-            send(&mut sim, client, client_peer, 0, &[0xEE; 8], RELIABLE);
+            send(
+                &mut sim,
+                client,
+                client_peer,
+                0,
+                &[0xEE; 8],
+                PacketFlags::RELIABLE,
+            );
         }
         if i % 10 == 0 {
             let fragmented: Vec<u8> = (0..5000u32).map(|b| (b + i) as u8).collect();
@@ -132,7 +157,7 @@ fn unreliable_is_never_delivered_stale() {
                 client_peer,
                 1,
                 &fragmented,
-                UNRELIABLE_FRAGMENT,
+                PacketFlags::UNRELIABLE_FRAGMENT,
             );
         }
         sim.step();
@@ -184,16 +209,30 @@ fn delivery_flags_follow_the_sending_mode() {
     let server = sim.add_host(1, 1);
     let client = sim.add_host(1, 1);
     let (client_peer, _) = connect(&mut sim, client, server, 1, 0);
-    send(&mut sim, client, client_peer, 0, b"r", RELIABLE);
-    send(&mut sim, client, client_peer, 0, b"u", 0);
-    send(&mut sim, client, client_peer, 0, b"s", 2);
+    send(
+        &mut sim,
+        client,
+        client_peer,
+        0,
+        b"r",
+        PacketFlags::RELIABLE,
+    );
+    send(&mut sim, client, client_peer, 0, b"u", PacketFlags::NONE);
+    send(
+        &mut sim,
+        client,
+        client_peer,
+        0,
+        b"s",
+        PacketFlags::UNSEQUENCED,
+    );
     send(
         &mut sim,
         client,
         client_peer,
         0,
         &[1; 3000],
-        UNRELIABLE_FRAGMENT,
+        PacketFlags::UNRELIABLE_FRAGMENT,
     );
     assert!(sim.run_until(2000, |s| s.received(server).len() == 4));
     let flags: Vec<(Vec<u8>, u32)> = sim.hosts[server]

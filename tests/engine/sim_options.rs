@@ -1,17 +1,16 @@
 //! Checksums, compression and bandwidth limits on the simulated network.
 
 use enet::abi::ENetPeerState::*;
-use enet::mem::PacketRef;
+use enet::mem::{PacketFlags, PacketRef};
 use enet::proto::NoCodec;
 use enet::proto::PeerIndex;
 use enet::proto::WireCodec;
 
 use crate::sim::{connect, Sim};
 
-const RELIABLE: u32 = 1;
 const COMPRESSED: u8 = 0x40; // high byte of the peer-id word
 
-fn send(sim: &mut Sim, host: usize, peer: PeerIndex, channel: u8, data: &[u8], flags: u32) {
+fn send(sim: &mut Sim, host: usize, peer: PeerIndex, channel: u8, data: &[u8], flags: PacketFlags) {
     let packet = PacketRef::new_with_data(data, flags).unwrap();
     sim.host(host).send(peer, channel, &packet).expect("send");
     let _ = packet.hand_to_program();
@@ -25,11 +24,32 @@ fn exchange_with(checksum: bool, compress: bool) -> Sim {
     let (client_peer, server_peer) = connect(&mut sim, client, server, 2, 0);
     let text = b"position update: x=10 y=20 z=30; position update: x=11 y=20 z=30".to_vec();
     for i in 0..50u8 {
-        send(&mut sim, client, client_peer, i % 2, &text, RELIABLE);
-        send(&mut sim, server, server_peer, 0, &[i; 100], RELIABLE);
+        send(
+            &mut sim,
+            client,
+            client_peer,
+            i % 2,
+            &text,
+            PacketFlags::RELIABLE,
+        );
+        send(
+            &mut sim,
+            server,
+            server_peer,
+            0,
+            &[i; 100],
+            PacketFlags::RELIABLE,
+        );
     }
     let big: Vec<u8> = (0..200_000u32).map(|i| (i / 100) as u8).collect();
-    send(&mut sim, client, client_peer, 1, &big, RELIABLE);
+    send(
+        &mut sim,
+        client,
+        client_peer,
+        1,
+        &big,
+        PacketFlags::RELIABLE,
+    );
     assert!(sim.run_until(20_000, |s| s.received(server).len() == 51
         && s.received(client).len() == 50));
     assert!(sim.received(server).iter().any(|(_, data)| *data == big));
@@ -111,7 +131,14 @@ fn bandwidth_limits_are_negotiated_and_throttle_unreliable_traffic() {
     // Flood one client with unreliable data far above 10 kB/s.
     let (_, server_peer) = pairs[0];
     for _ in 0..3000 {
-        send(&mut sim, server, server_peer, 0, &[7; 500], 0);
+        send(
+            &mut sim,
+            server,
+            server_peer,
+            0,
+            &[7; 500],
+            PacketFlags::NONE,
+        );
         sim.step();
     }
     let peer = sim.host(server).peer(server_peer);

@@ -3,7 +3,7 @@
 //! host-wide budget in which the stalest is evicted.
 
 use enet::abi::ENetPeerState;
-use enet::mem::PacketRef;
+use enet::mem::{PacketFlags, PacketRef};
 use enet::proto::DisconnectEffect;
 use enet::proto::PeerIndex;
 
@@ -223,7 +223,7 @@ fn a_legit_large_packet_gets_through_stale_attack_reassemblies() {
     let legit = sim.add_host(1, 4);
     let (legit_peer, _) = connect(&mut sim, legit, server, 4, 0);
     let payload: Vec<u8> = (0..4u32 << 20).map(|i| (i % 251) as u8).collect();
-    let packet = PacketRef::new_with_data(&payload, 1).unwrap();
+    let packet = PacketRef::new_with_data(&payload, PacketFlags::RELIABLE).unwrap();
     sim.host(legit).send(legit_peer, 2, &packet).expect("send");
     let _ = packet.hand_to_program();
     assert!(

@@ -3,7 +3,7 @@
 //! acknowledged, the congestion window, and stock's timeouts kept where
 //! the default promises them.
 
-use enet::mem::PacketRef;
+use enet::mem::{PacketFlags, PacketRef};
 use enet::proto::LossRecovery;
 use enet::proto::PeerIndex;
 use enet::wire::command::{Command, CommandFlags, CommandHeader};
@@ -11,10 +11,8 @@ use enet::wire::{Datagram, DatagramBuilder, Envelope};
 
 use crate::sim::{self, address_of, connect, numbers_on, Link, Sim};
 
-const RELIABLE: u32 = 1;
-
 fn send(sim: &mut Sim, host: usize, peer: PeerIndex, channel: u8, data: &[u8]) {
-    let packet = PacketRef::new_with_data(data, RELIABLE).unwrap();
+    let packet = PacketRef::new_with_data(data, PacketFlags::RELIABLE).unwrap();
     assert!(sim.host(host).send(peer, channel, &packet).is_ok());
     let _ = packet.hand_to_program();
 }

@@ -13,17 +13,16 @@
 //! millisecond, like a program calling `enet_host_service(host, &e, 0)` in
 //! a loop, so stock would act at exactly those times.
 
-use enet::mem::PacketRef;
+use enet::mem::{PacketFlags, PacketRef};
 use enet::proto::PeerIndex;
 
 use crate::sim::{connect, Sim, SimTransport};
 
-const RELIABLE: u32 = 1;
 /// Longer than any test runs: the peer never pings on its own.
 const NO_PINGS: u32 = 10_000_000;
 
 fn send(sim: &mut Sim, host: usize, peer: PeerIndex, data: &[u8]) {
-    let packet = PacketRef::new_with_data(data, RELIABLE).unwrap();
+    let packet = PacketRef::new_with_data(data, PacketFlags::RELIABLE).unwrap();
     sim.host(host).send(peer, 0, &packet).expect("send");
     let _ = packet.hand_to_program();
 }

@@ -16,6 +16,7 @@ use ::enet::ffi::host::*;
 use ::enet::ffi::packet::*;
 use ::enet::ffi::peer::*;
 use ::enet::ffi::sender::*;
+use ::enet::mem::PacketFlags;
 
 const SENDERS: u32 = 4;
 const PER_SENDER: u32 = 500;
@@ -92,7 +93,7 @@ fn packet(bytes: &[u8]) -> *mut ENetPacket {
         enet_packet_create(
             bytes.as_ptr().cast(),
             bytes.len(),
-            ENetPacketFlag::ENET_PACKET_FLAG_RELIABLE as u32,
+            PacketFlags::RELIABLE.bits(),
         )
     }
 }

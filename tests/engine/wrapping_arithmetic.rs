@@ -5,7 +5,7 @@
 //! tests run the debug engine, as `cargo test` does.
 
 use enet::abi::ENetPeerState::*;
-use enet::mem::PacketRef;
+use enet::mem::{PacketFlags, PacketRef};
 use enet::proto::PeerIndex;
 use enet::proto::{Event, EventSlot, NoCodec};
 use enet::wire::command::{Command, CommandFlags, CommandHeader, Fragment};
@@ -13,10 +13,8 @@ use enet::wire::{DatagramBuilder, Envelope};
 
 use crate::sim::{connect, Sim};
 
-const RELIABLE: u32 = 1;
-
 fn send(sim: &mut Sim, host: usize, peer: PeerIndex, data: &[u8]) {
-    let packet = PacketRef::new_with_data(data, RELIABLE).unwrap();
+    let packet = PacketRef::new_with_data(data, PacketFlags::RELIABLE).unwrap();
     sim.host(host).send(peer, 0, &packet).expect("send");
     let _ = packet.hand_to_program();
 }

@@ -1,7 +1,6 @@
 //! Packets and how they are delivered.
 
-use enet::abi::ENetPacketFlag;
-use enet::mem::PacketRef;
+use enet::mem::{PacketFlags, PacketRef};
 
 /// How a packet travels on its channel.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -20,23 +19,24 @@ pub enum Delivery {
 }
 
 impl Delivery {
-    fn flags(self) -> u32 {
+    /// The packet flags that ask for this delivery.
+    fn flags(self) -> PacketFlags {
         match self {
-            Delivery::Reliable => ENetPacketFlag::ENET_PACKET_FLAG_RELIABLE as u32,
-            Delivery::Unreliable => 0,
-            Delivery::Unsequenced => ENetPacketFlag::ENET_PACKET_FLAG_UNSEQUENCED as u32,
-            Delivery::UnreliableFragments => {
-                ENetPacketFlag::ENET_PACKET_FLAG_UNRELIABLE_FRAGMENT as u32
-            }
+            Delivery::Reliable => PacketFlags::RELIABLE,
+            Delivery::Unreliable => PacketFlags::NONE,
+            Delivery::Unsequenced => PacketFlags::UNSEQUENCED,
+            Delivery::UnreliableFragments => PacketFlags::UNRELIABLE_FRAGMENT,
         }
     }
 
-    fn of(flags: u32) -> Delivery {
-        if flags & ENetPacketFlag::ENET_PACKET_FLAG_RELIABLE as u32 != 0 {
+    /// The delivery that packet flags ask for (reliable wins over the
+    /// others, as in the engine).
+    fn of(flags: PacketFlags) -> Delivery {
+        if flags.contains(PacketFlags::RELIABLE) {
             Delivery::Reliable
-        } else if flags & ENetPacketFlag::ENET_PACKET_FLAG_UNSEQUENCED as u32 != 0 {
+        } else if flags.contains(PacketFlags::UNSEQUENCED) {
             Delivery::Unsequenced
-        } else if flags & ENetPacketFlag::ENET_PACKET_FLAG_UNRELIABLE_FRAGMENT as u32 != 0 {
+        } else if flags.contains(PacketFlags::UNRELIABLE_FRAGMENT) {
             Delivery::UnreliableFragments
         } else {
             Delivery::Unreliable

@@ -27,6 +27,8 @@
 use std::sync::OnceLock;
 use std::time::Duration;
 
+use crate::abi::ENetSocketWait;
+
 #[cfg(any(not(any(target_os = "linux", target_os = "android")), test))]
 pub mod single;
 
@@ -39,6 +41,12 @@ pub use unix::*;
 mod windows;
 #[cfg(windows)]
 pub use windows::*;
+
+/// `ENET_SOCKET_WAIT_*` as the bits of the `u32` condition a socket wait
+/// takes and returns.
+pub(crate) const WAIT_SEND: u32 = ENetSocketWait::ENET_SOCKET_WAIT_SEND as u32;
+pub(crate) const WAIT_RECEIVE: u32 = ENetSocketWait::ENET_SOCKET_WAIT_RECEIVE as u32;
+pub(crate) const WAIT_INTERRUPT: u32 = ENetSocketWait::ENET_SOCKET_WAIT_INTERRUPT as u32;
 
 /// What a wait for a host's socket (and its waker) saw.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

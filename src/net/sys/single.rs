@@ -6,19 +6,16 @@
 
 use core::mem::MaybeUninit;
 use std::io::{self, ErrorKind};
-use std::net::{Ipv4Addr, SocketAddr, SocketAddrV4, SocketAddrV6};
+use std::net::{SocketAddr, SocketAddrV6};
 use std::ops::Range;
 
 use socket2::{MaybeUninitSlice, SockAddr};
 
 use super::sock_ref;
 use crate::abi::ENetSocket;
-use crate::net::batch::{Datagram, OutgoingDatagrams, BATCH, DATAGRAM_CAPACITY};
+use crate::net::batch::{Datagram, OutgoingDatagrams, BATCH, DATAGRAM_CAPACITY, NOBODY};
 use crate::proto::endpoint::normalized;
 use crate::proto::Grouping;
-
-/// The source of a datagram the system named in no family we know.
-const NOBODY: SocketAddr = SocketAddr::V4(SocketAddrV4::new(Ipv4Addr::UNSPECIFIED, 0));
 
 /// Datagrams read from a socket and not handled yet.
 pub struct ReceiveBatch {

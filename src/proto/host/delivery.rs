@@ -6,12 +6,12 @@
 
 use super::engine::Host;
 use crate::abi::*;
+use crate::mem::PacketFlags;
 use crate::proto::peer::slot::{PeerSlot, NEEDS_DISPATCH};
 use crate::proto::state::channel::{
     FragmentInfo, Held, Incoming, IncomingChannel, Queued, Sequencing,
 };
 use crate::proto::state::command::number;
-use crate::proto::state::packet_flag;
 use crate::proto::state::peer_index::{PeerIndex, SlotVec};
 use crate::proto::state::reassembly::{Budget, HeldKey, Locator, Reassembly};
 
@@ -170,7 +170,7 @@ impl Host {
         &mut self,
         locator: Locator,
         command_number: u8,
-        flags: u32,
+        flags: PacketFlags,
         fragment: FragmentInfo,
         data: &[u8],
     ) -> Result<bool, ()> {
@@ -316,7 +316,7 @@ impl Host {
         match self.add_fragment(
             locator,
             number::SEND_FRAGMENT,
-            packet_flag::RELIABLE,
+            PacketFlags::RELIABLE,
             fragment,
             data,
         ) {
@@ -374,7 +374,7 @@ impl Host {
         let added = self.add_fragment(
             locator,
             number::SEND_UNRELIABLE_FRAGMENT,
-            packet_flag::UNRELIABLE_FRAGMENT,
+            PacketFlags::UNRELIABLE_FRAGMENT,
             fragment,
             data,
         );

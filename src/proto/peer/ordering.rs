@@ -17,10 +17,10 @@ use std::collections::BTreeMap;
 
 use super::slot::PeerMut;
 use crate::abi::*;
+use crate::mem::PacketFlags;
 use crate::mem::PacketRef;
 use crate::proto::state::channel::{in_receive_window, Held, Incoming, Queued, Sequencing};
 use crate::proto::state::command::number;
-use crate::proto::state::packet_flag;
 
 /// What a received payload command did.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -49,7 +49,7 @@ impl PeerMut<'_> {
         &mut self,
         limit: usize,
         data: &[u8],
-        flags: u32,
+        flags: PacketFlags,
     ) -> Option<PacketRef> {
         if !self.waiting_room(limit) {
             return None;
@@ -89,7 +89,7 @@ impl PeerMut<'_> {
                 }
                 let in_order = sequence == current.wrapping_add(1)
                     && held.is_none_or(|held| held.holds_no_reliable());
-                let Some(packet) = self.new_incoming_packet(limit, data, packet_flag::RELIABLE)
+                let Some(packet) = self.new_incoming_packet(limit, data, PacketFlags::RELIABLE)
                 else {
                     return Received::new(Queued::Error);
                 };
@@ -120,7 +120,7 @@ impl PeerMut<'_> {
                 {
                     return Received::new(Queued::Discarded);
                 }
-                let Some(packet) = self.new_incoming_packet(limit, data, 0) else {
+                let Some(packet) = self.new_incoming_packet(limit, data, PacketFlags::NONE) else {
                     return Received::new(Queued::Error);
                 };
                 if sequence != current {
@@ -138,7 +138,7 @@ impl PeerMut<'_> {
                 }
             }
             Sequencing::Unsequenced => {
-                let Some(packet) = self.new_incoming_packet(limit, data, packet_flag::UNSEQUENCED)
+                let Some(packet) = self.new_incoming_packet(limit, data, PacketFlags::UNSEQUENCED)
                 else {
                     return Received::new(Queued::Error);
                 };

@@ -6,11 +6,11 @@
 
 use super::slot::{PeerMut, SendError};
 use crate::abi::*;
+use crate::mem::PacketFlags;
 use crate::mem::PacketView;
 use crate::proto::state::command::{
     FragmentFields, OutgoingBody, OutgoingCommand, CONNECTION_CHANNEL,
 };
-use crate::proto::state::packet_flag;
 use crate::wire::command::CommandFlags;
 use crate::wire::header::{CHECKSUM_LEN, SENT_TIME_HEADER_LEN};
 use crate::wire::size;
@@ -90,8 +90,8 @@ impl PeerMut<'_> {
             if fragment_count > ENET_PROTOCOL_MAXIMUM_FRAGMENT_COUNT as usize {
                 return Err(SendError::TooManyFragments);
             }
-            let unreliable = flags & (packet_flag::RELIABLE | packet_flag::UNRELIABLE_FRAGMENT)
-                == packet_flag::UNRELIABLE_FRAGMENT
+            let unreliable = flags & (PacketFlags::RELIABLE | PacketFlags::UNRELIABLE_FRAGMENT)
+                == PacketFlags::UNRELIABLE_FRAGMENT
                 && channel.outgoingUnreliableSequenceNumber < 0xFFFF;
             let (command_flags, start) = if unreliable {
                 (
@@ -130,11 +130,11 @@ impl PeerMut<'_> {
             return Ok(wake);
         }
 
-        let (command_flags, body) = if flags & (packet_flag::RELIABLE | packet_flag::UNSEQUENCED)
-            == packet_flag::UNSEQUENCED
+        let (command_flags, body) = if flags & (PacketFlags::RELIABLE | PacketFlags::UNSEQUENCED)
+            == PacketFlags::UNSEQUENCED
         {
             (CommandFlags::UNSEQUENCED, OutgoingBody::SendUnsequenced)
-        } else if flags & packet_flag::RELIABLE != 0
+        } else if flags.contains(PacketFlags::RELIABLE)
             || channel.outgoingUnreliableSequenceNumber == u16::MAX
         {
             (CommandFlags::ACKNOWLEDGE, OutgoingBody::SendReliable)

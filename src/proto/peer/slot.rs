@@ -567,7 +567,9 @@ mod tests {
         peer.public.channelCount = 2;
         let mut view = peer.view();
         let command = || {
-            let packet = crate::mem::PacketRef::new_with_data(b"held", 0).unwrap();
+            let packet =
+                crate::mem::PacketRef::new_with_data(b"held", crate::mem::PacketFlags::NONE)
+                    .unwrap();
             Incoming::whole(crate::wire::command::number::SEND_RELIABLE, packet)
         };
         assert!(!has_ordering_state(view.slot));

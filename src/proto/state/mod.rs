@@ -13,7 +13,6 @@ pub(in crate::proto) mod connected;
 pub mod event;
 pub(in crate::proto) mod half_open;
 pub mod handle;
-pub(in crate::proto) mod packet_flag;
 pub(in crate::proto) mod peer_index;
 pub(in crate::proto) mod queue;
 pub mod reassembly;

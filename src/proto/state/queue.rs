@@ -134,7 +134,11 @@ mod tests {
         };
         let command = OutgoingCommand::new(flags, 0, body);
         if payload {
-            command.with_payload(PacketRef::new_with_data(b"x", 0).unwrap(), 0, 1)
+            command.with_payload(
+                PacketRef::new_with_data(b"x", crate::mem::PacketFlags::NONE).unwrap(),
+                0,
+                1,
+            )
         } else {
             command
         }

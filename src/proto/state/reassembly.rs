@@ -25,7 +25,7 @@ use std::collections::BTreeMap;
 use std::rc::Rc;
 
 use super::peer_index::PeerIndex;
-use crate::mem::{ChunkedPacket, PacketRef};
+use crate::mem::{ChunkedPacket, PacketFlags, PacketRef};
 
 /// The budget when nothing else is asked for: enough for a legit packet of
 /// `maximumPacketSize` (32 MiB by default) to complete while others wait.
@@ -364,7 +364,9 @@ impl Reassembly {
     /// Allocates the packet and moves the fragments held so far into it.
     /// If memory is short the fragments stay where they are.
     fn start_packet(&mut self, fragment_length: usize) {
-        let Some(mut packet) = ChunkedPacket::new(self.total as usize, fragment_length, 0) else {
+        let Some(mut packet) =
+            ChunkedPacket::new(self.total as usize, fragment_length, PacketFlags::NONE)
+        else {
             return;
         };
         for (&number, bytes) in &self.fragments {
@@ -381,7 +383,7 @@ impl Reassembly {
     /// The complete packet with `flags`. `None` if memory is short (or,
     /// never for a complete set, if the fragments do not fill `total`
     /// bytes exactly).
-    pub fn assemble(mut self, flags: u32) -> Option<PacketRef> {
+    pub fn assemble(mut self, flags: PacketFlags) -> Option<PacketRef> {
         if let Some(packet) = self.packet.take() {
             return packet.finish(flags);
         }
@@ -422,7 +424,7 @@ mod tests {
         assert!(!r.is_complete());
         assert_eq!(r.accept(0, 0, &[0; 1372]), Ok(true));
         assert!(r.is_complete());
-        let packet = r.assemble(0).unwrap();
+        let packet = r.assemble(PacketFlags::NONE).unwrap();
         assert_eq!(packet.len(), 3000);
         assert!(packet.data()[..1372].iter().all(|&b| b == 0));
         assert!(packet.data()[1372..2744].iter().all(|&b| b == 1));
@@ -461,8 +463,8 @@ mod tests {
             );
         }
         assert!(r.is_complete());
-        let packet = r.assemble(7).unwrap();
-        assert_eq!(packet.flags(), 7);
+        let packet = r.assemble(PacketFlags::from_bits_retain(7)).unwrap();
+        assert_eq!(packet.flags().bits(), 7);
         for (number, chunk) in packet.data().chunks(100).enumerate() {
             assert!(chunk.iter().all(|&byte| byte == number as u8));
         }
@@ -539,7 +541,7 @@ mod tests {
         assert_eq!(r.accept(1, 1372, &[1; 1372]), Ok(true));
         assert!(!r.is_complete());
         assert_eq!(r.accept(0, 0, &[0; 1372]), Ok(true));
-        let packet = r.assemble(0).unwrap();
+        let packet = r.assemble(PacketFlags::NONE).unwrap();
         assert!(packet.data()[..1372].iter().all(|&b| b == 0));
         assert!(packet.data()[2744..].iter().all(|&b| b == 2));
         packet.release();

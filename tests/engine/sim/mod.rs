@@ -227,7 +227,7 @@ impl Sim {
                 let seen = Seen::Receive {
                     peer,
                     channel: channel_id,
-                    flags: packet.flags(),
+                    flags: packet.flags().bits(),
                     data: packet.data().to_vec(),
                 };
                 packet.release();

@@ -13,9 +13,8 @@ use std::net::SocketAddrV4;
 use std::ptr;
 use std::time::{Duration, Instant};
 
-use enet::abi::{
-    ENetAddress, ENetEvent, ENetEventType, ENetHost, ENetPacketFlag, ENetPeer, ENetPeerState,
-};
+use enet::abi::{ENetAddress, ENetEvent, ENetEventType, ENetHost, ENetPeer, ENetPeerState};
+use enet::mem::PacketFlags;
 
 use crate::latency::{self, Echo, Echoes, Estimator};
 use crate::library::Library;
@@ -38,12 +37,14 @@ impl Mode {
         }
     }
 
+    /// The flags for `enet_packet_create`, which takes them as a `u32`.
     fn flags(self) -> u32 {
-        match self {
-            Mode::Reliable => ENetPacketFlag::ENET_PACKET_FLAG_RELIABLE as u32,
-            Mode::Unreliable => 0,
-            Mode::Unsequenced => ENetPacketFlag::ENET_PACKET_FLAG_UNSEQUENCED as u32,
-        }
+        let flags = match self {
+            Mode::Reliable => PacketFlags::RELIABLE,
+            Mode::Unreliable => PacketFlags::NONE,
+            Mode::Unsequenced => PacketFlags::UNSEQUENCED,
+        };
+        flags.bits()
     }
 }
 

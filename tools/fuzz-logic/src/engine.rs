@@ -19,7 +19,7 @@
 //!
 //! After every step [`Pair::check`] asserts the host invariants.
 
-use enet::mem::PacketRef;
+use enet::mem::{PacketFlags, PacketRef};
 use enet::proto::{DisconnectEffect, PeerIndex};
 use enet::wire::ConnectId;
 
@@ -136,7 +136,7 @@ impl Run {
                     c if c & 0x80 != 0 => c,
                     c => c % 8,
                 };
-                let flags = u32::from(input.u8() & 0x0F);
+                let flags = PacketFlags::from_bits_retain(u32::from(input.u8() & 0x0F));
                 let length = match input.u8() % 4 {
                     0 => usize::from(input.u8()),
                     1 => usize::from(input.u16() % 1500),

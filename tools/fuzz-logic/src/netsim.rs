@@ -18,7 +18,7 @@
 //! flipped bit may reach the program, as on stock ENet; only the
 //! invariants hold then.
 
-use enet::mem::PacketRef;
+use enet::mem::{PacketFlags, PacketRef};
 use enet::proto::PeerIndex;
 use netsim::{Link, Profile};
 
@@ -26,8 +26,6 @@ use crate::driver::Pair;
 use crate::input::Input;
 
 pub const MAX_STEPS: usize = 128;
-
-const RELIABLE: u32 = 1;
 
 pub fn run(data: &[u8]) {
     stats(data);
@@ -140,7 +138,11 @@ impl Run {
                     (1, self.unreliable_sent[side] - 1)
                 };
                 let data = message(side, number, length);
-                let flags = if reliable { RELIABLE } else { 0 };
+                let flags = if reliable {
+                    PacketFlags::RELIABLE
+                } else {
+                    PacketFlags::NONE
+                };
                 let Some(packet) = PacketRef::new_with_data(&data, flags) else {
                     return;
                 };

@@ -6,13 +6,13 @@ use core::mem::{size_of, zeroed};
 use core::ptr;
 use std::io::{self, ErrorKind};
 
-use std::net::{Ipv4Addr, SocketAddr, SocketAddrV4};
+use std::net::SocketAddr;
 use std::ops::Range;
 
 use super::offload::{self, ControlBuffer};
 use super::socket_name::SocketName;
 use crate::abi::ENetSocket;
-use crate::net::batch::{Datagram, OutgoingDatagrams, BATCH, DATAGRAM_CAPACITY};
+use crate::net::batch::{Datagram, OutgoingDatagrams, BATCH, DATAGRAM_CAPACITY, NOBODY};
 use crate::proto::Grouping;
 
 /// Reads in a row that left every datagram within its slot's first
@@ -41,9 +41,6 @@ fn whole_pages(bytes: &[u8], skip: usize) -> Option<(usize, usize)> {
     let end = (base + bytes.len()) & !(page - 1);
     (start < end).then_some((start, end))
 }
-
-/// The source of a datagram the kernel named in no family we know.
-const NOBODY: SocketAddr = SocketAddr::V4(SocketAddrV4::new(Ipv4Addr::UNSPECIFIED, 0));
 
 /// Datagrams read from a socket and not handled yet.
 ///

@@ -18,8 +18,9 @@ use core::ptr;
 use std::io::{self, ErrorKind, IoSlice, IoSliceMut};
 
 use super::address::{from_sockaddr_in, sockaddr_in};
+use crate::abi::ENetSocketType;
 use crate::abi::{ENetAddress, ENetBuffer, ENetSocket, ENetSocketOption, ENetSocketSet};
-use crate::abi::{ENetSocketType, ENetSocketWait};
+use crate::net::sys::{WAIT_INTERRUPT, WAIT_RECEIVE, WAIT_SEND};
 
 // `ENetBuffer` is handed to `sendmsg`/`recvmsg` as an array of `iovec`,
 // as stock ENet does; these prove the layouts agree.
@@ -29,11 +30,6 @@ const _: () = {
     assert!(offset_of!(ENetBuffer, data) == offset_of!(libc::iovec, iov_base));
     assert!(offset_of!(ENetBuffer, dataLength) == offset_of!(libc::iovec, iov_len));
 };
-
-/// `ENET_SOCKET_WAIT_*` as bit flags.
-const WAIT_SEND: u32 = ENetSocketWait::ENET_SOCKET_WAIT_SEND as u32;
-const WAIT_RECEIVE: u32 = ENetSocketWait::ENET_SOCKET_WAIT_RECEIVE as u32;
-const WAIT_INTERRUPT: u32 = ENetSocketWait::ENET_SOCKET_WAIT_INTERRUPT as u32;
 
 /// Maps a `-1`-on-error system call result to the OS error.
 fn check(result: c_int) -> io::Result<c_int> {

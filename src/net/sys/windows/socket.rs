@@ -25,7 +25,8 @@ use windows_sys::Win32::Networking::WinSock::{
 use super::address::{from_sockaddr_in, sockaddr_in};
 use super::{last_error, winsock_ready};
 use crate::abi::{ENetAddress, ENetBuffer, ENetSocket, ENetSocketOption, ENetSocketSet};
-use crate::abi::{ENetSocketType, ENetSocketWait, ENET_SOCKET_NULL};
+use crate::abi::{ENetSocketType, ENET_SOCKET_NULL};
+use crate::net::sys::{WAIT_RECEIVE, WAIT_SEND};
 
 // `ENetBuffer` is handed to `WSASendTo`/`WSARecvFrom` as an array of
 // `WSABUF`, as stock ENet does; these prove the layouts agree (WSABUF's
@@ -35,10 +36,6 @@ const _: () = {
     assert!(offset_of!(ENetBuffer, dataLength) == offset_of!(WSABUF, len));
     assert!(offset_of!(ENetBuffer, data) == offset_of!(WSABUF, buf));
 };
-
-/// `ENET_SOCKET_WAIT_*` as bit flags.
-const WAIT_SEND: u32 = ENetSocketWait::ENET_SOCKET_WAIT_SEND as u32;
-const WAIT_RECEIVE: u32 = ENetSocketWait::ENET_SOCKET_WAIT_RECEIVE as u32;
 
 /// `SOMAXCONN` as `winsock2.h` defines it (windows-sys carries WinSock
 /// 1's value).
