@@ -7,17 +7,18 @@ use std::collections::HashMap;
 
 use crate::process::{command, output, Exit};
 
-/// What `FUNCTION TARGET` of the shell library `LIBRARY` sets: each named
-/// variable's value, and each element of the array `array` (if any). A
-/// target the table lacks: the function's own message, and exit status 2.
+/// What the shell library `library` sets when `call` runs with the target
+/// as `$1`: each named variable's value, and each element of the array
+/// `array` (if any). A target the table lacks: the table's own message,
+/// and exit status 2.
 fn ask(
     library: &str,
-    function: &str,
+    call: &str,
     target: &str,
     names: &[&str],
     array: Option<&str>,
 ) -> Result<Values, Exit> {
-    let mut script = format!(". {library} && {function} \"$1\" || exit 2\n");
+    let mut script = format!(". {library} && {{ {call}; }} || exit 2\n");
     for name in names {
         script.push_str(&format!("printf '%s=%s\\n' {name} \"${name}\"\n"));
     }
@@ -68,7 +69,7 @@ pub struct LinuxTarget {
 pub fn linux(target: &str) -> Result<LinuxTarget, Exit> {
     let mut values = ask(
         "scripts/lib/linux-targets.sh",
-        "linux_target \"$1\" && linux_target_cargo_env",
+        r#"linux_target "$1" && linux_target_cargo_env "$1""#,
         target,
         &["LT_GNU", "LT_MACHINE", "LT_STD", "LT_DIR", "LT_SETUP"],
         Some("LT_CARGO_ENV"),
@@ -95,7 +96,7 @@ pub fn linux(target: &str) -> Result<LinuxTarget, Exit> {
 pub fn windows_mingw(target: &str) -> Result<String, Exit> {
     let mut values = ask(
         "scripts/lib/windows-targets.sh",
-        "windows_target",
+        r#"windows_target "$1""#,
         target,
         &["WT_MINGW"],
         None,
