@@ -17,8 +17,8 @@
 use std::fs;
 use std::path::Path;
 
-use crate::process::{command, execute, fail, found, output, Exit};
-use crate::targets;
+use crate::process::{command, execute, fail, found, Exit};
+use crate::{rtstartup, targets};
 
 const STEP: &str = "build-windows";
 
@@ -78,15 +78,14 @@ pub fn run(arguments: &[String]) -> Result<(), Exit> {
     // replaces.
     let mut cargo = command("/usr/bin/cargo");
     // 32-bit MinGW links Rust's start-up objects rsbegin.o and rsend.o,
-    // which -Zbuild-std does not build: scripts/lib/rtstartup.sh compiles
-    // them, and a -L for the target's crates alone (not build scripts)
-    // finds them.
+    // which -Zbuild-std does not build: the rtstartup step compiles them,
+    // and a -L for the target's crates alone (not build scripts) finds
+    // them.
     if target == "i686-pc-windows-gnu" {
-        let printed = output(command("scripts/lib/rtstartup.sh").arg(target))?;
-        let directory = printed.trim_end_matches('\n');
+        let directory = rtstartup::objects(target)?;
         cargo.env(
             "CARGO_TARGET_I686_PC_WINDOWS_GNU_RUSTFLAGS",
-            format!("-L native={directory}"),
+            format!("-L native={}", directory.display()),
         );
     }
     execute(

@@ -12,6 +12,7 @@ mod build_windows;
 mod check_targets;
 mod hot_text;
 mod process;
+mod rtstartup;
 mod size_report;
 mod targets;
 
@@ -57,6 +58,12 @@ const STEPS: &[Step] = &[
         usage: "",
         summary: "regenerate link/hot-text.txt from callgrind runs of the idle server and the message benchmarks",
         run: hot_text::run,
+    },
+    Step {
+        name: "rtstartup",
+        usage: "TARGET",
+        summary: "Rust's start-up objects for 32-bit MinGW, made from Debian's std sources (prints their directory)",
+        run: rtstartup::run,
     },
     Step {
         name: "size-report",
