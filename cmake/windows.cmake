@@ -17,10 +17,10 @@
 
 if(CMAKE_SIZEOF_VOID_P EQUAL 8)
   set(ENET_WINDOWS_RUST_TARGET x86_64-pc-windows-gnu)
-  set(ENET_WINDOWS_SCRIPT_TARGET)
+  set(ENET_WINDOWS_XTASK_TARGET)
 elseif(CMAKE_SIZEOF_VOID_P EQUAL 4)
   set(ENET_WINDOWS_RUST_TARGET i686-pc-windows-gnu)
-  set(ENET_WINDOWS_SCRIPT_TARGET --target i686-pc-windows-gnu)
+  set(ENET_WINDOWS_XTASK_TARGET --target i686-pc-windows-gnu)
 else()
   message(FATAL_ERROR "enet-rs: Windows builds are 64-bit (x86_64) or 32-bit (x86); "
                       "use cmake/toolchain-mingw-w64-x86_64.cmake or cmake/toolchain-mingw-w64-i686.cmake")
@@ -39,7 +39,7 @@ if(ENET_RS_BUILD_TESTS)
   set(ENET_RS_BUILD_TESTS OFF CACHE BOOL "Build the C test suite and register it with CTest" FORCE)
 endif()
 
-# The directory scripts/build-windows.sh builds in, so the script, this
+# The directory `cargo xtask build-windows` builds in, so that step, this
 # build and the Windows tests share one build of enet.dll.
 set(ENET_WINDOWS_TARGET_DIR "${CMAKE_SOURCE_DIR}/target/windows")
 set(ENET_WINDOWS_DLL_DIR "${ENET_WINDOWS_TARGET_DIR}/${ENET_WINDOWS_RUST_TARGET}/release")
@@ -67,9 +67,9 @@ if(CMAKE_HOST_WIN32)
       --target ${ENET_WINDOWS_RUST_TARGET}
       --manifest-path "${CMAKE_SOURCE_DIR}/Cargo.toml" --target-dir "${ENET_WINDOWS_TARGET_DIR}")
 else()
-  # Cross-building: Debian's Rust with -Zbuild-std, as the script explains.
-  set(ENET_WINDOWS_CARGO_COMMAND "${ENET_BASH}" "${CMAKE_SOURCE_DIR}/scripts/build-windows.sh"
-      ${ENET_WINDOWS_SCRIPT_TARGET})
+  # Cross-building: Debian's Rust with -Zbuild-std, as the step explains
+  # (tools/xtask/src/build_windows.rs).
+  set(ENET_WINDOWS_CARGO_COMMAND "${CARGO}" xtask build-windows ${ENET_WINDOWS_XTASK_TARGET})
 endif()
 
 file(GLOB_RECURSE ENET_RUST_SOURCES CONFIGURE_DEPENDS "${CMAKE_SOURCE_DIR}/src/*.rs"

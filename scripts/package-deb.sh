@@ -21,7 +21,7 @@
 #              brought up to date (cargo shares target/ with other builds)
 #   --out      where the .deb files go (default: target/debian/RELEASE)
 #   --arch     arm64 on an amd64 machine: cross-built packages (bookworm
-#              only), the library from scripts/build-arm64.sh (after
+#              only), the library from `cargo xtask build-arm64` (after
 #              scripts/setup-arm64.sh), the rest of -dev (headers, the
 #              pkg-config and CMake files, which name no architecture but
 #              their directory) from the native CMake build
@@ -74,7 +74,7 @@ native_multiarch=$(dpkg-architecture -qDEB_HOST_MULTIARCH 2>/dev/null)
 tools_prefix=""
 if [ "$arch" != "$native_arch" ]; then
     [ "$arch" = arm64 ] && [ "$native_arch" = amd64 ] || die "cross-building: only arm64 on amd64"
-    [ "$identity" = 1.3.17 ] || die "cross-building: only the 1.3.17 identity (scripts/build-arm64.sh)"
+    [ "$identity" = 1.3.17 ] || die "cross-building: only the 1.3.17 identity (cargo xtask build-arm64)"
     tools_prefix=aarch64-linux-gnu-
     command -v aarch64-linux-gnu-gcc >/dev/null || die "aarch64-linux-gnu-gcc missing (scripts/setup-arm64.sh)"
 fi
@@ -119,9 +119,9 @@ if [ "$arch" != "$native_arch" ]; then
     # The cross-built library and archive take the native ones' places, in
     # the target's library directory; the CMake package finds its prefix
     # relative to itself, at the same depth.
-    echo "== cross-building the $arch library (scripts/build-arm64.sh)"
-    nice -n 10 "$repo/scripts/build-arm64.sh" "$work/cross" >"$work/cross.log" 2>&1 \
-        || { tail -n 30 "$work/cross.log" >&2; die "scripts/build-arm64.sh failed"; }
+    echo "== cross-building the $arch library (cargo xtask build-arm64)"
+    (cd "$repo" && nice -n 10 cargo xtask build-arm64 "$work/cross") >"$work/cross.log" 2>&1 \
+        || { tail -n 30 "$work/cross.log" >&2; die "cargo xtask build-arm64 failed"; }
     cross_release="$repo/target/cross/aarch64-unknown-linux-gnu/release"
     for root in "$root_rt" "$root_dev"; do
         mv "$root/usr/lib/$native_multiarch" "$root/usr/lib/$multiarch"

@@ -15,11 +15,11 @@
 # enet.lib, made from the export table, imports exactly those. The zip is
 # reproducible: files in name order, every time stamp the last commit's.
 #
-# Builds nothing: run scripts/build-windows.sh first.
+# Builds nothing: run `cargo xtask build-windows` first.
 # usage: scripts/package-windows.sh [--target TARGET] [--dll DIR] [--out DIR]
 #   --target   x86_64-pc-windows-gnu (the default; ...-windows-x86_64.zip)
 #              or i686-pc-windows-gnu (32-bit: ...-windows-x86.zip, from
-#              scripts/build-windows.sh --target i686-pc-windows-gnu)
+#              cargo xtask build-windows --target i686-pc-windows-gnu)
 #   --dll DIR  enet.dll and libenet.dll.a (default
 #              target/windows/TARGET/release)
 #   --out DIR  where the two zips go (default target/package)
@@ -44,7 +44,7 @@ windows_target "$target" || exit 1
 flavour=$WT_FLAVOUR objdump=$WT_MINGW-objdump
 dll_dir=${dll_dir:-target/windows/$target/release}
 command -v zip >/dev/null || die "missing zip (apt-get install zip)"
-[ -f "$dll_dir/enet.dll" ] || die "no enet.dll in $dll_dir (run scripts/build-windows.sh)"
+[ -f "$dll_dir/enet.dll" ] || die "no enet.dll in $dll_dir (run cargo xtask build-windows)"
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
 

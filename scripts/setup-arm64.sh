@@ -7,7 +7,7 @@
 # Debian's Rust 1.96 with its arm64 std (rustup's toolchain has none).
 #
 # usage: scripts/setup-arm64.sh   (as root, or through sudo; safe to re-run)
-# Then: scripts/build-arm64.sh DIR, or scripts/test-arm64.sh (builds and tests).
+# Then: cargo xtask build-arm64 DIR, or scripts/test-arm64.sh (builds and tests).
 set -euo pipefail
 packages=(qemu-user gcc-aarch64-linux-gnu libc6-dev-arm64-cross libenet7:arm64
           rustc-web cargo-web libstd-rust-web-dev:arm64)

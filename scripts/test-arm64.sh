@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Linux on aarch64 (arm64), proven under qemu-user: builds our arm64
-# libenet.so.7 (scripts/build-arm64.sh), builds tests-c/interop/peer.c for
+# libenet.so.7 (`cargo xtask build-arm64`), builds tests-c/interop/peer.c for
 # arm64 against the stock headers and Debian's arm64 libenet.so.7, and runs
 # the two-process interop matrix (basic over checksum x compression x
 # bandwidth, broadcast, disconnect_now/later, timeouts; both directions) with

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Our library on another Linux target, proven here: natively as 32-bit
 # processes (i686) or under qemu-user (aarch64, armv7, s390x). Builds our
-# libenet.so.7 for TARGET as shipped (scripts/build-linux-target.sh),
+# libenet.so.7 for TARGET as shipped (`cargo xtask build-linux-target`),
 # builds tests-c/interop/peer.c for TARGET against the stock headers and
 # Debian's stock libenet.so.7 for TARGET, and runs the two-process interop
 # matrix (tests-c/interop/run_matrix.sh: basic over checksum x compression
@@ -88,7 +88,7 @@ status=0
 fail() { echo "FAILED: $*"; status=1; }
 
 step "build our libenet.so.7 for $target (release, as shipped)"
-scripts/build-linux-target.sh "$target" "$lib_dir"
+cargo xtask build-linux-target "$target" "$lib_dir"
 
 if [ "$LT_STD" = prebuilt ]; then
     # (A std compiled here takes the legacy symbol names, which

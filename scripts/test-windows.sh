@@ -71,11 +71,11 @@ trap 'wineserver -k 2>/dev/null || true' EXIT
 dll_dir=target/windows/$target/release
 
 if [ "$target" = x86_64-pc-windows-gnu ]; then
-    step "build enet.dll (scripts/build-windows.sh: release, panics abort)"
-    scripts/build-windows.sh
+    step "build enet.dll (cargo xtask build-windows: release, panics abort)"
+    cargo xtask build-windows
 else
-    step "build enet.dll (scripts/build-windows.sh --target $target: release, panics abort)"
-    scripts/build-windows.sh --target "$target"
+    step "build enet.dll (cargo xtask build-windows --target $target: release, panics abort)"
+    cargo xtask build-windows --target "$target"
 fi
 
 step "exports of enet.dll (objdump): stock enet.dll's, and the Linux library's"

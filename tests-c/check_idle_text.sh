@@ -3,7 +3,7 @@
 # link/hot-text.txt's idle tier spans. The kernel maps a library's code 64
 # KiB at a time, so one function the idle server runs but the list leaves
 # out (a new function, or one renamed by a change) costs a whole window
-# more: the list is stale, and scripts/hot-text.sh makes it anew. This
+# more: the list is stale, and `cargo xtask hot-text` makes it anew. This
 # runs bench/engine.c's rss-server with idle clients on our library, reads
 # its code's resident size at the moment it measures its RSS (the same
 # moment bench/rss_breakdown.sh describes), and compares it with the
@@ -113,7 +113,7 @@ check() {
     echo "the idle server's resident code: $kib KiB (at most $allowed)"
     [ "$kib" -le "$allowed" ] || {
         echo "the idle server ran code outside link/hot-text.txt's idle tier:" \
-            "run scripts/hot-text.sh and commit the list" >&2
+            "run cargo xtask hot-text and commit the list" >&2
         return 1
     }
 }

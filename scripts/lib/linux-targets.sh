@@ -1,5 +1,6 @@
 # The Linux targets other than x86_64 that are cross-built and tested here
-# (source this file; scripts/build-linux-target.sh, scripts/test-linux-target.sh).
+# (source this file; scripts/test-linux-target.sh; `cargo xtask build-linux-target`
+# reads it through bash, tools/xtask/src/targets.rs).
 #
 #   linux_target TARGET   sets, for Rust's TARGET name:
 #     LT_GNU        the GNU triple: its C compiler is $LT_GNU-gcc, its

@@ -21,7 +21,7 @@
 # tests-c/windows/check_exports.sh's business (package-windows.sh runs it).
 #
 # usage: scripts/lib/windows-sdk.sh DLL_DIR TREE DEBUG_FILE [TARGET]
-#   DLL_DIR holds enet.dll and libenet.dll.a (scripts/build-windows.sh's
+#   DLL_DIR holds enet.dll and libenet.dll.a (`cargo xtask build-windows`'s
 #   target/windows/x86_64-pc-windows-gnu/release). TREE is emptied first.
 #   TARGET is the DLL's: x86_64-pc-windows-gnu (the default) or
 #   i686-pc-windows-gnu (32-bit: enet.lib for i386, the CMake, pkg-config
@@ -48,7 +48,7 @@ for tool in "$objcopy" "$strip" "$objdump" "$dlltool" "$nm"; do
     command -v "$tool" >/dev/null || die "missing $tool (scripts/setup-debian.sh installs mingw-w64 and llvm)"
 done
 for file in enet.dll libenet.dll.a; do
-    [ -f "$dll_dir/$file" ] || die "no $file in $dll_dir (build it with scripts/build-windows.sh)"
+    [ -f "$dll_dir/$file" ] || die "no $file in $dll_dir (build it with cargo xtask build-windows)"
 done
 
 version=$(sed -n '/^\[package\]/,/^\[/ s/^version *= *"\([^"]*\)".*/\1/p' "$root/Cargo.toml")

@@ -1,5 +1,6 @@
 # The Windows targets enet.dll is built and tested for (source this file;
-# the Windows build, package and test scripts).
+# the Windows package and test scripts; `cargo xtask build-windows` reads it
+# through bash, tools/xtask/src/targets.rs).
 #
 #   windows_target TARGET   sets, for Rust's TARGET name:
 #     WT_MINGW        Debian's mingw-w64 prefix: $WT_MINGW-gcc, -objdump, ...

@@ -9,7 +9,7 @@
 #   1. apt-get install the runtime, -dev and dbgsym packages (local files)
 #      in place of Debian's libenet7 and libenet-dev; the other
 #      architecture's libenet7 stays installed. Where the arm64 library has
-#      been cross-built (scripts/build-arm64.sh), the arm64 runtime package
+#      been cross-built (cargo xtask build-arm64), the arm64 runtime package
 #      too, beside the amd64 one, and an arm64 program under qemu-user
 #      loads it
 #   2. every installed package depending on libenet7 gets ours from the

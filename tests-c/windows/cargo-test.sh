@@ -39,8 +39,9 @@ export ENET_WIN_TARGET=$target
 . "$here/wine-env.sh"
 if [ "$target" = i686-pc-windows-gnu ]; then
     export CARGO_TARGET_I686_PC_WINDOWS_GNU_RUNNER=wine
-    # Rust's start-up objects for 32-bit MinGW (scripts/lib/rtstartup.sh).
-    export CARGO_TARGET_I686_PC_WINDOWS_GNU_RUSTFLAGS="-L native=$("$root/scripts/lib/rtstartup.sh" "$target")"
+    # Rust's start-up objects for 32-bit MinGW (`cargo xtask rtstartup`).
+    rtstartup=$(cd "$root" && cargo xtask rtstartup "$target")
+    export CARGO_TARGET_I686_PC_WINDOWS_GNU_RUSTFLAGS="-L native=$rtstartup"
 else
     export CARGO_TARGET_X86_64_PC_WINDOWS_GNU_RUNNER=wine
 fi

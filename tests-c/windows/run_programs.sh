@@ -13,7 +13,7 @@
 #   the tutorial is compiled once with -DENET_DLL (stock's dllimport
 #   declarations) and once without.
 # usage: run_programs.sh ENET_DLL_DIR
-#   ENET_DLL_DIR holds enet.dll and libenet.dll.a (scripts/build-windows.sh
+#   ENET_DLL_DIR holds enet.dll and libenet.dll.a (cargo xtask build-windows
 #   puts them in target/windows/x86_64-pc-windows-gnu/release).
 #   ENET_WIN_TARGET=i686-pc-windows-gnu: the 32-bit programs, built with
 #   i686-w64-mingw32 and run under 32-bit wine (wine-env.sh).

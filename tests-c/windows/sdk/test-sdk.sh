@@ -243,7 +243,7 @@ echo "ok: inproc.exe linked with enet.lib ($(wc -l <"$work/imported") enet.dll i
 if [ $project -eq 1 ]; then
     step "5. the project's CMake build for Windows ($build_dir) and its install"
     dll=$root/target/windows/$target/release/enet.dll
-    [ -f "$dll" ] || die "no $dll (run scripts/build-windows.sh --target $target)"
+    [ -f "$dll" ] || die "no $dll (run cargo xtask build-windows --target $target)"
     # Up to date: no input of cmake/windows.cmake's cargo step newer than it.
     stale=$(find "$root/src" "$root/crates/netsim/src" -name '*.rs' -newer "$dll" | head -n 3;
             find "$root/Cargo.toml" "$root/Cargo.lock" "$root/build.rs" -newer "$dll")
