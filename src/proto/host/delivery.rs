@@ -10,6 +10,7 @@ use crate::proto::peer::slot::{PeerSlot, NEEDS_DISPATCH};
 use crate::proto::state::channel::{
     FragmentInfo, Held, Incoming, IncomingChannel, Queued, Sequencing,
 };
+use crate::proto::state::channel_id::ChannelId;
 use crate::proto::state::command::number;
 use crate::proto::state::packet_flag;
 use crate::proto::state::peer_index::{PeerIndex, SlotVec};
@@ -26,9 +27,7 @@ fn incoming_channel_in(
     slots: &mut SlotVec<PeerSlot>,
     locator: Locator,
 ) -> Option<&mut IncomingChannel> {
-    slots
-        .get_mut(locator.peer)?
-        .incoming_mut(usize::from(locator.channel))
+    slots.get_mut(locator.peer)?.incoming_mut(locator.channel)
 }
 
 /// The held command at `locator`.
@@ -98,7 +97,7 @@ impl Host {
 
     /// Whether the peer can still take commands on the channel after an
     /// eviction (which may have reset it).
-    fn still_receiving(&mut self, index: PeerIndex, channel_id: u8) -> bool {
+    fn still_receiving(&mut self, index: PeerIndex, channel_id: ChannelId) -> bool {
         receiving_state(self.engine.peers[index].state)
             && self.channel_mut(index, channel_id).is_some()
     }
@@ -138,7 +137,7 @@ impl Host {
 
     /// Removes the held command at `locator` from its channel.
     fn take_held(&mut self, locator: Locator) -> Option<Incoming> {
-        let channel = usize::from(locator.channel);
+        let channel = locator.channel;
         match locator.key {
             HeldKey::Reliable { start } => {
                 self.peer_view(locator.peer).unhold_reliable(channel, start)
@@ -241,7 +240,7 @@ impl Host {
             span,
             held: Held::Packet(packet),
         };
-        let channel = usize::from(locator.channel);
+        let channel = locator.channel;
         match locator.key {
             HeldKey::Reliable { start } => self
                 .peer_view(locator.peer)
@@ -259,7 +258,7 @@ impl Host {
     pub(crate) fn queue_incoming(
         &mut self,
         index: PeerIndex,
-        channel_id: u8,
+        channel_id: ChannelId,
         sequencing: Sequencing,
         data: &[u8],
     ) -> Queued {
@@ -280,7 +279,7 @@ impl Host {
     pub(crate) fn queue_reliable_fragment(
         &mut self,
         index: PeerIndex,
-        channel_id: u8,
+        channel_id: ChannelId,
         fragment: FragmentInfo,
         data: &[u8],
     ) -> Queued {
@@ -288,7 +287,6 @@ impl Host {
             return Queued::Error;
         };
         let current = channel.incomingReliableSequenceNumber;
-        let channel_index = usize::from(channel_id);
         let locator = Locator {
             peer: index,
             channel: channel_id,
@@ -297,7 +295,7 @@ impl Host {
             },
         };
         let held = self.engine.slots[index]
-            .incoming(channel_index)
+            .incoming(channel_id)
             .holds_reliable(fragment.start);
         if !held {
             if self.engine.peers[index].state == ENetPeerState::ENET_PEER_STATE_DISCONNECT_LATER
@@ -311,7 +309,7 @@ impl Host {
                 return Queued::Error;
             };
             self.peer_view(index)
-                .hold_reliable(channel_index, fragment.start, start);
+                .hold_reliable(channel_id, fragment.start, start);
         }
         match self.add_fragment(
             locator,
@@ -335,7 +333,7 @@ impl Host {
     pub(crate) fn queue_unreliable_fragment(
         &mut self,
         index: PeerIndex,
-        channel_id: u8,
+        channel_id: ChannelId,
         sequence: u16,
         fragment: FragmentInfo,
         data: &[u8],
@@ -344,7 +342,6 @@ impl Host {
             return Queued::Error;
         };
         let current = channel.incomingReliableSequenceNumber;
-        let channel_index = usize::from(channel_id);
         let locator = Locator {
             peer: index,
             channel: channel_id,
@@ -354,7 +351,7 @@ impl Host {
             },
         };
         let held = self.engine.slots[index]
-            .incoming(channel_index)
+            .incoming(channel_id)
             .holds_unreliable(sequence, fragment.start);
         if !held {
             if self.engine.peers[index].state == ENetPeerState::ENET_PEER_STATE_DISCONNECT_LATER {
@@ -369,7 +366,7 @@ impl Host {
                 return Queued::Error;
             };
             self.peer_view(index)
-                .hold_unreliable(channel_index, sequence, fragment.start, start);
+                .hold_unreliable(channel_id, sequence, fragment.start, start);
         }
         let added = self.add_fragment(
             locator,
@@ -392,7 +389,7 @@ impl Host {
 
     /// Delivers every reliable packet of the channel that is next in
     /// sequence and complete (see [`PeerMut::dispatch_reliable`]).
-    fn dispatch_reliable(&mut self, index: PeerIndex, channel_id: u8) {
+    fn dispatch_reliable(&mut self, index: PeerIndex, channel_id: ChannelId) {
         let now = self.public.serviceTime;
         if self.peer_view(index).dispatch_reliable(channel_id, now) {
             self.mark_dispatch(index);
@@ -401,7 +398,7 @@ impl Host {
 
     /// Delivers the complete unreliable packets held for the channel's
     /// current reliable number (see [`PeerMut::deliver_current_unreliable`]).
-    fn deliver_current_unreliable(&mut self, index: PeerIndex, channel_id: u8) {
+    fn deliver_current_unreliable(&mut self, index: PeerIndex, channel_id: ChannelId) {
         let now = self.public.serviceTime;
         if self
             .peer_view(index)

@@ -1,6 +1,7 @@
 //! Receiving a datagram (stock `enet_protocol_handle_incoming_commands` and
 //! the command handlers that do not set up or tear down connections).
 
+use crate::proto::state::channel_id::ChannelId;
 use crate::proto::state::connected::counts_as_connected;
 use std::net::SocketAddr;
 
@@ -169,7 +170,7 @@ impl Host {
                 if command_number == number::DISCONNECT {
                     self.queue_acknowledgement(
                         index,
-                        header.channel_id,
+                        header.channel_id.into(),
                         header.reliable_sequence_number,
                         command_number,
                         sent_time,
@@ -179,7 +180,7 @@ impl Host {
             _ => {
                 self.queue_acknowledgement(
                     index,
-                    header.channel_id,
+                    header.channel_id.into(),
                     header.reliable_sequence_number,
                     command_number,
                     sent_time,
@@ -202,7 +203,7 @@ impl Host {
                 received_sent_time,
             } => self.handle_acknowledge(
                 index,
-                header.channel_id,
+                header.channel_id.into(),
                 received_reliable_sequence_number,
                 received_sent_time,
                 events,
@@ -282,7 +283,7 @@ impl Host {
         if !self.payload_allowed(index, header, data.len()) {
             return Err(());
         }
-        self.queue_incoming(index, header.channel_id, sequencing, data)
+        self.queue_incoming(index, header.channel_id.into(), sequencing, data)
             .into_result()
     }
 
@@ -315,8 +316,12 @@ impl Host {
         } else if peer.unsequencedWindow[word] & mask != 0 {
             return Ok(());
         }
-        if self.queue_incoming(index, header.channel_id, Sequencing::Unsequenced, data)
-            == Queued::Error
+        if self.queue_incoming(
+            index,
+            header.channel_id.into(),
+            Sequencing::Unsequenced,
+            data,
+        ) == Queued::Error
         {
             return Err(());
         }
@@ -335,7 +340,7 @@ impl Host {
         if !self.payload_allowed(index, header, length) {
             return Err(());
         }
-        let Some(channel) = self.channel_mut(index, header.channel_id) else {
+        let Some(channel) = self.channel_mut(index, header.channel_id.into()) else {
             return Err(());
         };
         let current = channel.incomingReliableSequenceNumber;
@@ -375,11 +380,11 @@ impl Host {
             offset: fragment.fragment_offset,
         };
         let queued = if reliable {
-            self.queue_reliable_fragment(index, header.channel_id, info, fragment.data)
+            self.queue_reliable_fragment(index, header.channel_id.into(), info, fragment.data)
         } else {
             self.queue_unreliable_fragment(
                 index,
-                header.channel_id,
+                header.channel_id.into(),
                 header.reliable_sequence_number,
                 info,
                 fragment.data,
@@ -420,7 +425,7 @@ impl Host {
     fn handle_acknowledge(
         &mut self,
         index: PeerIndex,
-        channel_id: u8,
+        channel_id: ChannelId,
         received_sequence: u16,
         received_sent_time: u16,
         events: &mut EventSlot,

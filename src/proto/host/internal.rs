@@ -7,6 +7,7 @@
 use super::engine::Host;
 use crate::mem::PacketRef;
 use crate::proto::state::channel::{Queued, Sequencing};
+use crate::proto::state::channel_id::ChannelId;
 use crate::proto::state::command::{number, FragmentFields, OutgoingBody, OutgoingCommand};
 use crate::proto::state::peer_index::PeerIndex;
 use crate::wire::command::{Command, CommandHeader};
@@ -80,7 +81,7 @@ impl Host {
         length: u16,
     ) -> Option<Sequenced> {
         let body = OutgoingBody::from_wire(command);
-        let channel_known = header.channel_id == crate::proto::state::command::CONNECTION_CHANNEL
+        let channel_known = ChannelId::from(header.channel_id).is_connection()
             || usize::from(header.channel_id) < self.peer(index).channelCount;
         let Some(body) = body.filter(|_| channel_known) else {
             if let Some(packet) = packet {
@@ -88,7 +89,7 @@ impl Host {
             }
             return None;
         };
-        let mut queued = OutgoingCommand::new(header.flags, header.channel_id, body);
+        let mut queued = OutgoingCommand::new(header.flags, header.channel_id.into(), body);
         if let Some(packet) = packet {
             queued = queued.with_payload(packet, offset, length);
         }
@@ -116,7 +117,7 @@ impl Host {
     ) -> bool {
         self.queue_acknowledgement(
             index,
-            header.channel_id,
+            header.channel_id.into(),
             header.reliable_sequence_number,
             command_number,
             sent_time,
@@ -147,7 +148,8 @@ impl Host {
             number::SEND_UNSEQUENCED => Sequencing::Unsequenced,
             _ => return Queued::Error,
         };
-        if usize::from(channel_id) >= self.peer(index).channelCount {
+        let channel_id = ChannelId::from(channel_id);
+        if channel_id.index() >= self.peer(index).channelCount {
             return Queued::Error;
         }
         self.queue_incoming(index, channel_id, sequencing, data)

@@ -6,6 +6,7 @@
 //! (`packing.rs`, `in_flight.rs`); this module schedules peers, finishes
 //! datagrams and applies what the peer's state changes mean to the host.
 
+use crate::proto::state::channel_id::ChannelId;
 use std::cell::RefCell;
 use std::net::SocketAddr;
 use std::ops::Range;
@@ -428,7 +429,7 @@ impl Host {
         &mut self,
         index: PeerIndex,
         sequence: u16,
-        channel_id: u8,
+        channel_id: ChannelId,
         acknowledged_send: Option<u32>,
     ) -> Option<u8> {
         let now = self.public.serviceTime;

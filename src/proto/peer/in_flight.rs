@@ -9,6 +9,7 @@
 use super::slot::{stock_window, PeerMut, PeerQueues};
 use crate::abi::*;
 use crate::proto::state::channel::WINDOW_SIZE;
+use crate::proto::state::channel_id::ChannelId;
 use crate::proto::state::command::OutgoingCommand;
 use crate::proto::state::recovery::{CongestionWindow, RecoveryCounts};
 use crate::proto::state::sent::{PassedOver, COPY_DELAY};
@@ -68,7 +69,7 @@ impl PeerMut<'_> {
     /// `resent`, for the host to add to the peer's counts.
     pub(crate) fn acknowledge(
         &mut self,
-        channel_id: u8,
+        channel_id: ChannelId,
         sequence: u16,
         now: u32,
         acknowledged_send: Option<u32>,

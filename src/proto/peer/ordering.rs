@@ -13,6 +13,7 @@
 //! need the host-wide reassembly budget and are the host's
 //! (`delivery.rs`), which comes back here once one is complete.
 
+use crate::proto::state::channel_id::ChannelId;
 use std::collections::BTreeMap;
 
 use super::slot::PeerMut;
@@ -63,7 +64,7 @@ impl PeerMut<'_> {
     /// at service time `now`, within the waiting-data budget `limit`.
     pub(crate) fn queue_incoming(
         &mut self,
-        channel_id: u8,
+        channel_id: ChannelId,
         sequencing: Sequencing,
         data: &[u8],
         limit: usize,
@@ -77,8 +78,7 @@ impl PeerMut<'_> {
         };
         let current = channel.incomingReliableSequenceNumber;
         let current_unreliable = channel.incomingUnreliableSequenceNumber;
-        let channel_index = usize::from(channel_id);
-        let held = self.slot.holding(channel_index);
+        let held = self.slot.holding(channel_id);
         match sequencing {
             Sequencing::Reliable { sequence } => {
                 if !in_receive_window(sequence, current)
@@ -104,7 +104,7 @@ impl PeerMut<'_> {
                     };
                 }
                 let whole = Incoming::whole(number::SEND_RELIABLE, packet);
-                self.hold_reliable(channel_index, sequence, whole);
+                self.hold_reliable(channel_id, sequence, whole);
                 Received {
                     queued: Queued::Accepted,
                     delivered: self.dispatch_reliable(channel_id, now),
@@ -125,7 +125,7 @@ impl PeerMut<'_> {
                 };
                 if sequence != current {
                     let whole = Incoming::whole(number::SEND_UNRELIABLE, packet);
-                    self.hold_unreliable(channel_index, sequence, unreliable, whole);
+                    self.hold_unreliable(channel_id, sequence, unreliable, whole);
                     return Received::new(Queued::Accepted);
                 }
                 if let Some(channel) = self.channel(channel_id) {
@@ -153,8 +153,7 @@ impl PeerMut<'_> {
 
     /// Delivers every reliable packet that is next in sequence and
     /// complete; whether there was one.
-    pub(crate) fn dispatch_reliable(&mut self, channel_id: u8, now: u32) -> bool {
-        let channel_index = usize::from(channel_id);
+    pub(crate) fn dispatch_reliable(&mut self, channel_id: ChannelId, now: u32) -> bool {
         let mut advanced = false;
         let mut skipped_sequences = false;
         loop {
@@ -162,10 +161,10 @@ impl PeerMut<'_> {
                 return advanced;
             };
             let next = channel.incomingReliableSequenceNumber.wrapping_add(1);
-            if !self.slot.incoming(channel_index).reliable_is_complete(next) {
+            if !self.slot.incoming(channel_id).reliable_is_complete(next) {
                 break;
             }
-            let Some(incoming) = self.unhold_reliable(channel_index, next) else {
+            let Some(incoming) = self.unhold_reliable(channel_id, next) else {
                 break;
             };
             let span = incoming.sequence_span();
@@ -200,19 +199,18 @@ impl PeerMut<'_> {
     #[inline(always)]
     fn reliable_advanced(
         &mut self,
-        channel_id: u8,
+        channel_id: ChannelId,
         current: u16,
         skipped_sequences: bool,
         now: u32,
     ) -> bool {
-        let channel_index = usize::from(channel_id);
         let Some(channel) = self.channel(channel_id) else {
             return false;
         };
         channel.incomingReliableSequenceNumber = current;
         channel.incomingUnreliableSequenceNumber = 0;
         if skipped_sequences {
-            self.drop_passed_reliable(channel_index, current);
+            self.drop_passed_reliable(channel_id, current);
         }
         self.release_unreliable_after_advance(channel_id, current, now)
     }
@@ -221,15 +219,15 @@ impl PeerMut<'_> {
     /// sequence `current` has now passed.
     #[cold]
     #[inline(never)]
-    fn drop_passed_reliable(&mut self, channel_index: usize, current: u16) {
+    fn drop_passed_reliable(&mut self, channel_id: ChannelId, current: u16) {
         let stale: Vec<u16> = self
             .slot
-            .incoming(channel_index)
+            .incoming(channel_id)
             .reliable_sequences()
             .filter(|&sequence| sequence == current || !in_receive_window(sequence, current))
             .collect();
         for sequence in stale {
-            if let Some(incoming) = self.unhold_reliable(channel_index, sequence) {
+            if let Some(incoming) = self.unhold_reliable(channel_id, sequence) {
                 self.drop_held(incoming);
             }
         }
@@ -237,9 +235,13 @@ impl PeerMut<'_> {
 
     /// After the reliable sequence reached `current`: deliver what was held
     /// for it, drop what was held for numbers now passed.
-    fn release_unreliable_after_advance(&mut self, channel_id: u8, current: u16, now: u32) -> bool {
-        let channel_index = usize::from(channel_id);
-        let Some(held) = self.slot.holding(channel_index) else {
+    fn release_unreliable_after_advance(
+        &mut self,
+        channel_id: ChannelId,
+        current: u16,
+        now: u32,
+    ) -> bool {
+        let Some(held) = self.slot.holding(channel_id) else {
             return false;
         };
         if held.holds_no_unreliable() {
@@ -250,7 +252,7 @@ impl PeerMut<'_> {
             .filter(|&sequence| sequence != current && !in_receive_window(sequence, current))
             .collect();
         for sequence in passed {
-            if let Some(held) = self.unhold_unreliable_group(channel_index, sequence) {
+            if let Some(held) = self.unhold_unreliable_group(channel_id, sequence) {
                 for incoming in held.into_values() {
                     self.drop_held(incoming);
                 }
@@ -262,14 +264,13 @@ impl PeerMut<'_> {
     /// Delivers, in order, the complete unreliable packets held for the
     /// current reliable sequence number; drops any older than one already
     /// delivered. Whether there was one to deliver.
-    pub(crate) fn deliver_current_unreliable(&mut self, channel_id: u8, now: u32) -> bool {
-        let channel_index = usize::from(channel_id);
+    pub(crate) fn deliver_current_unreliable(&mut self, channel_id: ChannelId, now: u32) -> bool {
         let Some(channel) = self.channel(channel_id) else {
             return false;
         };
         let current = channel.incomingReliableSequenceNumber;
         let mut last_delivered = channel.incomingUnreliableSequenceNumber;
-        let Some(mut held) = self.unhold_unreliable_group(channel_index, current) else {
+        let Some(mut held) = self.unhold_unreliable_group(channel_id, current) else {
             return false;
         };
         let mut delivered = false;
@@ -299,7 +300,7 @@ impl PeerMut<'_> {
             channel.incomingUnreliableSequenceNumber = last_delivered;
         }
         for (unreliable, incoming) in kept {
-            self.hold_unreliable(channel_index, current, unreliable, incoming);
+            self.hold_unreliable(channel_id, current, unreliable, incoming);
         }
         delivered
     }

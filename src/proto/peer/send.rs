@@ -7,9 +7,8 @@
 use super::slot::{PeerMut, SendError};
 use crate::abi::*;
 use crate::mem::PacketView;
-use crate::proto::state::command::{
-    FragmentFields, OutgoingBody, OutgoingCommand, CONNECTION_CHANNEL,
-};
+use crate::proto::state::channel_id::ChannelId;
+use crate::proto::state::command::{FragmentFields, OutgoingBody, OutgoingCommand};
 use crate::proto::state::packet_flag;
 use crate::wire::command::CommandFlags;
 use crate::wire::header::{CHECKSUM_LEN, SENT_TIME_HEADER_LEN};
@@ -50,7 +49,7 @@ impl PeerMut<'_> {
 
     /// Queues a connection-level (channel 0xFF) command.
     pub(crate) fn queue_control(&mut self, flags: CommandFlags, body: OutgoingBody) -> Wake {
-        self.setup_outgoing(OutgoingCommand::new(flags, CONNECTION_CHANNEL, body))
+        self.setup_outgoing(OutgoingCommand::new(flags, ChannelId::CONNECTION, body))
     }
 
     /// `enet_peer_send` at service time `now`. On success the queued
@@ -61,7 +60,7 @@ impl PeerMut<'_> {
     #[inline(always)]
     pub(crate) fn send(
         &mut self,
-        channel_id: u8,
+        channel_id: ChannelId,
         packet: PacketView<'_>,
         limits: SendLimits,
         now: u32,
@@ -70,7 +69,7 @@ impl PeerMut<'_> {
         if peer.state != ENetPeerState::ENET_PEER_STATE_CONNECTED {
             return Err(SendError::NotConnected);
         }
-        if usize::from(channel_id) >= peer.channelCount {
+        if channel_id.index() >= peer.channelCount {
             return Err(SendError::BadChannel);
         }
         let length = packet.len();

@@ -7,7 +7,8 @@
 use super::slot::{Delivery, PeerMut};
 use crate::mem::PacketRef;
 use crate::proto::state::channel::{FREE_WINDOWS, WINDOWS, WINDOW_SIZE};
-use crate::proto::state::command::{Acknowledgement, OutgoingCommand, CONNECTION_CHANNEL};
+use crate::proto::state::channel_id::ChannelId;
+use crate::proto::state::command::{Acknowledgement, OutgoingCommand};
 use crate::proto::state::queue::push_to_peer_queue;
 use crate::wire::command::CommandFlags;
 use crate::wire::size;
@@ -22,7 +23,7 @@ impl PeerMut<'_> {
         peer.outgoingDataTotal = peer
             .outgoingDataTotal
             .wrapping_add(fixed + u32::from(command.fragment_length));
-        if channel_id == CONNECTION_CHANNEL {
+        if channel_id == ChannelId::CONNECTION {
             peer.outgoingReliableSequenceNumber =
                 peer.outgoingReliableSequenceNumber.wrapping_add(1);
             command.reliable_sequence_number = peer.outgoingReliableSequenceNumber;
@@ -73,7 +74,7 @@ impl PeerMut<'_> {
     #[inline(always)]
     pub(crate) fn queue_acknowledgement(
         &mut self,
-        channel_id: u8,
+        channel_id: ChannelId,
         reliable_sequence_number: u16,
         command_number: u8,
         sent_time: u16,
@@ -108,7 +109,7 @@ impl PeerMut<'_> {
 
     /// Puts a received packet on the peer's delivery queue at service time
     /// `now`.
-    pub(crate) fn deliver(&mut self, channel_id: u8, packet: PacketRef, now: u32) {
+    pub(crate) fn deliver(&mut self, channel_id: ChannelId, packet: PacketRef, now: u32) {
         let queues = self.slot.queues();
         queues.last_traffic = now;
         push_to_peer_queue(&mut queues.dispatched, Delivery { channel_id, packet });

@@ -6,6 +6,7 @@
 
 use std::collections::BTreeMap;
 
+use super::channel_id::ChannelId;
 use super::reassembly::Reassembly;
 use super::sequence_map::SequenceMap;
 use crate::abi::*;
@@ -126,32 +127,34 @@ pub struct IncomingChannels(Option<Box<[IncomingChannel]>>);
 /// What a channel of a peer without ordering state reads as.
 pub(crate) const NOTHING_HELD: &IncomingChannel = &IncomingChannel { held: None };
 
-impl core::ops::Index<usize> for IncomingChannels {
+impl core::ops::Index<ChannelId> for IncomingChannels {
     type Output = IncomingChannel;
 
-    /// Channel `index`'s state (an empty one while the peer has none).
-    fn index(&self, index: usize) -> &IncomingChannel {
+    /// Channel `channel`'s state (an empty one while the peer has none).
+    fn index(&self, channel: ChannelId) -> &IncomingChannel {
         match &self.0 {
-            Some(channels) => &channels[index],
+            Some(channels) => &channels[channel.index()],
             None => NOTHING_HELD,
         }
     }
 }
 
 impl IncomingChannels {
-    /// Channel `index`'s state, if the peer has any: what a command taken
+    /// Channel `channel`'s state, if the peer has any: what a command taken
     /// out of a channel is looked up in.
-    pub(crate) fn get_mut(&mut self, index: usize) -> Option<&mut IncomingChannel> {
-        self.0.as_deref_mut()?.get_mut(index)
+    pub(crate) fn get_mut(&mut self, channel: ChannelId) -> Option<&mut IncomingChannel> {
+        self.0.as_deref_mut()?.get_mut(channel.index())
     }
 
-    /// Channel `index`'s state among the peer's `count` channels, made for
-    /// all of them first if the peer has none: what a command is held in.
+    /// Channel `channel`'s state among the peer's `count` channels, made
+    /// for all of them first if the peer has none: what a command is held
+    /// in.
     pub(crate) fn get_or_make(
         &mut self,
-        index: usize,
+        channel: ChannelId,
         count: usize,
     ) -> Option<&mut IncomingChannel> {
+        let index = channel.index();
         if index >= count {
             return None;
         }

@@ -1,13 +1,11 @@
 //! Commands as the engine queues them: outgoing ones waiting to be sent or
 //! acknowledged, and the acknowledgements it owes.
 
+use super::channel_id::ChannelId;
 use crate::mem::PacketRef;
 pub use crate::wire::command::number;
 use crate::wire::command::{Command, CommandFlags, CommandHeader, ConnectFields, Fragment};
 use crate::wire::command_size;
-
-/// The channel id of connection-level commands (connect, ping, ...).
-pub const CONNECTION_CHANNEL: u8 = 0xFF;
 
 /// The fields of a fragment command other than its bytes, which stay in the
 /// packet until the datagram is built.
@@ -74,7 +72,7 @@ impl OutgoingBody {
 #[derive(Debug)]
 pub struct OutgoingCommand {
     pub flags: CommandFlags,
-    pub channel_id: u8,
+    pub channel_id: ChannelId,
     pub body: OutgoingBody,
     pub reliable_sequence_number: u16,
     pub unreliable_sequence_number: u16,
@@ -107,7 +105,7 @@ pub struct OutgoingCommand {
 
 impl OutgoingCommand {
     /// A command not yet sequenced; `proto::peer` numbers it.
-    pub fn new(flags: CommandFlags, channel_id: u8, body: OutgoingBody) -> Self {
+    pub fn new(flags: CommandFlags, channel_id: ChannelId, body: OutgoingBody) -> Self {
         OutgoingCommand {
             flags,
             channel_id,
@@ -165,7 +163,7 @@ impl OutgoingCommand {
     pub fn header(&self) -> CommandHeader {
         CommandHeader {
             flags: self.flags,
-            channel_id: self.channel_id,
+            channel_id: self.channel_id.wire(),
             reliable_sequence_number: self.reliable_sequence_number,
         }
     }
@@ -269,7 +267,7 @@ impl Acknowledged {
 /// An acknowledgement owed to the peer (stock's `ENetAcknowledgement`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Acknowledgement {
-    pub channel_id: u8,
+    pub channel_id: ChannelId,
     pub reliable_sequence_number: u16,
     /// The sentTime of the datagram that carried the acknowledged command.
     pub sent_time: u16,
@@ -283,7 +281,7 @@ impl Acknowledgement {
         (
             CommandHeader {
                 flags: CommandFlags::NONE,
-                channel_id: self.channel_id,
+                channel_id: self.channel_id.wire(),
                 reliable_sequence_number: self.reliable_sequence_number,
             },
             Command::Acknowledge {

@@ -8,6 +8,7 @@
 //! `host` is named), so each can be read and tested on its own.
 
 pub mod channel;
+pub mod channel_id;
 pub mod command;
 pub(in crate::proto) mod connected;
 pub mod event;

@@ -20,6 +20,7 @@
 //! flood of them only fills the budget's first half, after which new
 //! reassemblies hold fragments apart again and eviction works as before.
 
+use super::channel_id::ChannelId;
 use std::cell::RefCell;
 use std::collections::BTreeMap;
 use std::rc::Rc;
@@ -47,7 +48,7 @@ const REASSEMBLY_COST: usize = core::mem::size_of::<Reassembly>() + 64;
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct Locator {
     pub peer: PeerIndex,
-    pub channel: u8,
+    pub channel: ChannelId,
     pub key: HeldKey,
 }
 
@@ -405,7 +406,7 @@ mod tests {
     fn locator(start: u16) -> Locator {
         Locator {
             peer: PeerIndex::for_tests(0),
-            channel: 0,
+            channel: ChannelId::from(0),
             key: HeldKey::Reliable { start },
         }
     }
