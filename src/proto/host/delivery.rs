@@ -15,6 +15,7 @@ use crate::proto::state::command::number;
 use crate::proto::state::packet_flag;
 use crate::proto::state::peer_index::{PeerIndex, SlotVec};
 use crate::proto::state::reassembly::{Budget, HeldKey, Locator, Reassembly};
+use crate::proto::state::sequence::{ReliableSequence, UnreliableSequence};
 
 /// Whether a peer in `state` still takes commands.
 fn receiving_state(state: ENetPeerState) -> bool {
@@ -286,20 +287,19 @@ impl Host {
         let Some(channel) = self.channel_mut(index, channel_id) else {
             return Queued::Error;
         };
-        let current = channel.incomingReliableSequenceNumber;
+        let current = ReliableSequence::new(channel.incomingReliableSequenceNumber);
+        let first = ReliableSequence::new(fragment.start);
         let locator = Locator {
             peer: index,
             channel: channel_id,
-            key: HeldKey::Reliable {
-                start: fragment.start,
-            },
+            key: HeldKey::Reliable { start: first },
         };
         let held = self.engine.slots[index]
             .incoming(channel_id)
-            .holds_reliable(fragment.start);
+            .holds_reliable(first);
         if !held {
             if self.engine.peers[index].state == ENetPeerState::ENET_PEER_STATE_DISCONNECT_LATER
-                || fragment.start == current
+                || first == current
             {
                 return Queued::Error;
             }
@@ -309,7 +309,7 @@ impl Host {
                 return Queued::Error;
             };
             self.peer_view(index)
-                .hold_reliable(channel_id, fragment.start, start);
+                .hold_reliable(channel_id, first, start);
         }
         match self.add_fragment(
             locator,
@@ -334,25 +334,26 @@ impl Host {
         &mut self,
         index: PeerIndex,
         channel_id: ChannelId,
-        sequence: u16,
+        sequence: ReliableSequence,
         fragment: FragmentInfo,
         data: &[u8],
     ) -> Queued {
         let Some(channel) = self.channel_mut(index, channel_id) else {
             return Queued::Error;
         };
-        let current = channel.incomingReliableSequenceNumber;
+        let current = ReliableSequence::new(channel.incomingReliableSequenceNumber);
+        let first = UnreliableSequence::new(fragment.start);
         let locator = Locator {
             peer: index,
             channel: channel_id,
             key: HeldKey::Unreliable {
                 sequence,
-                start: fragment.start,
+                start: first,
             },
         };
         let held = self.engine.slots[index]
             .incoming(channel_id)
-            .holds_unreliable(sequence, fragment.start);
+            .holds_unreliable(sequence, first);
         if !held {
             if self.engine.peers[index].state == ENetPeerState::ENET_PEER_STATE_DISCONNECT_LATER {
                 return Queued::Error;
@@ -366,7 +367,7 @@ impl Host {
                 return Queued::Error;
             };
             self.peer_view(index)
-                .hold_unreliable(channel_id, sequence, fragment.start, start);
+                .hold_unreliable(channel_id, sequence, first, start);
         }
         let added = self.add_fragment(
             locator,

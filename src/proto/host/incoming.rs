@@ -3,13 +3,14 @@
 
 use crate::proto::state::channel_id::ChannelId;
 use crate::proto::state::connected::counts_as_connected;
+use crate::proto::state::sequence::{ReliableSequence, UnreliableSequence};
 use std::net::SocketAddr;
 
 use super::codec::Codec;
 use super::engine::Host;
 use crate::abi::*;
 use crate::proto::peer::slot::window_size_for;
-use crate::proto::state::channel::{in_receive_window, FragmentInfo, Queued, Sequencing};
+use crate::proto::state::channel::{FragmentInfo, Queued, Sequencing};
 use crate::proto::state::command::number;
 use crate::proto::state::event::EventSlot;
 use crate::proto::state::peer_index::PeerIndex;
@@ -171,7 +172,7 @@ impl Host {
                     self.queue_acknowledgement(
                         index,
                         header.channel_id.into(),
-                        header.reliable_sequence_number,
+                        ReliableSequence::new(header.reliable_sequence_number),
                         command_number,
                         sent_time,
                     );
@@ -181,7 +182,7 @@ impl Host {
                 self.queue_acknowledgement(
                     index,
                     header.channel_id.into(),
-                    header.reliable_sequence_number,
+                    ReliableSequence::new(header.reliable_sequence_number),
                     command_number,
                     sent_time,
                 );
@@ -219,7 +220,7 @@ impl Host {
                 index,
                 header,
                 Sequencing::Reliable {
-                    sequence: header.reliable_sequence_number,
+                    sequence: ReliableSequence::new(header.reliable_sequence_number),
                 },
                 data,
             ),
@@ -230,8 +231,8 @@ impl Host {
                 index,
                 header,
                 Sequencing::Unreliable {
-                    sequence: header.reliable_sequence_number,
-                    unreliable: unreliable_sequence_number,
+                    sequence: ReliableSequence::new(header.reliable_sequence_number),
+                    unreliable: UnreliableSequence::new(unreliable_sequence_number),
                 },
                 data,
             ),
@@ -343,18 +344,20 @@ impl Host {
         let Some(channel) = self.channel_mut(index, header.channel_id.into()) else {
             return Err(());
         };
-        let current = channel.incomingReliableSequenceNumber;
+        let current = ReliableSequence::new(channel.incomingReliableSequenceNumber);
+        let sequence = ReliableSequence::new(header.reliable_sequence_number);
         let window_sequence = if reliable {
-            fragment.start_sequence_number
+            ReliableSequence::new(fragment.start_sequence_number)
         } else {
-            header.reliable_sequence_number
+            sequence
         };
-        if !in_receive_window(window_sequence, current) {
+        if !window_sequence.in_receive_window(current) {
             return Ok(());
         }
         if !reliable
-            && header.reliable_sequence_number == current
-            && fragment.start_sequence_number <= channel.incomingUnreliableSequenceNumber
+            && sequence == current
+            && UnreliableSequence::new(fragment.start_sequence_number)
+                <= UnreliableSequence::new(channel.incomingUnreliableSequenceNumber)
         {
             return Ok(());
         }
@@ -385,7 +388,7 @@ impl Host {
             self.queue_unreliable_fragment(
                 index,
                 header.channel_id.into(),
-                header.reliable_sequence_number,
+                sequence,
                 info,
                 fragment.data,
             )

@@ -10,6 +10,7 @@ use crate::proto::state::channel::{Queued, Sequencing};
 use crate::proto::state::channel_id::ChannelId;
 use crate::proto::state::command::{number, FragmentFields, OutgoingBody, OutgoingCommand};
 use crate::proto::state::peer_index::PeerIndex;
+use crate::proto::state::sequence::{ReliableSequence, UnreliableSequence};
 use crate::wire::command::{Command, CommandHeader};
 
 impl OutgoingBody {
@@ -118,7 +119,7 @@ impl Host {
         self.queue_acknowledgement(
             index,
             header.channel_id.into(),
-            header.reliable_sequence_number,
+            ReliableSequence::new(header.reliable_sequence_number),
             command_number,
             sent_time,
         )
@@ -139,11 +140,11 @@ impl Host {
     ) -> Queued {
         let sequencing = match command_number {
             number::SEND_RELIABLE => Sequencing::Reliable {
-                sequence: reliable_sequence_number,
+                sequence: ReliableSequence::new(reliable_sequence_number),
             },
             number::SEND_UNRELIABLE => Sequencing::Unreliable {
-                sequence: reliable_sequence_number,
-                unreliable: unreliable_sequence_number,
+                sequence: ReliableSequence::new(reliable_sequence_number),
+                unreliable: UnreliableSequence::new(unreliable_sequence_number),
             },
             number::SEND_UNSEQUENCED => Sequencing::Unsequenced,
             _ => return Queued::Error,

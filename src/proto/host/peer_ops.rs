@@ -12,6 +12,7 @@ use crate::proto::state::channel_id::ChannelId;
 use crate::proto::state::command::{OutgoingBody, OutgoingCommand};
 use crate::proto::state::connected::counts_as_connected;
 use crate::proto::state::peer_index::PeerIndex;
+use crate::proto::state::sequence::ReliableSequence;
 use crate::wire::command::CommandFlags;
 
 impl Host {
@@ -152,7 +153,7 @@ impl Host {
         &mut self,
         index: PeerIndex,
         channel_id: ChannelId,
-        reliable_sequence_number: u16,
+        reliable_sequence_number: ReliableSequence,
         command_number: u8,
         sent_time: u16,
     ) -> bool {

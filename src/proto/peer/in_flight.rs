@@ -8,11 +8,11 @@
 
 use super::slot::{stock_window, PeerMut, PeerQueues};
 use crate::abi::*;
-use crate::proto::state::channel::WINDOW_SIZE;
 use crate::proto::state::channel_id::ChannelId;
 use crate::proto::state::command::OutgoingCommand;
 use crate::proto::state::recovery::{CongestionWindow, RecoveryCounts};
 use crate::proto::state::sent::{PassedOver, COPY_DELAY};
+use crate::proto::state::sequence::WINDOW_SIZE;
 use crate::time::{time_difference, time_less};
 use crate::wire::builder::DatagramBuilder;
 use crate::wire::command::CommandFlags;

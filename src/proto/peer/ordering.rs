@@ -19,9 +19,10 @@ use std::collections::BTreeMap;
 use super::slot::PeerMut;
 use crate::abi::*;
 use crate::mem::PacketRef;
-use crate::proto::state::channel::{in_receive_window, Held, Incoming, Queued, Sequencing};
+use crate::proto::state::channel::{Held, Incoming, Queued, Sequencing};
 use crate::proto::state::command::number;
 use crate::proto::state::packet_flag;
+use crate::proto::state::sequence::{ReliableSequence, UnreliableSequence};
 
 /// What a received payload command did.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -76,19 +77,19 @@ impl PeerMut<'_> {
         let Some(channel) = self.channel(channel_id) else {
             return Received::new(Queued::Error);
         };
-        let current = channel.incomingReliableSequenceNumber;
-        let current_unreliable = channel.incomingUnreliableSequenceNumber;
+        let current = ReliableSequence::new(channel.incomingReliableSequenceNumber);
+        let current_unreliable = UnreliableSequence::new(channel.incomingUnreliableSequenceNumber);
         let held = self.slot.holding(channel_id);
         match sequencing {
             Sequencing::Reliable { sequence } => {
-                if !in_receive_window(sequence, current)
+                if !sequence.in_receive_window(current)
                     || sequence == current
                     || held.is_some_and(|held| held.holds_reliable(sequence))
                 {
                     return Received::new(Queued::Discarded);
                 }
-                let in_order = sequence == current.wrapping_add(1)
-                    && held.is_none_or(|held| held.holds_no_reliable());
+                let in_order =
+                    sequence == current.next() && held.is_none_or(|held| held.holds_no_reliable());
                 let Some(packet) = self.new_incoming_packet(limit, data, packet_flag::RELIABLE)
                 else {
                     return Received::new(Queued::Error);
@@ -114,7 +115,7 @@ impl PeerMut<'_> {
                 sequence,
                 unreliable,
             } => {
-                if !in_receive_window(sequence, current)
+                if !sequence.in_receive_window(current)
                     || (sequence == current && unreliable <= current_unreliable)
                     || held.is_some_and(|held| held.holds_unreliable(sequence, unreliable))
                 {
@@ -129,7 +130,7 @@ impl PeerMut<'_> {
                     return Received::new(Queued::Accepted);
                 }
                 if let Some(channel) = self.channel(channel_id) {
-                    channel.incomingUnreliableSequenceNumber = unreliable;
+                    channel.incomingUnreliableSequenceNumber = unreliable.get();
                 }
                 self.deliver(channel_id, packet, now);
                 Received {
@@ -160,7 +161,7 @@ impl PeerMut<'_> {
             let Some(channel) = self.channel(channel_id) else {
                 return advanced;
             };
-            let next = channel.incomingReliableSequenceNumber.wrapping_add(1);
+            let next = ReliableSequence::new(channel.incomingReliableSequenceNumber).next();
             if !self.slot.incoming(channel_id).reliable_is_complete(next) {
                 break;
             }
@@ -170,7 +171,7 @@ impl PeerMut<'_> {
             let span = incoming.sequence_span();
             skipped_sequences |= span > 1;
             if let Some(channel) = self.channel(channel_id) {
-                channel.incomingReliableSequenceNumber = next.wrapping_add(span.wrapping_sub(1));
+                channel.incomingReliableSequenceNumber = next.plus(span.wrapping_sub(1)).get();
             }
             if let Held::Packet(packet) = incoming.held {
                 self.deliver(channel_id, packet, now);
@@ -183,7 +184,7 @@ impl PeerMut<'_> {
         let Some(channel) = self.channel(channel_id) else {
             return true;
         };
-        let current = channel.incomingReliableSequenceNumber;
+        let current = ReliableSequence::new(channel.incomingReliableSequenceNumber);
         self.reliable_advanced(channel_id, current, skipped_sequences, now);
         true
     }
@@ -200,14 +201,14 @@ impl PeerMut<'_> {
     fn reliable_advanced(
         &mut self,
         channel_id: ChannelId,
-        current: u16,
+        current: ReliableSequence,
         skipped_sequences: bool,
         now: u32,
     ) -> bool {
         let Some(channel) = self.channel(channel_id) else {
             return false;
         };
-        channel.incomingReliableSequenceNumber = current;
+        channel.incomingReliableSequenceNumber = current.get();
         channel.incomingUnreliableSequenceNumber = 0;
         if skipped_sequences {
             self.drop_passed_reliable(channel_id, current);
@@ -219,12 +220,12 @@ impl PeerMut<'_> {
     /// sequence `current` has now passed.
     #[cold]
     #[inline(never)]
-    fn drop_passed_reliable(&mut self, channel_id: ChannelId, current: u16) {
-        let stale: Vec<u16> = self
+    fn drop_passed_reliable(&mut self, channel_id: ChannelId, current: ReliableSequence) {
+        let stale: Vec<ReliableSequence> = self
             .slot
             .incoming(channel_id)
             .reliable_sequences()
-            .filter(|&sequence| sequence == current || !in_receive_window(sequence, current))
+            .filter(|&sequence| sequence == current || !sequence.in_receive_window(current))
             .collect();
         for sequence in stale {
             if let Some(incoming) = self.unhold_reliable(channel_id, sequence) {
@@ -238,7 +239,7 @@ impl PeerMut<'_> {
     fn release_unreliable_after_advance(
         &mut self,
         channel_id: ChannelId,
-        current: u16,
+        current: ReliableSequence,
         now: u32,
     ) -> bool {
         let Some(held) = self.slot.holding(channel_id) else {
@@ -247,9 +248,9 @@ impl PeerMut<'_> {
         if held.holds_no_unreliable() {
             return false;
         }
-        let passed: Vec<u16> = held
+        let passed: Vec<ReliableSequence> = held
             .unreliable_sequences()
-            .filter(|&sequence| sequence != current && !in_receive_window(sequence, current))
+            .filter(|&sequence| sequence != current && !sequence.in_receive_window(current))
             .collect();
         for sequence in passed {
             if let Some(held) = self.unhold_unreliable_group(channel_id, sequence) {
@@ -268,8 +269,8 @@ impl PeerMut<'_> {
         let Some(channel) = self.channel(channel_id) else {
             return false;
         };
-        let current = channel.incomingReliableSequenceNumber;
-        let mut last_delivered = channel.incomingUnreliableSequenceNumber;
+        let current = ReliableSequence::new(channel.incomingReliableSequenceNumber);
+        let mut last_delivered = UnreliableSequence::new(channel.incomingUnreliableSequenceNumber);
         let Some(mut held) = self.unhold_unreliable_group(channel_id, current) else {
             return false;
         };
@@ -297,7 +298,7 @@ impl PeerMut<'_> {
             self.drop_held(incoming);
         }
         if let Some(channel) = self.channel(channel_id) {
-            channel.incomingUnreliableSequenceNumber = last_delivered;
+            channel.incomingUnreliableSequenceNumber = last_delivered.get();
         }
         for (unreliable, incoming) in kept {
             self.hold_unreliable(channel_id, current, unreliable, incoming);

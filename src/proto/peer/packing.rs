@@ -8,9 +8,9 @@
 
 use super::slot::{stock_window, PeerMut};
 use crate::abi::*;
-use crate::proto::state::channel::{FREE_WINDOWS, WINDOWS, WINDOW_SIZE};
 use crate::proto::state::command::{number, OutgoingCommand};
 use crate::proto::state::queue::is_windowed;
+use crate::proto::state::sequence::{FREE_WINDOWS, WINDOWS, WINDOW_SIZE};
 use crate::wire::builder::DatagramBuilder;
 
 /// Windows that must be free ahead of a new one before the sender starts it.

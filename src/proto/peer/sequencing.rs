@@ -6,10 +6,10 @@
 
 use super::slot::{Delivery, PeerMut};
 use crate::mem::PacketRef;
-use crate::proto::state::channel::{FREE_WINDOWS, WINDOWS, WINDOW_SIZE};
 use crate::proto::state::channel_id::ChannelId;
 use crate::proto::state::command::{Acknowledgement, OutgoingCommand};
 use crate::proto::state::queue::push_to_peer_queue;
+use crate::proto::state::sequence::ReliableSequence;
 use crate::wire::command::CommandFlags;
 use crate::wire::size;
 
@@ -66,28 +66,22 @@ impl PeerMut<'_> {
     }
 
     /// Queues the acknowledgement of a received reliable command, unless
-    /// its sequence number lies in the windows just past the free ones (as
-    /// stock: an acknowledgement the sender could not match); whether it was
-    /// queued.
+    /// its sequence number lies in the guard windows just past the receive
+    /// window (as stock: an acknowledgement the sender could not match);
+    /// whether it was queued.
     // Always inlined, as the host's wrapper is: the acknowledgement goes
     // on the queue without a call from the receive loop.
     #[inline(always)]
     pub(crate) fn queue_acknowledgement(
         &mut self,
         channel_id: ChannelId,
-        reliable_sequence_number: u16,
+        reliable_sequence_number: ReliableSequence,
         command_number: u8,
         sent_time: u16,
     ) -> bool {
         if let Some(channel) = self.channel(channel_id) {
-            let mut reliable_window = reliable_sequence_number / WINDOW_SIZE;
-            let current_window = channel.incomingReliableSequenceNumber / WINDOW_SIZE;
-            if reliable_sequence_number < channel.incomingReliableSequenceNumber {
-                reliable_window += WINDOWS;
-            }
-            if reliable_window >= current_window + FREE_WINDOWS - 1
-                && reliable_window <= current_window + FREE_WINDOWS
-            {
+            let current = ReliableSequence::new(channel.incomingReliableSequenceNumber);
+            if reliable_sequence_number.in_guard_windows(current) {
                 return false;
             }
         }

@@ -15,6 +15,7 @@ use crate::proto::state::command::Acknowledgement;
 use crate::proto::state::queue::OutgoingQueue;
 use crate::proto::state::recovery::{CongestionWindow, LossRecovery, ResendCounts};
 use crate::proto::state::sent::SentQueue;
+use crate::proto::state::sequence::{ReliableSequence, UnreliableSequence};
 use crate::time::{time_difference, time_less};
 
 pub(crate) const NEEDS_DISPATCH: u16 = ENetPeerFlag::ENET_PEER_FLAG_NEEDS_DISPATCH as u16;
@@ -295,7 +296,12 @@ impl<'a> PeerMut<'a> {
     }
 
     /// Holds a reliable command under its sequence number.
-    pub(crate) fn hold_reliable(&mut self, channel: ChannelId, sequence: u16, incoming: Incoming) {
+    pub(crate) fn hold_reliable(
+        &mut self,
+        channel: ChannelId,
+        sequence: ReliableSequence,
+        incoming: Incoming,
+    ) {
         let Some((held, held_commands)) = self.channel_to_hold_in(channel) else {
             return incoming.release();
         };
@@ -326,7 +332,7 @@ impl<'a> PeerMut<'a> {
     pub(crate) fn unhold_reliable(
         &mut self,
         channel: ChannelId,
-        sequence: u16,
+        sequence: ReliableSequence,
     ) -> Option<Incoming> {
         let queues = self.slot.queues.as_deref_mut()?;
         let incoming = queues
@@ -342,8 +348,8 @@ impl<'a> PeerMut<'a> {
     pub(crate) fn hold_unreliable(
         &mut self,
         channel: ChannelId,
-        sequence: u16,
-        unreliable: u16,
+        sequence: ReliableSequence,
+        unreliable: UnreliableSequence,
         incoming: Incoming,
     ) {
         let Some((held, held_commands)) = self.channel_to_hold_in(channel) else {
@@ -359,8 +365,8 @@ impl<'a> PeerMut<'a> {
     pub(crate) fn unhold_unreliable(
         &mut self,
         channel: ChannelId,
-        sequence: u16,
-        unreliable: u16,
+        sequence: ReliableSequence,
+        unreliable: UnreliableSequence,
     ) -> Option<Incoming> {
         let queues = self.slot.queues.as_deref_mut()?;
         let incoming = queues
@@ -375,8 +381,8 @@ impl<'a> PeerMut<'a> {
     pub(crate) fn unhold_unreliable_group(
         &mut self,
         channel: ChannelId,
-        sequence: u16,
-    ) -> Option<BTreeMap<u16, Incoming>> {
+        sequence: ReliableSequence,
+    ) -> Option<BTreeMap<UnreliableSequence, Incoming>> {
         let queues = self.slot.queues.as_deref_mut()?;
         let group = queues
             .incoming
@@ -574,29 +580,31 @@ mod tests {
         let mut peer = LonePeer::new();
         peer.public.channelCount = 2;
         let mut view = peer.view();
+        let (three, five) = (ReliableSequence::new(3), ReliableSequence::new(5));
+        let first = UnreliableSequence::new(1);
         let command = || {
             let packet = crate::mem::PacketRef::new_with_data(b"held", 0).unwrap();
             Incoming::whole(crate::wire::command::number::SEND_RELIABLE, packet)
         };
         assert!(!has_ordering_state(view.slot));
-        assert!(!view.slot.incoming(ChannelId::from(1)).holds_reliable(5));
-        view.hold_reliable(ChannelId::from(2), 5, command());
-        view.hold_unreliable(ChannelId::from(2), 3, 1, command());
+        assert!(!view.slot.incoming(ChannelId::from(1)).holds_reliable(five));
+        view.hold_reliable(ChannelId::from(2), five, command());
+        view.hold_unreliable(ChannelId::from(2), three, first, command());
         assert!(
             view.slot.queues.is_none(),
             "channel 2 of 2 does not exist: nothing is made for it"
         );
-        view.hold_reliable(ChannelId::from(1), 5, command());
-        view.hold_unreliable(ChannelId::from(0), 3, 1, command());
+        view.hold_reliable(ChannelId::from(1), five, command());
+        view.hold_unreliable(ChannelId::from(0), three, first, command());
         assert!(has_ordering_state(view.slot));
-        assert!(view.slot.incoming(ChannelId::from(1)).holds_reliable(5));
+        assert!(view.slot.incoming(ChannelId::from(1)).holds_reliable(five));
         assert_eq!(view.held_commands(), 2);
-        view.unhold_reliable(ChannelId::from(1), 5)
+        view.unhold_reliable(ChannelId::from(1), five)
             .unwrap()
             .release();
         view.slot.release_if_idle(IDLE_RELEASE_MS);
         assert!(has_ordering_state(view.slot), "channel 0 still holds one");
-        view.unhold_unreliable(ChannelId::from(0), 3, 1)
+        view.unhold_unreliable(ChannelId::from(0), three, first)
             .unwrap()
             .release();
         assert_eq!(view.held_commands(), 0);
@@ -604,7 +612,7 @@ mod tests {
             view.slot.holding(ChannelId::from(0)).is_none(),
             "nothing held: no channel is looked up"
         );
-        assert!(view.unhold_reliable(ChannelId::from(1), 5).is_none());
+        assert!(view.unhold_reliable(ChannelId::from(1), five).is_none());
         // Kept while the peer is busy, freed once it is idle.
         view.slot.queues().last_traffic = 500;
         view.slot.release_if_idle(IDLE_RELEASE_MS);

@@ -2,6 +2,7 @@
 //! acknowledged, and the acknowledgements it owes.
 
 use super::channel_id::ChannelId;
+use super::sequence::ReliableSequence;
 use crate::mem::PacketRef;
 pub use crate::wire::command::number;
 use crate::wire::command::{Command, CommandFlags, CommandHeader, ConnectFields, Fragment};
@@ -268,7 +269,7 @@ impl Acknowledged {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Acknowledgement {
     pub channel_id: ChannelId,
-    pub reliable_sequence_number: u16,
+    pub reliable_sequence_number: ReliableSequence,
     /// The sentTime of the datagram that carried the acknowledged command.
     pub sent_time: u16,
     /// The acknowledged command's number (acknowledging a DISCONNECT ends
@@ -282,10 +283,10 @@ impl Acknowledgement {
             CommandHeader {
                 flags: CommandFlags::NONE,
                 channel_id: self.channel_id.wire(),
-                reliable_sequence_number: self.reliable_sequence_number,
+                reliable_sequence_number: self.reliable_sequence_number.get(),
             },
             Command::Acknowledge {
-                received_reliable_sequence_number: self.reliable_sequence_number,
+                received_reliable_sequence_number: self.reliable_sequence_number.get(),
                 received_sent_time: self.sent_time,
             },
         )

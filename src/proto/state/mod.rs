@@ -22,4 +22,5 @@ pub mod recovery;
 pub(in crate::proto) mod schedule;
 pub(in crate::proto) mod scratch;
 pub(in crate::proto) mod sent;
+pub mod sequence;
 pub(in crate::proto) mod sequence_map;

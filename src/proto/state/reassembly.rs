@@ -21,6 +21,7 @@
 //! reassemblies hold fragments apart again and eviction works as before.
 
 use super::channel_id::ChannelId;
+use super::sequence::{ReliableSequence, UnreliableSequence};
 use std::cell::RefCell;
 use std::collections::BTreeMap;
 use std::rc::Rc;
@@ -56,10 +57,13 @@ pub(crate) struct Locator {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum HeldKey {
     /// By its first fragment's reliable sequence number.
-    Reliable { start: u16 },
+    Reliable { start: ReliableSequence },
     /// By the reliable number it follows and its first fragment's
     /// unreliable sequence number.
-    Unreliable { sequence: u16, start: u16 },
+    Unreliable {
+        sequence: ReliableSequence,
+        start: UnreliableSequence,
+    },
 }
 
 /// The bytes all incomplete reassemblies hold, and their order of age.
@@ -407,7 +411,9 @@ mod tests {
         Locator {
             peer: PeerIndex::for_tests(0),
             channel: ChannelId::from(0),
-            key: HeldKey::Reliable { start },
+            key: HeldKey::Reliable {
+                start: ReliableSequence::new(start),
+            },
         }
     }
 
