@@ -205,7 +205,7 @@ impl Host {
             } => self.handle_acknowledge(
                 index,
                 header.channel_id.into(),
-                received_reliable_sequence_number,
+                ReliableSequence::new(received_reliable_sequence_number),
                 received_sent_time,
                 events,
             ),
@@ -429,7 +429,7 @@ impl Host {
         &mut self,
         index: PeerIndex,
         channel_id: ChannelId,
-        received_sequence: u16,
+        received_sequence: ReliableSequence,
         received_sent_time: u16,
         events: &mut EventSlot,
     ) -> Result<(), ()> {

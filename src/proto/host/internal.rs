@@ -101,8 +101,8 @@ impl Host {
             return None;
         }
         outgoing.back().map(|command| Sequenced {
-            reliable_sequence_number: command.reliable_sequence_number,
-            unreliable_sequence_number: command.unreliable_sequence_number,
+            reliable_sequence_number: command.reliable_sequence_number.get(),
+            unreliable_sequence_number: command.unreliable_sequence_number.get(),
             unsequenced_group: command.unsequenced_group,
         })
     }

@@ -7,6 +7,7 @@
 //! datagrams and applies what the peer's state changes mean to the host.
 
 use crate::proto::state::channel_id::ChannelId;
+use crate::proto::state::sequence::ReliableSequence;
 use std::cell::RefCell;
 use std::net::SocketAddr;
 use std::ops::Range;
@@ -428,7 +429,7 @@ impl Host {
     pub(crate) fn remove_sent_reliable(
         &mut self,
         index: PeerIndex,
-        sequence: u16,
+        sequence: ReliableSequence,
         channel_id: ChannelId,
         acknowledged_send: Option<u32>,
     ) -> Option<u8> {

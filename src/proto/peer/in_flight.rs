@@ -12,7 +12,7 @@ use crate::proto::state::channel_id::ChannelId;
 use crate::proto::state::command::OutgoingCommand;
 use crate::proto::state::recovery::{CongestionWindow, RecoveryCounts};
 use crate::proto::state::sent::{PassedOver, COPY_DELAY};
-use crate::proto::state::sequence::WINDOW_SIZE;
+use crate::proto::state::sequence::ReliableSequence;
 use crate::time::{time_difference, time_less};
 use crate::wire::builder::DatagramBuilder;
 use crate::wire::command::CommandFlags;
@@ -70,7 +70,7 @@ impl PeerMut<'_> {
     pub(crate) fn acknowledge(
         &mut self,
         channel_id: ChannelId,
-        sequence: u16,
+        sequence: ReliableSequence,
         now: u32,
         acknowledged_send: Option<u32>,
         resent: &mut RecoveryCounts,
@@ -98,7 +98,7 @@ impl PeerMut<'_> {
                 (queues.outgoing.remove(found?)?.take_acknowledged(), None)
             }
         };
-        let reliable_window = usize::from(sequence / WINDOW_SIZE);
+        let reliable_window = usize::from(sequence.window());
         if let Some(channel) = self.channel(channel_id) {
             if channel.reliableWindows[reliable_window] > 0 {
                 channel.reliableWindows[reliable_window] -= 1;

@@ -9,7 +9,7 @@ use crate::mem::PacketRef;
 use crate::proto::state::channel_id::ChannelId;
 use crate::proto::state::command::{Acknowledgement, OutgoingCommand};
 use crate::proto::state::queue::push_to_peer_queue;
-use crate::proto::state::sequence::ReliableSequence;
+use crate::proto::state::sequence::{ReliableSequence, UnreliableSequence};
 use crate::wire::command::CommandFlags;
 use crate::wire::size;
 
@@ -24,25 +24,25 @@ impl PeerMut<'_> {
             .outgoingDataTotal
             .wrapping_add(fixed + u32::from(command.fragment_length));
         if channel_id == ChannelId::CONNECTION {
-            peer.outgoingReliableSequenceNumber =
-                peer.outgoingReliableSequenceNumber.wrapping_add(1);
-            command.reliable_sequence_number = peer.outgoingReliableSequenceNumber;
-            command.unreliable_sequence_number = 0;
+            let sequence = ReliableSequence::new(peer.outgoingReliableSequenceNumber).next();
+            peer.outgoingReliableSequenceNumber = sequence.get();
+            command.reliable_sequence_number = sequence;
+            command.unreliable_sequence_number = UnreliableSequence::new(0);
         } else if command.is_reliable() {
             let Some(channel) = self.channel(channel_id) else {
                 command.discard();
                 return false;
             };
-            channel.outgoingReliableSequenceNumber =
-                channel.outgoingReliableSequenceNumber.wrapping_add(1);
+            let sequence = ReliableSequence::new(channel.outgoingReliableSequenceNumber).next();
+            channel.outgoingReliableSequenceNumber = sequence.get();
             channel.outgoingUnreliableSequenceNumber = 0;
-            command.reliable_sequence_number = channel.outgoingReliableSequenceNumber;
-            command.unreliable_sequence_number = 0;
+            command.reliable_sequence_number = sequence;
+            command.unreliable_sequence_number = UnreliableSequence::new(0);
         } else if command.flags.contains(CommandFlags::UNSEQUENCED) {
             let peer = &mut *self.public;
             peer.outgoingUnsequencedGroup = peer.outgoingUnsequencedGroup.wrapping_add(1);
-            command.reliable_sequence_number = 0;
-            command.unreliable_sequence_number = 0;
+            command.reliable_sequence_number = ReliableSequence::new(0);
+            command.unreliable_sequence_number = UnreliableSequence::new(0);
             command.unsequenced_group = peer.outgoingUnsequencedGroup;
         } else {
             let first_fragment = command.fragment_offset == 0;
@@ -50,12 +50,14 @@ impl PeerMut<'_> {
                 command.discard();
                 return false;
             };
+            let mut unreliable = UnreliableSequence::new(channel.outgoingUnreliableSequenceNumber);
             if first_fragment {
-                channel.outgoingUnreliableSequenceNumber =
-                    channel.outgoingUnreliableSequenceNumber.wrapping_add(1);
+                unreliable = unreliable.next();
+                channel.outgoingUnreliableSequenceNumber = unreliable.get();
             }
-            command.reliable_sequence_number = channel.outgoingReliableSequenceNumber;
-            command.unreliable_sequence_number = channel.outgoingUnreliableSequenceNumber;
+            command.reliable_sequence_number =
+                ReliableSequence::new(channel.outgoingReliableSequenceNumber);
+            command.unreliable_sequence_number = unreliable;
         }
         command.send_attempts = 0;
         command.sent_time = 0;

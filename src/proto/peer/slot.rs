@@ -626,11 +626,11 @@ mod tests {
         let mut slot = PeerSlot::default();
         slot.queues().outgoing.push_back(ping());
         let mut in_flight = ping();
-        in_flight.reliable_sequence_number = 1;
+        in_flight.reliable_sequence_number = ReliableSequence::new(1);
         slot.queues().sent_reliable.push(in_flight);
         slot.queues()
             .sent_reliable
-            .remove(ChannelId::CONNECTION, 1)
+            .remove(ChannelId::CONNECTION, ReliableSequence::new(1))
             .unwrap()
             .discard();
         // A second after the last `send`, but commands still wait: busy,

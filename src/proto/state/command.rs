@@ -2,7 +2,7 @@
 //! acknowledged, and the acknowledgements it owes.
 
 use super::channel_id::ChannelId;
-use super::sequence::ReliableSequence;
+use super::sequence::{ReliableSequence, UnreliableSequence};
 use crate::mem::PacketRef;
 pub use crate::wire::command::number;
 use crate::wire::command::{Command, CommandFlags, CommandHeader, ConnectFields, Fragment};
@@ -75,8 +75,8 @@ pub struct OutgoingCommand {
     pub flags: CommandFlags,
     pub channel_id: ChannelId,
     pub body: OutgoingBody,
-    pub reliable_sequence_number: u16,
-    pub unreliable_sequence_number: u16,
+    pub reliable_sequence_number: ReliableSequence,
+    pub unreliable_sequence_number: UnreliableSequence,
     /// For unsequenced sends: the peer's group number at queue time.
     pub unsequenced_group: u16,
     pub sent_time: u32,
@@ -111,8 +111,8 @@ impl OutgoingCommand {
             flags,
             channel_id,
             body,
-            reliable_sequence_number: 0,
-            unreliable_sequence_number: 0,
+            reliable_sequence_number: ReliableSequence::new(0),
+            unreliable_sequence_number: UnreliableSequence::new(0),
             unsequenced_group: 0,
             sent_time: 0,
             round_trip_timeout: 0,
@@ -165,7 +165,7 @@ impl OutgoingCommand {
         CommandHeader {
             flags: self.flags,
             channel_id: self.channel_id.wire(),
-            reliable_sequence_number: self.reliable_sequence_number,
+            reliable_sequence_number: self.reliable_sequence_number.get(),
         }
     }
 
@@ -191,7 +191,7 @@ impl OutgoingCommand {
                 data: self.payload(),
             },
             OutgoingBody::SendUnreliable => Command::SendUnreliable {
-                unreliable_sequence_number: self.unreliable_sequence_number,
+                unreliable_sequence_number: self.unreliable_sequence_number.get(),
                 data: self.payload(),
             },
             OutgoingBody::SendUnsequenced => Command::SendUnsequenced {

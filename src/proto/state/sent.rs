@@ -15,6 +15,7 @@
 //! cleaning.
 
 use super::channel_id::ChannelId;
+use super::sequence::ReliableSequence;
 use std::collections::VecDeque;
 
 use super::command::{Acknowledged, OutgoingCommand};
@@ -43,14 +44,14 @@ struct PositionRing {
 }
 
 impl PositionRing {
-    fn entry(&self, sequence: u16) -> Option<u32> {
+    fn entry(&self, sequence: ReliableSequence) -> Option<u32> {
         let mask = self.positions.len().checked_sub(1)?;
-        Some(self.positions[usize::from(sequence) & mask])
+        Some(self.positions[usize::from(sequence.get()) & mask])
     }
 
-    fn set(&mut self, sequence: u16, position: u32) {
+    fn set(&mut self, sequence: ReliableSequence, position: u32) {
         let mask = self.positions.len() - 1;
-        self.positions[usize::from(sequence) & mask] = position;
+        self.positions[usize::from(sequence.get()) & mask] = position;
     }
 }
 
@@ -298,7 +299,7 @@ impl SentQueue {
 
     /// The position of the command in flight on `channel_id` with
     /// `sequence`.
-    fn find(&self, channel_id: ChannelId, sequence: u16) -> Option<u32> {
+    fn find(&self, channel_id: ChannelId, sequence: ReliableSequence) -> Option<u32> {
         let position = self.rings.get(ring_index(channel_id))?.entry(sequence)?;
         self.at(position)
             .filter(|command| {
@@ -310,7 +311,7 @@ impl SentQueue {
     /// Records `position` under the command's channel and sequence number,
     /// growing that channel's ring while another command in flight holds
     /// the entry.
-    fn index(&mut self, channel_id: ChannelId, sequence: u16, position: u32) {
+    fn index(&mut self, channel_id: ChannelId, sequence: ReliableSequence, position: u32) {
         let ring_at = ring_index(channel_id);
         if self.rings.len() <= ring_at {
             self.rings.resize_with(ring_at + 1, PositionRing::default);
@@ -328,7 +329,7 @@ impl SentQueue {
                     let theirs = other.reliable_sequence_number;
                     other.channel_id == channel_id
                         && theirs != sequence
-                        && usize::from(theirs) & mask == usize::from(sequence) & mask
+                        && usize::from(theirs.get()) & mask == usize::from(sequence.get()) & mask
                 });
             if !ring.positions.is_empty() && !occupied {
                 break;
@@ -395,7 +396,7 @@ impl SentQueue {
     /// The send position of the command on `channel_id` with `sequence`,
     /// in constant time (amortised over the index's one-off build).
     #[inline]
-    fn position_of(&mut self, channel_id: ChannelId, sequence: u16) -> Option<u32> {
+    fn position_of(&mut self, channel_id: ChannelId, sequence: ReliableSequence) -> Option<u32> {
         let front_matches = self.front().is_some_and(|front| {
             front.channel_id == channel_id && front.reliable_sequence_number == sequence
         });
@@ -414,7 +415,7 @@ impl SentQueue {
     pub fn remove_with_position(
         &mut self,
         channel_id: ChannelId,
-        sequence: u16,
+        sequence: ReliableSequence,
     ) -> Option<(OutgoingCommand, u32)> {
         let position = self.position_of(channel_id, sequence)?;
         self.take(position).map(|command| (command, position))
@@ -426,7 +427,7 @@ impl SentQueue {
     pub fn acknowledge(
         &mut self,
         channel_id: ChannelId,
-        sequence: u16,
+        sequence: ReliableSequence,
     ) -> Option<(Acknowledged, u32)> {
         let position = self.position_of(channel_id, sequence)?;
         let acknowledged = self.take_with(position, |slot| {
@@ -439,7 +440,11 @@ impl SentQueue {
 
     /// [`SentQueue::remove_with_position`] without the position.
     #[cfg(test)]
-    pub fn remove(&mut self, channel_id: ChannelId, sequence: u16) -> Option<OutgoingCommand> {
+    pub fn remove(
+        &mut self,
+        channel_id: ChannelId,
+        sequence: ReliableSequence,
+    ) -> Option<OutgoingCommand> {
         self.remove_with_position(channel_id, sequence)
             .map(|(command, _)| command)
     }
@@ -542,15 +547,22 @@ mod tests {
     fn reliable(channel_id: ChannelId, sequence: u16) -> OutgoingCommand {
         let mut command =
             OutgoingCommand::new(CommandFlags::ACKNOWLEDGE, channel_id, OutgoingBody::Ping);
-        command.reliable_sequence_number = sequence;
+        command.reliable_sequence_number = seq(sequence);
         command
+    }
+
+    fn seq(raw: u16) -> ReliableSequence {
+        ReliableSequence::new(raw)
     }
 
     fn keys(queue: &mut SentQueue) -> Vec<(u8, u16)> {
         let mut cursor = queue.cursor();
         let mut keys = Vec::new();
         while let Some(command) = cursor.peek() {
-            keys.push((command.channel_id.wire(), command.reliable_sequence_number));
+            keys.push((
+                command.channel_id.wire(),
+                command.reliable_sequence_number.get(),
+            ));
             cursor.skip();
         }
         keys
@@ -590,7 +602,7 @@ mod tests {
                 1,
                 "timeout {timeout}: due again within a day"
             );
-            while let Some(command) = queue.remove(ChannelId::from(0), 1) {
+            while let Some(command) = queue.remove(ChannelId::from(0), seq(1)) {
                 command.discard();
             }
         }
@@ -607,29 +619,29 @@ mod tests {
         // Every third acknowledged first, out of order, then the rest.
         for sequence in (1..=300u16).rev().filter(|s| s % 3 == 0) {
             let command = queue
-                .remove(ChannelId::from(0), sequence)
+                .remove(ChannelId::from(0), seq(sequence))
                 .expect("in flight");
-            assert_eq!(command.reliable_sequence_number, sequence);
+            assert_eq!(command.reliable_sequence_number.get(), sequence);
             command.discard();
         }
         assert!(
-            queue.remove(ChannelId::from(0), 3).is_none(),
+            queue.remove(ChannelId::from(0), seq(3)).is_none(),
             "acknowledged twice"
         );
         assert!(
-            queue.remove(ChannelId::from(1), 1).is_none(),
+            queue.remove(ChannelId::from(1), seq(1)).is_none(),
             "other channel"
         );
-        assert_eq!(queue.front().unwrap().reliable_sequence_number, 1);
+        assert_eq!(queue.front().unwrap().reliable_sequence_number.get(), 1);
         for sequence in 1..=300u16 {
             if sequence % 3 != 0 {
                 queue
-                    .remove(ChannelId::from(0), sequence)
+                    .remove(ChannelId::from(0), seq(sequence))
                     .expect("in flight")
                     .discard();
             }
             queue
-                .remove(ChannelId::CONNECTION, sequence)
+                .remove(ChannelId::CONNECTION, seq(sequence))
                 .expect("in flight")
                 .discard();
         }
@@ -649,7 +661,7 @@ mod tests {
         // An acknowledgement out of order builds the index; what follows
         // must keep it whole.
         queue
-            .remove(ChannelId::from(2), 3)
+            .remove(ChannelId::from(2), seq(3))
             .expect("in flight")
             .discard();
         assert!(queue.indexed);
@@ -657,7 +669,7 @@ mod tests {
         let mut cursor = queue.cursor();
         cursor.skip();
         let resent = cursor.take().unwrap();
-        assert_eq!(resent.reliable_sequence_number, 65531);
+        assert_eq!(resent.reliable_sequence_number.get(), 65531);
         queue.push(resent);
         let order = keys(&mut queue);
         assert_eq!(order.first(), Some(&(2, 65530)));
@@ -665,7 +677,7 @@ mod tests {
         assert_eq!(order.len(), 15);
         for sequence in (65530..=65535u16).chain(0..10).filter(|&s| s != 3).rev() {
             queue
-                .remove(ChannelId::from(2), sequence)
+                .remove(ChannelId::from(2), seq(sequence))
                 .expect("in flight")
                 .discard();
         }
@@ -681,8 +693,10 @@ mod tests {
         }
         for sequence in (0..5000u16).rev() {
             let number = sequence.wrapping_mul(7);
-            let command = queue.remove(ChannelId::from(0), number).expect("in flight");
-            assert_eq!(command.reliable_sequence_number, number);
+            let command = queue
+                .remove(ChannelId::from(0), seq(number))
+                .expect("in flight");
+            assert_eq!(command.reliable_sequence_number.get(), number);
             command.discard();
         }
         assert!(queue.is_empty());
@@ -691,7 +705,7 @@ mod tests {
         assert_eq!(queue.storage(), 0);
         // Positions keep counting after a release.
         queue.push(reliable(ChannelId::from(0), 1));
-        assert!(queue.remove(ChannelId::from(0), 1).is_some_and(|c| {
+        assert!(queue.remove(ChannelId::from(0), seq(1)).is_some_and(|c| {
             c.discard();
             true
         }));
@@ -703,12 +717,12 @@ mod tests {
         for sequence in 1..=6u16 {
             queue.push(reliable(ChannelId::from(0), sequence));
         }
-        queue.remove(ChannelId::from(0), 2).unwrap().discard();
+        queue.remove(ChannelId::from(0), seq(2)).unwrap().discard();
         let mut taken = Vec::new();
         let mut cursor = queue.cursor();
         while let Some(command) = cursor.peek() {
-            if command.reliable_sequence_number % 2 == 1 {
-                taken.push(cursor.take().unwrap().reliable_sequence_number);
+            if command.reliable_sequence_number.get() % 2 == 1 {
+                taken.push(cursor.take().unwrap().reliable_sequence_number.get());
             } else {
                 cursor.skip();
             }
@@ -730,7 +744,7 @@ mod tests {
         let passed = |queue: &mut SentQueue, sequence: u16| {
             let mut cursor = queue.cursor();
             while let Some(command) = cursor.peek() {
-                if command.reliable_sequence_number == sequence {
+                if command.reliable_sequence_number == seq(sequence) {
                     return Some(command.passed_over);
                 }
                 cursor.skip();
@@ -738,7 +752,9 @@ mod tests {
             None
         };
         // Sequence 2 acknowledged: 1 was sent before it.
-        let (command, position) = queue.remove_with_position(ChannelId::from(0), 2).unwrap();
+        let (command, position) = queue
+            .remove_with_position(ChannelId::from(0), seq(2))
+            .unwrap();
         command.discard();
         let mut taken = Vec::new();
         queue.pass_over(position, 2, 64, PassedOver::Take, |c| taken.push(c));
@@ -747,13 +763,15 @@ mod tests {
         assert_eq!(passed(&mut queue, 3), Some(0));
         // Sequence 3 acknowledged: 1 is passed over twice and goes; taking
         // it moves the head past 3's position, and nothing after 3 counts.
-        let (command, position) = queue.remove_with_position(ChannelId::from(0), 3).unwrap();
+        let (command, position) = queue
+            .remove_with_position(ChannelId::from(0), seq(3))
+            .unwrap();
         command.discard();
         queue.pass_over(position, 2, 64, PassedOver::Take, |c| taken.push(c));
         assert_eq!(
             taken
                 .iter()
-                .map(|c| c.reliable_sequence_number)
+                .map(|c| c.reliable_sequence_number.get())
                 .collect::<Vec<_>>(),
             [1]
         );
@@ -761,7 +779,9 @@ mod tests {
             assert_eq!(passed(&mut queue, sequence), Some(0), "sequence {sequence}");
         }
         // Marking for a copy leaves the command in flight, counted.
-        let (command, position) = queue.remove_with_position(ChannelId::from(0), 6).unwrap();
+        let (command, position) = queue
+            .remove_with_position(ChannelId::from(0), seq(6))
+            .unwrap();
         command.discard();
         queue.pass_over(position, 1, 64, PassedOver::Copy, |c| taken.push(c));
         assert_eq!(taken.len(), 1);

@@ -110,6 +110,12 @@ impl UnreliableSequence {
     pub const fn get(self) -> u16 {
         self.0
     }
+
+    /// The number after it, 0 after 0xFFFF (as stock's counter wraps).
+    #[inline(always)]
+    pub const fn next(self) -> Self {
+        UnreliableSequence(self.0.wrapping_add(1))
+    }
 }
 
 #[cfg(test)]
@@ -215,5 +221,7 @@ mod tests {
         assert!(UnreliableSequence::new(2) > UnreliableSequence::new(1));
         assert!(UnreliableSequence::new(0xFFFF) > UnreliableSequence::new(0));
         assert_eq!(UnreliableSequence::new(7).get(), 7);
+        assert_eq!(UnreliableSequence::new(7).next().get(), 8);
+        assert_eq!(UnreliableSequence::new(0xFFFF).next().get(), 0);
     }
 }
