@@ -10,6 +10,7 @@ use crate::mem::PacketView;
 use crate::proto::state::channel_id::ChannelId;
 use crate::proto::state::command::{FragmentFields, OutgoingBody, OutgoingCommand};
 use crate::proto::state::packet_flag;
+use crate::proto::state::sequence::{ReliableSequence, UnreliableSequence};
 use crate::wire::command::CommandFlags;
 use crate::wire::header::{CHECKSUM_LEN, SENT_TIME_HEADER_LEN};
 use crate::wire::size;
@@ -95,12 +96,16 @@ impl PeerMut<'_> {
             let (command_flags, start) = if unreliable {
                 (
                     CommandFlags::NONE,
-                    channel.outgoingUnreliableSequenceNumber.wrapping_add(1),
+                    UnreliableSequence::new(channel.outgoingUnreliableSequenceNumber)
+                        .next()
+                        .get(),
                 )
             } else {
                 (
                     CommandFlags::ACKNOWLEDGE,
-                    channel.outgoingReliableSequenceNumber.wrapping_add(1),
+                    ReliableSequence::new(channel.outgoingReliableSequenceNumber)
+                        .next()
+                        .get(),
                 )
             };
             let mut wake = Wake::NOTHING;

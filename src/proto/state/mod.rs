@@ -1,7 +1,8 @@
 //! The engine's floor of plain state: the structures a host and its peers
 //! keep (command queues, reliable commands in flight, sequence maps,
-//! reassembly, the send schedule, half-open slots, loss recovery) and the
-//! values the engine hands out (events, peer indices and handles).
+//! reassembly, the send schedule, half-open slots, loss recovery), the
+//! channel ids and sequence numbers they are keyed by, and the values the
+//! engine hands out (events, peer indices and handles).
 //!
 //! Nothing here knows a peer's view or the host: these modules name only
 //! each other (`tests/module_layers.rs` checks that neither `peer` nor
