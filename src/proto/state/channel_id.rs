@@ -12,12 +12,6 @@ impl ChannelId {
     /// disconnect, ...), which belong to no channel of the peer's.
     pub const CONNECTION: ChannelId = ChannelId(0xFF);
 
-    /// The channel a command names on the wire.
-    #[inline(always)]
-    pub const fn from_wire(wire: u8) -> Self {
-        ChannelId(wire)
-    }
-
     /// The byte the wire carries.
     #[inline(always)]
     pub const fn wire(self) -> u8 {
@@ -38,6 +32,7 @@ impl ChannelId {
     }
 }
 
+/// The channel a command names on the wire.
 impl From<u8> for ChannelId {
     #[inline(always)]
     fn from(wire: u8) -> Self {
@@ -65,6 +60,6 @@ mod tests {
         assert!(!channel.is_connection());
         assert_eq!(ChannelId::CONNECTION.wire(), 0xFF);
         assert_eq!(ChannelId::CONNECTION.index(), 255);
-        assert!(ChannelId::from_wire(0xFF).is_connection());
+        assert!(ChannelId::from(0xFF).is_connection());
     }
 }
