@@ -2,6 +2,8 @@
 //! CONNECT, VERIFY_CONNECT and DISCONNECT handlers), and the state changes
 //! that produce CONNECT and DISCONNECT events.
 
+use crate::proto::state::channel_id::ChannelId;
+use crate::proto::state::sequence::ReliableSequence;
 use std::net::SocketAddr;
 
 use super::engine::Host;
@@ -299,7 +301,7 @@ impl Host {
             self.apply_quiet(index, change);
             return Err(());
         }
-        self.remove_sent_reliable(index, 1, 0xFF, None);
+        self.remove_sent_reliable(index, ReliableSequence::new(1), ChannelId::CONNECTION, None);
         let peer = &mut self.engine.peers[index];
         if channel_count < peer.channelCount {
             peer.channelCount = channel_count;

@@ -11,9 +11,11 @@ use crate::proto::peer::slot::{PeerSlot, NEEDS_DISPATCH};
 use crate::proto::state::channel::{
     FragmentInfo, Held, Incoming, IncomingChannel, Queued, Sequencing,
 };
+use crate::proto::state::channel_id::ChannelId;
 use crate::proto::state::command::number;
 use crate::proto::state::peer_index::{PeerIndex, SlotVec};
 use crate::proto::state::reassembly::{Budget, HeldKey, Locator, Reassembly};
+use crate::proto::state::sequence::{ReliableSequence, UnreliableSequence};
 
 /// Whether a peer in `state` still takes commands.
 fn receiving_state(state: ENetPeerState) -> bool {
@@ -26,9 +28,7 @@ fn incoming_channel_in(
     slots: &mut SlotVec<PeerSlot>,
     locator: Locator,
 ) -> Option<&mut IncomingChannel> {
-    slots
-        .get_mut(locator.peer)?
-        .incoming_mut(usize::from(locator.channel))
+    slots.get_mut(locator.peer)?.incoming_mut(locator.channel)
 }
 
 /// The held command at `locator`.
@@ -98,7 +98,7 @@ impl Host {
 
     /// Whether the peer can still take commands on the channel after an
     /// eviction (which may have reset it).
-    fn still_receiving(&mut self, index: PeerIndex, channel_id: u8) -> bool {
+    fn still_receiving(&mut self, index: PeerIndex, channel_id: ChannelId) -> bool {
         receiving_state(self.engine.peers[index].state)
             && self.channel_mut(index, channel_id).is_some()
     }
@@ -138,7 +138,7 @@ impl Host {
 
     /// Removes the held command at `locator` from its channel.
     fn take_held(&mut self, locator: Locator) -> Option<Incoming> {
-        let channel = usize::from(locator.channel);
+        let channel = locator.channel;
         match locator.key {
             HeldKey::Reliable { start } => {
                 self.peer_view(locator.peer).unhold_reliable(channel, start)
@@ -241,7 +241,7 @@ impl Host {
             span,
             held: Held::Packet(packet),
         };
-        let channel = usize::from(locator.channel);
+        let channel = locator.channel;
         match locator.key {
             HeldKey::Reliable { start } => self
                 .peer_view(locator.peer)
@@ -259,7 +259,7 @@ impl Host {
     pub(crate) fn queue_incoming(
         &mut self,
         index: PeerIndex,
-        channel_id: u8,
+        channel_id: ChannelId,
         sequencing: Sequencing,
         data: &[u8],
     ) -> Queued {
@@ -280,28 +280,26 @@ impl Host {
     pub(crate) fn queue_reliable_fragment(
         &mut self,
         index: PeerIndex,
-        channel_id: u8,
+        channel_id: ChannelId,
         fragment: FragmentInfo,
         data: &[u8],
     ) -> Queued {
         let Some(channel) = self.channel_mut(index, channel_id) else {
             return Queued::Error;
         };
-        let current = channel.incomingReliableSequenceNumber;
-        let channel_index = usize::from(channel_id);
+        let current = ReliableSequence::new(channel.incomingReliableSequenceNumber);
+        let first = ReliableSequence::new(fragment.start);
         let locator = Locator {
             peer: index,
             channel: channel_id,
-            key: HeldKey::Reliable {
-                start: fragment.start,
-            },
+            key: HeldKey::Reliable { start: first },
         };
         let held = self.engine.slots[index]
-            .incoming(channel_index)
-            .holds_reliable(fragment.start);
+            .incoming(channel_id)
+            .holds_reliable(first);
         if !held {
             if self.engine.peers[index].state == ENetPeerState::ENET_PEER_STATE_DISCONNECT_LATER
-                || fragment.start == current
+                || first == current
             {
                 return Queued::Error;
             }
@@ -311,7 +309,7 @@ impl Host {
                 return Queued::Error;
             };
             self.peer_view(index)
-                .hold_reliable(channel_index, fragment.start, start);
+                .hold_reliable(channel_id, first, start);
         }
         match self.add_fragment(
             locator,
@@ -335,27 +333,27 @@ impl Host {
     pub(crate) fn queue_unreliable_fragment(
         &mut self,
         index: PeerIndex,
-        channel_id: u8,
-        sequence: u16,
+        channel_id: ChannelId,
+        sequence: ReliableSequence,
         fragment: FragmentInfo,
         data: &[u8],
     ) -> Queued {
         let Some(channel) = self.channel_mut(index, channel_id) else {
             return Queued::Error;
         };
-        let current = channel.incomingReliableSequenceNumber;
-        let channel_index = usize::from(channel_id);
+        let current = ReliableSequence::new(channel.incomingReliableSequenceNumber);
+        let first = UnreliableSequence::new(fragment.start);
         let locator = Locator {
             peer: index,
             channel: channel_id,
             key: HeldKey::Unreliable {
                 sequence,
-                start: fragment.start,
+                start: first,
             },
         };
         let held = self.engine.slots[index]
-            .incoming(channel_index)
-            .holds_unreliable(sequence, fragment.start);
+            .incoming(channel_id)
+            .holds_unreliable(sequence, first);
         if !held {
             if self.engine.peers[index].state == ENetPeerState::ENET_PEER_STATE_DISCONNECT_LATER {
                 return Queued::Error;
@@ -369,7 +367,7 @@ impl Host {
                 return Queued::Error;
             };
             self.peer_view(index)
-                .hold_unreliable(channel_index, sequence, fragment.start, start);
+                .hold_unreliable(channel_id, sequence, first, start);
         }
         let added = self.add_fragment(
             locator,
@@ -392,7 +390,7 @@ impl Host {
 
     /// Delivers every reliable packet of the channel that is next in
     /// sequence and complete (see [`PeerMut::dispatch_reliable`]).
-    fn dispatch_reliable(&mut self, index: PeerIndex, channel_id: u8) {
+    fn dispatch_reliable(&mut self, index: PeerIndex, channel_id: ChannelId) {
         let now = self.public.serviceTime;
         if self.peer_view(index).dispatch_reliable(channel_id, now) {
             self.mark_dispatch(index);
@@ -401,7 +399,7 @@ impl Host {
 
     /// Delivers the complete unreliable packets held for the channel's
     /// current reliable number (see [`PeerMut::deliver_current_unreliable`]).
-    fn deliver_current_unreliable(&mut self, index: PeerIndex, channel_id: u8) {
+    fn deliver_current_unreliable(&mut self, index: PeerIndex, channel_id: ChannelId) {
         let now = self.public.serviceTime;
         if self
             .peer_view(index)

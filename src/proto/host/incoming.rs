@@ -1,14 +1,16 @@
 //! Receiving a datagram (stock `enet_protocol_handle_incoming_commands` and
 //! the command handlers that do not set up or tear down connections).
 
+use crate::proto::state::channel_id::ChannelId;
 use crate::proto::state::connected::counts_as_connected;
+use crate::proto::state::sequence::{ReliableSequence, UnreliableSequence};
 use std::net::SocketAddr;
 
 use super::codec::Codec;
 use super::engine::Host;
 use crate::abi::*;
 use crate::proto::peer::slot::window_size_for;
-use crate::proto::state::channel::{in_receive_window, FragmentInfo, Queued, Sequencing};
+use crate::proto::state::channel::{FragmentInfo, Queued, Sequencing};
 use crate::proto::state::command::number;
 use crate::proto::state::event::EventSlot;
 use crate::proto::state::peer_index::PeerIndex;
@@ -169,8 +171,8 @@ impl Host {
                 if command_number == number::DISCONNECT {
                     self.queue_acknowledgement(
                         index,
-                        header.channel_id,
-                        header.reliable_sequence_number,
+                        header.channel_id.into(),
+                        ReliableSequence::new(header.reliable_sequence_number),
                         command_number,
                         sent_time,
                     );
@@ -179,8 +181,8 @@ impl Host {
             _ => {
                 self.queue_acknowledgement(
                     index,
-                    header.channel_id,
-                    header.reliable_sequence_number,
+                    header.channel_id.into(),
+                    ReliableSequence::new(header.reliable_sequence_number),
                     command_number,
                     sent_time,
                 );
@@ -202,8 +204,8 @@ impl Host {
                 received_sent_time,
             } => self.handle_acknowledge(
                 index,
-                header.channel_id,
-                received_reliable_sequence_number,
+                header.channel_id.into(),
+                ReliableSequence::new(received_reliable_sequence_number),
                 received_sent_time,
                 events,
             ),
@@ -218,7 +220,7 @@ impl Host {
                 index,
                 header,
                 Sequencing::Reliable {
-                    sequence: header.reliable_sequence_number,
+                    sequence: ReliableSequence::new(header.reliable_sequence_number),
                 },
                 data,
             ),
@@ -229,8 +231,8 @@ impl Host {
                 index,
                 header,
                 Sequencing::Unreliable {
-                    sequence: header.reliable_sequence_number,
-                    unreliable: unreliable_sequence_number,
+                    sequence: ReliableSequence::new(header.reliable_sequence_number),
+                    unreliable: UnreliableSequence::new(unreliable_sequence_number),
                 },
                 data,
             ),
@@ -282,7 +284,7 @@ impl Host {
         if !self.payload_allowed(index, header, data.len()) {
             return Err(());
         }
-        self.queue_incoming(index, header.channel_id, sequencing, data)
+        self.queue_incoming(index, header.channel_id.into(), sequencing, data)
             .into_result()
     }
 
@@ -315,8 +317,12 @@ impl Host {
         } else if peer.unsequencedWindow[word] & mask != 0 {
             return Ok(());
         }
-        if self.queue_incoming(index, header.channel_id, Sequencing::Unsequenced, data)
-            == Queued::Error
+        if self.queue_incoming(
+            index,
+            header.channel_id.into(),
+            Sequencing::Unsequenced,
+            data,
+        ) == Queued::Error
         {
             return Err(());
         }
@@ -335,21 +341,23 @@ impl Host {
         if !self.payload_allowed(index, header, length) {
             return Err(());
         }
-        let Some(channel) = self.channel_mut(index, header.channel_id) else {
+        let Some(channel) = self.channel_mut(index, header.channel_id.into()) else {
             return Err(());
         };
-        let current = channel.incomingReliableSequenceNumber;
+        let current = ReliableSequence::new(channel.incomingReliableSequenceNumber);
+        let sequence = ReliableSequence::new(header.reliable_sequence_number);
         let window_sequence = if reliable {
-            fragment.start_sequence_number
+            ReliableSequence::new(fragment.start_sequence_number)
         } else {
-            header.reliable_sequence_number
+            sequence
         };
-        if !in_receive_window(window_sequence, current) {
+        if !window_sequence.in_receive_window(current) {
             return Ok(());
         }
         if !reliable
-            && header.reliable_sequence_number == current
-            && fragment.start_sequence_number <= channel.incomingUnreliableSequenceNumber
+            && sequence == current
+            && UnreliableSequence::new(fragment.start_sequence_number)
+                <= UnreliableSequence::new(channel.incomingUnreliableSequenceNumber)
         {
             return Ok(());
         }
@@ -375,12 +383,12 @@ impl Host {
             offset: fragment.fragment_offset,
         };
         let queued = if reliable {
-            self.queue_reliable_fragment(index, header.channel_id, info, fragment.data)
+            self.queue_reliable_fragment(index, header.channel_id.into(), info, fragment.data)
         } else {
             self.queue_unreliable_fragment(
                 index,
-                header.channel_id,
-                header.reliable_sequence_number,
+                header.channel_id.into(),
+                sequence,
                 info,
                 fragment.data,
             )
@@ -420,8 +428,8 @@ impl Host {
     fn handle_acknowledge(
         &mut self,
         index: PeerIndex,
-        channel_id: u8,
-        received_sequence: u16,
+        channel_id: ChannelId,
+        received_sequence: ReliableSequence,
         received_sent_time: u16,
         events: &mut EventSlot,
     ) -> Result<(), ()> {

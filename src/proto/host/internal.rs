@@ -7,8 +7,10 @@
 use super::engine::Host;
 use crate::mem::PacketRef;
 use crate::proto::state::channel::{Queued, Sequencing};
+use crate::proto::state::channel_id::ChannelId;
 use crate::proto::state::command::{number, FragmentFields, OutgoingBody, OutgoingCommand};
 use crate::proto::state::peer_index::PeerIndex;
+use crate::proto::state::sequence::{ReliableSequence, UnreliableSequence};
 use crate::wire::command::{Command, CommandHeader};
 
 impl OutgoingBody {
@@ -80,7 +82,7 @@ impl Host {
         length: u16,
     ) -> Option<Sequenced> {
         let body = OutgoingBody::from_wire(command);
-        let channel_known = header.channel_id == crate::proto::state::command::CONNECTION_CHANNEL
+        let channel_known = ChannelId::from(header.channel_id).is_connection()
             || usize::from(header.channel_id) < self.peer(index).channelCount;
         let Some(body) = body.filter(|_| channel_known) else {
             if let Some(packet) = packet {
@@ -88,7 +90,7 @@ impl Host {
             }
             return None;
         };
-        let mut queued = OutgoingCommand::new(header.flags, header.channel_id, body);
+        let mut queued = OutgoingCommand::new(header.flags, header.channel_id.into(), body);
         if let Some(packet) = packet {
             queued = queued.with_payload(packet, offset, length);
         }
@@ -99,8 +101,8 @@ impl Host {
             return None;
         }
         outgoing.back().map(|command| Sequenced {
-            reliable_sequence_number: command.reliable_sequence_number,
-            unreliable_sequence_number: command.unreliable_sequence_number,
+            reliable_sequence_number: command.reliable_sequence_number.get(),
+            unreliable_sequence_number: command.unreliable_sequence_number.get(),
             unsequenced_group: command.unsequenced_group,
         })
     }
@@ -116,8 +118,8 @@ impl Host {
     ) -> bool {
         self.queue_acknowledgement(
             index,
-            header.channel_id,
-            header.reliable_sequence_number,
+            header.channel_id.into(),
+            ReliableSequence::new(header.reliable_sequence_number),
             command_number,
             sent_time,
         )
@@ -138,16 +140,17 @@ impl Host {
     ) -> Queued {
         let sequencing = match command_number {
             number::SEND_RELIABLE => Sequencing::Reliable {
-                sequence: reliable_sequence_number,
+                sequence: ReliableSequence::new(reliable_sequence_number),
             },
             number::SEND_UNRELIABLE => Sequencing::Unreliable {
-                sequence: reliable_sequence_number,
-                unreliable: unreliable_sequence_number,
+                sequence: ReliableSequence::new(reliable_sequence_number),
+                unreliable: UnreliableSequence::new(unreliable_sequence_number),
             },
             number::SEND_UNSEQUENCED => Sequencing::Unsequenced,
             _ => return Queued::Error,
         };
-        if usize::from(channel_id) >= self.peer(index).channelCount {
+        let channel_id = ChannelId::from(channel_id);
+        if channel_id.index() >= self.peer(index).channelCount {
             return Queued::Error;
         }
         self.queue_incoming(index, channel_id, sequencing, data)

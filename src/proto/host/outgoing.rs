@@ -6,6 +6,8 @@
 //! (`packing.rs`, `in_flight.rs`); this module schedules peers, finishes
 //! datagrams and applies what the peer's state changes mean to the host.
 
+use crate::proto::state::channel_id::ChannelId;
+use crate::proto::state::sequence::ReliableSequence;
 use std::cell::RefCell;
 use std::net::SocketAddr;
 use std::ops::Range;
@@ -427,8 +429,8 @@ impl Host {
     pub(crate) fn remove_sent_reliable(
         &mut self,
         index: PeerIndex,
-        sequence: u16,
-        channel_id: u8,
+        sequence: ReliableSequence,
+        channel_id: ChannelId,
         acknowledged_send: Option<u32>,
     ) -> Option<u8> {
         let now = self.public.serviceTime;

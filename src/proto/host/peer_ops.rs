@@ -8,9 +8,11 @@ use crate::abi::*;
 use crate::mem::{CSlice, PacketView};
 use crate::proto::peer::send::{SendLimits, Wake};
 use crate::proto::peer::slot::{blank_channel, Receipts, SendError};
+use crate::proto::state::channel_id::ChannelId;
 use crate::proto::state::command::{OutgoingBody, OutgoingCommand};
 use crate::proto::state::connected::counts_as_connected;
 use crate::proto::state::peer_index::PeerIndex;
+use crate::proto::state::sequence::ReliableSequence;
 use crate::wire::command::CommandFlags;
 
 impl Host {
@@ -38,7 +40,7 @@ impl Host {
     pub(crate) fn channel_mut(
         &mut self,
         index: PeerIndex,
-        channel_id: u8,
+        channel_id: ChannelId,
     ) -> Option<&mut ENetChannel> {
         // The slot and the channel count alone, without a whole view.
         let count = self.engine.peers[index].channelCount;
@@ -108,9 +110,9 @@ impl Host {
             checksum: self.public.checksum.is_some(),
         };
         let now = self.public.serviceTime;
-        let wake = self
-            .peer_view(index)
-            .send(channel_id, packet.into(), limits, now)?;
+        let wake =
+            self.peer_view(index)
+                .send(ChannelId::from(channel_id), packet.into(), limits, now)?;
         self.wake(index, wake);
         Ok(())
     }
@@ -150,8 +152,8 @@ impl Host {
     pub(crate) fn queue_acknowledgement(
         &mut self,
         index: PeerIndex,
-        channel_id: u8,
-        reliable_sequence_number: u16,
+        channel_id: ChannelId,
+        reliable_sequence_number: ReliableSequence,
         command_number: u8,
         sent_time: u16,
     ) -> bool {

@@ -8,10 +8,11 @@
 
 use super::slot::{stock_window, PeerMut, PeerQueues};
 use crate::abi::*;
-use crate::proto::state::channel::WINDOW_SIZE;
+use crate::proto::state::channel_id::ChannelId;
 use crate::proto::state::command::OutgoingCommand;
 use crate::proto::state::recovery::{CongestionWindow, RecoveryCounts};
 use crate::proto::state::sent::{PassedOver, COPY_DELAY};
+use crate::proto::state::sequence::ReliableSequence;
 use crate::time::{time_difference, time_less};
 use crate::wire::builder::DatagramBuilder;
 use crate::wire::command::CommandFlags;
@@ -68,8 +69,8 @@ impl PeerMut<'_> {
     /// `resent`, for the host to add to the peer's counts.
     pub(crate) fn acknowledge(
         &mut self,
-        channel_id: u8,
-        sequence: u16,
+        channel_id: ChannelId,
+        sequence: ReliableSequence,
         now: u32,
         acknowledged_send: Option<u32>,
         resent: &mut RecoveryCounts,
@@ -97,7 +98,7 @@ impl PeerMut<'_> {
                 (queues.outgoing.remove(found?)?.take_acknowledged(), None)
             }
         };
-        let reliable_window = usize::from(sequence / WINDOW_SIZE);
+        let reliable_window = usize::from(sequence.window());
         if let Some(channel) = self.channel(channel_id) {
             if channel.reliableWindows[reliable_window] > 0 {
                 channel.reliableWindows[reliable_window] -= 1;

@@ -13,14 +13,16 @@
 //! need the host-wide reassembly budget and are the host's
 //! (`delivery.rs`), which comes back here once one is complete.
 
+use crate::proto::state::channel_id::ChannelId;
 use std::collections::BTreeMap;
 
 use super::slot::PeerMut;
 use crate::abi::*;
 use crate::mem::PacketFlags;
 use crate::mem::PacketRef;
-use crate::proto::state::channel::{in_receive_window, Held, Incoming, Queued, Sequencing};
+use crate::proto::state::channel::{Held, Incoming, Queued, Sequencing};
 use crate::proto::state::command::number;
+use crate::proto::state::sequence::{ReliableSequence, UnreliableSequence};
 
 /// What a received payload command did.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -63,7 +65,7 @@ impl PeerMut<'_> {
     /// at service time `now`, within the waiting-data budget `limit`.
     pub(crate) fn queue_incoming(
         &mut self,
-        channel_id: u8,
+        channel_id: ChannelId,
         sequencing: Sequencing,
         data: &[u8],
         limit: usize,
@@ -75,20 +77,19 @@ impl PeerMut<'_> {
         let Some(channel) = self.channel(channel_id) else {
             return Received::new(Queued::Error);
         };
-        let current = channel.incomingReliableSequenceNumber;
-        let current_unreliable = channel.incomingUnreliableSequenceNumber;
-        let channel_index = usize::from(channel_id);
-        let held = self.slot.holding(channel_index);
+        let current = ReliableSequence::new(channel.incomingReliableSequenceNumber);
+        let current_unreliable = UnreliableSequence::new(channel.incomingUnreliableSequenceNumber);
+        let held = self.slot.holding(channel_id);
         match sequencing {
             Sequencing::Reliable { sequence } => {
-                if !in_receive_window(sequence, current)
+                if !sequence.in_receive_window(current)
                     || sequence == current
                     || held.is_some_and(|held| held.holds_reliable(sequence))
                 {
                     return Received::new(Queued::Discarded);
                 }
-                let in_order = sequence == current.wrapping_add(1)
-                    && held.is_none_or(|held| held.holds_no_reliable());
+                let in_order =
+                    sequence == current.next() && held.is_none_or(|held| held.holds_no_reliable());
                 let Some(packet) = self.new_incoming_packet(limit, data, PacketFlags::RELIABLE)
                 else {
                     return Received::new(Queued::Error);
@@ -104,7 +105,7 @@ impl PeerMut<'_> {
                     };
                 }
                 let whole = Incoming::whole(number::SEND_RELIABLE, packet);
-                self.hold_reliable(channel_index, sequence, whole);
+                self.hold_reliable(channel_id, sequence, whole);
                 Received {
                     queued: Queued::Accepted,
                     delivered: self.dispatch_reliable(channel_id, now),
@@ -114,7 +115,7 @@ impl PeerMut<'_> {
                 sequence,
                 unreliable,
             } => {
-                if !in_receive_window(sequence, current)
+                if !sequence.in_receive_window(current)
                     || (sequence == current && unreliable <= current_unreliable)
                     || held.is_some_and(|held| held.holds_unreliable(sequence, unreliable))
                 {
@@ -125,11 +126,11 @@ impl PeerMut<'_> {
                 };
                 if sequence != current {
                     let whole = Incoming::whole(number::SEND_UNRELIABLE, packet);
-                    self.hold_unreliable(channel_index, sequence, unreliable, whole);
+                    self.hold_unreliable(channel_id, sequence, unreliable, whole);
                     return Received::new(Queued::Accepted);
                 }
                 if let Some(channel) = self.channel(channel_id) {
-                    channel.incomingUnreliableSequenceNumber = unreliable;
+                    channel.incomingUnreliableSequenceNumber = unreliable.get();
                 }
                 self.deliver(channel_id, packet, now);
                 Received {
@@ -153,25 +154,24 @@ impl PeerMut<'_> {
 
     /// Delivers every reliable packet that is next in sequence and
     /// complete; whether there was one.
-    pub(crate) fn dispatch_reliable(&mut self, channel_id: u8, now: u32) -> bool {
-        let channel_index = usize::from(channel_id);
+    pub(crate) fn dispatch_reliable(&mut self, channel_id: ChannelId, now: u32) -> bool {
         let mut advanced = false;
         let mut skipped_sequences = false;
         loop {
             let Some(channel) = self.channel(channel_id) else {
                 return advanced;
             };
-            let next = channel.incomingReliableSequenceNumber.wrapping_add(1);
-            if !self.slot.incoming(channel_index).reliable_is_complete(next) {
+            let next = ReliableSequence::new(channel.incomingReliableSequenceNumber).next();
+            if !self.slot.incoming(channel_id).reliable_is_complete(next) {
                 break;
             }
-            let Some(incoming) = self.unhold_reliable(channel_index, next) else {
+            let Some(incoming) = self.unhold_reliable(channel_id, next) else {
                 break;
             };
             let span = incoming.sequence_span();
             skipped_sequences |= span > 1;
             if let Some(channel) = self.channel(channel_id) {
-                channel.incomingReliableSequenceNumber = next.wrapping_add(span.wrapping_sub(1));
+                channel.incomingReliableSequenceNumber = next.plus(span.wrapping_sub(1)).get();
             }
             if let Held::Packet(packet) = incoming.held {
                 self.deliver(channel_id, packet, now);
@@ -184,7 +184,7 @@ impl PeerMut<'_> {
         let Some(channel) = self.channel(channel_id) else {
             return true;
         };
-        let current = channel.incomingReliableSequenceNumber;
+        let current = ReliableSequence::new(channel.incomingReliableSequenceNumber);
         self.reliable_advanced(channel_id, current, skipped_sequences, now);
         true
     }
@@ -200,19 +200,18 @@ impl PeerMut<'_> {
     #[inline(always)]
     fn reliable_advanced(
         &mut self,
-        channel_id: u8,
-        current: u16,
+        channel_id: ChannelId,
+        current: ReliableSequence,
         skipped_sequences: bool,
         now: u32,
     ) -> bool {
-        let channel_index = usize::from(channel_id);
         let Some(channel) = self.channel(channel_id) else {
             return false;
         };
-        channel.incomingReliableSequenceNumber = current;
+        channel.incomingReliableSequenceNumber = current.get();
         channel.incomingUnreliableSequenceNumber = 0;
         if skipped_sequences {
-            self.drop_passed_reliable(channel_index, current);
+            self.drop_passed_reliable(channel_id, current);
         }
         self.release_unreliable_after_advance(channel_id, current, now)
     }
@@ -221,15 +220,15 @@ impl PeerMut<'_> {
     /// sequence `current` has now passed.
     #[cold]
     #[inline(never)]
-    fn drop_passed_reliable(&mut self, channel_index: usize, current: u16) {
-        let stale: Vec<u16> = self
+    fn drop_passed_reliable(&mut self, channel_id: ChannelId, current: ReliableSequence) {
+        let stale: Vec<ReliableSequence> = self
             .slot
-            .incoming(channel_index)
+            .incoming(channel_id)
             .reliable_sequences()
-            .filter(|&sequence| sequence == current || !in_receive_window(sequence, current))
+            .filter(|&sequence| sequence == current || !sequence.in_receive_window(current))
             .collect();
         for sequence in stale {
-            if let Some(incoming) = self.unhold_reliable(channel_index, sequence) {
+            if let Some(incoming) = self.unhold_reliable(channel_id, sequence) {
                 self.drop_held(incoming);
             }
         }
@@ -237,20 +236,24 @@ impl PeerMut<'_> {
 
     /// After the reliable sequence reached `current`: deliver what was held
     /// for it, drop what was held for numbers now passed.
-    fn release_unreliable_after_advance(&mut self, channel_id: u8, current: u16, now: u32) -> bool {
-        let channel_index = usize::from(channel_id);
-        let Some(held) = self.slot.holding(channel_index) else {
+    fn release_unreliable_after_advance(
+        &mut self,
+        channel_id: ChannelId,
+        current: ReliableSequence,
+        now: u32,
+    ) -> bool {
+        let Some(held) = self.slot.holding(channel_id) else {
             return false;
         };
         if held.holds_no_unreliable() {
             return false;
         }
-        let passed: Vec<u16> = held
+        let passed: Vec<ReliableSequence> = held
             .unreliable_sequences()
-            .filter(|&sequence| sequence != current && !in_receive_window(sequence, current))
+            .filter(|&sequence| sequence != current && !sequence.in_receive_window(current))
             .collect();
         for sequence in passed {
-            if let Some(held) = self.unhold_unreliable_group(channel_index, sequence) {
+            if let Some(held) = self.unhold_unreliable_group(channel_id, sequence) {
                 for incoming in held.into_values() {
                     self.drop_held(incoming);
                 }
@@ -262,14 +265,13 @@ impl PeerMut<'_> {
     /// Delivers, in order, the complete unreliable packets held for the
     /// current reliable sequence number; drops any older than one already
     /// delivered. Whether there was one to deliver.
-    pub(crate) fn deliver_current_unreliable(&mut self, channel_id: u8, now: u32) -> bool {
-        let channel_index = usize::from(channel_id);
+    pub(crate) fn deliver_current_unreliable(&mut self, channel_id: ChannelId, now: u32) -> bool {
         let Some(channel) = self.channel(channel_id) else {
             return false;
         };
-        let current = channel.incomingReliableSequenceNumber;
-        let mut last_delivered = channel.incomingUnreliableSequenceNumber;
-        let Some(mut held) = self.unhold_unreliable_group(channel_index, current) else {
+        let current = ReliableSequence::new(channel.incomingReliableSequenceNumber);
+        let mut last_delivered = UnreliableSequence::new(channel.incomingUnreliableSequenceNumber);
+        let Some(mut held) = self.unhold_unreliable_group(channel_id, current) else {
             return false;
         };
         let mut delivered = false;
@@ -296,10 +298,10 @@ impl PeerMut<'_> {
             self.drop_held(incoming);
         }
         if let Some(channel) = self.channel(channel_id) {
-            channel.incomingUnreliableSequenceNumber = last_delivered;
+            channel.incomingUnreliableSequenceNumber = last_delivered.get();
         }
         for (unreliable, incoming) in kept {
-            self.hold_unreliable(channel_index, current, unreliable, incoming);
+            self.hold_unreliable(channel_id, current, unreliable, incoming);
         }
         delivered
     }

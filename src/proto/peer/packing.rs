@@ -8,9 +8,9 @@
 
 use super::slot::{stock_window, PeerMut};
 use crate::abi::*;
-use crate::proto::state::channel::{FREE_WINDOWS, WINDOWS, WINDOW_SIZE};
 use crate::proto::state::command::{number, OutgoingCommand};
 use crate::proto::state::queue::is_windowed;
+use crate::proto::state::sequence::{FREE_WINDOWS, WINDOWS, WINDOW_SIZE};
 use crate::wire::builder::DatagramBuilder;
 
 /// Windows that must be free ahead of a new one before the sender starts it.
@@ -116,12 +116,12 @@ impl PeerMut<'_> {
                 unwindowed_ahead -= 1;
             }
             let reliable = command.is_reliable();
-            let reliable_window = command.reliable_sequence_number / WINDOW_SIZE;
+            let reliable_window = command.reliable_sequence_number.window();
             let channel_id = command.channel_id;
             let has_packet = command.packet.is_some();
             let fragment_length = u32::from(command.fragment_length);
             let first_send = command.send_attempts < 1;
-            let starts_window = command.reliable_sequence_number % WINDOW_SIZE == 0;
+            let starts_window = command.reliable_sequence_number.starts_window();
             let wire_len = command.fixed_len() + usize::from(command.fragment_length);
             if reliable {
                 let channel_state = self

@@ -8,9 +8,9 @@ use super::slot::{PeerMut, SendError};
 use crate::abi::*;
 use crate::mem::PacketFlags;
 use crate::mem::PacketView;
-use crate::proto::state::command::{
-    FragmentFields, OutgoingBody, OutgoingCommand, CONNECTION_CHANNEL,
-};
+use crate::proto::state::channel_id::ChannelId;
+use crate::proto::state::command::{FragmentFields, OutgoingBody, OutgoingCommand};
+use crate::proto::state::sequence::{ReliableSequence, UnreliableSequence};
 use crate::wire::command::CommandFlags;
 use crate::wire::header::{CHECKSUM_LEN, SENT_TIME_HEADER_LEN};
 use crate::wire::size;
@@ -50,7 +50,7 @@ impl PeerMut<'_> {
 
     /// Queues a connection-level (channel 0xFF) command.
     pub(crate) fn queue_control(&mut self, flags: CommandFlags, body: OutgoingBody) -> Wake {
-        self.setup_outgoing(OutgoingCommand::new(flags, CONNECTION_CHANNEL, body))
+        self.setup_outgoing(OutgoingCommand::new(flags, ChannelId::CONNECTION, body))
     }
 
     /// `enet_peer_send` at service time `now`. On success the queued
@@ -61,7 +61,7 @@ impl PeerMut<'_> {
     #[inline(always)]
     pub(crate) fn send(
         &mut self,
-        channel_id: u8,
+        channel_id: ChannelId,
         packet: PacketView<'_>,
         limits: SendLimits,
         now: u32,
@@ -70,7 +70,7 @@ impl PeerMut<'_> {
         if peer.state != ENetPeerState::ENET_PEER_STATE_CONNECTED {
             return Err(SendError::NotConnected);
         }
-        if usize::from(channel_id) >= peer.channelCount {
+        if channel_id.index() >= peer.channelCount {
             return Err(SendError::BadChannel);
         }
         let length = packet.len();
@@ -96,12 +96,16 @@ impl PeerMut<'_> {
             let (command_flags, start) = if unreliable {
                 (
                     CommandFlags::NONE,
-                    channel.outgoingUnreliableSequenceNumber.wrapping_add(1),
+                    UnreliableSequence::new(channel.outgoingUnreliableSequenceNumber)
+                        .next()
+                        .get(),
                 )
             } else {
                 (
                     CommandFlags::ACKNOWLEDGE,
-                    channel.outgoingReliableSequenceNumber.wrapping_add(1),
+                    ReliableSequence::new(channel.outgoingReliableSequenceNumber)
+                        .next()
+                        .get(),
                 )
             };
             let mut wake = Wake::NOTHING;

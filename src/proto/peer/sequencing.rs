@@ -6,9 +6,10 @@
 
 use super::slot::{Delivery, PeerMut};
 use crate::mem::PacketRef;
-use crate::proto::state::channel::{FREE_WINDOWS, WINDOWS, WINDOW_SIZE};
-use crate::proto::state::command::{Acknowledgement, OutgoingCommand, CONNECTION_CHANNEL};
+use crate::proto::state::channel_id::ChannelId;
+use crate::proto::state::command::{Acknowledgement, OutgoingCommand};
 use crate::proto::state::queue::push_to_peer_queue;
+use crate::proto::state::sequence::{ReliableSequence, UnreliableSequence};
 use crate::wire::command::CommandFlags;
 use crate::wire::size;
 
@@ -22,26 +23,26 @@ impl PeerMut<'_> {
         peer.outgoingDataTotal = peer
             .outgoingDataTotal
             .wrapping_add(fixed + u32::from(command.fragment_length));
-        if channel_id == CONNECTION_CHANNEL {
-            peer.outgoingReliableSequenceNumber =
-                peer.outgoingReliableSequenceNumber.wrapping_add(1);
-            command.reliable_sequence_number = peer.outgoingReliableSequenceNumber;
-            command.unreliable_sequence_number = 0;
+        if channel_id == ChannelId::CONNECTION {
+            let sequence = ReliableSequence::new(peer.outgoingReliableSequenceNumber).next();
+            peer.outgoingReliableSequenceNumber = sequence.get();
+            command.reliable_sequence_number = sequence;
+            command.unreliable_sequence_number = UnreliableSequence::new(0);
         } else if command.is_reliable() {
             let Some(channel) = self.channel(channel_id) else {
                 command.discard();
                 return false;
             };
-            channel.outgoingReliableSequenceNumber =
-                channel.outgoingReliableSequenceNumber.wrapping_add(1);
+            let sequence = ReliableSequence::new(channel.outgoingReliableSequenceNumber).next();
+            channel.outgoingReliableSequenceNumber = sequence.get();
             channel.outgoingUnreliableSequenceNumber = 0;
-            command.reliable_sequence_number = channel.outgoingReliableSequenceNumber;
-            command.unreliable_sequence_number = 0;
+            command.reliable_sequence_number = sequence;
+            command.unreliable_sequence_number = UnreliableSequence::new(0);
         } else if command.flags.contains(CommandFlags::UNSEQUENCED) {
             let peer = &mut *self.public;
             peer.outgoingUnsequencedGroup = peer.outgoingUnsequencedGroup.wrapping_add(1);
-            command.reliable_sequence_number = 0;
-            command.unreliable_sequence_number = 0;
+            command.reliable_sequence_number = ReliableSequence::new(0);
+            command.unreliable_sequence_number = UnreliableSequence::new(0);
             command.unsequenced_group = peer.outgoingUnsequencedGroup;
         } else {
             let first_fragment = command.fragment_offset == 0;
@@ -49,12 +50,14 @@ impl PeerMut<'_> {
                 command.discard();
                 return false;
             };
+            let mut unreliable = UnreliableSequence::new(channel.outgoingUnreliableSequenceNumber);
             if first_fragment {
-                channel.outgoingUnreliableSequenceNumber =
-                    channel.outgoingUnreliableSequenceNumber.wrapping_add(1);
+                unreliable = unreliable.next();
+                channel.outgoingUnreliableSequenceNumber = unreliable.get();
             }
-            command.reliable_sequence_number = channel.outgoingReliableSequenceNumber;
-            command.unreliable_sequence_number = channel.outgoingUnreliableSequenceNumber;
+            command.reliable_sequence_number =
+                ReliableSequence::new(channel.outgoingReliableSequenceNumber);
+            command.unreliable_sequence_number = unreliable;
         }
         command.send_attempts = 0;
         command.sent_time = 0;
@@ -65,28 +68,22 @@ impl PeerMut<'_> {
     }
 
     /// Queues the acknowledgement of a received reliable command, unless
-    /// its sequence number lies in the windows just past the free ones (as
-    /// stock: an acknowledgement the sender could not match); whether it was
-    /// queued.
+    /// its sequence number lies in the guard windows just past the receive
+    /// window (as stock: an acknowledgement the sender could not match);
+    /// whether it was queued.
     // Always inlined, as the host's wrapper is: the acknowledgement goes
     // on the queue without a call from the receive loop.
     #[inline(always)]
     pub(crate) fn queue_acknowledgement(
         &mut self,
-        channel_id: u8,
-        reliable_sequence_number: u16,
+        channel_id: ChannelId,
+        reliable_sequence_number: ReliableSequence,
         command_number: u8,
         sent_time: u16,
     ) -> bool {
         if let Some(channel) = self.channel(channel_id) {
-            let mut reliable_window = reliable_sequence_number / WINDOW_SIZE;
-            let current_window = channel.incomingReliableSequenceNumber / WINDOW_SIZE;
-            if reliable_sequence_number < channel.incomingReliableSequenceNumber {
-                reliable_window += WINDOWS;
-            }
-            if reliable_window >= current_window + FREE_WINDOWS - 1
-                && reliable_window <= current_window + FREE_WINDOWS
-            {
+            let current = ReliableSequence::new(channel.incomingReliableSequenceNumber);
+            if reliable_sequence_number.in_guard_windows(current) {
                 return false;
             }
         }
@@ -108,7 +105,7 @@ impl PeerMut<'_> {
 
     /// Puts a received packet on the peer's delivery queue at service time
     /// `now`.
-    pub(crate) fn deliver(&mut self, channel_id: u8, packet: PacketRef, now: u32) {
+    pub(crate) fn deliver(&mut self, channel_id: ChannelId, packet: PacketRef, now: u32) {
         let queues = self.slot.queues();
         queues.last_traffic = now;
         push_to_peer_queue(&mut queues.dispatched, Delivery { channel_id, packet });

@@ -4,6 +4,7 @@
 //! per-peer operation shares. The operations themselves, which need the
 //! host, are in `peer_ops.rs`.
 
+use crate::proto::state::channel_id::ChannelId;
 use std::collections::{BTreeMap, VecDeque};
 
 use crate::abi::*;
@@ -14,6 +15,7 @@ use crate::proto::state::command::Acknowledgement;
 use crate::proto::state::queue::OutgoingQueue;
 use crate::proto::state::recovery::{CongestionWindow, LossRecovery, ResendCounts};
 use crate::proto::state::sent::SentQueue;
+use crate::proto::state::sequence::{ReliableSequence, UnreliableSequence};
 use crate::time::{time_difference, time_less};
 
 pub(crate) const NEEDS_DISPATCH: u16 = ENetPeerFlag::ENET_PEER_FLAG_NEEDS_DISPATCH as u16;
@@ -21,7 +23,7 @@ pub(crate) const NEEDS_DISPATCH: u16 = ENetPeerFlag::ENET_PEER_FLAG_NEEDS_DISPAT
 /// A received packet waiting for `enet_peer_receive` or an event.
 #[derive(Debug)]
 pub struct Delivery {
-    pub channel_id: u8,
+    pub channel_id: ChannelId,
     pub packet: PacketRef,
 }
 
@@ -119,11 +121,11 @@ impl PeerSlot {
     }
 
     /// Channel `id` of the peer's `count` channels.
-    pub(crate) fn channel(&mut self, count: usize, id: u8) -> Option<&mut ENetChannel> {
+    pub(crate) fn channel(&mut self, count: usize, id: ChannelId) -> Option<&mut ENetChannel> {
         self.channels
             .as_mut()?
-            .get_mut(usize::from(id))
-            .filter(|_| usize::from(id) < count)
+            .get_mut(id.index())
+            .filter(|_| id.index() < count)
     }
 
     /// Takes the queues away (a reset), leaving the peer none.
@@ -177,22 +179,22 @@ impl PeerSlot {
     /// Channel `index`'s ordering state, `None` while the peer holds
     /// nothing. The held count answers for every channel at once, so a
     /// peer whose traffic arrives in order never looks a channel up.
-    pub(crate) fn holding(&self, index: usize) -> Option<&IncomingChannel> {
+    pub(crate) fn holding(&self, channel: ChannelId) -> Option<&IncomingChannel> {
         match self.queues.as_deref() {
-            Some(queues) if queues.held_commands != 0 => Some(&queues.incoming[index]),
+            Some(queues) if queues.held_commands != 0 => Some(&queues.incoming[channel]),
             _ => None,
         }
     }
 
     /// Channel `index`'s ordering state (an empty one while the peer holds
     /// nothing).
-    pub(crate) fn incoming(&self, index: usize) -> &IncomingChannel {
-        self.holding(index).unwrap_or(NOTHING_HELD)
+    pub(crate) fn incoming(&self, channel: ChannelId) -> &IncomingChannel {
+        self.holding(channel).unwrap_or(NOTHING_HELD)
     }
 
     /// Channel `index`'s ordering state, if the peer has any.
-    pub(crate) fn incoming_mut(&mut self, index: usize) -> Option<&mut IncomingChannel> {
-        self.queues.as_deref_mut()?.incoming.get_mut(index)
+    pub(crate) fn incoming_mut(&mut self, channel: ChannelId) -> Option<&mut IncomingChannel> {
+        self.queues.as_deref_mut()?.incoming.get_mut(channel)
     }
 
     pub(crate) fn dispatched_is_empty(&self) -> bool {
@@ -268,7 +270,7 @@ pub struct PeerMut<'a> {
 
 impl<'a> PeerMut<'a> {
     /// Channel `id`, if the peer has that many.
-    pub(crate) fn channel(&mut self, id: u8) -> Option<&mut ENetChannel> {
+    pub(crate) fn channel(&mut self, id: ChannelId) -> Option<&mut ENetChannel> {
         self.slot.channel(self.public.channelCount, id)
     }
 
@@ -294,7 +296,12 @@ impl<'a> PeerMut<'a> {
     }
 
     /// Holds a reliable command under its sequence number.
-    pub(crate) fn hold_reliable(&mut self, channel: usize, sequence: u16, incoming: Incoming) {
+    pub(crate) fn hold_reliable(
+        &mut self,
+        channel: ChannelId,
+        sequence: ReliableSequence,
+        incoming: Incoming,
+    ) {
         let Some((held, held_commands)) = self.channel_to_hold_in(channel) else {
             return incoming.release();
         };
@@ -308,9 +315,12 @@ impl<'a> PeerMut<'a> {
     /// commands, the queue set and the channels' states made first if the
     /// peer has none; `None`, with nothing made, for a channel the peer
     /// does not have.
-    fn channel_to_hold_in(&mut self, channel: usize) -> Option<(&mut IncomingChannel, &mut u32)> {
+    fn channel_to_hold_in(
+        &mut self,
+        channel: ChannelId,
+    ) -> Option<(&mut IncomingChannel, &mut u32)> {
         let count = self.public.channelCount;
-        if channel >= count {
+        if channel.index() >= count {
             return None;
         }
         let queues = self.slot.queues();
@@ -319,7 +329,11 @@ impl<'a> PeerMut<'a> {
     }
 
     /// Takes the reliable command held under `sequence`.
-    pub(crate) fn unhold_reliable(&mut self, channel: usize, sequence: u16) -> Option<Incoming> {
+    pub(crate) fn unhold_reliable(
+        &mut self,
+        channel: ChannelId,
+        sequence: ReliableSequence,
+    ) -> Option<Incoming> {
         let queues = self.slot.queues.as_deref_mut()?;
         let incoming = queues
             .incoming
@@ -333,9 +347,9 @@ impl<'a> PeerMut<'a> {
     /// its own.
     pub(crate) fn hold_unreliable(
         &mut self,
-        channel: usize,
-        sequence: u16,
-        unreliable: u16,
+        channel: ChannelId,
+        sequence: ReliableSequence,
+        unreliable: UnreliableSequence,
         incoming: Incoming,
     ) {
         let Some((held, held_commands)) = self.channel_to_hold_in(channel) else {
@@ -350,9 +364,9 @@ impl<'a> PeerMut<'a> {
     /// Takes the unreliable command held under `sequence` and `unreliable`.
     pub(crate) fn unhold_unreliable(
         &mut self,
-        channel: usize,
-        sequence: u16,
-        unreliable: u16,
+        channel: ChannelId,
+        sequence: ReliableSequence,
+        unreliable: UnreliableSequence,
     ) -> Option<Incoming> {
         let queues = self.slot.queues.as_deref_mut()?;
         let incoming = queues
@@ -366,9 +380,9 @@ impl<'a> PeerMut<'a> {
     /// Takes every unreliable command held under `sequence`.
     pub(crate) fn unhold_unreliable_group(
         &mut self,
-        channel: usize,
-        sequence: u16,
-    ) -> Option<BTreeMap<u16, Incoming>> {
+        channel: ChannelId,
+        sequence: ReliableSequence,
+    ) -> Option<BTreeMap<UnreliableSequence, Incoming>> {
         let queues = self.slot.queues.as_deref_mut()?;
         let group = queues
             .incoming
@@ -438,7 +452,7 @@ impl<'a> PeerMut<'a> {
         let delivery = self.slot.queues_if_any()?.dispatched.pop_front()?;
         let peer = &mut *self.public;
         peer.totalWaitingData = peer.totalWaitingData.saturating_sub(delivery.packet.len());
-        Some((delivery.channel_id, delivery.packet))
+        Some((delivery.channel_id.wire(), delivery.packet))
     }
 
     /// `enet_peer_timeout` (each 0 restores its default).
@@ -536,7 +550,7 @@ impl LonePeer {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::proto::state::command::{OutgoingBody, OutgoingCommand, CONNECTION_CHANNEL};
+    use crate::proto::state::command::{OutgoingBody, OutgoingCommand};
     use crate::wire::command::CommandFlags;
 
     /// Every peer slot of a host has one, used or not: 4000 slots at 32
@@ -550,7 +564,7 @@ mod tests {
     fn ping() -> OutgoingCommand {
         OutgoingCommand::new(
             CommandFlags::ACKNOWLEDGE,
-            CONNECTION_CHANNEL,
+            ChannelId::CONNECTION,
             OutgoingBody::Ping,
         )
     }
@@ -566,6 +580,8 @@ mod tests {
         let mut peer = LonePeer::new();
         peer.public.channelCount = 2;
         let mut view = peer.view();
+        let (three, five) = (ReliableSequence::new(3), ReliableSequence::new(5));
+        let first = UnreliableSequence::new(1);
         let command = || {
             let packet =
                 crate::mem::PacketRef::new_with_data(b"held", crate::mem::PacketFlags::NONE)
@@ -573,28 +589,32 @@ mod tests {
             Incoming::whole(crate::wire::command::number::SEND_RELIABLE, packet)
         };
         assert!(!has_ordering_state(view.slot));
-        assert!(!view.slot.incoming(1).holds_reliable(5));
-        view.hold_reliable(2, 5, command());
-        view.hold_unreliable(2, 3, 1, command());
+        assert!(!view.slot.incoming(ChannelId::from(1)).holds_reliable(five));
+        view.hold_reliable(ChannelId::from(2), five, command());
+        view.hold_unreliable(ChannelId::from(2), three, first, command());
         assert!(
             view.slot.queues.is_none(),
             "channel 2 of 2 does not exist: nothing is made for it"
         );
-        view.hold_reliable(1, 5, command());
-        view.hold_unreliable(0, 3, 1, command());
+        view.hold_reliable(ChannelId::from(1), five, command());
+        view.hold_unreliable(ChannelId::from(0), three, first, command());
         assert!(has_ordering_state(view.slot));
-        assert!(view.slot.incoming(1).holds_reliable(5));
+        assert!(view.slot.incoming(ChannelId::from(1)).holds_reliable(five));
         assert_eq!(view.held_commands(), 2);
-        view.unhold_reliable(1, 5).unwrap().release();
+        view.unhold_reliable(ChannelId::from(1), five)
+            .unwrap()
+            .release();
         view.slot.release_if_idle(IDLE_RELEASE_MS);
         assert!(has_ordering_state(view.slot), "channel 0 still holds one");
-        view.unhold_unreliable(0, 3, 1).unwrap().release();
+        view.unhold_unreliable(ChannelId::from(0), three, first)
+            .unwrap()
+            .release();
         assert_eq!(view.held_commands(), 0);
         assert!(
-            view.slot.holding(0).is_none(),
+            view.slot.holding(ChannelId::from(0)).is_none(),
             "nothing held: no channel is looked up"
         );
-        assert!(view.unhold_reliable(1, 5).is_none());
+        assert!(view.unhold_reliable(ChannelId::from(1), five).is_none());
         // Kept while the peer is busy, freed once it is idle.
         view.slot.queues().last_traffic = 500;
         view.slot.release_if_idle(IDLE_RELEASE_MS);
@@ -608,11 +628,11 @@ mod tests {
         let mut slot = PeerSlot::default();
         slot.queues().outgoing.push_back(ping());
         let mut in_flight = ping();
-        in_flight.reliable_sequence_number = 1;
+        in_flight.reliable_sequence_number = ReliableSequence::new(1);
         slot.queues().sent_reliable.push(in_flight);
         slot.queues()
             .sent_reliable
-            .remove(CONNECTION_CHANNEL, 1)
+            .remove(ChannelId::CONNECTION, ReliableSequence::new(1))
             .unwrap()
             .discard();
         // A second after the last `send`, but commands still wait: busy,

@@ -1,35 +1,16 @@
 //! A channel's receive-side state: the commands it holds until they can
-//! be delivered ([`IncomingChannel`]), and the rules shared by every
-//! receive path (the reliable receive window, what queueing a command did).
-//! The sequencing itself, which needs the peer and the host, is in
-//! `delivery.rs`.
+//! be delivered ([`IncomingChannel`]), keyed by their sequence numbers
+//! (`sequence.rs`, which also has the receive window), and what queueing
+//! a command did. The sequencing itself, which needs the peer and the
+//! host, is in `peer/ordering.rs` and `host/delivery.rs`.
 
 use std::collections::BTreeMap;
 
+use super::channel_id::ChannelId;
 use super::reassembly::Reassembly;
+use super::sequence::{ReliableSequence, UnreliableSequence};
 use super::sequence_map::SequenceMap;
-use crate::abi::*;
 use crate::mem::PacketRef;
-
-/// Reliable sequence numbers per reliable window.
-pub(crate) const WINDOW_SIZE: u16 = ENET_PEER_RELIABLE_WINDOW_SIZE as u16;
-/// Reliable windows in the 16-bit sequence space.
-pub(crate) const WINDOWS: u16 = ENET_PEER_RELIABLE_WINDOWS as u16;
-/// Windows a receiver keeps open ahead of the one it is in.
-pub(crate) const FREE_WINDOWS: u16 = ENET_PEER_FREE_RELIABLE_WINDOWS as u16;
-
-/// Whether reliable sequence number `sequence` lies in the windows a
-/// receiver accepts while it expects `current + 1`: the current window and
-/// the next `FREE_RELIABLE_WINDOWS - 2`, counted modulo the 16 windows
-/// (stock's window test, shared by every receive path).
-pub(crate) fn in_receive_window(sequence: u16, current: u16) -> bool {
-    let mut window = sequence / WINDOW_SIZE;
-    let current_window = current / WINDOW_SIZE;
-    if sequence < current {
-        window += WINDOWS;
-    }
-    window >= current_window && window < current_window + FREE_WINDOWS - 1
-}
 
 /// A received command held until it can be delivered.
 #[derive(Debug)]
@@ -109,7 +90,7 @@ struct HeldMaps {
     /// Unreliable commands by the reliable sequence number they follow,
     /// then by unreliable sequence number: partial fragments of the current
     /// one, and anything for reliable numbers not reached yet.
-    unreliable: BTreeMap<u16, BTreeMap<u16, Incoming>>,
+    unreliable: BTreeMap<u16, BTreeMap<UnreliableSequence, Incoming>>,
 }
 
 /// The ordering state of each of a peer's channels. Allocated when one of
@@ -126,32 +107,34 @@ pub struct IncomingChannels(Option<Box<[IncomingChannel]>>);
 /// What a channel of a peer without ordering state reads as.
 pub(crate) const NOTHING_HELD: &IncomingChannel = &IncomingChannel { held: None };
 
-impl core::ops::Index<usize> for IncomingChannels {
+impl core::ops::Index<ChannelId> for IncomingChannels {
     type Output = IncomingChannel;
 
-    /// Channel `index`'s state (an empty one while the peer has none).
-    fn index(&self, index: usize) -> &IncomingChannel {
+    /// Channel `channel`'s state (an empty one while the peer has none).
+    fn index(&self, channel: ChannelId) -> &IncomingChannel {
         match &self.0 {
-            Some(channels) => &channels[index],
+            Some(channels) => &channels[channel.index()],
             None => NOTHING_HELD,
         }
     }
 }
 
 impl IncomingChannels {
-    /// Channel `index`'s state, if the peer has any: what a command taken
+    /// Channel `channel`'s state, if the peer has any: what a command taken
     /// out of a channel is looked up in.
-    pub(crate) fn get_mut(&mut self, index: usize) -> Option<&mut IncomingChannel> {
-        self.0.as_deref_mut()?.get_mut(index)
+    pub(crate) fn get_mut(&mut self, channel: ChannelId) -> Option<&mut IncomingChannel> {
+        self.0.as_deref_mut()?.get_mut(channel.index())
     }
 
-    /// Channel `index`'s state among the peer's `count` channels, made for
-    /// all of them first if the peer has none: what a command is held in.
+    /// Channel `channel`'s state among the peer's `count` channels, made
+    /// for all of them first if the peer has none: what a command is held
+    /// in.
     pub(crate) fn get_or_make(
         &mut self,
-        index: usize,
+        channel: ChannelId,
         count: usize,
     ) -> Option<&mut IncomingChannel> {
+        let index = channel.index();
         if index >= count {
             return None;
         }
@@ -235,10 +218,10 @@ impl IncomingChannel {
         }
     }
 
-    pub(crate) fn holds_reliable(&self, sequence: u16) -> bool {
+    pub(crate) fn holds_reliable(&self, sequence: ReliableSequence) -> bool {
         self.held
             .as_ref()
-            .is_some_and(|maps| maps.reliable.contains(sequence))
+            .is_some_and(|maps| maps.reliable.contains(sequence.get()))
     }
 
     pub(crate) fn holds_no_reliable(&self) -> bool {
@@ -247,23 +230,29 @@ impl IncomingChannel {
             .is_none_or(|maps| maps.reliable.is_empty())
     }
 
-    pub(crate) fn reliable_is_complete(&self, sequence: u16) -> bool {
+    pub(crate) fn reliable_is_complete(&self, sequence: ReliableSequence) -> bool {
         self.held.as_ref().is_some_and(|maps| {
             maps.reliable
-                .get(sequence)
+                .get(sequence.get())
                 .is_some_and(Incoming::is_complete)
         })
     }
 
     /// The sequence numbers reliable commands are held under.
-    pub(crate) fn reliable_sequences(&self) -> impl Iterator<Item = u16> + '_ {
-        self.held.iter().flat_map(|maps| maps.reliable.keys())
+    pub(crate) fn reliable_sequences(&self) -> impl Iterator<Item = ReliableSequence> + '_ {
+        self.held
+            .iter()
+            .flat_map(|maps| maps.reliable.keys().map(ReliableSequence::new))
     }
 
-    pub(crate) fn holds_unreliable(&self, sequence: u16, unreliable: u16) -> bool {
+    pub(crate) fn holds_unreliable(
+        &self,
+        sequence: ReliableSequence,
+        unreliable: UnreliableSequence,
+    ) -> bool {
         self.held.as_ref().is_some_and(|maps| {
             maps.unreliable
-                .get(&sequence)
+                .get(&sequence.get())
                 .is_some_and(|group| group.contains_key(&unreliable))
         })
     }
@@ -275,39 +264,39 @@ impl IncomingChannel {
     }
 
     /// The reliable numbers unreliable commands are held under.
-    pub(crate) fn unreliable_sequences(&self) -> impl Iterator<Item = u16> + '_ {
+    pub(crate) fn unreliable_sequences(&self) -> impl Iterator<Item = ReliableSequence> + '_ {
         self.held
             .iter()
-            .flat_map(|maps| maps.unreliable.keys().copied())
+            .flat_map(|maps| maps.unreliable.keys().copied().map(ReliableSequence::new))
     }
 
-    pub(crate) fn reliable_mut(&mut self, sequence: u16) -> Option<&mut Incoming> {
-        self.held.as_mut()?.reliable.get_mut(sequence)
+    pub(crate) fn reliable_mut(&mut self, sequence: ReliableSequence) -> Option<&mut Incoming> {
+        self.held.as_mut()?.reliable.get_mut(sequence.get())
     }
 
     pub(crate) fn unreliable_mut(
         &mut self,
-        sequence: u16,
-        unreliable: u16,
+        sequence: ReliableSequence,
+        unreliable: UnreliableSequence,
     ) -> Option<&mut Incoming> {
         self.held
             .as_mut()?
             .unreliable
-            .get_mut(&sequence)?
+            .get_mut(&sequence.get())?
             .get_mut(&unreliable)
     }
 
     /// Holds a reliable command; the one it replaced, if any.
     pub(crate) fn insert_reliable(
         &mut self,
-        sequence: u16,
+        sequence: ReliableSequence,
         incoming: Incoming,
     ) -> Option<Incoming> {
-        self.maps_or_new().reliable.insert(sequence, incoming)
+        self.maps_or_new().reliable.insert(sequence.get(), incoming)
     }
 
-    pub(crate) fn remove_reliable(&mut self, sequence: u16) -> Option<Incoming> {
-        let removed = self.held.as_mut()?.reliable.remove(sequence);
+    pub(crate) fn remove_reliable(&mut self, sequence: ReliableSequence) -> Option<Incoming> {
+        let removed = self.held.as_mut()?.reliable.remove(sequence.get());
         self.release_if_empty();
         removed
     }
@@ -315,23 +304,27 @@ impl IncomingChannel {
     /// Holds an unreliable command; the one it replaced, if any.
     pub(crate) fn insert_unreliable(
         &mut self,
-        sequence: u16,
-        unreliable: u16,
+        sequence: ReliableSequence,
+        unreliable: UnreliableSequence,
         incoming: Incoming,
     ) -> Option<Incoming> {
         self.maps_or_new()
             .unreliable
-            .entry(sequence)
+            .entry(sequence.get())
             .or_default()
             .insert(unreliable, incoming)
     }
 
-    pub(crate) fn remove_unreliable(&mut self, sequence: u16, unreliable: u16) -> Option<Incoming> {
+    pub(crate) fn remove_unreliable(
+        &mut self,
+        sequence: ReliableSequence,
+        unreliable: UnreliableSequence,
+    ) -> Option<Incoming> {
         let maps = self.held.as_mut()?;
-        let group = maps.unreliable.get_mut(&sequence)?;
+        let group = maps.unreliable.get_mut(&sequence.get())?;
         let removed = group.remove(&unreliable);
         if group.is_empty() {
-            maps.unreliable.remove(&sequence);
+            maps.unreliable.remove(&sequence.get());
         }
         self.release_if_empty();
         removed
@@ -339,9 +332,9 @@ impl IncomingChannel {
 
     pub(crate) fn remove_unreliable_group(
         &mut self,
-        sequence: u16,
-    ) -> Option<BTreeMap<u16, Incoming>> {
-        let removed = self.held.as_mut()?.unreliable.remove(&sequence);
+        sequence: ReliableSequence,
+    ) -> Option<BTreeMap<UnreliableSequence, Incoming>> {
+        let removed = self.held.as_mut()?.unreliable.remove(&sequence.get());
         self.release_if_empty();
         removed
     }
@@ -371,8 +364,13 @@ impl Queued {
 /// The sequencing of a received payload command.
 #[derive(Debug, Clone, Copy)]
 pub enum Sequencing {
-    Reliable { sequence: u16 },
-    Unreliable { sequence: u16, unreliable: u16 },
+    Reliable {
+        sequence: ReliableSequence,
+    },
+    Unreliable {
+        sequence: ReliableSequence,
+        unreliable: UnreliableSequence,
+    },
     Unsequenced,
 }
 
@@ -384,19 +382,4 @@ pub struct FragmentInfo {
     pub number: u32,
     pub total: u32,
     pub offset: u32,
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn receive_window_matches_stock_arithmetic() {
-        assert!(in_receive_window(1, 0));
-        assert!(in_receive_window(6 * 4096 + 4095, 0));
-        assert!(!in_receive_window(7 * 4096, 0));
-        assert!(!in_receive_window(65535, 3)); // behind
-        assert!(in_receive_window(3, 65530)); // ahead across the wrap
-        assert!(in_receive_window(10, 10)); // equal is in window (duplicates are checked apart)
-    }
 }

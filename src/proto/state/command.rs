@@ -1,13 +1,12 @@
 //! Commands as the engine queues them: outgoing ones waiting to be sent or
 //! acknowledged, and the acknowledgements it owes.
 
+use super::channel_id::ChannelId;
+use super::sequence::{ReliableSequence, UnreliableSequence};
 use crate::mem::PacketRef;
 pub use crate::wire::command::number;
 use crate::wire::command::{Command, CommandFlags, CommandHeader, ConnectFields, Fragment};
 use crate::wire::command_size;
-
-/// The channel id of connection-level commands (connect, ping, ...).
-pub const CONNECTION_CHANNEL: u8 = 0xFF;
 
 /// The fields of a fragment command other than its bytes, which stay in the
 /// packet until the datagram is built.
@@ -74,10 +73,10 @@ impl OutgoingBody {
 #[derive(Debug)]
 pub struct OutgoingCommand {
     pub flags: CommandFlags,
-    pub channel_id: u8,
+    pub channel_id: ChannelId,
     pub body: OutgoingBody,
-    pub reliable_sequence_number: u16,
-    pub unreliable_sequence_number: u16,
+    pub reliable_sequence_number: ReliableSequence,
+    pub unreliable_sequence_number: UnreliableSequence,
     /// For unsequenced sends: the peer's group number at queue time.
     pub unsequenced_group: u16,
     pub sent_time: u32,
@@ -107,13 +106,13 @@ pub struct OutgoingCommand {
 
 impl OutgoingCommand {
     /// A command not yet sequenced; `proto::peer` numbers it.
-    pub fn new(flags: CommandFlags, channel_id: u8, body: OutgoingBody) -> Self {
+    pub fn new(flags: CommandFlags, channel_id: ChannelId, body: OutgoingBody) -> Self {
         OutgoingCommand {
             flags,
             channel_id,
             body,
-            reliable_sequence_number: 0,
-            unreliable_sequence_number: 0,
+            reliable_sequence_number: ReliableSequence::new(0),
+            unreliable_sequence_number: UnreliableSequence::new(0),
             unsequenced_group: 0,
             sent_time: 0,
             round_trip_timeout: 0,
@@ -165,8 +164,8 @@ impl OutgoingCommand {
     pub fn header(&self) -> CommandHeader {
         CommandHeader {
             flags: self.flags,
-            channel_id: self.channel_id,
-            reliable_sequence_number: self.reliable_sequence_number,
+            channel_id: self.channel_id.wire(),
+            reliable_sequence_number: self.reliable_sequence_number.get(),
         }
     }
 
@@ -192,7 +191,7 @@ impl OutgoingCommand {
                 data: self.payload(),
             },
             OutgoingBody::SendUnreliable => Command::SendUnreliable {
-                unreliable_sequence_number: self.unreliable_sequence_number,
+                unreliable_sequence_number: self.unreliable_sequence_number.get(),
                 data: self.payload(),
             },
             OutgoingBody::SendUnsequenced => Command::SendUnsequenced {
@@ -269,8 +268,8 @@ impl Acknowledged {
 /// An acknowledgement owed to the peer (stock's `ENetAcknowledgement`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Acknowledgement {
-    pub channel_id: u8,
-    pub reliable_sequence_number: u16,
+    pub channel_id: ChannelId,
+    pub reliable_sequence_number: ReliableSequence,
     /// The sentTime of the datagram that carried the acknowledged command.
     pub sent_time: u16,
     /// The acknowledged command's number (acknowledging a DISCONNECT ends
@@ -283,11 +282,11 @@ impl Acknowledgement {
         (
             CommandHeader {
                 flags: CommandFlags::NONE,
-                channel_id: self.channel_id,
-                reliable_sequence_number: self.reliable_sequence_number,
+                channel_id: self.channel_id.wire(),
+                reliable_sequence_number: self.reliable_sequence_number.get(),
             },
             Command::Acknowledge {
-                received_reliable_sequence_number: self.reliable_sequence_number,
+                received_reliable_sequence_number: self.reliable_sequence_number.get(),
                 received_sent_time: self.sent_time,
             },
         )

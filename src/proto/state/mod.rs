@@ -1,13 +1,15 @@
 //! The engine's floor of plain state: the structures a host and its peers
 //! keep (command queues, reliable commands in flight, sequence maps,
-//! reassembly, the send schedule, half-open slots, loss recovery) and the
-//! values the engine hands out (events, peer indices and handles).
+//! reassembly, the send schedule, half-open slots, loss recovery), the
+//! channel ids and sequence numbers they are keyed by, and the values the
+//! engine hands out (events, peer indices and handles).
 //!
 //! Nothing here knows a peer's view or the host: these modules name only
 //! each other (`tests/module_layers.rs` checks that neither `peer` nor
 //! `host` is named), so each can be read and tested on its own.
 
 pub mod channel;
+pub mod channel_id;
 pub mod command;
 pub(in crate::proto) mod connected;
 pub mod event;
@@ -20,4 +22,5 @@ pub mod recovery;
 pub(in crate::proto) mod schedule;
 pub(in crate::proto) mod scratch;
 pub(in crate::proto) mod sent;
+pub mod sequence;
 pub(in crate::proto) mod sequence_map;

@@ -118,6 +118,7 @@ impl core::ops::Index<usize> for OutgoingQueue {
 mod tests {
     use super::*;
     use crate::mem::PacketRef;
+    use crate::proto::state::channel_id::ChannelId;
     use crate::proto::state::command::OutgoingBody;
     use crate::wire::command::CommandFlags;
 
@@ -132,7 +133,7 @@ mod tests {
         } else {
             OutgoingBody::SendUnreliable
         };
-        let command = OutgoingCommand::new(flags, 0, body);
+        let command = OutgoingCommand::new(flags, ChannelId::from(0), body);
         if payload {
             command.with_payload(
                 PacketRef::new_with_data(b"x", crate::mem::PacketFlags::NONE).unwrap(),

@@ -20,6 +20,8 @@
 //! flood of them only fills the budget's first half, after which new
 //! reassemblies hold fragments apart again and eviction works as before.
 
+use super::channel_id::ChannelId;
+use super::sequence::{ReliableSequence, UnreliableSequence};
 use std::cell::RefCell;
 use std::collections::BTreeMap;
 use std::rc::Rc;
@@ -47,7 +49,7 @@ const REASSEMBLY_COST: usize = core::mem::size_of::<Reassembly>() + 64;
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct Locator {
     pub peer: PeerIndex,
-    pub channel: u8,
+    pub channel: ChannelId,
     pub key: HeldKey,
 }
 
@@ -55,10 +57,13 @@ pub(crate) struct Locator {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum HeldKey {
     /// By its first fragment's reliable sequence number.
-    Reliable { start: u16 },
+    Reliable { start: ReliableSequence },
     /// By the reliable number it follows and its first fragment's
     /// unreliable sequence number.
-    Unreliable { sequence: u16, start: u16 },
+    Unreliable {
+        sequence: ReliableSequence,
+        start: UnreliableSequence,
+    },
 }
 
 /// The bytes all incomplete reassemblies hold, and their order of age.
@@ -407,8 +412,10 @@ mod tests {
     fn locator(start: u16) -> Locator {
         Locator {
             peer: PeerIndex::for_tests(0),
-            channel: 0,
-            key: HeldKey::Reliable { start },
+            channel: ChannelId::from(0),
+            key: HeldKey::Reliable {
+                start: ReliableSequence::new(start),
+            },
         }
     }
 

@@ -14,9 +14,11 @@
 //! one asked for, so entries left behind by removed commands need no
 //! cleaning.
 
+use super::channel_id::ChannelId;
+use super::sequence::ReliableSequence;
 use std::collections::VecDeque;
 
-use super::command::{Acknowledged, OutgoingCommand, CONNECTION_CHANNEL};
+use super::command::{Acknowledged, OutgoingCommand};
 use super::queue::room_for_one;
 use crate::time::{time_less, TIME_OVERFLOW};
 
@@ -42,14 +44,14 @@ struct PositionRing {
 }
 
 impl PositionRing {
-    fn entry(&self, sequence: u16) -> Option<u32> {
+    fn entry(&self, sequence: ReliableSequence) -> Option<u32> {
         let mask = self.positions.len().checked_sub(1)?;
-        Some(self.positions[usize::from(sequence) & mask])
+        Some(self.positions[usize::from(sequence.get()) & mask])
     }
 
-    fn set(&mut self, sequence: u16, position: u32) {
+    fn set(&mut self, sequence: ReliableSequence, position: u32) {
         let mask = self.positions.len() - 1;
-        self.positions[usize::from(sequence) & mask] = position;
+        self.positions[usize::from(sequence.get()) & mask] = position;
     }
 }
 
@@ -92,11 +94,11 @@ pub enum PassedOver {
     Copy,
 }
 
-fn ring_index(channel_id: u8) -> usize {
-    if channel_id == CONNECTION_CHANNEL {
+fn ring_index(channel_id: ChannelId) -> usize {
+    if channel_id == ChannelId::CONNECTION {
         0
     } else {
-        usize::from(channel_id) + 1
+        channel_id.index() + 1
     }
 }
 
@@ -297,7 +299,7 @@ impl SentQueue {
 
     /// The position of the command in flight on `channel_id` with
     /// `sequence`.
-    fn find(&self, channel_id: u8, sequence: u16) -> Option<u32> {
+    fn find(&self, channel_id: ChannelId, sequence: ReliableSequence) -> Option<u32> {
         let position = self.rings.get(ring_index(channel_id))?.entry(sequence)?;
         self.at(position)
             .filter(|command| {
@@ -309,7 +311,7 @@ impl SentQueue {
     /// Records `position` under the command's channel and sequence number,
     /// growing that channel's ring while another command in flight holds
     /// the entry.
-    fn index(&mut self, channel_id: u8, sequence: u16, position: u32) {
+    fn index(&mut self, channel_id: ChannelId, sequence: ReliableSequence, position: u32) {
         let ring_at = ring_index(channel_id);
         if self.rings.len() <= ring_at {
             self.rings.resize_with(ring_at + 1, PositionRing::default);
@@ -327,7 +329,7 @@ impl SentQueue {
                     let theirs = other.reliable_sequence_number;
                     other.channel_id == channel_id
                         && theirs != sequence
-                        && usize::from(theirs) & mask == usize::from(sequence) & mask
+                        && usize::from(theirs.get()) & mask == usize::from(sequence.get()) & mask
                 });
             if !ring.positions.is_empty() && !occupied {
                 break;
@@ -340,7 +342,7 @@ impl SentQueue {
     /// Doubles a channel's ring (or creates it) and files its commands in
     /// flight again. Sequence numbers in flight on one channel span less
     /// than 2^16, so this ends by 65536 entries at the latest.
-    fn grow_ring(&mut self, channel_id: u8) {
+    fn grow_ring(&mut self, channel_id: ChannelId) {
         let ring_at = ring_index(channel_id);
         let length = (self.rings[ring_at].positions.len() * 2).max(FIRST_RING_LEN);
         // Filled with the position just behind the head, which names no
@@ -394,7 +396,7 @@ impl SentQueue {
     /// The send position of the command on `channel_id` with `sequence`,
     /// in constant time (amortised over the index's one-off build).
     #[inline]
-    fn position_of(&mut self, channel_id: u8, sequence: u16) -> Option<u32> {
+    fn position_of(&mut self, channel_id: ChannelId, sequence: ReliableSequence) -> Option<u32> {
         let front_matches = self.front().is_some_and(|front| {
             front.channel_id == channel_id && front.reliable_sequence_number == sequence
         });
@@ -412,8 +414,8 @@ impl SentQueue {
     #[cfg(test)]
     pub fn remove_with_position(
         &mut self,
-        channel_id: u8,
-        sequence: u16,
+        channel_id: ChannelId,
+        sequence: ReliableSequence,
     ) -> Option<(OutgoingCommand, u32)> {
         let position = self.position_of(channel_id, sequence)?;
         self.take(position).map(|command| (command, position))
@@ -422,7 +424,11 @@ impl SentQueue {
     /// [`SentQueue::remove_with_position`] for an acknowledgement: only
     /// what it needs of the command comes out (the command itself is
     /// dropped where it lies, not moved), with the send position it had.
-    pub fn acknowledge(&mut self, channel_id: u8, sequence: u16) -> Option<(Acknowledged, u32)> {
+    pub fn acknowledge(
+        &mut self,
+        channel_id: ChannelId,
+        sequence: ReliableSequence,
+    ) -> Option<(Acknowledged, u32)> {
         let position = self.position_of(channel_id, sequence)?;
         let acknowledged = self.take_with(position, |slot| {
             let acknowledged = slot.as_mut()?.take_acknowledged();
@@ -434,7 +440,11 @@ impl SentQueue {
 
     /// [`SentQueue::remove_with_position`] without the position.
     #[cfg(test)]
-    pub fn remove(&mut self, channel_id: u8, sequence: u16) -> Option<OutgoingCommand> {
+    pub fn remove(
+        &mut self,
+        channel_id: ChannelId,
+        sequence: ReliableSequence,
+    ) -> Option<OutgoingCommand> {
         self.remove_with_position(channel_id, sequence)
             .map(|(command, _)| command)
     }
@@ -534,18 +544,25 @@ mod tests {
     use crate::proto::state::command::OutgoingBody;
     use crate::wire::command::CommandFlags;
 
-    fn reliable(channel_id: u8, sequence: u16) -> OutgoingCommand {
+    fn reliable(channel_id: ChannelId, sequence: u16) -> OutgoingCommand {
         let mut command =
             OutgoingCommand::new(CommandFlags::ACKNOWLEDGE, channel_id, OutgoingBody::Ping);
-        command.reliable_sequence_number = sequence;
+        command.reliable_sequence_number = seq(sequence);
         command
+    }
+
+    fn seq(raw: u16) -> ReliableSequence {
+        ReliableSequence::new(raw)
     }
 
     fn keys(queue: &mut SentQueue) -> Vec<(u8, u16)> {
         let mut cursor = queue.cursor();
         let mut keys = Vec::new();
         while let Some(command) = cursor.peek() {
-            keys.push((command.channel_id, command.reliable_sequence_number));
+            keys.push((
+                command.channel_id.wire(),
+                command.reliable_sequence_number.get(),
+            ));
             cursor.skip();
         }
         keys
@@ -573,7 +590,7 @@ mod tests {
         // ENet's clock reads as the past.
         for timeout in [0, u32::MAX - 5, 1 << 31] {
             let mut queue = SentQueue::default();
-            let mut command = reliable(0, 1);
+            let mut command = reliable(ChannelId::from(0), 1);
             command.sent_time = 1000;
             command.round_trip_timeout = 0;
             queue.push(command);
@@ -585,7 +602,7 @@ mod tests {
                 1,
                 "timeout {timeout}: due again within a day"
             );
-            while let Some(command) = queue.remove(0, 1) {
+            while let Some(command) = queue.remove(ChannelId::from(0), seq(1)) {
                 command.discard();
             }
         }
@@ -595,25 +612,36 @@ mod tests {
     fn acknowledgements_in_any_order_find_their_command() {
         let mut queue = SentQueue::default();
         for sequence in 1..=300u16 {
-            queue.push(reliable(0, sequence));
-            queue.push(reliable(CONNECTION_CHANNEL, sequence));
+            queue.push(reliable(ChannelId::from(0), sequence));
+            queue.push(reliable(ChannelId::CONNECTION, sequence));
         }
         assert_eq!(queue.len(), 600);
         // Every third acknowledged first, out of order, then the rest.
         for sequence in (1..=300u16).rev().filter(|s| s % 3 == 0) {
-            let command = queue.remove(0, sequence).expect("in flight");
-            assert_eq!(command.reliable_sequence_number, sequence);
+            let command = queue
+                .remove(ChannelId::from(0), seq(sequence))
+                .expect("in flight");
+            assert_eq!(command.reliable_sequence_number.get(), sequence);
             command.discard();
         }
-        assert!(queue.remove(0, 3).is_none(), "acknowledged twice");
-        assert!(queue.remove(1, 1).is_none(), "other channel");
-        assert_eq!(queue.front().unwrap().reliable_sequence_number, 1);
+        assert!(
+            queue.remove(ChannelId::from(0), seq(3)).is_none(),
+            "acknowledged twice"
+        );
+        assert!(
+            queue.remove(ChannelId::from(1), seq(1)).is_none(),
+            "other channel"
+        );
+        assert_eq!(queue.front().unwrap().reliable_sequence_number.get(), 1);
         for sequence in 1..=300u16 {
             if sequence % 3 != 0 {
-                queue.remove(0, sequence).expect("in flight").discard();
+                queue
+                    .remove(ChannelId::from(0), seq(sequence))
+                    .expect("in flight")
+                    .discard();
             }
             queue
-                .remove(CONNECTION_CHANNEL, sequence)
+                .remove(ChannelId::CONNECTION, seq(sequence))
                 .expect("in flight")
                 .discard();
         }
@@ -625,27 +653,33 @@ mod tests {
     fn sequence_numbers_wrap_and_resent_commands_are_found_again() {
         let mut queue = SentQueue::default();
         for sequence in 65530..=65535u16 {
-            queue.push(reliable(2, sequence));
+            queue.push(reliable(ChannelId::from(2), sequence));
         }
         for sequence in 0..10u16 {
-            queue.push(reliable(2, sequence));
+            queue.push(reliable(ChannelId::from(2), sequence));
         }
         // An acknowledgement out of order builds the index; what follows
         // must keep it whole.
-        queue.remove(2, 3).expect("in flight").discard();
+        queue
+            .remove(ChannelId::from(2), seq(3))
+            .expect("in flight")
+            .discard();
         assert!(queue.indexed);
         // The timeout resends 65531: it leaves and goes in at the back.
         let mut cursor = queue.cursor();
         cursor.skip();
         let resent = cursor.take().unwrap();
-        assert_eq!(resent.reliable_sequence_number, 65531);
+        assert_eq!(resent.reliable_sequence_number.get(), 65531);
         queue.push(resent);
         let order = keys(&mut queue);
         assert_eq!(order.first(), Some(&(2, 65530)));
         assert_eq!(order.last(), Some(&(2, 65531)));
         assert_eq!(order.len(), 15);
         for sequence in (65530..=65535u16).chain(0..10).filter(|&s| s != 3).rev() {
-            queue.remove(2, sequence).expect("in flight").discard();
+            queue
+                .remove(ChannelId::from(2), seq(sequence))
+                .expect("in flight")
+                .discard();
         }
         assert!(queue.is_empty());
     }
@@ -655,12 +689,14 @@ mod tests {
         let mut queue = SentQueue::default();
         // A window spanning thousands of numbers, acknowledged backwards.
         for sequence in 0..5000u16 {
-            queue.push(reliable(0, sequence.wrapping_mul(7)));
+            queue.push(reliable(ChannelId::from(0), sequence.wrapping_mul(7)));
         }
         for sequence in (0..5000u16).rev() {
             let number = sequence.wrapping_mul(7);
-            let command = queue.remove(0, number).expect("in flight");
-            assert_eq!(command.reliable_sequence_number, number);
+            let command = queue
+                .remove(ChannelId::from(0), seq(number))
+                .expect("in flight");
+            assert_eq!(command.reliable_sequence_number.get(), number);
             command.discard();
         }
         assert!(queue.is_empty());
@@ -668,8 +704,8 @@ mod tests {
         queue.release_storage_if_empty();
         assert_eq!(queue.storage(), 0);
         // Positions keep counting after a release.
-        queue.push(reliable(0, 1));
-        assert!(queue.remove(0, 1).is_some_and(|c| {
+        queue.push(reliable(ChannelId::from(0), 1));
+        assert!(queue.remove(ChannelId::from(0), seq(1)).is_some_and(|c| {
             c.discard();
             true
         }));
@@ -679,14 +715,14 @@ mod tests {
     fn a_cursor_takes_commands_out_on_the_way_without_losing_its_place() {
         let mut queue = SentQueue::default();
         for sequence in 1..=6u16 {
-            queue.push(reliable(0, sequence));
+            queue.push(reliable(ChannelId::from(0), sequence));
         }
-        queue.remove(0, 2).unwrap().discard();
+        queue.remove(ChannelId::from(0), seq(2)).unwrap().discard();
         let mut taken = Vec::new();
         let mut cursor = queue.cursor();
         while let Some(command) = cursor.peek() {
-            if command.reliable_sequence_number % 2 == 1 {
-                taken.push(cursor.take().unwrap().reliable_sequence_number);
+            if command.reliable_sequence_number.get() % 2 == 1 {
+                taken.push(cursor.take().unwrap().reliable_sequence_number.get());
             } else {
                 cursor.skip();
             }
@@ -703,12 +739,12 @@ mod tests {
     fn only_commands_sent_before_the_acknowledged_one_are_passed_over() {
         let mut queue = SentQueue::default();
         for sequence in 1..=10u16 {
-            queue.push(reliable(0, sequence));
+            queue.push(reliable(ChannelId::from(0), sequence));
         }
         let passed = |queue: &mut SentQueue, sequence: u16| {
             let mut cursor = queue.cursor();
             while let Some(command) = cursor.peek() {
-                if command.reliable_sequence_number == sequence {
+                if command.reliable_sequence_number == seq(sequence) {
                     return Some(command.passed_over);
                 }
                 cursor.skip();
@@ -716,7 +752,9 @@ mod tests {
             None
         };
         // Sequence 2 acknowledged: 1 was sent before it.
-        let (command, position) = queue.remove_with_position(0, 2).unwrap();
+        let (command, position) = queue
+            .remove_with_position(ChannelId::from(0), seq(2))
+            .unwrap();
         command.discard();
         let mut taken = Vec::new();
         queue.pass_over(position, 2, 64, PassedOver::Take, |c| taken.push(c));
@@ -725,13 +763,15 @@ mod tests {
         assert_eq!(passed(&mut queue, 3), Some(0));
         // Sequence 3 acknowledged: 1 is passed over twice and goes; taking
         // it moves the head past 3's position, and nothing after 3 counts.
-        let (command, position) = queue.remove_with_position(0, 3).unwrap();
+        let (command, position) = queue
+            .remove_with_position(ChannelId::from(0), seq(3))
+            .unwrap();
         command.discard();
         queue.pass_over(position, 2, 64, PassedOver::Take, |c| taken.push(c));
         assert_eq!(
             taken
                 .iter()
-                .map(|c| c.reliable_sequence_number)
+                .map(|c| c.reliable_sequence_number.get())
                 .collect::<Vec<_>>(),
             [1]
         );
@@ -739,7 +779,9 @@ mod tests {
             assert_eq!(passed(&mut queue, sequence), Some(0), "sequence {sequence}");
         }
         // Marking for a copy leaves the command in flight, counted.
-        let (command, position) = queue.remove_with_position(0, 6).unwrap();
+        let (command, position) = queue
+            .remove_with_position(ChannelId::from(0), seq(6))
+            .unwrap();
         command.discard();
         queue.pass_over(position, 1, 64, PassedOver::Copy, |c| taken.push(c));
         assert_eq!(taken.len(), 1);
