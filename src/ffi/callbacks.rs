@@ -80,6 +80,7 @@ pub extern "C" fn enet_malloc(size: usize) -> *mut c_void {
 /// `memory` must be NULL or come from `enet_malloc` and not be used again.
 #[no_mangle]
 pub unsafe extern "C" fn enet_free(memory: *mut c_void) {
-    // SAFETY: forwarded caller contract.
+    // SAFETY: `hooks::free` needs memory from `enet_malloc` (or NULL) that
+    // nothing uses afterwards, which this function's contract promises.
     guard!((), unsafe { hooks::free(memory) })
 }

@@ -50,31 +50,6 @@ impl DerefMut for DriverHost {
     }
 }
 
-/// The whole host behind an `ENetHost *` from C.
-///
-/// # Safety
-/// `host` must be NULL or a pointer returned by `enet_host_create` that has
-/// not been destroyed, and no other reference to that host may be live.
-pub(crate) unsafe fn host_mut<'a>(host: *mut ENetHost) -> Option<&'a mut DriverHost> {
-    // SAFETY: every `ENetHost *` we hand out points at `Host::public`, the
-    // first field of the `#[repr(C)] Host` that is the first field of a
-    // `#[repr(C)] DriverHost`, so it is the `DriverHost` pointer.
-    unsafe { host.cast::<DriverHost>().as_mut() }
-}
-
-/// The host owning `peer` and the peer's slot in it.
-///
-/// # Safety
-/// `peer` must be NULL or point into the peer array of a live host.
-pub(crate) unsafe fn peer_host<'a>(peer: *mut ENetPeer) -> Option<(&'a mut DriverHost, PeerIndex)> {
-    // SAFETY: a non-null peer of a live host can be read.
-    let host_pointer = unsafe { peer.as_ref() }?.host;
-    // SAFETY: `peer->host` of a live peer is its live host.
-    let host = unsafe { host_mut(host_pointer) }?;
-    let index = host.peer_index(peer)?;
-    Some((host, index))
-}
-
 /// Makes a host on a socket already opened and bound (whose address is
 /// `bound`), or closes the socket and returns NULL. `peer_count` is
 /// checked already.

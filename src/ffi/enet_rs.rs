@@ -4,7 +4,6 @@
 
 use core::ffi::c_int;
 
-use super::driver::{host_mut, peer_host};
 use crate::abi::*;
 use crate::proto::{LossRecovery, RecoveryStats};
 
@@ -67,8 +66,7 @@ pub unsafe extern "C" fn enet_rs_loss_recovery_preset(
             m if m == ENET_RS_LOSS_RECOVERY_FAST as c_int => LossRecovery::FAST,
             _ => return -1,
         };
-        // SAFETY: caller contract.
-        let Some(out) = (unsafe { settings.as_mut() }) else {
+        let Some(out) = arg_mut!(settings) else {
             return -1;
         };
         *out = preset.into();
@@ -88,12 +86,10 @@ pub unsafe extern "C" fn enet_rs_host_set_loss_recovery(
     settings: *const ENetRsLossRecovery,
 ) -> c_int {
     guard!(-1, {
-        // SAFETY: caller contract.
-        let (Some(host), Some(settings)) =
-            (unsafe { host_mut(host) }, unsafe { settings.as_ref() })
-        else {
+        let Some(settings) = arg_ref!(settings) else {
             return -1;
         };
+        try_host!(let host = host, else -1);
         host.set_loss_recovery((*settings).into());
         0
     })
@@ -109,11 +105,10 @@ pub unsafe extern "C" fn enet_rs_host_get_loss_recovery(
     settings: *mut ENetRsLossRecovery,
 ) -> c_int {
     guard!(-1, {
-        // SAFETY: caller contract.
-        let (Some(host), Some(out)) = (unsafe { host_mut(host) }, unsafe { settings.as_mut() })
-        else {
+        let Some(out) = arg_mut!(settings) else {
             return -1;
         };
+        try_host!(let host = host, else -1);
         *out = host.loss_recovery().into();
         0
     })
@@ -132,12 +127,10 @@ pub unsafe extern "C" fn enet_rs_peer_set_loss_recovery(
     settings: *const ENetRsLossRecovery,
 ) -> c_int {
     guard!(-1, {
-        // SAFETY: caller contract.
-        let (Some((host, index)), Some(settings)) =
-            (unsafe { peer_host(peer) }, unsafe { settings.as_ref() })
-        else {
+        let Some(settings) = arg_ref!(settings) else {
             return -1;
         };
+        try_peer!(let (host, index) = peer, else -1);
         host.set_peer_loss_recovery(index, (*settings).into());
         0
     })
@@ -154,12 +147,10 @@ pub unsafe extern "C" fn enet_rs_peer_get_loss_recovery(
     settings: *mut ENetRsLossRecovery,
 ) -> c_int {
     guard!(-1, {
-        // SAFETY: caller contract.
-        let (Some((host, index)), Some(out)) =
-            (unsafe { peer_host(peer) }, unsafe { settings.as_mut() })
-        else {
+        let Some(out) = arg_mut!(settings) else {
             return -1;
         };
+        try_peer!(let (host, index) = peer, else -1);
         *out = host.peer_loss_recovery(index).into();
         0
     })
@@ -176,12 +167,10 @@ pub unsafe extern "C" fn enet_rs_peer_get_stats(
     stats: *mut ENetRsPeerStats,
 ) -> c_int {
     guard!(-1, {
-        // SAFETY: caller contract.
-        let (Some((host, index)), Some(out)) =
-            (unsafe { peer_host(peer) }, unsafe { stats.as_mut() })
-        else {
+        let Some(out) = arg_mut!(stats) else {
             return -1;
         };
+        try_peer!(let (host, index) = peer, else -1);
         let (stats, window): (RecoveryStats, u32) = host.peer_recovery_stats(index);
         *out = ENetRsPeerStats {
             retransmittedCommands: stats.retransmitted_commands,

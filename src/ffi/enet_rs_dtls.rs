@@ -1,26 +1,14 @@
 //! Encrypted hosts (`enet/enet_rs.h`): a host turned into a DTLS server or
 //! client, and a peer's encryption state. The work is `crate::dtls`'s.
 
-use core::ffi::{c_char, c_int, CStr};
+use core::ffi::{c_char, c_int};
 use core::mem::MaybeUninit;
 
-use super::driver::{host_mut, peer_host, DriverHost};
+use super::driver::DriverHost;
 use crate::abi::*;
 use crate::dtls::{ClientSetup, SecureLayer, ServerSetup, Status};
 use crate::net::address::write_c_string;
 use crate::proto::PeerIndex;
-
-/// The text of a C string, if it is UTF-8.
-///
-/// # Safety
-/// `text` must be NULL or a NUL-terminated string.
-unsafe fn text_of<'a>(text: *const c_char) -> Option<&'a str> {
-    if text.is_null() {
-        return None;
-    }
-    // SAFETY: caller contract.
-    unsafe { CStr::from_ptr(text) }.to_str().ok()
-}
 
 /// The host's encryption, made on the first set-up, which must come
 /// before any peer connects (a host never changes from plain to
@@ -55,14 +43,11 @@ pub unsafe extern "C" fn enet_rs_host_dtls_server(
     privateKeyPem: *const c_char,
 ) -> c_int {
     guard!(-1, {
-        // SAFETY: caller contract.
-        let (Some(host), Some(chain), Some(key)) = (
-            unsafe { host_mut(host) },
-            unsafe { text_of(certificateChainPem) },
-            unsafe { text_of(privateKeyPem) },
-        ) else {
+        let (Some(chain), Some(key)) = (arg_str!(certificateChainPem), arg_str!(privateKeyPem))
+        else {
             return -1;
         };
+        try_host!(let host = host, else -1);
         let Ok(setup) = ServerSetup::from_pem(chain, key) else {
             return -1;
         };
@@ -98,14 +83,9 @@ pub unsafe extern "C" fn enet_rs_host_dtls_client(
     hostName: *const c_char,
 ) -> c_int {
     guard!(-1, {
-        // SAFETY: caller contract.
-        let Some(host) = (unsafe { host_mut(host) }) else {
-            return -1;
-        };
-        // SAFETY: caller contract.
-        let trusted = unsafe { text_of(trustedCertificatesPem) }.unwrap_or("");
-        // SAFETY: caller contract.
-        let host_name = unsafe { text_of(hostName) };
+        try_host!(let host = host, else -1);
+        let trusted = arg_str!(trustedCertificatesPem).unwrap_or("");
+        let host_name = arg_str!(hostName);
         if !hostName.is_null() && host_name.is_none() {
             return -1;
         }
@@ -139,12 +119,10 @@ pub unsafe extern "C" fn enet_rs_peer_get_dtls_state(
     reasonLength: usize,
 ) -> c_int {
     guard!(-1, {
-        // SAFETY: caller contract.
-        let (Some((host, index)), Some(state)) =
-            (unsafe { peer_host(peer) }, unsafe { state.as_mut() })
-        else {
+        let Some(state) = arg_mut!(state) else {
             return -1;
         };
+        try_peer!(let (host, index) = peer, else -1);
         let connecting = host.peer(index).state == ENetPeerState::ENET_PEER_STATE_CONNECTING;
         let status = match &host.secure {
             Some(layer) => layer.peer_status(&host.peer_endpoint(index), connecting),
@@ -179,13 +157,9 @@ pub unsafe extern "C" fn enet_rs_peer_get_dtls_state(
 #[no_mangle]
 pub unsafe extern "C" fn enet_rs_host_get_dtls_session_count(host: *mut ENetHost) -> usize {
     guard!(0, {
-        // SAFETY: caller contract.
-        match unsafe { host_mut(host) } {
-            Some(host) => host
-                .secure
-                .as_ref()
-                .map_or(0, |layer| layer.session_count()),
-            None => 0,
-        }
+        try_host!(let host = host, else 0);
+        host.secure
+            .as_ref()
+            .map_or(0, |layer| layer.session_count())
     })
 }

@@ -3,12 +3,12 @@
 //! dual-stack, a shared port), connecting to any address, and a peer's or a
 //! host's whole address.
 
-use core::ffi::{c_char, c_int, CStr};
+use core::ffi::{c_char, c_int};
 use core::mem::MaybeUninit;
 use core::ptr;
 use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr, SocketAddrV4, SocketAddrV6, ToSocketAddrs};
 
-use super::driver::{host_mut, host_on_socket, peer_host};
+use super::driver::host_on_socket;
 use crate::abi::*;
 use crate::net::address::write_c_string;
 use crate::net::host_socket::{self, HostSocketOptions};
@@ -71,17 +71,6 @@ impl ENetRsAddress {
     }
 }
 
-/// The text of a C string, if it is UTF-8.
-///
-/// # Safety
-/// `text` must be NULL or a NUL-terminated string.
-unsafe fn text_of<'a>(text: *const c_char) -> Option<&'a str> {
-    if text.is_null() {
-        return None;
-    }
-    // SAFETY: caller contract.
-    unsafe { CStr::from_ptr(text) }.to_str().ok()
-}
 
 /// Sets the address's IP from its text: dotted IPv4 (`"127.0.0.1"`) or
 /// IPv6 (`"::1"`, `"fe80::1%2"` with an interface index); the port is kept.
@@ -95,10 +84,7 @@ pub unsafe extern "C" fn enet_rs_address_set_host_ip(
     hostName: *const c_char,
 ) -> c_int {
     guard!(-1, {
-        // SAFETY: caller contract.
-        let (Some(address), Some(text)) =
-            (unsafe { address.as_mut() }, unsafe { text_of(hostName) })
-        else {
+        let (Some(address), Some(text)) = (arg_mut!(address), arg_str!(hostName)) else {
             return -1;
         };
         let (ip_text, scope) = match text.split_once('%') {
@@ -129,10 +115,7 @@ pub unsafe extern "C" fn enet_rs_address_set_host(
     hostName: *const c_char,
 ) -> c_int {
     guard!(-1, {
-        // SAFETY: caller contract.
-        let (Some(address), Some(name)) =
-            (unsafe { address.as_mut() }, unsafe { text_of(hostName) })
-        else {
+        let (Some(address), Some(name)) = (arg_mut!(address), arg_str!(hostName)) else {
             return -1;
         };
         let Ok(mut found) = (name, 0u16).to_socket_addrs() else {
@@ -161,8 +144,7 @@ pub unsafe extern "C" fn enet_rs_address_get_host_ip(
     nameLength: usize,
 ) -> c_int {
     guard!(-1, {
-        // SAFETY: caller contract.
-        let Some(endpoint) = unsafe { address.as_ref() }.and_then(ENetRsAddress::endpoint) else {
+        let Some(endpoint) = arg_ref!(address).and_then(ENetRsAddress::endpoint) else {
             return -1;
         };
         if hostName.is_null() {
@@ -193,9 +175,7 @@ pub unsafe extern "C" fn enet_rs_address_from_enet(
     address: *const ENetAddress,
 ) -> c_int {
     guard!(-1, {
-        // SAFETY: caller contract.
-        let (Some(out), Some(address)) = (unsafe { out.as_mut() }, unsafe { address.as_ref() })
-        else {
+        let (Some(out), Some(address)) = (arg_mut!(out), arg_ref!(address)) else {
             return -1;
         };
         *out = SocketAddr::from(*address).into();
@@ -214,10 +194,9 @@ pub unsafe extern "C" fn enet_rs_address_to_enet(
     address: *const ENetRsAddress,
 ) -> c_int {
     guard!(-1, {
-        // SAFETY: caller contract.
         let (Some(out), Some(endpoint)) = (
-            unsafe { out.as_mut() },
-            unsafe { address.as_ref() }.and_then(ENetRsAddress::endpoint),
+            arg_mut!(out),
+            arg_ref!(address).and_then(ENetRsAddress::endpoint),
         ) else {
             return -1;
         };
@@ -243,8 +222,7 @@ pub unsafe extern "C" fn enet_rs_address_to_enet(
 #[no_mangle]
 pub unsafe extern "C" fn enet_rs_host_create(options: *const ENetRsHostOptions) -> *mut ENetHost {
     guard!(ptr::null_mut(), {
-        // SAFETY: caller contract.
-        let Some(options) = (unsafe { options.as_ref() }) else {
+        let Some(options) = arg_ref!(options) else {
             return ptr::null_mut();
         };
         let known = ENET_RS_HOST_IPV6_ONLY | ENET_RS_HOST_REUSE_PORT;
@@ -252,8 +230,7 @@ pub unsafe extern "C" fn enet_rs_host_create(options: *const ENetRsHostOptions) 
         {
             return ptr::null_mut();
         }
-        // SAFETY: caller contract.
-        let bind = match unsafe { options.address.as_ref() } {
+        let bind = match arg_ref!(options.address) {
             None => None,
             Some(address) => match address.endpoint() {
                 Some(endpoint) => Some(endpoint),
@@ -356,11 +333,10 @@ pub unsafe extern "C" fn enet_rs_host_get_address(
     address: *mut ENetRsAddress,
 ) -> c_int {
     guard!(-1, {
-        // SAFETY: caller contract.
-        let (Some(host), Some(out)) = (unsafe { host_mut(host) }, unsafe { address.as_mut() })
-        else {
+        let Some(out) = arg_mut!(address) else {
             return -1;
         };
+        try_host!(let host = host, else -1);
         match host_socket::local_endpoint(host.public.socket) {
             Ok(bound) => {
                 *out = bound.into();
@@ -386,13 +362,10 @@ pub unsafe extern "C" fn enet_rs_host_connect(
     data: u32,
 ) -> *mut ENetPeer {
     guard!(ptr::null_mut(), {
-        // SAFETY: caller contract.
-        let (Some(host), Some(endpoint)) = (
-            unsafe { host_mut(host) },
-            unsafe { address.as_ref() }.and_then(ENetRsAddress::endpoint),
-        ) else {
+        let Some(endpoint) = arg_ref!(address).and_then(ENetRsAddress::endpoint) else {
             return ptr::null_mut();
         };
+        try_host!(let host = host);
         let endpoint = crate::proto::endpoint::normalized(endpoint);
         if !host.family.reaches(&endpoint) {
             return ptr::null_mut();
@@ -417,12 +390,10 @@ pub unsafe extern "C" fn enet_rs_peer_get_address(
     address: *mut ENetRsAddress,
 ) -> c_int {
     guard!(-1, {
-        // SAFETY: caller contract.
-        let (Some((host, index)), Some(out)) =
-            (unsafe { peer_host(peer) }, unsafe { address.as_mut() })
-        else {
+        let Some(out) = arg_mut!(address) else {
             return -1;
         };
+        try_peer!(let (host, index) = peer, else -1);
         *out = host.peer_endpoint(index).into();
         0
     })

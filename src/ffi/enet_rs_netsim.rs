@@ -2,9 +2,8 @@
 //! set and read at run time. The work is `crate::net::netsim`'s; the
 //! model is the `enet-netsim` crate's.
 
-use core::ffi::{c_char, c_int, CStr};
+use core::ffi::{c_char, c_int};
 
-use super::driver::host_mut;
 use crate::abi::*;
 use crate::net::netsim::Conditioner;
 
@@ -37,17 +36,13 @@ pub unsafe extern "C" fn enet_rs_host_set_netsim(
     spec: *const c_char,
 ) -> c_int {
     guard!(-1, {
-        // SAFETY: caller contract.
-        let Some(host) = (unsafe { host_mut(host) }) else {
-            return -1;
-        };
+        try_host!(let host = host, else -1);
         let text = if spec.is_null() {
             ""
         } else {
-            // SAFETY: caller contract: a NUL-terminated string.
-            match unsafe { CStr::from_ptr(spec) }.to_str() {
-                Ok(text) => text,
-                Err(_) => return -1,
+            match arg_str!(spec) {
+                Some(text) => text,
+                None => return -1,
             }
         };
         match Conditioner::from_spec(text) {
@@ -72,10 +67,10 @@ pub unsafe extern "C" fn enet_rs_host_netsim_stats(
     stats: *mut ENetRsNetsimStats,
 ) -> c_int {
     guard!(-1, {
-        // SAFETY: caller contract.
-        let (Some(host), Some(out)) = (unsafe { host_mut(host) }, unsafe { stats.as_mut() }) else {
+        let Some(out) = arg_mut!(stats) else {
             return -1;
         };
+        try_host!(let host = host, else -1);
         match host.io.netsim() {
             Some(conditioner) => {
                 let [outgoing, incoming] = conditioner.stats();

@@ -17,6 +17,43 @@ use super::host::Host;
 use super::peer_index::PeerIndex;
 use super::service::{Hooks, ServiceFailed, Transport};
 use crate::abi::ENetPeerState;
+use crate::mem::PacketRef;
+
+/// A call a program made on a host from inside one of that host's own
+/// callbacks (intercept, checksum, compressor, a packet's free callback),
+/// while the engine was in the middle of a step. The driver queues it and
+/// the engine applies it at its next safe point ([`Host::apply_callback_calls`]),
+/// with stock's effect and the same checks a direct call would make.
+#[derive(Debug)]
+pub enum CallbackCall {
+    /// `enet_peer_send`; the packet reference is the call's own.
+    Send {
+        peer: PeerIndex,
+        channel_id: u8,
+        packet: PacketRef,
+    },
+    /// `enet_host_broadcast`; the packet reference is the call's own.
+    Broadcast { channel_id: u8, packet: PacketRef },
+    /// `enet_peer_disconnect`, `_now` or `_later`.
+    Disconnect {
+        peer: PeerIndex,
+        data: u32,
+        when: DisconnectWhen,
+    },
+    /// `enet_peer_reset`.
+    Reset { peer: PeerIndex },
+}
+
+/// Which disconnect call a [`CallbackCall::Disconnect`] stands for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DisconnectWhen {
+    /// `enet_peer_disconnect`.
+    Asked,
+    /// `enet_peer_disconnect_now`.
+    Now,
+    /// `enet_peer_disconnect_later`.
+    Later,
+}
 
 impl Host {
     /// The handle of the peer in slot `index` (generation 0 if the slot
@@ -97,6 +134,45 @@ impl Host {
             }
         }
         self.engine.requests = requests;
+        Ok(())
+    }
+
+    /// Applies, in order, the calls the program made on this host from its
+    /// callbacks since the last look (and any those calls' own callbacks
+    /// make). A send or broadcast that fails here frees a packet no peer
+    /// took, as the thread-safe sender's requests do.
+    pub(crate) fn apply_callback_calls(
+        &mut self,
+        transport: &mut impl Transport,
+        hooks: &mut impl Hooks,
+    ) -> Result<(), ServiceFailed> {
+        while let Some(calls) = hooks.take_callback_calls() {
+            for call in calls {
+                match call {
+                    CallbackCall::Send {
+                        peer,
+                        channel_id,
+                        packet,
+                    } => {
+                        let _ = self.send(peer, channel_id, packet.view());
+                        packet.release();
+                    }
+                    CallbackCall::Broadcast { channel_id, packet } => {
+                        self.broadcast(channel_id, packet.view());
+                        packet.release();
+                    }
+                    CallbackCall::Disconnect { peer, data, when } => {
+                        let effect = match when {
+                            DisconnectWhen::Asked => self.disconnect(peer, data),
+                            DisconnectWhen::Now => self.disconnect_now(peer, data),
+                            DisconnectWhen::Later => self.disconnect_later(peer, data),
+                        };
+                        self.finish_disconnect_queued(peer, effect, transport, hooks)?;
+                    }
+                    CallbackCall::Reset { peer } => self.reset_peer(peer),
+                }
+            }
+        }
         Ok(())
     }
 }

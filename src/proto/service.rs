@@ -17,6 +17,7 @@ use super::codec::Codec;
 use super::endpoint::enet_view;
 use super::event::{Event, EventSlot};
 use super::handle::Request;
+use super::request::CallbackCall;
 use super::host::Host;
 use super::outgoing::{Grouping, Transmitted};
 use crate::abi::*;
@@ -92,6 +93,11 @@ pub trait Hooks {
     /// Moves what other threads asked of the host since the last call into
     /// `into` (see `request.rs`).
     fn take_requests(&mut self, _into: &mut Vec<Request>) {}
+    /// The calls the program made on the host from inside its callbacks
+    /// since the last call, if any (see `request.rs`).
+    fn take_callback_calls(&mut self) -> Option<Vec<CallbackCall>> {
+        None
+    }
 }
 
 /// Hooks of a host with no callbacks, using one codec.
@@ -153,6 +159,7 @@ impl Host {
         let deadline = now.wrapping_add(timeout);
         loop {
             self.apply_requests(transport, hooks)?;
+            self.apply_callback_calls(transport, hooks)?;
             self.drop_lost_endpoints(transport);
             // Stock's two checks: this one, then the pass's own (which
             // differ when the clock was set back by less than a second).
@@ -166,6 +173,9 @@ impl Host {
             {
                 return Ok(serviced);
             }
+            // Calls from the checksum, compressor or free callbacks of that
+            // pass: before anything else happens.
+            self.apply_callback_calls(transport, hooks)?;
             if let Phase::Done(serviced) = self.receive_phase(transport, hooks, now, want_event)? {
                 return Ok(serviced);
             }
@@ -285,6 +295,9 @@ impl Host {
         for _ in 0..RECEIVES_PER_PHASE {
             let handled = transport
                 .receive(|from, bytes| self.handle_received(hooks, now, from, bytes, want_event))?;
+            // Calls the intercept or the checksum made on this datagram, as
+            // soon as the transport is free again.
+            self.apply_callback_calls(transport, hooks)?;
             match handled {
                 None => return Ok(Phase::Continue),
                 Some(phase) => {
