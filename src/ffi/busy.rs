@@ -82,8 +82,8 @@ pub(crate) enum PeerLookup {
     Stray,
 }
 
-/// Each context of this thread's chain, starting at `innermost`.
-fn chain(innermost: *const BusyHost) -> impl Iterator<Item = &'static BusyHost> {
+/// The context at `pointer`, one read from this thread's chain (or NULL).
+fn context_at(pointer: *const BusyHost) -> Option<&'static BusyHost> {
     // SAFETY: a context is put on this thread's chain only by
     // `Entered::link` and taken off by its drop, which runs before the
     // block holding the context ends (the context is declared first, so it
@@ -91,10 +91,13 @@ fn chain(innermost: *const BusyHost) -> impl Iterator<Item = &'static BusyHost> 
     // live context in a frame below the current call, which lives for as
     // long as anything this call does with it; contexts are only ever read
     // through shared references (their one mutable part is a `RefCell`).
-    // The `'static` never leaves this module's callers' single call.
-    core::iter::successors(unsafe { innermost.as_ref() }, |context| unsafe {
-        context.outer.as_ref()
-    })
+    // The `'static` never leaves the single entry point call that looked.
+    unsafe { pointer.as_ref() }
+}
+
+/// Each context of this thread's chain, starting at `innermost`.
+fn chain(innermost: *const BusyHost) -> impl Iterator<Item = &'static BusyHost> {
+    core::iter::successors(context_at(innermost), |context| context_at(context.outer))
 }
 
 /// Whether `host` is busy on this thread: one thread-local read, then
@@ -130,8 +133,7 @@ pub(crate) fn find_peer(peer: *const ENetPeer) -> PeerLookup {
 impl Busy {
     /// Queues `call` for the engine to apply once the callback returns.
     pub(crate) fn defer(self, call: CallbackCall) {
-        let context = chain(self.context).next();
-        if let Some(context) = context {
+        if let Some(context) = context_at(self.context) {
             context.calls.borrow_mut().push(call);
         }
     }
@@ -140,7 +142,7 @@ impl Busy {
 /// The calls the program made from the callbacks of `host`, the host this
 /// thread's innermost entry point works on, if it made any.
 pub(crate) fn take_calls(host: *const ENetHost) -> Option<Vec<CallbackCall>> {
-    let context = chain(INNERMOST.get()).next()?;
+    let context = context_at(INNERMOST.get())?;
     if context.host != host as usize {
         return None;
     }
@@ -273,7 +275,10 @@ mod tests {
     fn a_host_and_its_peers_are_busy_while_inside_it() {
         let (host, base) = (0x1000usize, 0x10_0000usize);
         inside(host, base, 4, || {
-            assert!(matches!(find_host(host as *const ENetHost), HostLookup::Busy(_)));
+            assert!(matches!(
+                find_host(host as *const ENetHost),
+                HostLookup::Busy(_)
+            ));
             assert!(matches!(
                 find_host(0x1008 as *const ENetHost),
                 HostLookup::Idle(_)
@@ -296,7 +301,10 @@ mod tests {
                 PeerLookup::Idle(_)
             ));
         });
-        assert!(matches!(find_host(host as *const ENetHost), HostLookup::Idle(_)));
+        assert!(matches!(
+            find_host(host as *const ENetHost),
+            HostLookup::Idle(_)
+        ));
     }
 
     #[test]
@@ -304,15 +312,27 @@ mod tests {
         let (outer, inner) = (0x1000usize, 0x2000usize);
         inside(outer, 0x10_0000, 2, || {
             inside(inner, 0x20_0000, 2, || {
-                assert!(matches!(find_host(outer as *const ENetHost), HostLookup::Busy(_)));
-                assert!(matches!(find_host(inner as *const ENetHost), HostLookup::Busy(_)));
+                assert!(matches!(
+                    find_host(outer as *const ENetHost),
+                    HostLookup::Busy(_)
+                ));
+                assert!(matches!(
+                    find_host(inner as *const ENetHost),
+                    HostLookup::Busy(_)
+                ));
                 assert!(matches!(
                     find_peer((0x10_0000 + SIZE) as *const ENetPeer),
                     PeerLookup::Busy(_, _)
                 ));
             });
-            assert!(matches!(find_host(inner as *const ENetHost), HostLookup::Idle(_)));
-            assert!(matches!(find_host(outer as *const ENetHost), HostLookup::Busy(_)));
+            assert!(matches!(
+                find_host(inner as *const ENetHost),
+                HostLookup::Idle(_)
+            ));
+            assert!(matches!(
+                find_host(outer as *const ENetHost),
+                HostLookup::Busy(_)
+            ));
         });
     }
 

@@ -17,7 +17,7 @@ use crate::net::request_queue::RequestQueue;
 use crate::net::socket;
 use crate::net::transport::SocketIo;
 use crate::proto::host::{set_up_public, Engine};
-use crate::proto::{Host, HostSettings, LossRecovery, PeerIndex};
+use crate::proto::{Host, HostSettings, LossRecovery};
 
 /// A host as `enet_host_create` makes it: the engine's host first, so the
 /// `ENetHost *` C code holds (the engine host's first field) points at the

@@ -52,6 +52,7 @@ impl From<ENetRsLossRecovery> for LossRecovery {
 ///
 /// # Safety
 /// `settings` must be NULL or writable.
+/// Any thread; it touches no host, so a host's callbacks may call it.
 #[no_mangle]
 pub unsafe extern "C" fn enet_rs_loss_recovery_preset(
     mode: c_int,
@@ -80,6 +81,8 @@ pub unsafe extern "C" fn enet_rs_loss_recovery_preset(
 ///
 /// # Safety
 /// `host` must be NULL or a live host; `settings` NULL or readable.
+/// One thread at a time per host. From one of this host's own callbacks
+/// (intercept, checksum, compressor, packet free callback) it returns -1.
 #[no_mangle]
 pub unsafe extern "C" fn enet_rs_host_set_loss_recovery(
     host: *mut ENetHost,
@@ -99,6 +102,8 @@ pub unsafe extern "C" fn enet_rs_host_set_loss_recovery(
 ///
 /// # Safety
 /// `host` must be NULL or a live host; `settings` NULL or writable.
+/// One thread at a time per host. From one of this host's own callbacks
+/// (intercept, checksum, compressor, packet free callback) it returns -1.
 #[no_mangle]
 pub unsafe extern "C" fn enet_rs_host_get_loss_recovery(
     host: *mut ENetHost,
@@ -121,6 +126,8 @@ pub unsafe extern "C" fn enet_rs_host_get_loss_recovery(
 /// # Safety
 /// `peer` must be NULL or a peer of a live host; `settings` NULL or
 /// readable.
+/// One thread at a time per host. From one of the peer's host's own callbacks
+/// (intercept, checksum, compressor, packet free callback) it returns -1.
 #[no_mangle]
 pub unsafe extern "C" fn enet_rs_peer_set_loss_recovery(
     peer: *mut ENetPeer,
@@ -141,6 +148,8 @@ pub unsafe extern "C" fn enet_rs_peer_set_loss_recovery(
 /// # Safety
 /// `peer` must be NULL or a peer of a live host; `settings` NULL or
 /// writable.
+/// One thread at a time per host. From one of the peer's host's own callbacks
+/// (intercept, checksum, compressor, packet free callback) it returns -1.
 #[no_mangle]
 pub unsafe extern "C" fn enet_rs_peer_get_loss_recovery(
     peer: *mut ENetPeer,
@@ -161,6 +170,8 @@ pub unsafe extern "C" fn enet_rs_peer_get_loss_recovery(
 ///
 /// # Safety
 /// `peer` must be NULL or a peer of a live host; `stats` NULL or writable.
+/// One thread at a time per host. From one of the peer's host's own callbacks
+/// (intercept, checksum, compressor, packet free callback) it returns -1.
 #[no_mangle]
 pub unsafe extern "C" fn enet_rs_peer_get_stats(
     peer: *mut ENetPeer,

@@ -36,6 +36,8 @@ fn secure_layer(host: &mut DriverHost) -> Option<&mut SecureLayer> {
 ///
 /// # Safety
 /// `host` must be NULL or live; the strings NULL or NUL-terminated.
+/// One thread at a time per host. From one of this host's own callbacks
+/// (intercept, checksum, compressor, packet free callback) it returns -1.
 #[no_mangle]
 pub unsafe extern "C" fn enet_rs_host_dtls_server(
     host: *mut ENetHost,
@@ -75,6 +77,8 @@ pub unsafe extern "C" fn enet_rs_host_dtls_server(
 ///
 /// # Safety
 /// `host` must be NULL or live; the strings NULL or NUL-terminated.
+/// One thread at a time per host. From one of this host's own callbacks
+/// (intercept, checksum, compressor, packet free callback) it returns -1.
 #[no_mangle]
 pub unsafe extern "C" fn enet_rs_host_dtls_client(
     host: *mut ENetHost,
@@ -111,6 +115,8 @@ pub unsafe extern "C" fn enet_rs_host_dtls_client(
 /// # Safety
 /// `peer` must be NULL or a peer of a live host; `state` NULL or
 /// writable; `reason` NULL or writable for `reasonLength` bytes.
+/// One thread at a time per host. From one of the peer's host's own callbacks
+/// (intercept, checksum, compressor, packet free callback) it returns -1.
 #[no_mangle]
 pub unsafe extern "C" fn enet_rs_peer_get_dtls_state(
     peer: *mut ENetPeer,
@@ -154,6 +160,8 @@ pub unsafe extern "C" fn enet_rs_peer_get_dtls_state(
 ///
 /// # Safety
 /// `host` must be NULL or live.
+/// One thread at a time per host. From one of this host's own callbacks
+/// (intercept, checksum, compressor, packet free callback) it returns 0.
 #[no_mangle]
 pub unsafe extern "C" fn enet_rs_host_get_dtls_session_count(host: *mut ENetHost) -> usize {
     guard!(0, {

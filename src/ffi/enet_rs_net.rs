@@ -71,13 +71,13 @@ impl ENetRsAddress {
     }
 }
 
-
 /// Sets the address's IP from its text: dotted IPv4 (`"127.0.0.1"`) or
 /// IPv6 (`"::1"`, `"fe80::1%2"` with an interface index); the port is kept.
 /// 0, or -1 for text that is neither (nothing is changed then).
 ///
 /// # Safety
 /// `address` must be NULL or writable; `hostName` NULL or a C string.
+/// Any thread; it touches no host, so a host's callbacks may call it.
 #[no_mangle]
 pub unsafe extern "C" fn enet_rs_address_set_host_ip(
     address: *mut ENetRsAddress,
@@ -109,6 +109,7 @@ pub unsafe extern "C" fn enet_rs_address_set_host_ip(
 ///
 /// # Safety
 /// `address` must be NULL or writable; `hostName` NULL or a C string.
+/// Any thread; it touches no host, so a host's callbacks may call it.
 #[no_mangle]
 pub unsafe extern "C" fn enet_rs_address_set_host(
     address: *mut ENetRsAddress,
@@ -137,6 +138,7 @@ pub unsafe extern "C" fn enet_rs_address_set_host(
 /// # Safety
 /// `address` must be NULL or readable; `hostName` NULL or writable for
 /// `nameLength` bytes.
+/// Any thread; it touches no host, so a host's callbacks may call it.
 #[no_mangle]
 pub unsafe extern "C" fn enet_rs_address_get_host_ip(
     address: *const ENetRsAddress,
@@ -169,6 +171,7 @@ pub unsafe extern "C" fn enet_rs_address_get_host_ip(
 ///
 /// # Safety
 /// `out` must be NULL or writable; `address` NULL or readable.
+/// Any thread; it touches no host, so a host's callbacks may call it.
 #[no_mangle]
 pub unsafe extern "C" fn enet_rs_address_from_enet(
     out: *mut ENetRsAddress,
@@ -188,6 +191,7 @@ pub unsafe extern "C" fn enet_rs_address_from_enet(
 ///
 /// # Safety
 /// `out` must be NULL or writable; `address` NULL or readable.
+/// Any thread; it touches no host, so a host's callbacks may call it.
 #[no_mangle]
 pub unsafe extern "C" fn enet_rs_address_to_enet(
     out: *mut ENetAddress,
@@ -219,6 +223,7 @@ pub unsafe extern "C" fn enet_rs_address_to_enet(
 ///
 /// # Safety
 /// `options` must be NULL or readable, its `address` NULL or readable.
+/// Any thread; the new host is then used by one thread at a time.
 #[no_mangle]
 pub unsafe extern "C" fn enet_rs_host_create(options: *const ENetRsHostOptions) -> *mut ENetHost {
     guard!(ptr::null_mut(), {
@@ -327,6 +332,8 @@ pub(crate) fn dual_stack_host(
 ///
 /// # Safety
 /// `host` must be NULL or a live host; `address` NULL or writable.
+/// One thread at a time per host. From one of this host's own callbacks
+/// (intercept, checksum, compressor, packet free callback) it returns -1.
 #[no_mangle]
 pub unsafe extern "C" fn enet_rs_host_get_address(
     host: *mut ENetHost,
@@ -354,6 +361,8 @@ pub unsafe extern "C" fn enet_rs_host_get_address(
 ///
 /// # Safety
 /// `host` must be NULL or a live host; `address` NULL or readable.
+/// One thread at a time per host. From one of this host's own callbacks
+/// (intercept, checksum, compressor, packet free callback) it returns NULL.
 #[no_mangle]
 pub unsafe extern "C" fn enet_rs_host_connect(
     host: *mut ENetHost,
@@ -384,6 +393,8 @@ pub unsafe extern "C" fn enet_rs_host_connect(
 /// # Safety
 /// `peer` must be NULL or a peer of a live host; `address` NULL or
 /// writable.
+/// One thread at a time per host. From one of the peer's host's own callbacks
+/// (intercept, checksum, compressor, packet free callback) it returns -1.
 #[no_mangle]
 pub unsafe extern "C" fn enet_rs_peer_get_address(
     peer: *mut ENetPeer,

@@ -30,6 +30,8 @@ fn direction(stats: netsim::LinkStats) -> ENetRsNetsimDirection {
 ///
 /// # Safety
 /// `host` must be NULL or live; `spec` NULL or NUL-terminated.
+/// One thread at a time per host. From one of this host's own callbacks
+/// (intercept, checksum, compressor, packet free callback) it returns -1.
 #[no_mangle]
 pub unsafe extern "C" fn enet_rs_host_set_netsim(
     host: *mut ENetHost,
@@ -61,6 +63,8 @@ pub unsafe extern "C" fn enet_rs_host_set_netsim(
 ///
 /// # Safety
 /// `host` must be NULL or live; `stats` NULL or writable.
+/// One thread at a time per host. From one of this host's own callbacks
+/// (intercept, checksum, compressor, packet free callback) it returns -1.
 #[no_mangle]
 pub unsafe extern "C" fn enet_rs_host_netsim_stats(
     host: *mut ENetHost,

@@ -5,8 +5,8 @@
 use core::ffi::c_int;
 use core::ptr;
 
-use super::codec::CallbackCodec;
 use super::busy;
+use super::codec::CallbackCodec;
 use super::driver::{host_on_socket, DriverHost};
 use crate::abi::*;
 use crate::dtls::{SecureLayer, SecureTransport};
@@ -182,6 +182,7 @@ fn service(driver: &mut DriverHost, mut event: Option<&mut ENetEvent>, timeout: 
 ///
 /// # Safety
 /// `address` must be NULL or point to a valid `ENetAddress`.
+/// Any thread; it touches no host, so a host's callbacks may call it.
 #[no_mangle]
 pub unsafe extern "C" fn enet_host_create(
     address: *const ENetAddress,
@@ -574,4 +575,78 @@ pub unsafe extern "C" fn enet_host_random(host: *mut ENetHost) -> u32 {
         try_host!(let host = host);
         host.random()
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::cell::Cell;
+    use std::net::UdpSocket;
+
+    thread_local! {
+        /// What the intercept saw of its own host: service, check_events,
+        /// connect, and the state of the peer it reset.
+        static SEEN: Cell<Option<(c_int, c_int, bool)>> = const { Cell::new(None) };
+        static DANGLING: Cell<*mut ENetPeer> = const { Cell::new(ptr::null_mut()) };
+    }
+
+    unsafe extern "C" fn calls_back(host: *mut ENetHost, _event: *mut ENetEvent) -> c_int {
+        // SAFETY: an ENetEvent is integers and pointers, for which zero bytes are valid.
+        let mut event: ENetEvent = unsafe { core::mem::zeroed() };
+        let nowhere = ENetAddress {
+            host: u32::from_ne_bytes([127, 0, 0, 1]),
+            port: 9,
+        };
+        // SAFETY: the host the intercept was given, and valid arguments.
+        unsafe {
+            let serviced = enet_host_service(host, &mut event, 0);
+            let checked = enet_host_check_events(host, &mut event);
+            let connected = enet_host_connect(host, &nowhere, 1, 0).is_null();
+            enet_host_flush(host);
+            enet_host_destroy(host); // ignored
+            super::super::peer::enet_peer_reset(DANGLING.get());
+            SEEN.set(Some((serviced, checked, connected)));
+        }
+        1
+    }
+
+    #[test]
+    fn an_intercept_cannot_service_its_own_host_but_can_reset_its_peer() {
+        let loopback = ENetAddress {
+            host: u32::from_ne_bytes([127, 0, 0, 1]),
+            port: 0,
+        };
+        // SAFETY: valid arguments; the host is destroyed at the end.
+        unsafe {
+            let host = enet_host_create(&loopback, 2, 1, 0, 0);
+            assert!(!host.is_null());
+            let bound = socket::local_address((*host).socket).expect("bound");
+            let nowhere = ENetAddress {
+                host: loopback.host,
+                port: 9,
+            };
+            let dangling = enet_host_connect(host, &nowhere, 1, 0);
+            assert!(!dangling.is_null());
+            DANGLING.set(dangling);
+            (*host).intercept = Some(calls_back);
+            let sender = UdpSocket::bind("127.0.0.1:0").expect("socket");
+            sender
+                .send_to(b"not enet", ("127.0.0.1", bound.port))
+                .expect("sent");
+            let mut event: ENetEvent = core::mem::zeroed();
+            for _ in 0..100 {
+                enet_host_service(host, &mut event, 10);
+                if SEEN.get().is_some() {
+                    break;
+                }
+            }
+            assert_eq!(SEEN.get(), Some((-1, -1, true)));
+            // The reset was queued and made once the intercept returned.
+            assert_eq!(
+                (*dangling).state,
+                ENetPeerState::ENET_PEER_STATE_DISCONNECTED
+            );
+            enet_host_destroy(host);
+        }
+    }
 }

@@ -170,7 +170,9 @@ pub unsafe extern "C" fn enet_peer_disconnect(peer: *mut ENetPeer, data: u32) {
 /// Tells the peer (once, unreliably) and resets it at once; no event.
 ///
 /// # Safety
-/// As `enet_peer_disconnect`.
+/// As `enet_peer_disconnect` (from the host's own callbacks too: the call
+/// is queued and made once the callback returns; one thread at a time per
+/// host).
 #[no_mangle]
 pub unsafe extern "C" fn enet_peer_disconnect_now(peer: *mut ENetPeer, data: u32) {
     let when = DisconnectWhen::Now;
@@ -184,7 +186,9 @@ pub unsafe extern "C" fn enet_peer_disconnect_now(peer: *mut ENetPeer, data: u32
 /// Disconnects once everything queued to the peer has been delivered.
 ///
 /// # Safety
-/// As `enet_peer_disconnect`.
+/// As `enet_peer_disconnect` (from the host's own callbacks too: the call
+/// is queued and made once the callback returns; one thread at a time per
+/// host).
 #[no_mangle]
 pub unsafe extern "C" fn enet_peer_disconnect_later(peer: *mut ENetPeer, data: u32) {
     let when = DisconnectWhen::Later;

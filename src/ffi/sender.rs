@@ -43,6 +43,8 @@ impl From<ENetRsPeerHandle> for PeerHandle {
 ///
 /// # Safety
 /// `host` must be NULL or a live host not in use by another thread.
+/// From one of this host's own callbacks (intercept, checksum,
+/// compressor, packet free callback) it returns NULL.
 #[no_mangle]
 pub unsafe extern "C" fn enet_rs_host_sender(host: *mut ENetHost) -> *mut ENetRsSender {
     guard!(ptr::null_mut(), {
@@ -66,6 +68,8 @@ pub unsafe extern "C" fn enet_rs_host_sender(host: *mut ENetHost) -> *mut ENetRs
 ///
 /// # Safety
 /// `sender` must be NULL or from `enet_rs_host_sender`, not used after.
+/// Any thread, at any time, also from a host's callbacks: a sender
+/// touches only its host's request queue.
 #[no_mangle]
 pub unsafe extern "C" fn enet_rs_sender_destroy(sender: *mut ENetRsSender) {
     guard!((), {
@@ -86,6 +90,8 @@ pub unsafe extern "C" fn enet_rs_sender_destroy(sender: *mut ENetRsSender) {
 /// # Safety
 /// `peer` must be NULL or a peer of a live host not in use by another
 /// thread.
+/// From one of the peer's host's own callbacks (intercept, checksum,
+/// compressor, packet free callback) it returns a handle naming no one.
 #[no_mangle]
 pub unsafe extern "C" fn enet_rs_peer_handle(peer: *mut ENetPeer) -> ENetRsPeerHandle {
     guard!(ENetRsPeerHandle::default(), {
@@ -101,7 +107,10 @@ fn sender_for(
     peer: ENetRsPeerHandle,
 ) -> Option<(&RequestQueue, PeerHandle)> {
     let peer = PeerHandle::from(peer);
-    sender.queue.is_current(peer).then_some((&*sender.queue, peer))
+    sender
+        .queue
+        .is_current(peer)
+        .then_some((&*sender.queue, peer))
 }
 
 /// Queues `request`; 0, or -1 (the packet, if any, back to the program)
@@ -157,6 +166,8 @@ pub unsafe extern "C" fn enet_rs_sender_send(
 ///
 /// # Safety
 /// As `enet_rs_sender_send`.
+/// Any thread, at any time, also from a host's callbacks: a sender
+/// touches only its host's request queue.
 #[no_mangle]
 pub unsafe extern "C" fn enet_rs_sender_broadcast(
     sender: *mut ENetRsSender,
@@ -184,6 +195,8 @@ pub unsafe extern "C" fn enet_rs_sender_broadcast(
 ///
 /// # Safety
 /// `sender` must be NULL or a live sender.
+/// Any thread, at any time, also from a host's callbacks: a sender
+/// touches only its host's request queue.
 #[no_mangle]
 pub unsafe extern "C" fn enet_rs_sender_disconnect(
     sender: *mut ENetRsSender,
