@@ -2,7 +2,6 @@
 //! client, and a peer's encryption state. The work is `crate::dtls`'s.
 
 use core::ffi::{c_char, c_int};
-use core::mem::MaybeUninit;
 
 use super::driver::DriverHost;
 use crate::abi::*;
@@ -141,10 +140,7 @@ pub unsafe extern "C" fn enet_rs_peer_get_dtls_state(
             Status::Failed(_) => ENetRsDtlsState::ENET_RS_DTLS_FAILED,
         };
         if let (Status::Failed(why), false) = (&status, reason.is_null()) {
-            // SAFETY: the caller gives `reasonLength` writable bytes.
-            let out = unsafe {
-                core::slice::from_raw_parts_mut(reason.cast::<MaybeUninit<u8>>(), reasonLength)
-            };
+            let out = arg_out_bytes!(reason, reasonLength);
             if let Some(room) = reasonLength.checked_sub(1) {
                 let text = why.as_bytes();
                 let _ = write_c_string(&text[..text.len().min(room)], out);

@@ -4,7 +4,6 @@
 //! host's whole address.
 
 use core::ffi::{c_char, c_int};
-use core::mem::MaybeUninit;
 use core::ptr;
 use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr, SocketAddrV4, SocketAddrV6, ToSocketAddrs};
 
@@ -156,10 +155,7 @@ pub unsafe extern "C" fn enet_rs_address_get_host_ip(
             SocketAddr::V6(v6) if v6.scope_id() != 0 => format!("{}%{}", v6.ip(), v6.scope_id()),
             other => other.ip().to_string(),
         };
-        // SAFETY: the caller gives `nameLength` writable bytes.
-        let out = unsafe {
-            core::slice::from_raw_parts_mut(hostName.cast::<MaybeUninit<u8>>(), nameLength)
-        };
+        let out = arg_out_bytes!(hostName, nameLength);
         match write_c_string(text.as_bytes(), out) {
             Ok(()) => 0,
             Err(_) => -1,

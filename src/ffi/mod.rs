@@ -203,6 +203,19 @@ macro_rules! arg_str {
     }};
 }
 
+/// The `length` bytes a `char *` out-parameter gives to write, as
+/// possibly uninitialised bytes.
+macro_rules! arg_out_bytes {
+    ($pointer:expr, $length:expr) => {
+        // SAFETY: every export's contract: a buffer parameter is writable
+        // for its length in bytes, and no one else touches it during the
+        // call; the slice does not outlive the call.
+        unsafe {
+            core::slice::from_raw_parts_mut($pointer.cast::<core::mem::MaybeUninit<u8>>(), $length)
+        }
+    };
+}
+
 /// What an entry point returns when it cannot do what was asked (or a
 /// panic stopped it): `-1` for a C `int` status, NULL for a pointer, 0 for
 /// a count or a `u32` value, nothing for `void`.
