@@ -15,45 +15,9 @@ use std::sync::Arc;
 pub use super::handle::{is_current, new_generations, Generations, PeerHandle, Request};
 use super::host::Host;
 use super::peer_index::PeerIndex;
+pub use super::service::{CallbackCall, DisconnectWhen};
 use super::service::{Hooks, ServiceFailed, Transport};
 use crate::abi::ENetPeerState;
-use crate::mem::PacketRef;
-
-/// A call a program made on a host from inside one of that host's own
-/// callbacks (intercept, checksum, compressor, a packet's free callback),
-/// while the engine was in the middle of a step. The driver queues it and
-/// the engine applies it at its next safe point ([`Host::apply_callback_calls`]),
-/// with stock's effect and the same checks a direct call would make.
-#[derive(Debug)]
-pub enum CallbackCall {
-    /// `enet_peer_send`; the packet reference is the call's own.
-    Send {
-        peer: PeerIndex,
-        channel_id: u8,
-        packet: PacketRef,
-    },
-    /// `enet_host_broadcast`; the packet reference is the call's own.
-    Broadcast { channel_id: u8, packet: PacketRef },
-    /// `enet_peer_disconnect`, `_now` or `_later`.
-    Disconnect {
-        peer: PeerIndex,
-        data: u32,
-        when: DisconnectWhen,
-    },
-    /// `enet_peer_reset`.
-    Reset { peer: PeerIndex },
-}
-
-/// Which disconnect call a [`CallbackCall::Disconnect`] stands for.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum DisconnectWhen {
-    /// `enet_peer_disconnect`.
-    Asked,
-    /// `enet_peer_disconnect_now`.
-    Now,
-    /// `enet_peer_disconnect_later`.
-    Later,
-}
 
 impl Host {
     /// The handle of the peer in slot `index` (generation 0 if the slot

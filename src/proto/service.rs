@@ -19,9 +19,9 @@ use super::event::{Event, EventSlot};
 use super::handle::Request;
 use super::host::Host;
 use super::outgoing::{Grouping, Transmitted};
-use super::request::CallbackCall;
+use super::peer_index::PeerIndex;
 use crate::abi::*;
-use crate::mem::PacketView;
+use crate::mem::{PacketRef, PacketView};
 use crate::time::{time_difference, time_greater_equal};
 use crate::wire::DropReason;
 
@@ -98,6 +98,43 @@ pub trait Hooks {
     fn take_callback_calls(&mut self) -> Option<Vec<CallbackCall>> {
         None
     }
+}
+
+/// A call a program made on a host from inside one of that host's own
+/// callbacks (intercept, checksum, compressor, a packet's free callback),
+/// while the engine was in the middle of a step. The driver queues it and
+/// the engine applies it at its next safe point (`apply_callback_calls`
+/// in `request.rs`), with stock's effect and the same checks a direct call
+/// would make.
+#[derive(Debug)]
+pub enum CallbackCall {
+    /// `enet_peer_send`; the packet reference is the call's own.
+    Send {
+        peer: PeerIndex,
+        channel_id: u8,
+        packet: PacketRef,
+    },
+    /// `enet_host_broadcast`; the packet reference is the call's own.
+    Broadcast { channel_id: u8, packet: PacketRef },
+    /// `enet_peer_disconnect`, `_now` or `_later`.
+    Disconnect {
+        peer: PeerIndex,
+        data: u32,
+        when: DisconnectWhen,
+    },
+    /// `enet_peer_reset`.
+    Reset { peer: PeerIndex },
+}
+
+/// Which disconnect call a [`CallbackCall::Disconnect`] stands for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DisconnectWhen {
+    /// `enet_peer_disconnect`.
+    Asked,
+    /// `enet_peer_disconnect_now`.
+    Now,
+    /// `enet_peer_disconnect_later`.
+    Later,
 }
 
 /// Hooks of a host with no callbacks, using one codec.
