@@ -2,9 +2,20 @@
 
 //! The `extern "C"` surface: one submodule per ENet noun.
 //!
-//! Every entry point is thin: it checks its pointers, runs its body inside
-//! `guard!` so that no panic unwinds into C, and forwards to safe Rust.
-//! The release profile also sets `panic = "abort"` as a backstop.
+//! Every entry point is thin: it runs its body inside `guard!` so that no
+//! panic unwinds into C, turns its pointer parameters into references
+//! through the macros below, and forwards to safe Rust. The macros hold
+//! the dereferences of C pointers, each with its argument, so entry points
+//! need no `unsafe` of their own for them. The release profile also sets
+//! `panic = "abort"` as a backstop.
+//!
+//! The contract every export shares: pointers are NULL or valid as its
+//! `# Safety` section says; one thread at a time per host (its peers, and
+//! the packets queued to it, included); and from inside a host's own
+//! callbacks (intercept, checksum, compressor, a packet's free callback)
+//! only `enet_peer_send`, `enet_host_broadcast`, `enet_peer_disconnect*`
+//! and `enet_peer_reset` reach that host, queued until the callback
+//! returns: every other call on it gets its failure value (`busy.rs`).
 
 /// Runs an entry point's body and maps a panic to the function's failure
 /// value, so no unwind ever crosses into C: the return type's
