@@ -23,19 +23,30 @@
 //! callbacks may call into the first). Entry points not inside any host
 //! pay one thread-local read.
 
-use core::cell::{Cell, RefCell};
+use core::cell::RefCell;
 use core::marker::PhantomData;
 use core::ops::Range;
-use core::ptr;
 
 use super::driver::DriverHost;
 use crate::abi::{ENetHost, ENetPeer};
+use crate::net::sys::ThreadSlot;
 use crate::proto::request::CallbackCall;
 use crate::proto::PeerIndex;
 
-thread_local! {
-    /// The innermost host context this thread is inside of, or NULL.
-    static INNERMOST: Cell<*const BusyHost> = const { Cell::new(ptr::null()) };
+/// The innermost host context this thread is inside of, or NULL.
+static INNERMOST: Innermost = Innermost(ThreadSlot::new());
+
+/// This thread's innermost context, through the platform's thread slot.
+struct Innermost(ThreadSlot);
+
+impl Innermost {
+    fn get(&self) -> *const BusyHost {
+        self.0.get().cast()
+    }
+
+    fn set(&self, context: *const BusyHost) {
+        self.0.set(context.cast());
+    }
 }
 
 /// One host an entry point on this thread is working on, known by
