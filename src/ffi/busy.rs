@@ -18,10 +18,12 @@
 //! - every other call on a busy host returns its failure value.
 //!
 //! One thread at a time per host is the library's rule, so what this
-//! thread is inside of is all there is to know: a thread-local chain of
+//! thread is inside of is all there is to know: a per-thread chain of
 //! contexts, innermost first (a callback may service another host, whose
-//! callbacks may call into the first). Entry points not inside any host
-//! pay one thread-local read.
+//! callbacks may call into the first), kept in the platform's
+//! [`ThreadSlot`]. An entry point pays one read of it to look, and two
+//! writes to enter the host and leave it; nothing is allocated unless a
+//! callback's call is queued.
 
 use core::cell::RefCell;
 use core::marker::PhantomData;
@@ -87,7 +89,7 @@ pub(crate) enum HostLookup {
 pub(crate) enum PeerLookup {
     /// Not a peer of a host this thread is working on.
     Idle(Outer),
-    /// The peer in slot `1` of a busy host.
+    /// A peer of a busy host, and its slot.
     Busy(Busy, PeerIndex),
     /// Inside a busy host's peer array, but not at the start of a peer.
     Stray,
