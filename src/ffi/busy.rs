@@ -25,9 +25,11 @@
 //! writes to enter the host and leave it; nothing is allocated unless a
 //! callback's call is queued.
 
-use core::cell::RefCell;
+use core::cell::{Cell, RefCell};
 use core::marker::PhantomData;
+use core::mem::ManuallyDrop;
 use core::ops::Range;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use super::driver::DriverHost;
 use crate::abi::{ENetHost, ENetPeer};
@@ -36,20 +38,15 @@ use crate::proto::request::CallbackCall;
 use crate::proto::PeerIndex;
 
 /// The innermost host context this thread is inside of, or NULL.
-static INNERMOST: Innermost = Innermost(ThreadSlot::new());
+static INNERMOST: ThreadSlot = ThreadSlot::new();
 
-/// This thread's innermost context, through the platform's thread slot.
-struct Innermost(ThreadSlot);
+/// Calls queued by callbacks and not yet taken, on every thread: while it
+/// is 0, which is nearly always, the engine's look for calls to apply
+/// costs one load and no thread slot read.
+static PENDING: AtomicUsize = AtomicUsize::new(0);
 
-impl Innermost {
-    fn get(&self) -> *const BusyHost {
-        self.0.get().cast()
-    }
-
-    fn set(&self, context: *const BusyHost) {
-        self.0.set(context.cast());
-    }
-}
+/// This thread's cell of [`INNERMOST`].
+type Slot = &'static Cell<*const ()>;
 
 /// One host an entry point on this thread is working on, known by
 /// addresses only, and the calls its callbacks made meanwhile.
@@ -60,8 +57,13 @@ pub(crate) struct BusyHost {
     peers: Range<usize>,
     /// The context this one is nested in, or NULL.
     outer: *const BusyHost,
+    /// This thread's cell holding the innermost context.
+    slot: Slot,
     /// Calls made from the host's callbacks, in order, not yet applied.
-    calls: RefCell<Vec<CallbackCall>>,
+    /// Never dropped: the context's `Entered` takes every call before it
+    /// ends, leaving an empty `Vec` that owns no memory, so the drop would
+    /// be work for nothing on every entry point.
+    calls: ManuallyDrop<RefCell<Vec<CallbackCall>>>,
 }
 
 /// What was innermost when an entry point looked: where its own context
@@ -69,6 +71,7 @@ pub(crate) struct BusyHost {
 #[derive(Clone, Copy)]
 pub(crate) struct Outer {
     innermost: *const BusyHost,
+    slot: Slot,
 }
 
 /// A busy host's context, as a call from one of its callbacks finds it.
@@ -96,6 +99,7 @@ pub(crate) enum PeerLookup {
 }
 
 /// The context at `pointer`, one read from this thread's chain (or NULL).
+#[inline]
 fn context_at(pointer: *const BusyHost) -> Option<&'static BusyHost> {
     // SAFETY: a context is put on this thread's chain only by
     // `Entered::link` and taken off by its drop, which runs before the
@@ -109,18 +113,22 @@ fn context_at(pointer: *const BusyHost) -> Option<&'static BusyHost> {
 }
 
 /// Each context of this thread's chain, starting at `innermost`.
+#[inline]
 fn chain(innermost: *const BusyHost) -> impl Iterator<Item = &'static BusyHost> {
     core::iter::successors(context_at(innermost), |context| context_at(context.outer))
 }
 
 /// Whether `host` is busy on this thread: one thread-local read, then
 /// address comparisons.
+#[inline]
 pub(crate) fn find_host(host: *const ENetHost) -> HostLookup {
-    let innermost = INNERMOST.get();
-    find_host_from(Outer { innermost }, host)
+    let slot = INNERMOST.cell();
+    let innermost = slot.get().cast();
+    find_host_from(Outer { innermost, slot }, host)
 }
 
 /// [`find_host`] with the chain read already.
+#[inline]
 pub(crate) fn find_host_from(outer: Outer, host: *const ENetHost) -> HostLookup {
     match chain(outer.innermost).find(|context| context.host == host as usize) {
         Some(context) => HostLookup::Busy(Busy { context }),
@@ -129,11 +137,13 @@ pub(crate) fn find_host_from(outer: Outer, host: *const ENetHost) -> HostLookup 
 }
 
 /// Whether `peer` is a peer of a host that is busy on this thread.
+#[inline]
 pub(crate) fn find_peer(peer: *const ENetPeer) -> PeerLookup {
-    let innermost = INNERMOST.get();
+    let slot = INNERMOST.cell();
+    let innermost: *const BusyHost = slot.get().cast();
     let address = peer as usize;
     let Some(context) = chain(innermost).find(|context| context.peers.contains(&address)) else {
-        return PeerLookup::Idle(Outer { innermost });
+        return PeerLookup::Idle(Outer { innermost, slot });
     };
     let offset = address - context.peers.start;
     let size = core::mem::size_of::<ENetPeer>();
@@ -148,6 +158,7 @@ impl Busy {
     pub(crate) fn defer(self, call: CallbackCall) {
         if let Some(context) = context_at(self.context) {
             context.calls.borrow_mut().push(call);
+            PENDING.fetch_add(1, Ordering::Relaxed);
         }
     }
 }
@@ -155,16 +166,30 @@ impl Busy {
 /// The calls the program made from the callbacks of `host`, the host this
 /// thread's innermost entry point works on, if it made any.
 pub(crate) fn take_calls(host: *const ENetHost) -> Option<Vec<CallbackCall>> {
-    let context = context_at(INNERMOST.get())?;
+    // This thread's own queued calls counted in before it looks here.
+    if PENDING.load(Ordering::Relaxed) == 0 {
+        return None;
+    }
+    let context = context_at(INNERMOST.cell().get().cast())?;
     if context.host != host as usize {
         return None;
     }
-    let mut calls = context.calls.borrow_mut();
-    (!calls.is_empty()).then(|| core::mem::take(&mut *calls))
+    let calls = context.take();
+    (!calls.is_empty()).then_some(calls)
+}
+
+impl BusyHost {
+    /// The calls queued on this context, taken.
+    fn take(&self) -> Vec<CallbackCall> {
+        let calls = core::mem::take(&mut *self.calls.borrow_mut());
+        PENDING.fetch_sub(calls.len(), Ordering::Relaxed);
+        calls
+    }
 }
 
 impl BusyHost {
     /// The context of `driver`, to be linked under `outer`.
+    #[inline]
     pub(crate) fn new(driver: &DriverHost, outer: Outer) -> Self {
         let start = driver.host.public.peers as usize;
         let length = driver.host.public.peerCount * core::mem::size_of::<ENetPeer>();
@@ -172,7 +197,8 @@ impl BusyHost {
             host: &driver.host.public as *const ENetHost as usize,
             peers: start..start + length,
             outer: outer.innermost,
-            calls: RefCell::new(Vec::new()),
+            slot: outer.slot,
+            calls: ManuallyDrop::new(RefCell::new(Vec::new())),
         }
     }
 }
@@ -193,12 +219,13 @@ pub(crate) struct Entered<'a> {
 impl<'a> Entered<'a> {
     /// Makes `context` the innermost of this thread; `driver` is the host
     /// it describes, `finish` applies its deferred calls.
+    #[inline]
     pub(crate) fn link(
         context: &'a BusyHost,
         driver: &'a mut DriverHost,
         finish: fn(&mut DriverHost),
     ) -> Self {
-        INNERMOST.set(context);
+        context.slot.set((context as *const BusyHost).cast());
         Entered {
             context,
             driver: Some(driver),
@@ -211,7 +238,7 @@ impl<'a> Entered<'a> {
     /// it meanwhile are refused or dropped (a dropped send frees a packet
     /// no peer took).
     pub(crate) fn link_dying(context: &'a BusyHost) -> Self {
-        INNERMOST.set(context);
+        context.slot.set((context as *const BusyHost).cast());
         Entered {
             context,
             driver: None,
@@ -221,6 +248,7 @@ impl<'a> Entered<'a> {
     }
 
     /// The host, for the entry point's body.
+    #[inline]
     pub(crate) fn driver(&mut self) -> &mut DriverHost {
         match self.driver.as_deref_mut() {
             Some(driver) => driver,
@@ -229,24 +257,35 @@ impl<'a> Entered<'a> {
     }
 }
 
-impl Drop for Entered<'_> {
-    fn drop(&mut self) {
-        let pending = !self.context.calls.borrow().is_empty();
-        if pending && !std::thread::panicking() {
+impl Entered<'_> {
+    /// Applies the calls queued while the host was busy, or, when nobody
+    /// will (the host is going, or a panic), drops them, which may run
+    /// free callbacks that queue more.
+    #[cold]
+    #[inline(never)]
+    fn finish_calls(&mut self) {
+        if !std::thread::panicking() {
             if let Some(driver) = self.driver.as_deref_mut() {
                 (self.finish)(driver);
             }
         }
-        // Calls nobody will apply (the host is going, or a panic): dropped,
-        // which may run free callbacks that queue more.
         loop {
-            let calls = core::mem::take(&mut *self.context.calls.borrow_mut());
+            let calls = self.context.take();
             if calls.is_empty() {
                 break;
             }
             drop(calls);
         }
-        INNERMOST.set(self.context.outer);
+    }
+}
+
+impl Drop for Entered<'_> {
+    #[inline]
+    fn drop(&mut self) {
+        if !self.context.calls.borrow().is_empty() {
+            self.finish_calls();
+        }
+        self.context.slot.set(self.context.outer.cast());
     }
 }
 
@@ -257,15 +296,17 @@ mod tests {
     /// A context for a made-up host at `host` with `peers` peers from
     /// `base`, linked as innermost while `body` runs.
     fn inside<R>(host: usize, base: usize, peers: usize, body: impl FnOnce() -> R) -> R {
+        let slot = INNERMOST.cell();
         let context = BusyHost {
             host,
             peers: base..base + peers * core::mem::size_of::<ENetPeer>(),
-            outer: INNERMOST.get(),
-            calls: RefCell::new(Vec::new()),
+            outer: slot.get().cast(),
+            slot,
+            calls: ManuallyDrop::new(RefCell::new(Vec::new())),
         };
-        INNERMOST.set(&context);
+        slot.set((&context as *const BusyHost).cast());
         let result = body();
-        INNERMOST.set(context.outer);
+        slot.set(context.outer.cast());
         result
     }
 

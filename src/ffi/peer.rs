@@ -33,7 +33,8 @@ pub unsafe extern "C" fn enet_peer_send(
 ) -> c_int {
     guard!({
         let view = try_packet!(packet);
-        try_peer!(let (host, index) = peer, busy (busy, slot) => {
+        // Queueing a send only counts references: no callback runs.
+        try_peer!(quick let (host, index) = peer, busy (busy, slot) => {
             busy.defer(CallbackCall::Send {
                 peer: slot,
                 channel_id: channelID,

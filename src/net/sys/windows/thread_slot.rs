@@ -5,12 +5,11 @@ use core::cell::Cell;
 use core::ptr;
 
 thread_local! {
-    /// Every `ThreadSlot`'s value of this thread, by slot address.
-    static SLOTS: Cell<*const ()> = const { Cell::new(ptr::null()) };
+    /// The cell of the `ThreadSlot` (the library has one) of this thread.
+    static CELL: Cell<*const ()> = const { Cell::new(ptr::null()) };
 }
 
-/// A pointer-sized value per thread, NULL until the thread sets it. The
-/// library has one (`ffi::busy`), so the slots share one variable.
+/// A pointer-sized value per thread, NULL until the thread sets it.
 pub struct ThreadSlot {
     _one: (),
 }
@@ -20,14 +19,11 @@ impl ThreadSlot {
         ThreadSlot { _one: () }
     }
 
-    /// This thread's value.
-    pub fn get(&self) -> *const () {
-        SLOTS.get()
-    }
-
-    /// Sets this thread's value.
-    pub fn set(&self, value: *const ()) {
-        SLOTS.set(value)
+    /// This thread's cell.
+    pub fn cell(&self) -> &Cell<*const ()> {
+        // SAFETY: a thread-local lives until its thread ends, after its
+        // last call; the reference is used within one call.
+        CELL.with(|cell| unsafe { &*(cell as *const Cell<*const ()>) })
     }
 }
 
