@@ -32,6 +32,7 @@ unsafe fn output_buffer<'a>(name: *mut c_char, length: usize) -> Option<&'a mut 
 ///
 /// # Safety
 /// `address` must be NULL or writable; `hostName` NULL or a C string.
+/// Any thread; it touches no host, so a host's callbacks may call it.
 #[no_mangle]
 pub unsafe extern "C" fn enet_address_set_host_ip(
     address: *mut ENetAddress,
@@ -63,6 +64,7 @@ pub unsafe extern "C" fn enet_address_set_host_ip(
 ///
 /// # Safety
 /// `address` must be NULL or writable; `hostName` NULL or a C string.
+/// Any thread; it touches no host, so a host's callbacks may call it.
 #[no_mangle]
 pub unsafe extern "C" fn enet_address_set_host(
     address: *mut ENetAddress,
@@ -95,6 +97,7 @@ pub unsafe extern "C" fn enet_address_set_host(
 /// # Safety
 /// `address` must be NULL or valid; `hostName` NULL or writable for
 /// `nameLength` bytes.
+/// Any thread; it touches no host, so a host's callbacks may call it.
 #[no_mangle]
 pub unsafe extern "C" fn enet_address_get_host_ip(
     address: *const ENetAddress,
@@ -125,6 +128,7 @@ pub unsafe extern "C" fn enet_address_get_host_ip(
 /// # Safety
 /// `address` must be NULL or valid; `hostName` NULL or writable for
 /// `nameLength` bytes.
+/// Any thread; it touches no host, so a host's callbacks may call it.
 #[no_mangle]
 pub unsafe extern "C" fn enet_address_get_host(
     address: *const ENetAddress,

@@ -31,6 +31,8 @@ pub extern "C" fn enet_initialize() -> c_int {
 ///
 /// # Safety
 /// `inits` must be NULL or point to a valid `ENetCallbacks`.
+/// Call it before any other call, from one thread; never from a
+/// host's callbacks.
 #[no_mangle]
 pub unsafe extern "C" fn enet_initialize_with_callbacks(
     version: ENetVersion,
@@ -78,8 +80,10 @@ pub extern "C" fn enet_malloc(size: usize) -> *mut c_void {
 ///
 /// # Safety
 /// `memory` must be NULL or come from `enet_malloc` and not be used again.
+/// Any thread; it touches no host, so a host's callbacks may call it.
 #[no_mangle]
 pub unsafe extern "C" fn enet_free(memory: *mut c_void) {
-    // SAFETY: forwarded caller contract.
+    // SAFETY: `hooks::free` needs memory from `enet_malloc` (or NULL) that
+    // nothing uses afterwards, which this function's contract promises.
     guard!((), unsafe { hooks::free(memory) })
 }

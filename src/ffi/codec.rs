@@ -84,3 +84,14 @@ impl Codec for CallbackCodec {
         }
     }
 }
+
+/// Has the program's compressor free its context, if it has one (the
+/// compressor is being replaced, or its host destroyed).
+pub fn destroy_context(compressor: &ENetCompressor) {
+    if let (false, Some(destroy)) = (compressor.context.is_null(), compressor.destroy) {
+        // SAFETY: the program installed this compressor with this context
+        // and asked for `destroy` to be called on it once; the caller
+        // replaces or drops the compressor right after.
+        unsafe { destroy(compressor.context) };
+    }
+}

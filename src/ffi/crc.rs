@@ -9,6 +9,7 @@ use crate::wire::crc32::Crc32;
 /// # Safety
 /// `buffers` must be NULL or point to `bufferCount` buffers whose data is
 /// readable for `dataLength` bytes.
+/// Any thread; it touches no host, so a host's callbacks may call it.
 #[no_mangle]
 pub unsafe extern "C" fn enet_crc32(buffers: *const ENetBuffer, bufferCount: usize) -> u32 {
     guard!(0, {

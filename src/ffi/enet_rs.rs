@@ -4,7 +4,6 @@
 
 use core::ffi::c_int;
 
-use super::driver::{host_mut, peer_host};
 use crate::abi::*;
 use crate::proto::{LossRecovery, RecoveryStats};
 
@@ -53,6 +52,7 @@ impl From<ENetRsLossRecovery> for LossRecovery {
 ///
 /// # Safety
 /// `settings` must be NULL or writable.
+/// Any thread; it touches no host, so a host's callbacks may call it.
 #[no_mangle]
 pub unsafe extern "C" fn enet_rs_loss_recovery_preset(
     mode: c_int,
@@ -67,8 +67,7 @@ pub unsafe extern "C" fn enet_rs_loss_recovery_preset(
             m if m == ENET_RS_LOSS_RECOVERY_FAST as c_int => LossRecovery::FAST,
             _ => return -1,
         };
-        // SAFETY: caller contract.
-        let Some(out) = (unsafe { settings.as_mut() }) else {
+        let Some(out) = arg_mut!(settings) else {
             return -1;
         };
         *out = preset.into();
@@ -82,18 +81,18 @@ pub unsafe extern "C" fn enet_rs_loss_recovery_preset(
 ///
 /// # Safety
 /// `host` must be NULL or a live host; `settings` NULL or readable.
+/// One thread at a time per host. From one of this host's own callbacks
+/// (intercept, checksum, compressor, packet free callback) it returns -1.
 #[no_mangle]
 pub unsafe extern "C" fn enet_rs_host_set_loss_recovery(
     host: *mut ENetHost,
     settings: *const ENetRsLossRecovery,
 ) -> c_int {
     guard!(-1, {
-        // SAFETY: caller contract.
-        let (Some(host), Some(settings)) =
-            (unsafe { host_mut(host) }, unsafe { settings.as_ref() })
-        else {
+        let Some(settings) = arg_ref!(settings) else {
             return -1;
         };
+        try_host!(let host = host, else -1);
         host.set_loss_recovery((*settings).into());
         0
     })
@@ -103,17 +102,18 @@ pub unsafe extern "C" fn enet_rs_host_set_loss_recovery(
 ///
 /// # Safety
 /// `host` must be NULL or a live host; `settings` NULL or writable.
+/// One thread at a time per host. From one of this host's own callbacks
+/// (intercept, checksum, compressor, packet free callback) it returns -1.
 #[no_mangle]
 pub unsafe extern "C" fn enet_rs_host_get_loss_recovery(
     host: *mut ENetHost,
     settings: *mut ENetRsLossRecovery,
 ) -> c_int {
     guard!(-1, {
-        // SAFETY: caller contract.
-        let (Some(host), Some(out)) = (unsafe { host_mut(host) }, unsafe { settings.as_mut() })
-        else {
+        let Some(out) = arg_mut!(settings) else {
             return -1;
         };
+        try_host!(let host = host, else -1);
         *out = host.loss_recovery().into();
         0
     })
@@ -126,18 +126,18 @@ pub unsafe extern "C" fn enet_rs_host_get_loss_recovery(
 /// # Safety
 /// `peer` must be NULL or a peer of a live host; `settings` NULL or
 /// readable.
+/// One thread at a time per host. From one of the peer's host's own callbacks
+/// (intercept, checksum, compressor, packet free callback) it returns -1.
 #[no_mangle]
 pub unsafe extern "C" fn enet_rs_peer_set_loss_recovery(
     peer: *mut ENetPeer,
     settings: *const ENetRsLossRecovery,
 ) -> c_int {
     guard!(-1, {
-        // SAFETY: caller contract.
-        let (Some((host, index)), Some(settings)) =
-            (unsafe { peer_host(peer) }, unsafe { settings.as_ref() })
-        else {
+        let Some(settings) = arg_ref!(settings) else {
             return -1;
         };
+        try_peer!(let (host, index) = peer, else -1);
         host.set_peer_loss_recovery(index, (*settings).into());
         0
     })
@@ -148,18 +148,18 @@ pub unsafe extern "C" fn enet_rs_peer_set_loss_recovery(
 /// # Safety
 /// `peer` must be NULL or a peer of a live host; `settings` NULL or
 /// writable.
+/// One thread at a time per host. From one of the peer's host's own callbacks
+/// (intercept, checksum, compressor, packet free callback) it returns -1.
 #[no_mangle]
 pub unsafe extern "C" fn enet_rs_peer_get_loss_recovery(
     peer: *mut ENetPeer,
     settings: *mut ENetRsLossRecovery,
 ) -> c_int {
     guard!(-1, {
-        // SAFETY: caller contract.
-        let (Some((host, index)), Some(out)) =
-            (unsafe { peer_host(peer) }, unsafe { settings.as_mut() })
-        else {
+        let Some(out) = arg_mut!(settings) else {
             return -1;
         };
+        try_peer!(let (host, index) = peer, else -1);
         *out = host.peer_loss_recovery(index).into();
         0
     })
@@ -170,18 +170,18 @@ pub unsafe extern "C" fn enet_rs_peer_get_loss_recovery(
 ///
 /// # Safety
 /// `peer` must be NULL or a peer of a live host; `stats` NULL or writable.
+/// One thread at a time per host. From one of the peer's host's own callbacks
+/// (intercept, checksum, compressor, packet free callback) it returns -1.
 #[no_mangle]
 pub unsafe extern "C" fn enet_rs_peer_get_stats(
     peer: *mut ENetPeer,
     stats: *mut ENetRsPeerStats,
 ) -> c_int {
     guard!(-1, {
-        // SAFETY: caller contract.
-        let (Some((host, index)), Some(out)) =
-            (unsafe { peer_host(peer) }, unsafe { stats.as_mut() })
-        else {
+        let Some(out) = arg_mut!(stats) else {
             return -1;
         };
+        try_peer!(let (host, index) = peer, else -1);
         let (stats, window): (RecoveryStats, u32) = host.peer_recovery_stats(index);
         *out = ENetRsPeerStats {
             retransmittedCommands: stats.retransmitted_commands,

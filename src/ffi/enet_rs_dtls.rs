@@ -1,25 +1,11 @@
 //! Encrypted hosts (`enet/enet_rs.h`): a host turned into a DTLS server or
 //! client, and a peer's encryption state. The work is `crate::dtls`'s.
 
-use core::ffi::{c_char, c_int, CStr};
-use core::mem::MaybeUninit;
+use core::ffi::{c_char, c_int};
 
-use super::driver::{host_mut, peer_host};
 use crate::abi::*;
 use crate::dtls::{ClientSetup, ServerSetup, Status};
 use crate::net::address::write_c_string;
-
-/// The text of a C string, if it is UTF-8.
-///
-/// # Safety
-/// `text` must be NULL or a NUL-terminated string.
-unsafe fn text_of<'a>(text: *const c_char) -> Option<&'a str> {
-    if text.is_null() {
-        return None;
-    }
-    // SAFETY: caller contract.
-    unsafe { CStr::from_ptr(text) }.to_str().ok()
-}
 
 /// Makes the host accept encrypted connections: every datagram to and from
 /// a client travels over a DTLS 1.2 session with its address, and the host
@@ -32,6 +18,8 @@ unsafe fn text_of<'a>(text: *const c_char) -> Option<&'a str> {
 ///
 /// # Safety
 /// `host` must be NULL or live; the strings NULL or NUL-terminated.
+/// One thread at a time per host. From one of this host's own callbacks
+/// (intercept, checksum, compressor, packet free callback) it returns -1.
 #[no_mangle]
 pub unsafe extern "C" fn enet_rs_host_dtls_server(
     host: *mut ENetHost,
@@ -39,14 +27,11 @@ pub unsafe extern "C" fn enet_rs_host_dtls_server(
     privateKeyPem: *const c_char,
 ) -> c_int {
     guard!(-1, {
-        // SAFETY: caller contract.
-        let (Some(host), Some(chain), Some(key)) = (
-            unsafe { host_mut(host) },
-            unsafe { text_of(certificateChainPem) },
-            unsafe { text_of(privateKeyPem) },
-        ) else {
+        let (Some(chain), Some(key)) = (arg_str!(certificateChainPem), arg_str!(privateKeyPem))
+        else {
             return -1;
         };
+        try_host!(let host = host, else -1);
         let Ok(setup) = ServerSetup::from_pem(chain, key) else {
             return -1;
         };
@@ -74,6 +59,8 @@ pub unsafe extern "C" fn enet_rs_host_dtls_server(
 ///
 /// # Safety
 /// `host` must be NULL or live; the strings NULL or NUL-terminated.
+/// One thread at a time per host. From one of this host's own callbacks
+/// (intercept, checksum, compressor, packet free callback) it returns -1.
 #[no_mangle]
 pub unsafe extern "C" fn enet_rs_host_dtls_client(
     host: *mut ENetHost,
@@ -82,14 +69,9 @@ pub unsafe extern "C" fn enet_rs_host_dtls_client(
     hostName: *const c_char,
 ) -> c_int {
     guard!(-1, {
-        // SAFETY: caller contract.
-        let Some(host) = (unsafe { host_mut(host) }) else {
-            return -1;
-        };
-        // SAFETY: caller contract.
-        let trusted = unsafe { text_of(trustedCertificatesPem) }.unwrap_or("");
-        // SAFETY: caller contract.
-        let host_name = unsafe { text_of(hostName) };
+        try_host!(let host = host, else -1);
+        let trusted = arg_str!(trustedCertificatesPem).unwrap_or("");
+        let host_name = arg_str!(hostName);
         if !hostName.is_null() && host_name.is_none() {
             return -1;
         }
@@ -115,6 +97,8 @@ pub unsafe extern "C" fn enet_rs_host_dtls_client(
 /// # Safety
 /// `peer` must be NULL or a peer of a live host; `state` NULL or
 /// writable; `reason` NULL or writable for `reasonLength` bytes.
+/// One thread at a time per host. From one of the peer's host's own callbacks
+/// (intercept, checksum, compressor, packet free callback) it returns -1.
 #[no_mangle]
 pub unsafe extern "C" fn enet_rs_peer_get_dtls_state(
     peer: *mut ENetPeer,
@@ -123,12 +107,10 @@ pub unsafe extern "C" fn enet_rs_peer_get_dtls_state(
     reasonLength: usize,
 ) -> c_int {
     guard!(-1, {
-        // SAFETY: caller contract.
-        let (Some((host, index)), Some(state)) =
-            (unsafe { peer_host(peer) }, unsafe { state.as_mut() })
-        else {
+        let Some(state) = arg_mut!(state) else {
             return -1;
         };
+        try_peer!(let (host, index) = peer, else -1);
         let connecting = host.peer(index).state == ENetPeerState::ENET_PEER_STATE_CONNECTING;
         let status = match &host.secure {
             Some(layer) => layer.peer_status(&host.peer_endpoint(index), connecting),
@@ -141,10 +123,7 @@ pub unsafe extern "C" fn enet_rs_peer_get_dtls_state(
             Status::Failed(_) => ENetRsDtlsState::ENET_RS_DTLS_FAILED,
         };
         if let (Status::Failed(why), false) = (&status, reason.is_null()) {
-            // SAFETY: the caller gives `reasonLength` writable bytes.
-            let out = unsafe {
-                core::slice::from_raw_parts_mut(reason.cast::<MaybeUninit<u8>>(), reasonLength)
-            };
+            let out = arg_out_bytes!(reason, reasonLength);
             if let Some(room) = reasonLength.checked_sub(1) {
                 let text = why.as_bytes();
                 let _ = write_c_string(&text[..text.len().min(room)], out);
@@ -160,16 +139,14 @@ pub unsafe extern "C" fn enet_rs_peer_get_dtls_state(
 ///
 /// # Safety
 /// `host` must be NULL or live.
+/// One thread at a time per host. From one of this host's own callbacks
+/// (intercept, checksum, compressor, packet free callback) it returns 0.
 #[no_mangle]
 pub unsafe extern "C" fn enet_rs_host_get_dtls_session_count(host: *mut ENetHost) -> usize {
     guard!(0, {
-        // SAFETY: caller contract.
-        match unsafe { host_mut(host) } {
-            Some(host) => host
-                .secure
-                .as_ref()
-                .map_or(0, |layer| layer.session_count()),
-            None => 0,
-        }
+        try_host!(let host = host, else 0);
+        host.secure
+            .as_ref()
+            .map_or(0, |layer| layer.session_count())
     })
 }

@@ -3,12 +3,11 @@
 //! dual-stack, a shared port), connecting to any address, and a peer's or a
 //! host's whole address.
 
-use core::ffi::{c_char, c_int, CStr};
-use core::mem::MaybeUninit;
+use core::ffi::{c_char, c_int};
 use core::ptr;
 use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr, SocketAddrV4, SocketAddrV6, ToSocketAddrs};
 
-use super::driver::{host_mut, host_on_socket, peer_host};
+use super::driver::host_on_socket;
 use crate::abi::*;
 use crate::config::Switches;
 use crate::endpoint::{BoundSocket, HostBuilder};
@@ -73,34 +72,20 @@ impl ENetRsAddress {
     }
 }
 
-/// The text of a C string, if it is UTF-8.
-///
-/// # Safety
-/// `text` must be NULL or a NUL-terminated string.
-unsafe fn text_of<'a>(text: *const c_char) -> Option<&'a str> {
-    if text.is_null() {
-        return None;
-    }
-    // SAFETY: caller contract.
-    unsafe { CStr::from_ptr(text) }.to_str().ok()
-}
-
 /// Sets the address's IP from its text: dotted IPv4 (`"127.0.0.1"`) or
 /// IPv6 (`"::1"`, `"fe80::1%2"` with an interface index); the port is kept.
 /// 0, or -1 for text that is neither (nothing is changed then).
 ///
 /// # Safety
 /// `address` must be NULL or writable; `hostName` NULL or a C string.
+/// Any thread; it touches no host, so a host's callbacks may call it.
 #[no_mangle]
 pub unsafe extern "C" fn enet_rs_address_set_host_ip(
     address: *mut ENetRsAddress,
     hostName: *const c_char,
 ) -> c_int {
     guard!(-1, {
-        // SAFETY: caller contract.
-        let (Some(address), Some(text)) =
-            (unsafe { address.as_mut() }, unsafe { text_of(hostName) })
-        else {
+        let (Some(address), Some(text)) = (arg_mut!(address), arg_str!(hostName)) else {
             return -1;
         };
         let (ip_text, scope) = match text.split_once('%') {
@@ -125,16 +110,14 @@ pub unsafe extern "C" fn enet_rs_address_set_host_ip(
 ///
 /// # Safety
 /// `address` must be NULL or writable; `hostName` NULL or a C string.
+/// Any thread; it touches no host, so a host's callbacks may call it.
 #[no_mangle]
 pub unsafe extern "C" fn enet_rs_address_set_host(
     address: *mut ENetRsAddress,
     hostName: *const c_char,
 ) -> c_int {
     guard!(-1, {
-        // SAFETY: caller contract.
-        let (Some(address), Some(name)) =
-            (unsafe { address.as_mut() }, unsafe { text_of(hostName) })
-        else {
+        let (Some(address), Some(name)) = (arg_mut!(address), arg_str!(hostName)) else {
             return -1;
         };
         let Ok(mut found) = (name, 0u16).to_socket_addrs() else {
@@ -156,6 +139,7 @@ pub unsafe extern "C" fn enet_rs_address_set_host(
 /// # Safety
 /// `address` must be NULL or readable; `hostName` NULL or writable for
 /// `nameLength` bytes.
+/// Any thread; it touches no host, so a host's callbacks may call it.
 #[no_mangle]
 pub unsafe extern "C" fn enet_rs_address_get_host_ip(
     address: *const ENetRsAddress,
@@ -163,8 +147,7 @@ pub unsafe extern "C" fn enet_rs_address_get_host_ip(
     nameLength: usize,
 ) -> c_int {
     guard!(-1, {
-        // SAFETY: caller contract.
-        let Some(endpoint) = unsafe { address.as_ref() }.and_then(ENetRsAddress::endpoint) else {
+        let Some(endpoint) = arg_ref!(address).and_then(ENetRsAddress::endpoint) else {
             return -1;
         };
         if hostName.is_null() {
@@ -174,10 +157,7 @@ pub unsafe extern "C" fn enet_rs_address_get_host_ip(
             SocketAddr::V6(v6) if v6.scope_id() != 0 => format!("{}%{}", v6.ip(), v6.scope_id()),
             other => other.ip().to_string(),
         };
-        // SAFETY: the caller gives `nameLength` writable bytes.
-        let out = unsafe {
-            core::slice::from_raw_parts_mut(hostName.cast::<MaybeUninit<u8>>(), nameLength)
-        };
+        let out = arg_out_bytes!(hostName, nameLength);
         match write_c_string(text.as_bytes(), out) {
             Ok(()) => 0,
             Err(_) => -1,
@@ -189,15 +169,14 @@ pub unsafe extern "C" fn enet_rs_address_get_host_ip(
 ///
 /// # Safety
 /// `out` must be NULL or writable; `address` NULL or readable.
+/// Any thread; it touches no host, so a host's callbacks may call it.
 #[no_mangle]
 pub unsafe extern "C" fn enet_rs_address_from_enet(
     out: *mut ENetRsAddress,
     address: *const ENetAddress,
 ) -> c_int {
     guard!(-1, {
-        // SAFETY: caller contract.
-        let (Some(out), Some(address)) = (unsafe { out.as_mut() }, unsafe { address.as_ref() })
-        else {
+        let (Some(out), Some(address)) = (arg_mut!(out), arg_ref!(address)) else {
             return -1;
         };
         *out = SocketAddr::from(*address).into();
@@ -210,16 +189,16 @@ pub unsafe extern "C" fn enet_rs_address_from_enet(
 ///
 /// # Safety
 /// `out` must be NULL or writable; `address` NULL or readable.
+/// Any thread; it touches no host, so a host's callbacks may call it.
 #[no_mangle]
 pub unsafe extern "C" fn enet_rs_address_to_enet(
     out: *mut ENetAddress,
     address: *const ENetRsAddress,
 ) -> c_int {
     guard!(-1, {
-        // SAFETY: caller contract.
         let (Some(out), Some(endpoint)) = (
-            unsafe { out.as_mut() },
-            unsafe { address.as_ref() }.and_then(ENetRsAddress::endpoint),
+            arg_mut!(out),
+            arg_ref!(address).and_then(ENetRsAddress::endpoint),
         ) else {
             return -1;
         };
@@ -242,11 +221,11 @@ pub unsafe extern "C" fn enet_rs_address_to_enet(
 ///
 /// # Safety
 /// `options` must be NULL or readable, its `address` NULL or readable.
+/// Any thread; the new host is then used by one thread at a time.
 #[no_mangle]
 pub unsafe extern "C" fn enet_rs_host_create(options: *const ENetRsHostOptions) -> *mut ENetHost {
     guard!(ptr::null_mut(), {
-        // SAFETY: caller contract.
-        let Some(options) = (unsafe { options.as_ref() }) else {
+        let Some(options) = arg_ref!(options) else {
             return ptr::null_mut();
         };
         let known = ENET_RS_HOST_IPV6_ONLY | ENET_RS_HOST_REUSE_PORT;
@@ -254,8 +233,7 @@ pub unsafe extern "C" fn enet_rs_host_create(options: *const ENetRsHostOptions) 
         {
             return ptr::null_mut();
         }
-        // SAFETY: caller contract.
-        let bind = match unsafe { options.address.as_ref() } {
+        let bind = match arg_ref!(options.address) {
             None => None,
             Some(address) => match address.endpoint() {
                 Some(endpoint) => Some(endpoint),
@@ -320,17 +298,18 @@ pub(crate) fn dual_stack_host(address: Option<ENetAddress>, builder: HostBuilder
 ///
 /// # Safety
 /// `host` must be NULL or a live host; `address` NULL or writable.
+/// One thread at a time per host. From one of this host's own callbacks
+/// (intercept, checksum, compressor, packet free callback) it returns -1.
 #[no_mangle]
 pub unsafe extern "C" fn enet_rs_host_get_address(
     host: *mut ENetHost,
     address: *mut ENetRsAddress,
 ) -> c_int {
     guard!(-1, {
-        // SAFETY: caller contract.
-        let (Some(host), Some(out)) = (unsafe { host_mut(host) }, unsafe { address.as_mut() })
-        else {
+        let Some(out) = arg_mut!(address) else {
             return -1;
         };
+        try_host!(let host = host, else -1);
         match host_socket::local_endpoint(host.public.socket) {
             Ok(bound) => {
                 *out = bound.into();
@@ -348,6 +327,8 @@ pub unsafe extern "C" fn enet_rs_host_get_address(
 ///
 /// # Safety
 /// `host` must be NULL or a live host; `address` NULL or readable.
+/// One thread at a time per host. From one of this host's own callbacks
+/// (intercept, checksum, compressor, packet free callback) it returns NULL.
 #[no_mangle]
 pub unsafe extern "C" fn enet_rs_host_connect(
     host: *mut ENetHost,
@@ -356,13 +337,10 @@ pub unsafe extern "C" fn enet_rs_host_connect(
     data: u32,
 ) -> *mut ENetPeer {
     guard!(ptr::null_mut(), {
-        // SAFETY: caller contract.
-        let (Some(host), Some(endpoint)) = (
-            unsafe { host_mut(host) },
-            unsafe { address.as_ref() }.and_then(ENetRsAddress::endpoint),
-        ) else {
+        let Some(endpoint) = arg_ref!(address).and_then(ENetRsAddress::endpoint) else {
             return ptr::null_mut();
         };
+        try_host!(let host = host);
         let endpoint = crate::proto::endpoint::normalized(endpoint);
         if !host.family.reaches(&endpoint) {
             return ptr::null_mut();
@@ -381,18 +359,18 @@ pub unsafe extern "C" fn enet_rs_host_connect(
 /// # Safety
 /// `peer` must be NULL or a peer of a live host; `address` NULL or
 /// writable.
+/// One thread at a time per host. From one of the peer's host's own callbacks
+/// (intercept, checksum, compressor, packet free callback) it returns -1.
 #[no_mangle]
 pub unsafe extern "C" fn enet_rs_peer_get_address(
     peer: *mut ENetPeer,
     address: *mut ENetRsAddress,
 ) -> c_int {
     guard!(-1, {
-        // SAFETY: caller contract.
-        let (Some((host, index)), Some(out)) =
-            (unsafe { peer_host(peer) }, unsafe { address.as_mut() })
-        else {
+        let Some(out) = arg_mut!(address) else {
             return -1;
         };
+        try_peer!(let (host, index) = peer, else -1);
         *out = host.peer_endpoint(index).into();
         0
     })

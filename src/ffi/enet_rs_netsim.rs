@@ -2,9 +2,8 @@
 //! set and read at run time. The work is `crate::net::netsim`'s; the
 //! model is the `enet-netsim` crate's.
 
-use core::ffi::{c_char, c_int, CStr};
+use core::ffi::{c_char, c_int};
 
-use super::driver::host_mut;
 use crate::abi::*;
 use crate::net::netsim::Conditioner;
 
@@ -31,23 +30,21 @@ fn direction(stats: netsim::LinkStats) -> ENetRsNetsimDirection {
 ///
 /// # Safety
 /// `host` must be NULL or live; `spec` NULL or NUL-terminated.
+/// One thread at a time per host. From one of this host's own callbacks
+/// (intercept, checksum, compressor, packet free callback) it returns -1.
 #[no_mangle]
 pub unsafe extern "C" fn enet_rs_host_set_netsim(
     host: *mut ENetHost,
     spec: *const c_char,
 ) -> c_int {
     guard!(-1, {
-        // SAFETY: caller contract.
-        let Some(host) = (unsafe { host_mut(host) }) else {
-            return -1;
-        };
+        try_host!(let host = host, else -1);
         let text = if spec.is_null() {
             ""
         } else {
-            // SAFETY: caller contract: a NUL-terminated string.
-            match unsafe { CStr::from_ptr(spec) }.to_str() {
-                Ok(text) => text,
-                Err(_) => return -1,
+            match arg_str!(spec) {
+                Some(text) => text,
+                None => return -1,
             }
         };
         match Conditioner::from_spec(text) {
@@ -66,16 +63,18 @@ pub unsafe extern "C" fn enet_rs_host_set_netsim(
 ///
 /// # Safety
 /// `host` must be NULL or live; `stats` NULL or writable.
+/// One thread at a time per host. From one of this host's own callbacks
+/// (intercept, checksum, compressor, packet free callback) it returns -1.
 #[no_mangle]
 pub unsafe extern "C" fn enet_rs_host_netsim_stats(
     host: *mut ENetHost,
     stats: *mut ENetRsNetsimStats,
 ) -> c_int {
     guard!(-1, {
-        // SAFETY: caller contract.
-        let (Some(host), Some(out)) = (unsafe { host_mut(host) }, unsafe { stats.as_mut() }) else {
+        let Some(out) = arg_mut!(stats) else {
             return -1;
         };
+        try_host!(let host = host, else -1);
         match host.io.netsim() {
             Some(conditioner) => {
                 let [outgoing, incoming] = conditioner.stats();

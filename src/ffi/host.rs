@@ -5,16 +5,18 @@
 use core::ffi::c_int;
 use core::ptr;
 
+use super::busy;
 use super::codec::CallbackCodec;
-use super::driver::{host_mut, host_on_socket, DriverHost};
+use super::driver::{host_on_socket, DriverHost};
 use crate::abi::*;
 use crate::config::Switches;
 use crate::dtls::{SecureLayer, SecureTransport};
 use crate::endpoint::{BoundSocket, HostBuilder};
-use crate::mem::{packet, CBox, PacketView};
+use crate::mem::CBox;
 use crate::net::request_queue::RequestQueue;
 use crate::net::transport::SocketTransport;
 use crate::net::{clock, socket};
+use crate::proto::request::CallbackCall;
 use crate::proto::{
     Codec, DisconnectEffect, Event, Hooks, Host, Intercept, PeerIndex, Request, ServiceFailed,
     Serviced,
@@ -22,6 +24,8 @@ use crate::proto::{
 
 /// The program's callbacks on a host, and the event it passed in.
 struct ProgramHooks<'a> {
+    /// The host's `ENetHost *`, to find the calls its callbacks made.
+    host: *const ENetHost,
     codec: CallbackCodec,
     event: Option<&'a mut ENetEvent>,
     requests: Option<&'a RequestQueue>,
@@ -30,6 +34,7 @@ struct ProgramHooks<'a> {
 impl<'a> ProgramHooks<'a> {
     fn new(host: &ENetHost, event: Option<&'a mut ENetEvent>) -> Self {
         ProgramHooks {
+            host,
             codec: CallbackCodec::new(host.checksum, host.compressor),
             event,
             requests: None,
@@ -74,6 +79,10 @@ impl Hooks for ProgramHooks<'_> {
         if let Some(requests) = self.requests {
             requests.take(into);
         }
+    }
+
+    fn take_callback_calls(&mut self) -> Option<Vec<CallbackCall>> {
+        busy::take_calls(self.host)
     }
 }
 
@@ -174,6 +183,7 @@ fn service(driver: &mut DriverHost, mut event: Option<&mut ENetEvent>, timeout: 
 ///
 /// # Safety
 /// `address` must be NULL or point to a valid `ENetAddress`.
+/// Any thread; it touches no host, so a host's callbacks may call it.
 #[no_mangle]
 pub unsafe extern "C" fn enet_host_create(
     address: *const ENetAddress,
@@ -208,16 +218,31 @@ pub unsafe extern "C" fn enet_host_create(
 /// destroys the compressor's context and closes the socket.
 ///
 /// # Safety
-/// `host` must be NULL or a live host, not used afterwards.
+/// `host` must be NULL or a live host, not used afterwards. One thread at
+/// a time per host. From one of this host's own callbacks (intercept,
+/// checksum, compressor, packet free callback) it does nothing: destroy
+/// the host once `enet_host_service` has returned. Calls made on the host
+/// from the free callbacks its destruction runs are refused, or dropped
+/// (a packet handed to a dropped send is freed).
 #[no_mangle]
 pub unsafe extern "C" fn enet_host_destroy(host: *mut ENetHost) {
-    guard!((), {
+    guard!({
         if host.is_null() {
             return;
         }
-        // SAFETY: a live host was created by `CBox::into_raw` in
-        // `enet_host_create`; we take back its ownership once.
-        let Some(mut host) = (unsafe { CBox::from_raw(host.cast::<DriverHost>()) }) else {
+        let busy::HostLookup::Idle(outer) = busy::find_host(host) else {
+            return;
+        };
+        let driver = host.cast::<DriverHost>();
+        // SAFETY: as `try_host!`: a live host from `enet_host_create`, not
+        // busy on this thread (checked above), used by this thread alone,
+        // so nothing else refers to it; the reference ends before the host
+        // is taken back below.
+        let context = busy::BusyHost::new(unsafe { &*driver }, outer);
+        let _dying = busy::Entered::link_dying(&context);
+        // SAFETY: a live host was made by `CBox::into_raw` in
+        // `enet_host_create`; the caller gives it back once, here.
+        let Some(mut host) = (unsafe { CBox::from_raw(driver) }) else {
             return;
         };
         if let Some(requests) = host.requests.take() {
@@ -225,11 +250,7 @@ pub unsafe extern "C" fn enet_host_destroy(host: *mut ENetHost) {
         }
         socket::destroy(host.public.socket);
         host.shut_down();
-        let compressor = host.public.compressor;
-        if let (false, Some(destroy)) = (compressor.context.is_null(), compressor.destroy) {
-            // SAFETY: the program's compressor frees its own context.
-            unsafe { destroy(compressor.context) };
-        }
+        super::codec::destroy_context(&host.public.compressor);
         drop(host);
     })
 }
@@ -237,7 +258,9 @@ pub unsafe extern "C" fn enet_host_destroy(host: *mut ENetHost) {
 /// Starts connecting to `address`; the peer, or NULL if no slot is free.
 ///
 /// # Safety
-/// `host` must be NULL or live; `address` NULL or valid.
+/// `host` must be NULL or live; `address` NULL or valid. One thread at a
+/// time per host. From one of this host's own callbacks (intercept,
+/// checksum, compressor, packet free callback) it returns NULL.
 #[no_mangle]
 pub unsafe extern "C" fn enet_host_connect(
     host: *mut ENetHost,
@@ -245,12 +268,11 @@ pub unsafe extern "C" fn enet_host_connect(
     channelCount: usize,
     data: u32,
 ) -> *mut ENetPeer {
-    guard!(ptr::null_mut(), {
-        // SAFETY: caller contract.
-        let (Some(host), Some(address)) = (unsafe { host_mut(host) }, unsafe { address.as_ref() })
-        else {
+    guard!({
+        let Some(address) = arg_ref!(address) else {
             return ptr::null_mut();
         };
+        try_host!(let host = host);
         match host.connect(*address, channelCount, data) {
             Some(index) => host.peer_pointer(index),
             None => ptr::null_mut(),
@@ -262,18 +284,19 @@ pub unsafe extern "C" fn enet_host_connect(
 /// NULL event.
 ///
 /// # Safety
-/// `host` must be NULL or live; `event` NULL or writable.
+/// `host` must be NULL or live; `event` NULL or writable. One thread at a
+/// time per host. From one of this host's own callbacks (intercept,
+/// checksum, compressor, packet free callback) it returns -1.
 #[no_mangle]
 pub unsafe extern "C" fn enet_host_check_events(
     host: *mut ENetHost,
     event: *mut ENetEvent,
 ) -> c_int {
-    guard!(-1, {
-        // SAFETY: caller contract.
-        let (Some(host), Some(event)) = (unsafe { host_mut(host) }, unsafe { event.as_mut() })
-        else {
+    guard!({
+        let Some(event) = arg_mut!(event) else {
             return -1;
         };
+        try_host!(let host = host);
         clear_event(event);
         match host.dispatch() {
             Some(happened) => {
@@ -289,20 +312,23 @@ pub unsafe extern "C" fn enet_host_check_events(
 /// -1 on a socket failure.
 ///
 /// # Safety
-/// `host` must be NULL or live; `event` NULL or writable.
+/// `host` must be NULL or live; `event` NULL or writable. One thread at a
+/// time per host. From one of this host's own callbacks (intercept,
+/// checksum, compressor, packet free callback) it returns -1 and does
+/// nothing. The calls those callbacks may make on the host are
+/// `enet_peer_send`, `enet_host_broadcast`, `enet_peer_disconnect`,
+/// `_now`, `_later` and `enet_peer_reset`, which take effect once the
+/// callback returns, and `enet_packet_*`; every other call on the host
+/// returns its failure value (or does nothing).
 #[no_mangle]
 pub unsafe extern "C" fn enet_host_service(
     host: *mut ENetHost,
     event: *mut ENetEvent,
     timeout: u32,
 ) -> c_int {
-    guard!(-1, {
-        // SAFETY: caller contract.
-        let Some(host) = (unsafe { host_mut(host) }) else {
-            return -1;
-        };
-        // SAFETY: caller contract.
-        let event = unsafe { event.as_mut() };
+    guard!({
+        let event = arg_mut!(event);
+        try_host!(let host = host);
         service(host, event, timeout)
     })
 }
@@ -335,17 +361,31 @@ pub(crate) fn finish_disconnect(
     };
 }
 
+/// Applies the calls the program made on `driver` from its callbacks, with
+/// the driver's transport (the end of an entry point's stay in the host,
+/// see `busy.rs`); as stock, a failed send is not reported.
+pub(crate) fn apply_callback_calls(driver: &mut DriverHost) {
+    let (host, mut transport, mut hooks, secure) = split(driver, None);
+    let _ = match secure {
+        None => host.apply_callback_calls(&mut transport, &mut hooks),
+        Some(layer) => {
+            host.apply_callback_calls(&mut SecureTransport::new(transport, layer), &mut hooks)
+        }
+    };
+}
+
 /// Sends everything queued now.
 ///
 /// # Safety
-/// `host` must be NULL or live.
+/// `host` must be NULL or live. One thread at a time per host. From one of
+/// this host's own callbacks (intercept, checksum, compressor, packet free
+/// callback) it does nothing: what they queue is sent by the service call
+/// they run in.
 #[no_mangle]
 pub unsafe extern "C" fn enet_host_flush(host: *mut ENetHost) {
-    guard!((), {
-        // SAFETY: caller contract.
-        if let Some(host) = unsafe { host_mut(host) } {
-            flush(host);
-        }
+    guard!({
+        try_host!(let host = host);
+        flush(host);
     })
 }
 
@@ -353,26 +393,30 @@ pub unsafe extern "C" fn enet_host_flush(host: *mut ENetHost) {
 /// peer took is destroyed.
 ///
 /// # Safety
-/// `host` must be NULL or live; `packet` NULL or a live packet.
+/// `host` must be NULL or live; `packet` NULL or a live packet. One thread
+/// at a time per host. From one of this host's own callbacks (intercept,
+/// checksum, compressor, packet free callback) the broadcast is queued and
+/// made once the callback returns; the packet is the library's from the
+/// call on, as after a direct call.
 #[no_mangle]
 pub unsafe extern "C" fn enet_host_broadcast(
     host: *mut ENetHost,
     channelID: u8,
     packet: *mut ENetPacket,
 ) {
-    guard!((), {
-        // SAFETY: caller contract.
-        let Some(host) = (unsafe { host_mut(host) }) else {
-            return;
+    guard!({
+        let view = try_packet!(packet);
+        let no_peer_took_it = {
+            try_host!(let host = host, busy busy => busy.defer(CallbackCall::Broadcast {
+                channel_id: channelID,
+                packet: view.retain(),
+            }));
+            !host.broadcast(channelID, view)
         };
-        // SAFETY: a live packet of the program's.
-        let Some(view) = (unsafe { PacketView::from_raw(packet) }) else {
-            return;
-        };
-        if !host.broadcast(channelID, view) {
-            // SAFETY: no peer took the packet; it is the program's to free,
-            // and stock frees it here.
-            unsafe { packet::destroy(packet) };
+        if no_peer_took_it {
+            // The host is no longer borrowed: a free callback may call it.
+            // Stock frees the packet here.
+            view.retain().release();
         }
     })
 }
@@ -381,25 +425,20 @@ pub unsafe extern "C" fn enet_host_broadcast(
 /// previous compressor's context.
 ///
 /// # Safety
-/// `host` must be NULL or live; `compressor` NULL or valid.
+/// `host` must be NULL or live; `compressor` NULL or valid. One thread at
+/// a time per host. From one of this host's own callbacks (intercept,
+/// checksum, compressor, packet free callback) it does nothing.
 #[no_mangle]
 pub unsafe extern "C" fn enet_host_compress(
     host: *mut ENetHost,
     compressor: *const ENetCompressor,
 ) {
-    guard!((), {
-        // SAFETY: caller contract.
-        let Some(host) = (unsafe { host_mut(host) }) else {
-            return;
-        };
-        let current = host.public.compressor;
-        if let (false, Some(destroy)) = (current.context.is_null(), current.destroy) {
-            // SAFETY: the previous compressor frees its own context.
-            unsafe { destroy(current.context) };
-        }
-        // SAFETY: caller contract.
-        match unsafe { compressor.as_ref() } {
-            Some(compressor) => host.public.compressor = *compressor,
+    guard!({
+        let compressor = arg_ref!(compressor).copied();
+        try_host!(let host = host);
+        super::codec::destroy_context(&host.public.compressor);
+        match compressor {
+            Some(compressor) => host.public.compressor = compressor,
             None => host.public.compressor.context = ptr::null_mut(),
         }
     })
@@ -408,25 +447,24 @@ pub unsafe extern "C" fn enet_host_compress(
 /// Compresses datagrams with ENet's range coder; 0, or -1 on failure.
 ///
 /// # Safety
-/// `host` must be NULL or live.
+/// `host` must be NULL or live. One thread at a time per host. From one of
+/// this host's own callbacks (intercept, checksum, compressor, packet free
+/// callback) it returns -1 and changes nothing.
 #[no_mangle]
 pub unsafe extern "C" fn enet_host_compress_with_range_coder(host: *mut ENetHost) -> c_int {
-    guard!(-1, {
-        if host.is_null() {
-            return -1;
-        }
+    guard!({
+        try_host!(let host = host);
         let context = super::range_coder::enet_range_coder_create();
         if context.is_null() {
             return -1;
         }
-        let compressor = ENetCompressor {
+        super::codec::destroy_context(&host.public.compressor);
+        host.public.compressor = ENetCompressor {
             context,
             compress: Some(super::range_coder::enet_range_coder_compress),
             decompress: Some(super::range_coder::enet_range_coder_decompress),
             destroy: Some(super::range_coder::enet_range_coder_destroy),
         };
-        // SAFETY: `host` is live (caller contract); `compressor` is valid.
-        unsafe { enet_host_compress(host, &compressor) };
         0
     })
 }
@@ -434,47 +472,47 @@ pub unsafe extern "C" fn enet_host_compress_with_range_coder(host: *mut ENetHost
 /// Limits the channels a connecting peer may open (0 = the maximum).
 ///
 /// # Safety
-/// `host` must be NULL or live.
+/// `host` must be NULL or live. One thread at a time per host. From one of
+/// this host's own callbacks (intercept, checksum, compressor, packet free
+/// callback) it does nothing.
 #[no_mangle]
 pub unsafe extern "C" fn enet_host_channel_limit(host: *mut ENetHost, channelLimit: usize) {
-    guard!((), {
-        // SAFETY: caller contract.
-        if let Some(host) = unsafe { host_mut(host) } {
-            host.set_channel_limit(channelLimit);
-        }
+    guard!({
+        try_host!(let host = host);
+        host.set_channel_limit(channelLimit);
     })
 }
 
 /// Sets the host's bandwidth in bytes per second (0 = unlimited).
 ///
 /// # Safety
-/// `host` must be NULL or live.
+/// `host` must be NULL or live. One thread at a time per host. From one of
+/// this host's own callbacks (intercept, checksum, compressor, packet free
+/// callback) it does nothing.
 #[no_mangle]
 pub unsafe extern "C" fn enet_host_bandwidth_limit(
     host: *mut ENetHost,
     incomingBandwidth: u32,
     outgoingBandwidth: u32,
 ) {
-    guard!((), {
-        // SAFETY: caller contract.
-        if let Some(host) = unsafe { host_mut(host) } {
-            host.set_bandwidth_limit(incomingBandwidth, outgoingBandwidth);
-        }
+    guard!({
+        try_host!(let host = host);
+        host.set_bandwidth_limit(incomingBandwidth, outgoingBandwidth);
     })
 }
 
 /// Runs the bandwidth throttle now (`enet_host_service` does it each second).
 ///
 /// # Safety
-/// `host` must be NULL or live.
+/// `host` must be NULL or live. One thread at a time per host. From one of
+/// this host's own callbacks (intercept, checksum, compressor, packet free
+/// callback) it does nothing.
 /// cbindgen:prefix=extern
 #[no_mangle]
 pub unsafe extern "C" fn enet_host_bandwidth_throttle(host: *mut ENetHost) {
-    guard!((), {
-        // SAFETY: caller contract.
-        if let Some(host) = unsafe { host_mut(host) } {
-            host.bandwidth_throttle(clock::now());
-        }
+    guard!({
+        try_host!(let host = host);
+        host.bandwidth_throttle(clock::now());
     })
 }
 
@@ -482,7 +520,7 @@ pub unsafe extern "C" fn enet_host_bandwidth_throttle(host: *mut ENetHost) {
 /// cbindgen:prefix=extern
 #[no_mangle]
 pub extern "C" fn enet_host_random_seed() -> u32 {
-    guard!(0, {
+    guard!({
         std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
             .map_or(0, |elapsed| elapsed.as_secs() as u32)
@@ -496,15 +534,88 @@ pub extern "C" fn enet_host_random_seed() -> u32 {
 /// not one-to-one and can repeat much sooner). 0 for a NULL host.
 ///
 /// # Safety
-/// `host` must be NULL or live.
+/// `host` must be NULL or live. One thread at a time per host. From one of
+/// this host's own callbacks (intercept, checksum, compressor, packet free
+/// callback) it returns 0.
 /// cbindgen:prefix=extern
 #[no_mangle]
 pub unsafe extern "C" fn enet_host_random(host: *mut ENetHost) -> u32 {
-    guard!(0, {
-        // SAFETY: caller contract.
-        match unsafe { host_mut(host) } {
-            Some(host) => host.random(),
-            None => 0,
-        }
+    guard!({
+        try_host!(let host = host);
+        host.random()
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::cell::Cell;
+    use std::net::UdpSocket;
+
+    thread_local! {
+        /// What the intercept saw of its own host: service, check_events,
+        /// connect, and the state of the peer it reset.
+        static SEEN: Cell<Option<(c_int, c_int, bool)>> = const { Cell::new(None) };
+        static DANGLING: Cell<*mut ENetPeer> = const { Cell::new(ptr::null_mut()) };
+    }
+
+    unsafe extern "C" fn calls_back(host: *mut ENetHost, _event: *mut ENetEvent) -> c_int {
+        // SAFETY: an ENetEvent is integers and pointers, for which zero bytes are valid.
+        let mut event: ENetEvent = unsafe { core::mem::zeroed() };
+        let nowhere = ENetAddress {
+            host: u32::from_ne_bytes([127, 0, 0, 1]),
+            port: 9,
+        };
+        // SAFETY: the host the intercept was given, and valid arguments.
+        unsafe {
+            let serviced = enet_host_service(host, &mut event, 0);
+            let checked = enet_host_check_events(host, &mut event);
+            let connected = enet_host_connect(host, &nowhere, 1, 0).is_null();
+            enet_host_flush(host);
+            enet_host_destroy(host); // ignored
+            super::super::peer::enet_peer_reset(DANGLING.get());
+            SEEN.set(Some((serviced, checked, connected)));
+        }
+        1
+    }
+
+    #[test]
+    fn an_intercept_cannot_service_its_own_host_but_can_reset_its_peer() {
+        let loopback = ENetAddress {
+            host: u32::from_ne_bytes([127, 0, 0, 1]),
+            port: 0,
+        };
+        // SAFETY: valid arguments; the host is destroyed at the end.
+        unsafe {
+            let host = enet_host_create(&loopback, 2, 1, 0, 0);
+            assert!(!host.is_null());
+            let bound = socket::local_address((*host).socket).expect("bound");
+            let nowhere = ENetAddress {
+                host: loopback.host,
+                port: 9,
+            };
+            let dangling = enet_host_connect(host, &nowhere, 1, 0);
+            assert!(!dangling.is_null());
+            DANGLING.set(dangling);
+            (*host).intercept = Some(calls_back);
+            let sender = UdpSocket::bind("127.0.0.1:0").expect("socket");
+            sender
+                .send_to(b"not enet", ("127.0.0.1", bound.port))
+                .expect("sent");
+            let mut event: ENetEvent = core::mem::zeroed();
+            for _ in 0..100 {
+                enet_host_service(host, &mut event, 10);
+                if SEEN.get().is_some() {
+                    break;
+                }
+            }
+            assert_eq!(SEEN.get(), Some((-1, -1, true)));
+            // The reset was queued and made once the intercept returned.
+            assert_eq!(
+                (*dangling).state,
+                ENetPeerState::ENET_PEER_STATE_DISCONNECTED
+            );
+            enet_host_destroy(host);
+        }
+    }
 }

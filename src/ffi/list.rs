@@ -12,6 +12,8 @@ use crate::abi::{ENetList, ENetListIterator, ENetListNode};
 ///
 /// # Safety
 /// `list` must be NULL or point to a writable `ENetList`.
+/// Any thread, one at a time per list; it touches no host, so a host's
+/// callbacks may call it.
 #[no_mangle]
 pub unsafe extern "C" fn enet_list_clear(list: *mut ENetList) {
     guard!((), {
@@ -32,6 +34,8 @@ pub unsafe extern "C" fn enet_list_clear(list: *mut ENetList) {
 /// # Safety
 /// `position` must be a node of a well-formed list and `data` a writable,
 /// unlinked `ENetListNode` (or either NULL, which does nothing).
+/// Any thread, one at a time per list; it touches no host, so a host's
+/// callbacks may call it.
 #[no_mangle]
 pub unsafe extern "C" fn enet_list_insert(
     position: ENetListIterator,
@@ -59,6 +63,8 @@ pub unsafe extern "C" fn enet_list_insert(
 ///
 /// # Safety
 /// `position` must be NULL or a linked node of a well-formed list.
+/// Any thread, one at a time per list; it touches no host, so a host's
+/// callbacks may call it.
 #[no_mangle]
 pub unsafe extern "C" fn enet_list_remove(position: ENetListIterator) -> *mut c_void {
     guard!(ptr::null_mut(), {
@@ -80,6 +86,8 @@ pub unsafe extern "C" fn enet_list_remove(position: ENetListIterator) -> *mut c_
 /// # Safety
 /// `first..=last` must be a run of linked nodes of a well-formed list and
 /// `position` a node outside that run (any NULL does nothing).
+/// Any thread, one at a time per list; it touches no host, so a host's
+/// callbacks may call it.
 #[no_mangle]
 pub unsafe extern "C" fn enet_list_move(
     position: ENetListIterator,
@@ -112,6 +120,8 @@ pub unsafe extern "C" fn enet_list_move(
 ///
 /// # Safety
 /// `list` must be NULL or a well-formed (cleared or populated) list.
+/// Any thread, one at a time per list; it touches no host, so a host's
+/// callbacks may call it.
 #[no_mangle]
 pub unsafe extern "C" fn enet_list_size(list: *mut ENetList) -> usize {
     guard!(0, {

@@ -2,13 +2,28 @@
 
 //! The `extern "C"` surface: one submodule per ENet noun.
 //!
-//! Every entry point is thin: it checks its pointers, runs its body inside
-//! `guard!` so that no panic unwinds into C, and forwards to safe Rust.
-//! The release profile also sets `panic = "abort"` as a backstop.
+//! Every entry point is thin: it runs its body inside `guard!` so that no
+//! panic unwinds into C, turns its pointer parameters into references
+//! through the macros below, and forwards to safe Rust. The macros hold
+//! the dereferences of C pointers, each with its argument, so entry points
+//! need no `unsafe` of their own for them. The release profile also sets
+//! `panic = "abort"` as a backstop.
+//!
+//! The contract every export shares: pointers are NULL or valid as its
+//! `# Safety` section says; one thread at a time per host (its peers, and
+//! the packets queued to it, included); and from inside a host's own
+//! callbacks (intercept, checksum, compressor, a packet's free callback)
+//! only `enet_peer_send`, `enet_host_broadcast`, `enet_peer_disconnect*`
+//! and `enet_peer_reset` reach that host, queued until the callback
+//! returns: every other call on it gets its failure value (`busy.rs`).
 
 /// Runs an entry point's body and maps a panic to the function's failure
-/// value (`-1`, NULL, 0 or `()`), so no unwind ever crosses into C.
+/// value, so no unwind ever crosses into C: the return type's
+/// [`FailureValue`], or the value given first.
 macro_rules! guard {
+    ($body:expr) => {
+        guard!($crate::ffi::FailureValue::failure(), $body)
+    };
     ($failure:expr, $body:expr) => {
         match ::std::panic::catch_unwind(::std::panic::AssertUnwindSafe(|| $body)) {
             Ok(value) => value,
@@ -17,7 +32,266 @@ macro_rules! guard {
     };
 }
 
+/// Binds `$host` to the `DriverHost` behind an `ENetHost *` parameter for
+/// the rest of the enclosing block (an entry point's `guard!` body), with
+/// the host marked busy on this thread meanwhile (see `busy.rs`); the
+/// calls its callbacks make are applied when the block ends. Returns the
+/// failure value from the body for NULL, and for a host this thread is
+/// already inside of (a call from one of its callbacks): the value after
+/// `else`, the result of `busy $name => ...`, or the return type's
+/// [`FailureValue`].
+macro_rules! try_host {
+    (let $host:ident = $pointer:expr) => {
+        try_host!(let $host = $pointer, else $crate::ffi::FailureValue::failure())
+    };
+    (let $host:ident = $pointer:expr, else $failure:expr) => {
+        try_host!(let $host = $pointer, busy _busy => $failure, else $failure)
+    };
+    (let $host:ident = $pointer:expr, busy $busy:pat => $on_busy:expr) => {
+        try_host!(let $host = $pointer, busy $busy => $on_busy,
+            else $crate::ffi::FailureValue::failure())
+    };
+    (let $host:ident = $pointer:expr, busy $busy:pat => $on_busy:expr, else $failure:expr) => {
+        let pointer: *mut $crate::abi::ENetHost = $pointer;
+        if pointer.is_null() {
+            return $failure;
+        }
+        let outer = match $crate::ffi::busy::find_host(pointer) {
+            $crate::ffi::busy::HostLookup::Idle(outer) => outer,
+            $crate::ffi::busy::HostLookup::Busy($busy) => return $on_busy,
+        };
+        // SAFETY: every export's contract: a non-NULL `ENetHost *` comes
+        // from `enet_host_create` (or `enet_rs_host_create`), is not
+        // destroyed, and is used by one thread at a time. Such a pointer
+        // is the address of a live `DriverHost` (`ENetHost` is the first
+        // field of the `#[repr(C)]` engine `Host`, itself the first field
+        // of the `#[repr(C)]` `DriverHost`) with the provenance of its
+        // whole allocation (`CBox::into_raw`). No other reference to it is
+        // live: the library makes references to a host only here, for the
+        // length of one entry point on its thread; another thread may not
+        // be inside it; and on this thread the only code that runs while
+        // an entry point holds one is the host's own callbacks, whose calls
+        // find the host busy just above and never reach this line.
+        let driver = unsafe { &mut *pointer.cast::<$crate::ffi::driver::DriverHost>() };
+        let context = $crate::ffi::busy::BusyHost::new(driver, outer);
+        let mut entered = $crate::ffi::busy::Entered::link(
+            &context,
+            driver,
+            $crate::ffi::host::apply_callback_calls,
+        );
+        let $host = entered.driver();
+    };
+}
+
+/// Binds `$host` and `$index` to the host of an `ENetPeer *` parameter
+/// and the peer's slot, as [`try_host!`] does for a host. Returns the
+/// failure value from the body for NULL, a peer of no host's array, and a
+/// peer of a host this thread is already inside of (a call from one of its
+/// callbacks): the value after `else`, the result of
+/// `busy ($busy, $slot) => ...`, or the return type's [`FailureValue`].
+macro_rules! try_peer {
+    (let ($host:ident, $index:ident) = $pointer:expr) => {
+        try_peer!(let ($host, $index) = $pointer, else $crate::ffi::FailureValue::failure())
+    };
+    (let ($host:ident, $index:ident) = $pointer:expr, else $failure:expr) => {
+        try_peer!(let ($host, $index) = $pointer, busy (_busy, _slot) => $failure,
+            else $failure)
+    };
+    (let ($host:ident, $index:ident) = $pointer:expr,
+        busy ($busy:pat, $slot:pat) => $on_busy:expr) => {
+        try_peer!(let ($host, $index) = $pointer, busy ($busy, $slot) => $on_busy,
+            else $crate::ffi::FailureValue::failure())
+    };
+    (let ($host:ident, $index:ident) = $pointer:expr,
+        busy ($busy:pat, $slot:pat) => $on_busy:expr, else $failure:expr) => {
+        try_peer!(@find ($host, $index, outer, driver) = $pointer,
+            busy ($busy, $slot) => $on_busy, else $failure);
+        let context = $crate::ffi::busy::BusyHost::new(driver, outer);
+        let mut entered = $crate::ffi::busy::Entered::link(
+            &context,
+            driver,
+            $crate::ffi::host::apply_callback_calls,
+        );
+        let $host = entered.driver();
+    };
+    // For an entry point whose work on the host runs none of the program's
+    // callbacks (nor anything that frees a packet): the host is not marked
+    // busy meanwhile, which saves the hot `enet_peer_send` the marking.
+    (quick let ($host:ident, $index:ident) = $pointer:expr,
+        busy ($busy:pat, $slot:pat) => $on_busy:expr) => {
+        try_peer!(@find ($host, $index, outer, driver) = $pointer,
+            busy ($busy, $slot) => $on_busy, else $crate::ffi::FailureValue::failure());
+        let _ = outer;
+        let $host = driver;
+    };
+    (@find ($host:ident, $index:ident, $outer:ident, $driver:ident) = $pointer:expr,
+        busy ($busy:pat, $slot:pat) => $on_busy:expr, else $failure:expr) => {
+        let peer: *mut $crate::abi::ENetPeer = $pointer;
+        if peer.is_null() {
+            return $failure;
+        }
+        let $outer = match $crate::ffi::busy::find_peer(peer) {
+            $crate::ffi::busy::PeerLookup::Idle(outer) => outer,
+            $crate::ffi::busy::PeerLookup::Busy($busy, $slot) => return $on_busy,
+            $crate::ffi::busy::PeerLookup::Stray => return $failure,
+        };
+        // SAFETY: every export's contract: a non-NULL `ENetPeer *` is a
+        // peer of a live host used by one thread at a time, so it points
+        // into that host's peer array and can be read. Nothing holds a
+        // reference into it: the engine makes references into a host's
+        // peers only while an entry point on this thread is inside the
+        // host, and the peer is in no such host's array (checked above).
+        let owner = unsafe { (*peer).host };
+        if owner.is_null() {
+            return $failure;
+        }
+        if let $crate::ffi::busy::HostLookup::Busy(_) =
+            $crate::ffi::busy::find_host_from($outer, owner)
+        {
+            return $failure;
+        }
+        // SAFETY: `peer->host` of a live peer is its live host, and it is
+        // not busy on this thread (checked just above); the argument of
+        // `try_host!` holds from here. The `quick` form marks the host busy
+        // for no callbacks: its entry point runs none while it holds this.
+        let $driver = unsafe { &mut *owner.cast::<$crate::ffi::driver::DriverHost>() };
+        let Some($index) = $driver.peer_index(peer) else {
+            return $failure;
+        };
+    };
+}
+
+/// The packet behind an `ENetPacket *` parameter, seen without taking a
+/// reference ([`crate::mem::PacketView`]); returns the failure value from
+/// the body for NULL (the value after `else`, or the return type's
+/// [`FailureValue`]).
+macro_rules! try_packet {
+    ($pointer:expr) => {
+        try_packet!($pointer, else $crate::ffi::FailureValue::failure())
+    };
+    ($pointer:expr, else $failure:expr) => {
+        // SAFETY: every export's contract: a packet parameter is NULL or a
+        // live packet from `enet_packet_create`, not being destroyed, used
+        // by one thread at a time; a view reads and counts references
+        // through the pointer only while the call lasts.
+        match unsafe { $crate::mem::PacketView::from_raw($pointer) } {
+            Some(view) => view,
+            None => return $failure,
+        }
+    };
+}
+
+/// A shared reference to what a pointer parameter points at, or `None`
+/// for NULL.
+macro_rules! arg_ref {
+    ($pointer:expr) => {
+        // SAFETY: every export's contract: a pointer parameter is NULL or
+        // points at a valid value the caller does not change during the
+        // call; the reference does not outlive the call.
+        unsafe { $pointer.as_ref() }
+    };
+}
+
+/// A mutable reference to what a pointer parameter points at, or `None`
+/// for NULL.
+macro_rules! arg_mut {
+    ($pointer:expr) => {
+        // SAFETY: every export's contract: an out-parameter is NULL or
+        // points at a writable value no one else touches during the call;
+        // the reference does not outlive the call.
+        unsafe { $pointer.as_mut() }
+    };
+}
+
+/// The `length` bytes a `const void *` parameter points at (none for
+/// NULL is the caller's to handle).
+macro_rules! arg_bytes {
+    ($pointer:expr, $length:expr) => {
+        // SAFETY: every export's contract: a data parameter is readable for
+        // its length in bytes and unchanged during the call; the slice does
+        // not outlive the call.
+        unsafe { core::slice::from_raw_parts($pointer.cast::<u8>(), $length) }
+    };
+}
+
+/// The UTF-8 text of a `const char *` parameter, or `None` for NULL or
+/// text that is not UTF-8.
+macro_rules! arg_str {
+    ($pointer:expr) => {{
+        let pointer: *const core::ffi::c_char = $pointer;
+        if pointer.is_null() {
+            None
+        } else {
+            // SAFETY: every export's contract: a string parameter is NULL
+            // or NUL-terminated and unchanged during the call; the text
+            // does not outlive the call.
+            unsafe { core::ffi::CStr::from_ptr(pointer) }.to_str().ok()
+        }
+    }};
+}
+
+/// The `length` bytes a `char *` out-parameter gives to write, as
+/// possibly uninitialised bytes.
+macro_rules! arg_out_bytes {
+    ($pointer:expr, $length:expr) => {
+        // SAFETY: every export's contract: a buffer parameter is writable
+        // for its length in bytes, and no one else touches it during the
+        // call; the slice does not outlive the call.
+        unsafe {
+            core::slice::from_raw_parts_mut($pointer.cast::<core::mem::MaybeUninit<u8>>(), $length)
+        }
+    };
+}
+
+/// What an entry point returns when it cannot do what was asked (or a
+/// panic stopped it): `-1` for a C `int` status, NULL for a pointer, 0 for
+/// a count or a `u32` value, nothing for `void`.
+pub(crate) trait FailureValue {
+    fn failure() -> Self;
+}
+
+impl FailureValue for () {
+    fn failure() -> Self {}
+}
+
+impl FailureValue for core::ffi::c_int {
+    fn failure() -> Self {
+        -1
+    }
+}
+
+impl FailureValue for u32 {
+    fn failure() -> Self {
+        0
+    }
+}
+
+impl FailureValue for usize {
+    fn failure() -> Self {
+        0
+    }
+}
+
+impl<T> FailureValue for *mut T {
+    fn failure() -> Self {
+        core::ptr::null_mut()
+    }
+}
+
+impl<T> FailureValue for *const T {
+    fn failure() -> Self {
+        core::ptr::null()
+    }
+}
+
+impl FailureValue for crate::abi::ENetRsPeerHandle {
+    fn failure() -> Self {
+        Self::default()
+    }
+}
+
 pub mod address;
+mod busy;
 pub mod callbacks;
 mod codec;
 pub mod crc;

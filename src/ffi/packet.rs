@@ -11,23 +11,34 @@ use crate::mem::packet::{create, destroy, resize};
 /// # Safety
 /// `data` must be NULL or readable for `dataLength` bytes (and, with
 /// `ENET_PACKET_FLAG_NO_ALLOCATE`, outlive the packet).
+/// Any thread, one at a time per packet; it touches no host, so a host's
+/// callbacks (intercept, checksum, compressor, packet free callback) may
+/// call it, as stock allows.
 #[no_mangle]
 pub unsafe extern "C" fn enet_packet_create(
     data: *const c_void,
     dataLength: usize,
     flags: u32,
 ) -> *mut ENetPacket {
-    // SAFETY: forwarded caller contract.
+    // SAFETY: `create` needs what this function's contract promises:
+    // `dataLength` readable bytes at `data` (or NULL).
     guard!(ptr::null_mut(), unsafe { create(data, dataLength, flags) })
 }
 
 /// Destroys a packet and its data; NULL is ignored.
 ///
 /// # Safety
-/// `packet` must be NULL or a live packet, not used afterwards.
+/// `packet` must be NULL or a live packet, not used afterwards (nor
+/// queued to a peer: destroying a packet a host still holds is the
+/// program's error, as on stock).
+/// Any thread, one at a time per packet; it touches no host, so a host's
+/// callbacks (intercept, checksum, compressor, packet free callback) may
+/// call it, as stock allows.
 #[no_mangle]
 pub unsafe extern "C" fn enet_packet_destroy(packet: *mut ENetPacket) {
-    // SAFETY: forwarded caller contract.
+    // SAFETY: `destroy` needs what this function's contract promises: a
+    // live packet from `enet_packet_create` (or NULL) that nothing uses
+    // after this call.
     guard!((), unsafe { destroy(packet) })
 }
 
@@ -35,12 +46,15 @@ pub unsafe extern "C" fn enet_packet_destroy(packet: *mut ENetPacket) {
 ///
 /// # Safety
 /// `packet` must be NULL or a live packet.
+/// Any thread, one at a time per packet; it touches no host, so a host's
+/// callbacks (intercept, checksum, compressor, packet free callback) may
+/// call it, as stock allows.
 #[no_mangle]
 pub unsafe extern "C" fn enet_packet_resize(packet: *mut ENetPacket, dataLength: usize) -> c_int {
-    guard!(-1, {
-        // SAFETY: the caller passes NULL or a live packet.
-        match unsafe { packet.as_mut() } {
-            // SAFETY: `packet` is live.
+    guard!({
+        match arg_mut!(packet) {
+            // SAFETY: `resize` needs a live packet from `enet_packet_create`,
+            // which this function's contract promises.
             Some(packet) => unsafe { resize(packet, dataLength) },
             None => -1,
         }

@@ -4,10 +4,12 @@
 use core::ffi::{c_int, c_void};
 use core::ptr;
 
-use super::driver::{peer_host, DriverHost};
+use super::busy;
+use super::driver::DriverHost;
 use super::host::finish_disconnect;
 use crate::abi::*;
 use crate::mem::{CBox, PacketRef, PacketView};
+use crate::proto::request::{CallbackCall, DisconnectWhen};
 use crate::proto::{PeerIndex, Queued, Sequenced};
 use crate::wire::command::{number, Command, CommandFlags, CommandHeader};
 use crate::wire::command_size;
@@ -17,19 +19,29 @@ use crate::wire::command_size;
 ///
 /// # Safety
 /// `peer` must be NULL or a peer of a live host; `packet` NULL or live.
+/// One thread at a time per host. From one of the peer's host's own
+/// callbacks (intercept, checksum, compressor, packet free callback) the
+/// send is queued and made once the callback returns: the call returns 0
+/// for any packet (-1 for NULL), the packet is the library's from then on,
+/// and a send that fails when it is made (the peer not connected, no such
+/// channel, a packet too large) frees a packet no peer took.
 #[no_mangle]
 pub unsafe extern "C" fn enet_peer_send(
     peer: *mut ENetPeer,
     channelID: u8,
     packet: *mut ENetPacket,
 ) -> c_int {
-    guard!(-1, {
-        // SAFETY: caller contract.
-        let (Some((host, index)), Some(view)) = (unsafe { peer_host(peer) }, unsafe {
-            PacketView::from_raw(packet)
-        }) else {
-            return -1;
-        };
+    guard!({
+        let view = try_packet!(packet);
+        // Queueing a send only counts references: no callback runs.
+        try_peer!(quick let (host, index) = peer, busy (busy, slot) => {
+            busy.defer(CallbackCall::Send {
+                peer: slot,
+                channel_id: channelID,
+                packet: view.retain(),
+            });
+            0
+        });
         match host.send(index, channelID, view) {
             Ok(()) => 0,
             Err(_) => -1,
@@ -41,38 +53,22 @@ pub unsafe extern "C" fn enet_peer_send(
 ///
 /// # Safety
 /// `peer` must be NULL or a peer of a live host; `channelID` NULL or writable.
+/// One thread at a time per host. From one of this host's own callbacks (intercept, checksum, compressor,
+/// packet free callback) it returns NULL.
 #[no_mangle]
 pub unsafe extern "C" fn enet_peer_receive(
     peer: *mut ENetPeer,
     channelID: *mut u8,
 ) -> *mut ENetPacket {
-    guard!(ptr::null_mut(), {
-        // SAFETY: caller contract.
-        let Some((host, index)) = (unsafe { peer_host(peer) }) else {
-            return ptr::null_mut();
-        };
+    guard!({
+        try_peer!(let (host, index) = peer);
         let Some((channel, packet)) = host.peer_view(index).receive() else {
             return ptr::null_mut();
         };
-        // SAFETY: caller contract.
-        if let Some(out) = unsafe { channelID.as_mut() } {
+        if let Some(out) = arg_mut!(channelID) {
             *out = channel;
         }
         packet.hand_to_program()
-    })
-}
-
-/// Runs `action` on the peer's host and slot; nothing for a NULL or
-/// foreign peer.
-///
-/// # Safety
-/// `peer` must be NULL or a peer of a live host.
-unsafe fn with_peer(peer: *mut ENetPeer, action: impl FnOnce(&mut DriverHost, PeerIndex)) {
-    guard!((), {
-        // SAFETY: caller contract.
-        if let Some((host, index)) = unsafe { peer_host(peer) } {
-            action(host, index);
-        }
     })
 }
 
@@ -80,30 +76,36 @@ unsafe fn with_peer(peer: *mut ENetPeer, action: impl FnOnce(&mut DriverHost, Pe
 ///
 /// # Safety
 /// `peer` must be NULL or a peer of a live host.
+/// One thread at a time per host. From one of this host's own callbacks (intercept, checksum, compressor,
+/// packet free callback) it does nothing.
 #[no_mangle]
 pub unsafe extern "C" fn enet_peer_ping(peer: *mut ENetPeer) {
-    // SAFETY: caller contract.
-    unsafe { with_peer(peer, |host, index| host.ping(index)) }
+    guard!({
+        try_peer!(let (host, index) = peer);
+        host.ping(index);
+    })
 }
 
 /// Sets the ping interval in ms (0 = the default, 500).
 ///
 /// # Safety
 /// `peer` must be NULL or a peer of a live host.
+/// One thread at a time per host. From one of this host's own callbacks (intercept, checksum, compressor,
+/// packet free callback) it does nothing.
 #[no_mangle]
 pub unsafe extern "C" fn enet_peer_ping_interval(peer: *mut ENetPeer, pingInterval: u32) {
-    // SAFETY: caller contract.
-    unsafe {
-        with_peer(peer, |host, index| {
-            host.set_ping_interval(index, pingInterval)
-        })
-    }
+    guard!({
+        try_peer!(let (host, index) = peer);
+        host.set_ping_interval(index, pingInterval);
+    })
 }
 
 /// Sets the timeout limit, minimum and maximum (each 0 = its default).
 ///
 /// # Safety
 /// `peer` must be NULL or a peer of a live host.
+/// One thread at a time per host. From one of this host's own callbacks (intercept, checksum, compressor,
+/// packet free callback) it does nothing.
 #[no_mangle]
 pub unsafe extern "C" fn enet_peer_timeout(
     peer: *mut ENetPeer,
@@ -111,74 +113,99 @@ pub unsafe extern "C" fn enet_peer_timeout(
     timeoutMinimum: u32,
     timeoutMaximum: u32,
 ) {
-    // SAFETY: caller contract.
-    unsafe {
-        with_peer(peer, |host, index| {
-            host.peer_view(index)
-                .set_timeout(timeoutLimit, timeoutMinimum, timeoutMaximum)
-        })
-    }
+    guard!({
+        try_peer!(let (host, index) = peer);
+        host.peer_view(index)
+            .set_timeout(timeoutLimit, timeoutMinimum, timeoutMaximum);
+    })
 }
 
 /// Drops the connection at once, without telling the peer.
 ///
 /// # Safety
-/// `peer` must be NULL or a peer of a live host.
+/// `peer` must be NULL or a peer of a live host. One thread at a time per
+/// host. From one of the peer's host's own callbacks (intercept, checksum,
+/// compressor, packet free callback) the reset is queued and made once the
+/// callback returns.
 #[no_mangle]
 pub unsafe extern "C" fn enet_peer_reset(peer: *mut ENetPeer) {
-    // SAFETY: caller contract.
-    unsafe { with_peer(peer, |host, index| host.reset_peer(index)) }
+    guard!({
+        try_peer!(let (host, index) = peer,
+            busy (busy, slot) => busy.defer(CallbackCall::Reset { peer: slot }));
+        host.reset_peer(index);
+    })
+}
+
+/// What a disconnect call leaves to do, done now.
+fn disconnect(driver: &mut DriverHost, index: PeerIndex, data: u32, when: DisconnectWhen) {
+    let effect = match when {
+        DisconnectWhen::Asked => driver.disconnect(index, data),
+        DisconnectWhen::Now => driver.disconnect_now(index, data),
+        DisconnectWhen::Later => driver.disconnect_later(index, data),
+    };
+    finish_disconnect(driver, index, effect);
+}
+
+/// A disconnect call from the host's own callbacks, queued.
+fn defer_disconnect(busy: busy::Busy, peer: PeerIndex, data: u32, when: DisconnectWhen) {
+    busy.defer(CallbackCall::Disconnect { peer, data, when });
 }
 
 /// Asks the peer to disconnect; a DISCONNECT event follows its answer.
 ///
 /// # Safety
-/// `peer` must be NULL or a peer of a live host.
+/// `peer` must be NULL or a peer of a live host. One thread at a time per
+/// host. From one of the peer's host's own callbacks (intercept, checksum,
+/// compressor, packet free callback) the call is queued and made once the
+/// callback returns.
 #[no_mangle]
 pub unsafe extern "C" fn enet_peer_disconnect(peer: *mut ENetPeer, data: u32) {
-    // SAFETY: caller contract.
-    unsafe {
-        with_peer(peer, |host, index| {
-            let effect = host.disconnect(index, data);
-            finish_disconnect(host, index, effect);
-        })
-    }
+    let when = DisconnectWhen::Asked;
+    guard!({
+        try_peer!(let (host, index) = peer,
+            busy (busy, slot) => defer_disconnect(busy, slot, data, when));
+        disconnect(host, index, data, when);
+    })
 }
 
 /// Tells the peer (once, unreliably) and resets it at once; no event.
 ///
 /// # Safety
-/// `peer` must be NULL or a peer of a live host.
+/// As `enet_peer_disconnect` (from the host's own callbacks too: the call
+/// is queued and made once the callback returns; one thread at a time per
+/// host).
 #[no_mangle]
 pub unsafe extern "C" fn enet_peer_disconnect_now(peer: *mut ENetPeer, data: u32) {
-    // SAFETY: caller contract.
-    unsafe {
-        with_peer(peer, |host, index| {
-            let effect = host.disconnect_now(index, data);
-            finish_disconnect(host, index, effect);
-        })
-    }
+    let when = DisconnectWhen::Now;
+    guard!({
+        try_peer!(let (host, index) = peer,
+            busy (busy, slot) => defer_disconnect(busy, slot, data, when));
+        disconnect(host, index, data, when);
+    })
 }
 
 /// Disconnects once everything queued to the peer has been delivered.
 ///
 /// # Safety
-/// `peer` must be NULL or a peer of a live host.
+/// As `enet_peer_disconnect` (from the host's own callbacks too: the call
+/// is queued and made once the callback returns; one thread at a time per
+/// host).
 #[no_mangle]
 pub unsafe extern "C" fn enet_peer_disconnect_later(peer: *mut ENetPeer, data: u32) {
-    // SAFETY: caller contract.
-    unsafe {
-        with_peer(peer, |host, index| {
-            let effect = host.disconnect_later(index, data);
-            finish_disconnect(host, index, effect);
-        })
-    }
+    let when = DisconnectWhen::Later;
+    guard!({
+        try_peer!(let (host, index) = peer,
+            busy (busy, slot) => defer_disconnect(busy, slot, data, when));
+        disconnect(host, index, data, when);
+    })
 }
 
 /// Configures the packet throttle and tells the peer.
 ///
 /// # Safety
 /// `peer` must be NULL or a peer of a live host.
+/// One thread at a time per host. From one of this host's own callbacks (intercept, checksum, compressor,
+/// packet free callback) it does nothing.
 #[no_mangle]
 pub unsafe extern "C" fn enet_peer_throttle_configure(
     peer: *mut ENetPeer,
@@ -186,27 +213,24 @@ pub unsafe extern "C" fn enet_peer_throttle_configure(
     acceleration: u32,
     deceleration: u32,
 ) {
-    // SAFETY: caller contract.
-    unsafe {
-        with_peer(peer, |host, index| {
-            host.throttle_configure(index, interval, acceleration, deceleration)
-        })
-    }
+    guard!({
+        try_peer!(let (host, index) = peer);
+        host.throttle_configure(index, interval, acceleration, deceleration);
+    })
 }
 
 /// Adapts the throttle to a round-trip sample: 1 opened, -1 closed, 0 kept.
 ///
 /// # Safety
 /// `peer` must be NULL or a peer of a live host.
+/// One thread at a time per host. From one of this host's own callbacks (intercept, checksum, compressor,
+/// packet free callback) it returns 0.
 /// cbindgen:prefix=extern
 #[no_mangle]
 pub unsafe extern "C" fn enet_peer_throttle(peer: *mut ENetPeer, rtt: u32) -> c_int {
     guard!(0, {
-        // SAFETY: caller contract.
-        match unsafe { peer_host(peer) } {
-            Some((host, index)) => host.peer_view(index).throttle(rtt),
-            None => 0,
-        }
+        try_peer!(let (host, index) = peer, else 0);
+        host.peer_view(index).throttle(rtt)
     })
 }
 
@@ -214,11 +238,15 @@ pub unsafe extern "C" fn enet_peer_throttle(peer: *mut ENetPeer, rtt: u32) -> c_
 ///
 /// # Safety
 /// `peer` must be NULL or a peer of a live host.
+/// One thread at a time per host. From one of this host's own callbacks (intercept, checksum, compressor,
+/// packet free callback) it does nothing.
 /// cbindgen:prefix=extern
 #[no_mangle]
 pub unsafe extern "C" fn enet_peer_reset_queues(peer: *mut ENetPeer) {
-    // SAFETY: caller contract.
-    unsafe { with_peer(peer, |host, index| host.reset_queues(index)) }
+    guard!({
+        try_peer!(let (host, index) = peer);
+        host.reset_queues(index);
+    })
 }
 
 /// 1 while the peer has commands queued, waiting to be sent or sent and
@@ -227,15 +255,14 @@ pub unsafe extern "C" fn enet_peer_reset_queues(peer: *mut ENetPeer) {
 ///
 /// # Safety
 /// `peer` must be NULL or a peer of a live host.
+/// One thread at a time per host. From one of this host's own callbacks (intercept, checksum, compressor,
+/// packet free callback) it returns 0.
 /// cbindgen:prefix=extern
 #[no_mangle]
 pub unsafe extern "C" fn enet_peer_has_outgoing_commands(peer: *mut ENetPeer) -> c_int {
     guard!(0, {
-        // SAFETY: caller contract.
-        match unsafe { peer_host(peer) } {
-            Some((host, index)) => c_int::from(host.has_outgoing_commands(index)),
-            None => 0,
-        }
+        try_peer!(let (host, index) = peer, else 0);
+        c_int::from(host.has_outgoing_commands(index))
     })
 }
 
@@ -273,6 +300,20 @@ fn host_order_sequence(command: &ENetProtocol) -> u16 {
     unsafe { command.header.reliableSequenceNumber }
 }
 
+/// `command`'s command byte and channel.
+fn header_fields(command: &ENetProtocol) -> (u8, u8) {
+    // SAFETY: as in `host_order_sequence`: the common header's plain bytes.
+    unsafe { (command.header.command, command.header.channelID) }
+}
+
+/// `command`'s unreliable sequence number, in host order (meaningful for
+/// a SEND_UNRELIABLE only).
+fn unreliable_sequence(command: &ENetProtocol) -> u16 {
+    // SAFETY: `ENetProtocol` is 48 packed bytes of integers, so any member
+    // read is a read of plain bytes inside it.
+    u16::from_be(unsafe { command.sendUnreliable.unreliableSequenceNumber })
+}
+
 /// Internal in stock: queues a command the caller allocated (with
 /// `enet_malloc`), taking ownership of it and of one reference to its
 /// packet. The command is converted into the engine's queue; the object
@@ -283,21 +324,23 @@ fn host_order_sequence(command: &ENetProtocol) -> u16 {
 /// `peer` must be NULL or a peer of a live host; `outgoingCommand` NULL or
 /// a command from `enet_malloc` whose `packet` (if any) is live and
 /// already counts this command's reference.
+/// One thread at a time per host. From one of this host's own callbacks
+/// (intercept, checksum, compressor, packet free callback) it frees the
+/// command and queues nothing.
 /// cbindgen:prefix=extern
 #[no_mangle]
 pub unsafe extern "C" fn enet_peer_setup_outgoing_command(
     peer: *mut ENetPeer,
     outgoingCommand: *mut ENetOutgoingCommand,
 ) {
-    guard!((), {
-        // SAFETY: caller contract.
-        let (Some((host, index)), Some(owned)) = (unsafe { peer_host(peer) }, unsafe {
-            CBox::from_raw(outgoingCommand)
-        }) else {
+    guard!({
+        // SAFETY: the contract hands the command from `enet_malloc` to us;
+        // it is taken back once, here.
+        let Some(mut owned) = (unsafe { CBox::from_raw(outgoingCommand) }) else {
             return;
         };
-        let mut owned = owned;
-        // SAFETY: the command's packet reference is handed to us.
+        try_peer!(let (host, index) = peer);
+        // SAFETY: the contract hands us the command's packet reference.
         let packet = unsafe { PacketRef::adopt_raw(owned.packet) };
         let (offset, length) = (owned.fragmentOffset, owned.fragmentLength);
         let mut packet = packet;
@@ -348,6 +391,8 @@ fn fill_outgoing_receipt(receipt: &mut ENetOutgoingCommand, sequenced: Sequenced
 /// # Safety
 /// `peer` must be NULL or a peer of a live host; `command` NULL or valid;
 /// `packet` NULL or live.
+/// One thread at a time per host. From one of this host's own callbacks
+/// (intercept, checksum, compressor, packet free callback) it returns NULL.
 /// cbindgen:prefix=extern
 #[no_mangle]
 pub unsafe extern "C" fn enet_peer_queue_outgoing_command(
@@ -357,16 +402,19 @@ pub unsafe extern "C" fn enet_peer_queue_outgoing_command(
     offset: u32,
     length: u16,
 ) -> *mut ENetOutgoingCommand {
-    guard!(ptr::null_mut(), {
-        // SAFETY: caller contract.
-        let (Some((host, index)), Some(command)) =
-            (unsafe { peer_host(peer) }, unsafe { command.as_ref() })
-        else {
+    guard!({
+        let Some(command) = arg_ref!(command) else {
             return ptr::null_mut();
         };
+        let payload = if packet.is_null() {
+            None
+        } else {
+            Some(try_packet!(packet))
+        };
+        try_peer!(let (host, index) = peer);
         let sequenced = with_parsed(command, |header, parsed| {
-            // SAFETY: a live packet of the program's; the command takes its own reference.
-            let reference = unsafe { PacketRef::retain_raw(packet) };
+            // The command takes its own reference.
+            let reference = payload.map(PacketView::retain);
             host.queue_command(index, header, parsed, reference, offset, length)
         });
         let Some(sequenced) = sequenced.flatten() else {
@@ -404,6 +452,8 @@ pub unsafe extern "C" fn enet_peer_queue_outgoing_command(
 /// # Safety
 /// `peer` must be NULL or a peer of a live host; `command` NULL or valid;
 /// `data` NULL or readable for `dataLength` bytes.
+/// One thread at a time per host. From one of this host's own callbacks
+/// (intercept, checksum, compressor, packet free callback) it returns NULL.
 /// cbindgen:prefix=extern
 #[no_mangle]
 pub unsafe extern "C" fn enet_peer_queue_incoming_command(
@@ -414,13 +464,11 @@ pub unsafe extern "C" fn enet_peer_queue_incoming_command(
     _flags: u32,
     fragmentCount: u32,
 ) -> *mut ENetIncomingCommand {
-    guard!(ptr::null_mut(), {
-        // SAFETY: caller contract.
-        let (Some((host, index)), Some(command)) =
-            (unsafe { peer_host(peer) }, unsafe { command.as_ref() })
-        else {
+    guard!({
+        let Some(command) = arg_ref!(command) else {
             return ptr::null_mut();
         };
+        try_peer!(let (host, index) = peer);
         if fragmentCount > 0 {
             return ptr::null_mut();
         }
@@ -429,17 +477,10 @@ pub unsafe extern "C" fn enet_peer_queue_incoming_command(
             zeroes = vec![0u8; dataLength];
             &zeroes
         } else {
-            // SAFETY: caller contract: `dataLength` readable bytes.
-            unsafe { core::slice::from_raw_parts(data.cast::<u8>(), dataLength) }
+            arg_bytes!(data, dataLength)
         };
-        // SAFETY: plain bytes of the packed union's common header and body.
-        let (command_byte, channel_id, unreliable) = unsafe {
-            (
-                command.header.command,
-                command.header.channelID,
-                u16::from_be(command.sendUnreliable.unreliableSequenceNumber),
-            )
-        };
+        let (command_byte, channel_id) = header_fields(command);
+        let unreliable = unreliable_sequence(command);
         let sequence = host_order_sequence(command);
         let outcome = host.inject_incoming(
             index,
@@ -477,6 +518,8 @@ pub unsafe extern "C" fn enet_peer_queue_incoming_command(
 ///
 /// # Safety
 /// `peer` must be NULL or a peer of a live host; `command` NULL or valid.
+/// One thread at a time per host. From one of this host's own callbacks
+/// (intercept, checksum, compressor, packet free callback) it returns NULL.
 /// cbindgen:prefix=extern
 #[no_mangle]
 pub unsafe extern "C" fn enet_peer_queue_acknowledgement(
@@ -484,16 +527,12 @@ pub unsafe extern "C" fn enet_peer_queue_acknowledgement(
     command: *const ENetProtocol,
     sentTime: u16,
 ) -> *mut ENetAcknowledgement {
-    guard!(ptr::null_mut(), {
-        // SAFETY: caller contract.
-        let (Some((host, index)), Some(command)) =
-            (unsafe { peer_host(peer) }, unsafe { command.as_ref() })
-        else {
+    guard!({
+        let Some(command) = arg_ref!(command) else {
             return ptr::null_mut();
         };
-        // SAFETY: plain bytes of the packed union's common header.
-        let (command_byte, channel_id) =
-            unsafe { (command.header.command, command.header.channelID) };
+        try_peer!(let (host, index) = peer);
+        let (command_byte, channel_id) = header_fields(command);
         let header = CommandHeader {
             flags: CommandFlags::from_bits(command_byte),
             channel_id,
@@ -520,7 +559,7 @@ pub unsafe extern "C" fn enet_peer_queue_acknowledgement(
 /// is never anything left to move here.
 ///
 /// # Safety
-/// Any pointers.
+/// Any pointers, from any thread, also from a host's callbacks.
 /// cbindgen:prefix=extern
 #[no_mangle]
 pub unsafe extern "C" fn enet_peer_dispatch_incoming_unreliable_commands(
@@ -535,7 +574,7 @@ pub unsafe extern "C" fn enet_peer_dispatch_incoming_unreliable_commands(
 /// is never anything left to move here.
 ///
 /// # Safety
-/// Any pointers.
+/// Any pointers, from any thread, also from a host's callbacks.
 /// cbindgen:prefix=extern
 #[no_mangle]
 pub unsafe extern "C" fn enet_peer_dispatch_incoming_reliable_commands(
@@ -549,20 +588,28 @@ pub unsafe extern "C" fn enet_peer_dispatch_incoming_reliable_commands(
 ///
 /// # Safety
 /// `peer` must be NULL or a peer of a live host.
+/// One thread at a time per host. From one of this host's own callbacks
+/// (intercept, checksum, compressor, packet free callback) it does nothing.
 /// cbindgen:prefix=extern
 #[no_mangle]
 pub unsafe extern "C" fn enet_peer_on_connect(peer: *mut ENetPeer) {
-    // SAFETY: caller contract.
-    unsafe { with_peer(peer, |host, index| host.on_connect(index)) }
+    guard!({
+        try_peer!(let (host, index) = peer);
+        host.on_connect(index);
+    })
 }
 
 /// Stops counting the peer as connected (internal in stock).
 ///
 /// # Safety
 /// `peer` must be NULL or a peer of a live host.
+/// One thread at a time per host. From one of this host's own callbacks
+/// (intercept, checksum, compressor, packet free callback) it does nothing.
 /// cbindgen:prefix=extern
 #[no_mangle]
 pub unsafe extern "C" fn enet_peer_on_disconnect(peer: *mut ENetPeer) {
-    // SAFETY: caller contract.
-    unsafe { with_peer(peer, |host, index| host.on_disconnect(index)) }
+    guard!({
+        try_peer!(let (host, index) = peer);
+        host.on_disconnect(index);
+    })
 }

@@ -24,6 +24,8 @@ pub extern "C" fn enet_range_coder_create() -> *mut c_void {
 /// # Safety
 /// `context` must be NULL or come from `enet_range_coder_create` and not be
 /// used afterwards.
+/// Any thread, one at a time per coder context; it touches no host, so
+/// a host's callbacks may call it (it is one, as a compressor).
 #[no_mangle]
 pub unsafe extern "C" fn enet_range_coder_destroy(context: *mut c_void) {
     guard!((), {
@@ -52,6 +54,8 @@ pub unsafe extern "C" fn enet_range_coder_destroy(context: *mut c_void) {
 /// `dataLength` bytes (for an empty buffer after the first: NULL, or
 /// readable for one byte, as stock requires); `outData` must be NULL or
 /// writable for `outLimit` bytes, not overlapping the input.
+/// Any thread, one at a time per coder context; it touches no host, so
+/// a host's callbacks may call it (it is one, as a compressor).
 #[no_mangle]
 pub unsafe extern "C" fn enet_range_coder_compress(
     context: *mut c_void,
@@ -110,6 +114,8 @@ pub unsafe extern "C" fn enet_range_coder_compress(
 /// `context` must come from `enet_range_coder_create`; `inData` must be
 /// NULL or readable for `inLimit` bytes; `outData` must be NULL or writable
 /// for `outLimit` bytes, not overlapping the input.
+/// Any thread, one at a time per coder context; it touches no host, so
+/// a host's callbacks may call it (it is one, as a compressor).
 #[no_mangle]
 pub unsafe extern "C" fn enet_range_coder_decompress(
     context: *mut c_void,

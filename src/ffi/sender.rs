@@ -8,9 +8,7 @@ use core::ffi::c_int;
 use core::ptr;
 use std::sync::Arc;
 
-use super::driver::{host_mut, peer_host};
 use crate::abi::*;
-use crate::mem::PacketRef;
 use crate::net::request_queue::RequestQueue;
 use crate::proto::{PeerHandle, Request};
 
@@ -45,13 +43,12 @@ impl From<ENetRsPeerHandle> for PeerHandle {
 ///
 /// # Safety
 /// `host` must be NULL or a live host not in use by another thread.
+/// From one of this host's own callbacks (intercept, checksum,
+/// compressor, packet free callback) it returns NULL.
 #[no_mangle]
 pub unsafe extern "C" fn enet_rs_host_sender(host: *mut ENetHost) -> *mut ENetRsSender {
     guard!(ptr::null_mut(), {
-        // SAFETY: caller contract.
-        let Some(host) = (unsafe { host_mut(host) }) else {
-            return ptr::null_mut();
-        };
+        try_host!(let host = host, else ptr::null_mut());
         if host.requests.is_none() {
             let Some(queue) = RequestQueue::new(host.generations()) else {
                 return ptr::null_mut();
@@ -71,11 +68,14 @@ pub unsafe extern "C" fn enet_rs_host_sender(host: *mut ENetHost) -> *mut ENetRs
 ///
 /// # Safety
 /// `sender` must be NULL or from `enet_rs_host_sender`, not used after.
+/// Any thread, at any time, also from a host's callbacks: a sender
+/// touches only its host's request queue.
 #[no_mangle]
 pub unsafe extern "C" fn enet_rs_sender_destroy(sender: *mut ENetRsSender) {
     guard!((), {
         if !sender.is_null() {
-            // SAFETY: caller contract: a box we handed out, given back once.
+            // SAFETY: the contract gives back a box `enet_rs_host_sender`
+            // made, once; no other thread uses it any more.
             drop(unsafe { Box::from_raw(sender) });
         }
     })
@@ -90,49 +90,27 @@ pub unsafe extern "C" fn enet_rs_sender_destroy(sender: *mut ENetRsSender) {
 /// # Safety
 /// `peer` must be NULL or a peer of a live host not in use by another
 /// thread.
+/// From one of the peer's host's own callbacks (intercept, checksum,
+/// compressor, packet free callback) it returns a handle naming no one.
 #[no_mangle]
 pub unsafe extern "C" fn enet_rs_peer_handle(peer: *mut ENetPeer) -> ENetRsPeerHandle {
     guard!(ENetRsPeerHandle::default(), {
-        // SAFETY: caller contract.
-        match unsafe { peer_host(peer) } {
-            Some((host, index)) => host.peer_handle(index).into(),
-            None => ENetRsPeerHandle::default(),
-        }
+        try_peer!(let (host, index) = peer);
+        host.peer_handle(index).into()
     })
 }
 
-/// The sender behind a pointer from C.
-///
-/// # Safety
-/// `sender` must be NULL or a live sender.
-unsafe fn sender_ref<'a>(sender: *const ENetRsSender) -> Option<&'a RequestQueue> {
-    // SAFETY: caller contract; senders are shared read-only.
-    unsafe { sender.as_ref() }.map(|sender| &*sender.queue)
-}
-
-/// The sender behind a pointer from C and `peer` as the engine names it,
-/// if the sender is live and the handle still names its peer.
-///
-/// # Safety
-/// As [`sender_ref`].
-unsafe fn sender_for<'a>(
-    sender: *const ENetRsSender,
+/// The queue of a sender (senders are shared read-only) and `peer` as the
+/// engine names it, if the handle still names its peer.
+fn sender_for(
+    sender: &ENetRsSender,
     peer: ENetRsPeerHandle,
-) -> Option<(&'a RequestQueue, PeerHandle)> {
-    // SAFETY: caller contract.
-    let requests = unsafe { sender_ref(sender) }?;
+) -> Option<(&RequestQueue, PeerHandle)> {
     let peer = PeerHandle::from(peer);
-    requests.is_current(peer).then_some((requests, peer))
-}
-
-/// Takes the program's packet for a request: from now on it is the
-/// library's.
-///
-/// # Safety
-/// `packet` must be NULL or a live packet no other thread uses.
-unsafe fn take_packet(packet: *mut ENetPacket) -> Option<PacketRef> {
-    // SAFETY: caller contract.
-    unsafe { PacketRef::retain_raw(packet) }
+    sender
+        .queue
+        .is_current(peer)
+        .then_some((&*sender.queue, peer))
 }
 
 /// Queues `request`; 0, or -1 (the packet, if any, back to the program)
@@ -166,14 +144,11 @@ pub unsafe extern "C" fn enet_rs_sender_send(
     packet: *mut ENetPacket,
 ) -> c_int {
     guard!(-1, {
-        // SAFETY: caller contract.
-        let Some((requests, peer)) = (unsafe { sender_for(sender, peer) }) else {
+        let Some((requests, peer)) = arg_ref!(sender).and_then(|sender| sender_for(sender, peer))
+        else {
             return -1;
         };
-        // SAFETY: caller contract.
-        let Some(packet) = (unsafe { take_packet(packet) }) else {
-            return -1;
-        };
+        let packet = try_packet!(packet).retain();
         queue(
             requests,
             Request::Send {
@@ -191,6 +166,8 @@ pub unsafe extern "C" fn enet_rs_sender_send(
 ///
 /// # Safety
 /// As `enet_rs_sender_send`.
+/// Any thread, at any time, also from a host's callbacks: a sender
+/// touches only its host's request queue.
 #[no_mangle]
 pub unsafe extern "C" fn enet_rs_sender_broadcast(
     sender: *mut ENetRsSender,
@@ -198,12 +175,10 @@ pub unsafe extern "C" fn enet_rs_sender_broadcast(
     packet: *mut ENetPacket,
 ) -> c_int {
     guard!(-1, {
-        // SAFETY: caller contract.
-        let (Some(requests), Some(packet)) = (unsafe { sender_ref(sender) }, unsafe {
-            take_packet(packet)
-        }) else {
+        let Some(sender) = arg_ref!(sender) else {
             return -1;
         };
+        let (requests, packet) = (&*sender.queue, try_packet!(packet).retain());
         queue(
             requests,
             Request::Broadcast {
@@ -220,6 +195,8 @@ pub unsafe extern "C" fn enet_rs_sender_broadcast(
 ///
 /// # Safety
 /// `sender` must be NULL or a live sender.
+/// Any thread, at any time, also from a host's callbacks: a sender
+/// touches only its host's request queue.
 #[no_mangle]
 pub unsafe extern "C" fn enet_rs_sender_disconnect(
     sender: *mut ENetRsSender,
@@ -227,8 +204,8 @@ pub unsafe extern "C" fn enet_rs_sender_disconnect(
     data: u32,
 ) -> c_int {
     guard!(-1, {
-        // SAFETY: caller contract.
-        let Some((requests, peer)) = (unsafe { sender_for(sender, peer) }) else {
+        let Some((requests, peer)) = arg_ref!(sender).and_then(|sender| sender_for(sender, peer))
+        else {
             return -1;
         };
         queue(requests, Request::Disconnect { peer, data })

@@ -52,6 +52,7 @@ pub extern "C" fn enet_socket_create(type_: ENetSocketTypeValue) -> ENetSocket {
 ///
 /// # Safety
 /// `address` must be NULL or point to a valid `ENetAddress`.
+/// Any thread; it touches no host, so a host's callbacks may call it.
 #[no_mangle]
 pub unsafe extern "C" fn enet_socket_bind(
     socket: ENetSocket,
@@ -68,6 +69,7 @@ pub unsafe extern "C" fn enet_socket_bind(
 ///
 /// # Safety
 /// `address` must be NULL or point to a writable `ENetAddress`.
+/// Any thread; it touches no host, so a host's callbacks may call it.
 #[no_mangle]
 pub unsafe extern "C" fn enet_socket_get_address(
     socket: ENetSocket,
@@ -99,6 +101,7 @@ pub extern "C" fn enet_socket_listen(socket: ENetSocket, backlog: c_int) -> c_in
 ///
 /// # Safety
 /// `address` must be NULL or point to a writable `ENetAddress`.
+/// Any thread; it touches no host, so a host's callbacks may call it.
 #[no_mangle]
 pub unsafe extern "C" fn enet_socket_accept(
     socket: ENetSocket,
@@ -123,6 +126,7 @@ pub unsafe extern "C" fn enet_socket_accept(
 ///
 /// # Safety
 /// `address` must be NULL (returns -1) or point to a valid `ENetAddress`.
+/// Any thread; it touches no host, so a host's callbacks may call it.
 #[no_mangle]
 pub unsafe extern "C" fn enet_socket_connect(
     socket: ENetSocket,
@@ -143,6 +147,7 @@ pub unsafe extern "C" fn enet_socket_connect(
 /// # Safety
 /// `buffers` must point to `bufferCount` buffers (it may be NULL when
 /// `bufferCount` is 0); each buffer's data must be readable for its length.
+/// Any thread; it touches no host, so a host's callbacks may call it.
 #[no_mangle]
 pub unsafe extern "C" fn enet_socket_send(
     socket: ENetSocket,
@@ -174,6 +179,7 @@ pub unsafe extern "C" fn enet_socket_send(
 /// # Safety
 /// `buffers` must point to `bufferCount` buffers (it may be NULL when
 /// `bufferCount` is 0); each buffer's data must be writable for its length.
+/// Any thread; it touches no host, so a host's callbacks may call it.
 #[no_mangle]
 pub unsafe extern "C" fn enet_socket_receive(
     socket: ENetSocket,
@@ -209,6 +215,7 @@ pub unsafe extern "C" fn enet_socket_receive(
 ///
 /// # Safety
 /// `condition` must be NULL (returns -1) or point to a writable `u32`.
+/// Any thread; it touches no host, so a host's callbacks may call it.
 #[no_mangle]
 pub unsafe extern "C" fn enet_socket_wait(
     socket: ENetSocket,
@@ -246,6 +253,7 @@ pub extern "C" fn enet_socket_set_option(
 ///
 /// # Safety
 /// `value` must be NULL (returns -1) or point to a writable `int`.
+/// Any thread; it touches no host, so a host's callbacks may call it.
 #[no_mangle]
 pub unsafe extern "C" fn enet_socket_get_option(
     socket: ENetSocket,
@@ -285,6 +293,7 @@ pub extern "C" fn enet_socket_destroy(socket: ENetSocket) {
 /// # Safety
 /// Each set must be NULL or a valid `ENetSocketSet`, and `maxSocket` below
 /// `FD_SETSIZE` when a set is given.
+/// Any thread; it touches no host, so a host's callbacks may call it.
 #[no_mangle]
 pub unsafe extern "C" fn enet_socketset_select(
     maxSocket: ENetSocket,

@@ -13,6 +13,7 @@ use std::sync::atomic::Ordering;
 use std::sync::Arc;
 
 use super::engine::Host;
+pub use super::service::{CallbackCall, DisconnectWhen};
 use super::service::{Hooks, ServiceFailed, Transport};
 use crate::abi::ENetPeerState;
 pub use crate::proto::state::handle::{
@@ -105,6 +106,45 @@ impl Host {
             }
         }
         self.engine.requests = requests;
+        Ok(())
+    }
+
+    /// Applies, in order, the calls the program made on this host from its
+    /// callbacks since the last look (and any those calls' own callbacks
+    /// make). A send or broadcast that fails here frees a packet no peer
+    /// took, as the thread-safe sender's requests do.
+    pub(crate) fn apply_callback_calls(
+        &mut self,
+        transport: &mut impl Transport,
+        hooks: &mut impl Hooks,
+    ) -> Result<(), ServiceFailed> {
+        while let Some(calls) = hooks.take_callback_calls() {
+            for call in calls {
+                match call {
+                    CallbackCall::Send {
+                        peer,
+                        channel_id,
+                        packet,
+                    } => {
+                        let _ = self.send(peer, channel_id, packet.view());
+                        packet.release();
+                    }
+                    CallbackCall::Broadcast { channel_id, packet } => {
+                        self.broadcast(channel_id, packet.view());
+                        packet.release();
+                    }
+                    CallbackCall::Disconnect { peer, data, when } => {
+                        let effect = match when {
+                            DisconnectWhen::Asked => self.disconnect(peer, data),
+                            DisconnectWhen::Now => self.disconnect_now(peer, data),
+                            DisconnectWhen::Later => self.disconnect_later(peer, data),
+                        };
+                        self.finish_disconnect_queued(peer, effect, transport, hooks)?;
+                    }
+                    CallbackCall::Reset { peer } => self.reset_peer(peer),
+                }
+            }
+        }
         Ok(())
     }
 }

@@ -18,9 +18,10 @@ use super::endpoint::enet_view;
 use super::engine::Host;
 use super::outgoing::{Grouping, Transmitted};
 use crate::abi::*;
-use crate::mem::PacketView;
+use crate::mem::{PacketRef, PacketView};
 use crate::proto::state::event::{Event, EventSlot};
 use crate::proto::state::handle::Request;
+use crate::proto::state::peer_index::PeerIndex;
 use crate::time::{time_difference, time_greater_equal};
 use crate::wire::DropReason;
 
@@ -92,6 +93,48 @@ pub trait Hooks {
     /// Moves what other threads asked of the host since the last call into
     /// `into` (see `request.rs`).
     fn take_requests(&mut self, _into: &mut Vec<Request>) {}
+    /// The calls the program made on the host from inside its callbacks
+    /// since the last call, if any (see `request.rs`).
+    fn take_callback_calls(&mut self) -> Option<Vec<CallbackCall>> {
+        None
+    }
+}
+
+/// A call a program made on a host from inside one of that host's own
+/// callbacks (intercept, checksum, compressor, a packet's free callback),
+/// while the engine was in the middle of a step. The driver queues it and
+/// the engine applies it at its next safe point (`apply_callback_calls`
+/// in `request.rs`), with stock's effect and the same checks a direct call
+/// would make.
+#[derive(Debug)]
+pub enum CallbackCall {
+    /// `enet_peer_send`; the packet reference is the call's own.
+    Send {
+        peer: PeerIndex,
+        channel_id: u8,
+        packet: PacketRef,
+    },
+    /// `enet_host_broadcast`; the packet reference is the call's own.
+    Broadcast { channel_id: u8, packet: PacketRef },
+    /// `enet_peer_disconnect`, `_now` or `_later`.
+    Disconnect {
+        peer: PeerIndex,
+        data: u32,
+        when: DisconnectWhen,
+    },
+    /// `enet_peer_reset`.
+    Reset { peer: PeerIndex },
+}
+
+/// Which disconnect call a [`CallbackCall::Disconnect`] stands for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DisconnectWhen {
+    /// `enet_peer_disconnect`.
+    Asked,
+    /// `enet_peer_disconnect_now`.
+    Now,
+    /// `enet_peer_disconnect_later`.
+    Later,
 }
 
 /// Hooks of a host with no callbacks, using one codec.
@@ -153,6 +196,7 @@ impl Host {
         let deadline = now.wrapping_add(timeout);
         loop {
             self.apply_requests(transport, hooks)?;
+            self.apply_callback_calls(transport, hooks)?;
             self.drop_lost_endpoints(transport);
             // Stock's two checks: this one, then the pass's own (which
             // differ when the clock was set back by less than a second).
@@ -166,6 +210,9 @@ impl Host {
             {
                 return Ok(serviced);
             }
+            // Calls from the checksum, compressor or free callbacks of that
+            // pass: before anything else happens.
+            self.apply_callback_calls(transport, hooks)?;
             if let Phase::Done(serviced) = self.receive_phase(transport, hooks, now, want_event)? {
                 return Ok(serviced);
             }
@@ -287,6 +334,9 @@ impl Host {
         for _ in 0..RECEIVES_PER_PHASE {
             let handled = transport
                 .receive(|from, bytes| self.handle_received(hooks, now, from, bytes, want_event))?;
+            // Calls the intercept or the checksum made on this datagram, as
+            // soon as the transport is free again.
+            self.apply_callback_calls(transport, hooks)?;
             match handled {
                 None => return Ok(Phase::Continue),
                 Some(phase) => {
