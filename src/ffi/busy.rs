@@ -45,6 +45,13 @@ static INNERMOST: ThreadSlot = ThreadSlot::new();
 /// costs one load and no thread slot read.
 static PENDING: AtomicUsize = AtomicUsize::new(0);
 
+/// Contexts linked on any thread. A thread only needs to know about its
+/// own chain, and its own links and unlinks are seen by its own later
+/// loads, so while this reads 0 the thread is inside no host and a look
+/// costs one load instead of the thread slot's read. Other threads' counts
+/// only send a look down the slow path, which is still exact.
+static LINKED: AtomicUsize = AtomicUsize::new(0);
+
 /// This thread's cell of [`INNERMOST`].
 type Slot = &'static Cell<*const ()>;
 
@@ -71,7 +78,9 @@ pub(crate) struct BusyHost {
 #[derive(Clone, Copy)]
 pub(crate) struct Outer {
     innermost: *const BusyHost,
-    slot: Slot,
+    /// This thread's cell, when the look read it (not when nothing was
+    /// linked anywhere).
+    slot: Option<Slot>,
 }
 
 /// A busy host's context, as a call from one of its callbacks finds it.
@@ -122,9 +131,26 @@ fn chain(innermost: *const BusyHost) -> impl Iterator<Item = &'static BusyHost> 
 /// address comparisons.
 #[inline]
 pub(crate) fn find_host(host: *const ENetHost) -> HostLookup {
+    if LINKED.load(Ordering::Relaxed) == 0 {
+        return HostLookup::Idle(Outer::NOTHING);
+    }
     let slot = INNERMOST.cell();
     let innermost = slot.get().cast();
-    find_host_from(Outer { innermost, slot }, host)
+    find_host_from(
+        Outer {
+            innermost,
+            slot: Some(slot),
+        },
+        host,
+    )
+}
+
+impl Outer {
+    /// What a look finds while no context is linked on any thread.
+    const NOTHING: Outer = Outer {
+        innermost: core::ptr::null(),
+        slot: None,
+    };
 }
 
 /// [`find_host`] with the chain read already.
@@ -139,11 +165,17 @@ pub(crate) fn find_host_from(outer: Outer, host: *const ENetHost) -> HostLookup 
 /// Whether `peer` is a peer of a host that is busy on this thread.
 #[inline]
 pub(crate) fn find_peer(peer: *const ENetPeer) -> PeerLookup {
+    if LINKED.load(Ordering::Relaxed) == 0 {
+        return PeerLookup::Idle(Outer::NOTHING);
+    }
     let slot = INNERMOST.cell();
     let innermost: *const BusyHost = slot.get().cast();
     let address = peer as usize;
     let Some(context) = chain(innermost).find(|context| context.peers.contains(&address)) else {
-        return PeerLookup::Idle(Outer { innermost, slot });
+        return PeerLookup::Idle(Outer {
+            innermost,
+            slot: Some(slot),
+        });
     };
     let offset = address - context.peers.start;
     let size = core::mem::size_of::<ENetPeer>();
@@ -169,11 +201,19 @@ impl Busy {
 
 /// The calls the program made from the callbacks of `host`, the host this
 /// thread's innermost entry point works on, if it made any.
+#[inline(always)]
 pub(crate) fn take_calls(host: *const ENetHost) -> Option<Vec<CallbackCall>> {
     // This thread's own queued calls counted in before it looks here.
     if PENDING.load(Ordering::Relaxed) == 0 {
         return None;
     }
+    take_pending_calls(host)
+}
+
+/// [`take_calls`] once some thread has calls queued.
+#[cold]
+#[inline(never)]
+fn take_pending_calls(host: *const ENetHost) -> Option<Vec<CallbackCall>> {
     let context = context_at(INNERMOST.cell().get().cast())?;
     if context.host != host as usize {
         return None;
@@ -201,7 +241,7 @@ impl BusyHost {
             host: &driver.host.public as *const ENetHost as usize,
             peers: start..start + length,
             outer: outer.innermost,
-            slot: outer.slot,
+            slot: outer.slot.unwrap_or_else(|| INNERMOST.cell()),
             calls: ManuallyDrop::new(RefCell::new(Vec::new())),
         }
     }
@@ -230,6 +270,7 @@ impl<'a> Entered<'a> {
         finish: fn(&mut DriverHost),
     ) -> Self {
         context.slot.set((context as *const BusyHost).cast());
+        LINKED.fetch_add(1, Ordering::Relaxed);
         Entered {
             context,
             driver: Some(driver),
@@ -243,6 +284,7 @@ impl<'a> Entered<'a> {
     /// no peer took).
     pub(crate) fn link_dying(context: &'a BusyHost) -> Self {
         context.slot.set((context as *const BusyHost).cast());
+        LINKED.fetch_add(1, Ordering::Relaxed);
         Entered {
             context,
             driver: None,
@@ -290,6 +332,7 @@ impl Drop for Entered<'_> {
             self.finish_calls();
         }
         self.context.slot.set(self.context.outer.cast());
+        LINKED.fetch_sub(1, Ordering::Relaxed);
     }
 }
 
@@ -309,8 +352,10 @@ mod tests {
             calls: ManuallyDrop::new(RefCell::new(Vec::new())),
         };
         slot.set((&context as *const BusyHost).cast());
+        LINKED.fetch_add(1, Ordering::Relaxed);
         let result = body();
         slot.set(context.outer.cast());
+        LINKED.fetch_sub(1, Ordering::Relaxed);
         result
     }
 

@@ -81,6 +81,7 @@ impl Hooks for ProgramHooks<'_> {
         }
     }
 
+    #[inline(always)]
     fn take_callback_calls(&mut self) -> Option<Vec<CallbackCall>> {
         busy::take_calls(self.host)
     }
