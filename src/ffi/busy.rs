@@ -34,7 +34,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use super::driver::DriverHost;
 use crate::abi::{ENetHost, ENetPeer};
 use crate::net::sys::ThreadSlot;
-use crate::proto::request::CallbackCall;
+use crate::proto::host::request::CallbackCall;
 use crate::proto::PeerIndex;
 
 /// The innermost host context this thread is inside of, or NULL.

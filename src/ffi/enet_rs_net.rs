@@ -13,7 +13,7 @@ use crate::config::Switches;
 use crate::endpoint::{BoundSocket, HostBuilder};
 use crate::net::address::write_c_string;
 use crate::net::host_socket::{self, HostSocketOptions};
-use crate::proto::endpoint::enet_view;
+use crate::proto::host::endpoint::enet_view;
 
 const IPV4: u16 = ENetRsAddressFamily::ENET_RS_ADDRESS_IPV4 as u16;
 const IPV6: u16 = ENetRsAddressFamily::ENET_RS_ADDRESS_IPV6 as u16;
@@ -202,7 +202,7 @@ pub unsafe extern "C" fn enet_rs_address_to_enet(
         ) else {
             return -1;
         };
-        match crate::proto::endpoint::normalized(endpoint) {
+        match crate::proto::host::endpoint::normalized(endpoint) {
             v4 @ SocketAddr::V4(_) => {
                 *out = enet_view(&v4);
                 0
@@ -341,7 +341,7 @@ pub unsafe extern "C" fn enet_rs_host_connect(
             return ptr::null_mut();
         };
         try_host!(let host = host);
-        let endpoint = crate::proto::endpoint::normalized(endpoint);
+        let endpoint = crate::proto::host::endpoint::normalized(endpoint);
         if !host.family.reaches(&endpoint) {
             return ptr::null_mut();
         }

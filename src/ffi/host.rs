@@ -16,7 +16,7 @@ use crate::mem::CBox;
 use crate::net::request_queue::RequestQueue;
 use crate::net::transport::SocketTransport;
 use crate::net::{clock, socket};
-use crate::proto::request::CallbackCall;
+use crate::proto::host::request::CallbackCall;
 use crate::proto::{
     Codec, DisconnectEffect, Event, Hooks, Host, Intercept, PeerIndex, Request, ServiceFailed,
     Serviced,

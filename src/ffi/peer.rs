@@ -9,7 +9,7 @@ use super::driver::DriverHost;
 use super::host::finish_disconnect;
 use crate::abi::*;
 use crate::mem::{CBox, PacketRef, PacketView};
-use crate::proto::request::{CallbackCall, DisconnectWhen};
+use crate::proto::host::request::{CallbackCall, DisconnectWhen};
 use crate::proto::{PeerIndex, Queued, Sequenced};
 use crate::wire::command::{number, Command, CommandFlags, CommandHeader};
 use crate::wire::command_size;

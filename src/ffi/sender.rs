@@ -1,7 +1,7 @@
 //! Thread-safe sending (`enet/enet_rs.h`): an `ENetRsSender` lets any
 //! thread queue sends, broadcasts and disconnects for a host while another
 //! thread runs `enet_host_service`; the service thread applies them (see
-//! `proto::request`). The queue itself, its lock and its wake-up are the
+//! `proto::host::request`). The queue itself, its lock and its wake-up are the
 //! net layer's [`RequestQueue`].
 
 use core::ffi::c_int;

@@ -1,12 +1,12 @@
 //! A host's queue of requests from other threads: sends, broadcasts and
 //! disconnects that any thread may queue while one thread services the
 //! host. The service thread takes them all at once (see
-//! `proto::request`), woken from its wait by the platform's [`Waker`].
+//! `proto::host::request`), woken from its wait by the platform's [`Waker`].
 //! The C sender (`ENetRsSender`) and the safe Rust API's `Sender` both
 //! queue through it.
 
 use super::sys::{Lock, Waker};
-use crate::proto::request::{is_current, Generations};
+use crate::proto::host::request::{is_current, Generations};
 use crate::proto::{PeerHandle, Request};
 
 /// What the lock guards.
@@ -125,7 +125,7 @@ impl RequestQueue {
 mod tests {
     use super::*;
     use crate::mem::{PacketFlags, PacketRef};
-    use crate::proto::request::new_generations;
+    use crate::proto::host::request::new_generations;
 
     #[test]
     fn rust_callers_queue_only_packets_they_alone_hold() {

@@ -15,6 +15,13 @@
 //! everything else (queues, reassembly, timers) lives in Rust structures
 //! beside it, indexed by the peer's slot.
 //!
+//! Three wings, each naming only the ones before it: [`state`] (plain
+//! structures: queues, sent commands, sequence numbers and maps,
+//! reassembly, the send schedule, events), [`peer`] (one peer through its
+//! [`PeerMut`] view) and [`host`] (the host and everything that spans its
+//! peers, the service loop included). `docs/architecture.md` has a table
+//! of what each holds.
+//!
 //! The engine is safe Rust: every `unsafe` block belongs to the `ffi`,
 //! `net` and `mem` glue, so the compiler refuses one here.
 #![forbid(unsafe_code)]
@@ -22,9 +29,6 @@
 pub mod host;
 pub mod peer;
 pub mod state;
-
-// Paths other layers name today, kept while they move to the wings'.
-pub use host::{endpoint, request};
 
 pub use host::codec::{Codec, NoCodec, WireCodec};
 pub use host::disconnect::DisconnectEffect;

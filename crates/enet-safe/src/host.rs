@@ -12,7 +12,7 @@ use enet::mem::CBox;
 use enet::net::host_socket::HostSocketOptions;
 use enet::net::request_queue::RequestQueue;
 use enet::net::transport::SocketTransport;
-use enet::proto::endpoint::{enet_view, normalized};
+use enet::proto::host::endpoint::{enet_view, normalized};
 use enet::proto::{
     self, Codec, DisconnectEffect, Hooks, PeerHandle, PeerIndex, Request, SendError, Serviced,
     WireCodec,

@@ -14,7 +14,7 @@ use socket2::{MaybeUninitSlice, SockAddr};
 use super::sock_ref;
 use crate::abi::ENetSocket;
 use crate::net::batch::{Datagram, OutgoingDatagrams, BATCH, DATAGRAM_CAPACITY, NOBODY};
-use crate::proto::endpoint::normalized;
+use crate::proto::host::endpoint::normalized;
 use crate::proto::Grouping;
 
 /// Datagrams read from a socket and not handled yet.

@@ -6,7 +6,7 @@ pub mod forge;
 
 use enet::abi::{ENetAddress, ENetPeerState, ENET_SOCKET_NULL};
 use enet::mem::CBox;
-use enet::proto::endpoint::enet_view;
+use enet::proto::host::endpoint::enet_view;
 use std::collections::VecDeque;
 use std::net::SocketAddr;
 

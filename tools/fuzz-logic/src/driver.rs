@@ -172,7 +172,7 @@ impl Pair {
                 let Some(bytes) = taken.get(range) else {
                     return enet::proto::Transmitted::Failed;
                 };
-                out.push((enet::proto::endpoint::enet_view(to), bytes.to_vec()));
+                out.push((enet::proto::host::endpoint::enet_view(to), bytes.to_vec()));
                 enet::proto::Transmitted::Sent(bytes.len())
             };
             let mut events = EventSlot::wanted();

@@ -12,7 +12,7 @@ use core::mem::size_of;
 use std::net::{Ipv6Addr, SocketAddr, SocketAddrV6};
 
 use super::address::{from_sockaddr_in, sockaddr_in};
-use crate::proto::endpoint::{enet_view, normalized};
+use crate::proto::host::endpoint::{enet_view, normalized};
 
 /// Room for a `sockaddr_in` or a `sockaddr_in6`.
 #[derive(Clone, Copy)]
