@@ -135,9 +135,7 @@ impl Endpoint {
     /// Ends the host before its memory goes: other threads' senders are
     /// refused from then on (what they queued is dropped), the socket is
     /// closed, and every peer is reset, releasing its queued packets. Call
-    /// it once; the host may only be dropped after. (`enet_host_destroy`
-    /// still takes these steps itself, in this order, until the FFI's
-    /// re-entrancy work on it lands.)
+    /// it once; the host may only be dropped after.
     pub fn close(&mut self) {
         if let Some(requests) = self.requests.take() {
             requests.close();

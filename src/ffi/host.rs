@@ -15,7 +15,7 @@ use crate::endpoint::{BoundSocket, HostBuilder};
 use crate::mem::CBox;
 use crate::net::request_queue::RequestQueue;
 use crate::net::transport::SocketTransport;
-use crate::net::{clock, socket};
+use crate::net::clock;
 use crate::proto::host::request::CallbackCall;
 use crate::proto::{
     Codec, DisconnectEffect, Event, Hooks, Host, Intercept, PeerIndex, Request, ServiceFailed,
@@ -246,11 +246,7 @@ pub unsafe extern "C" fn enet_host_destroy(host: *mut ENetHost) {
         let Some(mut host) = (unsafe { CBox::from_raw(driver) }) else {
             return;
         };
-        if let Some(requests) = host.requests.take() {
-            requests.close();
-        }
-        socket::destroy(host.public.socket);
-        host.shut_down();
+        host.close();
         super::codec::destroy_context(&host.public.compressor);
         drop(host);
     })
@@ -550,6 +546,7 @@ pub unsafe extern "C" fn enet_host_random(host: *mut ENetHost) -> u32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::net::socket;
     use std::cell::Cell;
     use std::net::UdpSocket;
 
