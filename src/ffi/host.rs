@@ -13,9 +13,9 @@ use crate::config::Switches;
 use crate::dtls::{SecureLayer, SecureTransport};
 use crate::endpoint::{BoundSocket, HostBuilder};
 use crate::mem::CBox;
+use crate::net::clock;
 use crate::net::request_queue::RequestQueue;
 use crate::net::transport::SocketTransport;
-use crate::net::clock;
 use crate::proto::host::request::CallbackCall;
 use crate::proto::{
     Codec, DisconnectEffect, Event, Hooks, Host, Intercept, PeerIndex, Request, ServiceFailed,

@@ -97,7 +97,8 @@ impl Host {
         self.wake(index, wake);
     }
 
-    /// `enet_peer_send` (see [`PeerMut::send`]), within the host's limits.
+    /// `enet_peer_send` within the host's limits (the logic is
+    /// `PeerMut::send`, in `peer/send.rs`).
     #[inline(always)]
     pub fn send<'p>(
         &mut self,
