@@ -21,9 +21,11 @@
 //! thread is inside of is all there is to know: a per-thread chain of
 //! contexts, innermost first (a callback may service another host, whose
 //! callbacks may call into the first), kept in the platform's
-//! [`ThreadSlot`]. An entry point pays one read of it to look, and two
-//! writes to enter the host and leave it; nothing is allocated unless a
-//! callback's call is queued.
+//! [`ThreadSlot`]. A look costs one load while no host is entered on any
+//! thread (the common case outside `enet_host_service`), and one read of
+//! the slot otherwise; entering a host and leaving it cost the slot's read
+//! and two writes. Nothing is allocated unless a callback's call is
+//! queued.
 
 use core::cell::{Cell, RefCell};
 use core::marker::PhantomData;
