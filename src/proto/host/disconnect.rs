@@ -54,12 +54,7 @@ impl Host {
             self.disconnect_connected(index, data);
             return DisconnectEffect::Done;
         }
-        self.reset_queues(index);
-        self.queue_control(
-            index,
-            CommandFlags::UNSEQUENCED,
-            OutgoingBody::Disconnect { data },
-        );
+        self.queue_disconnect(index, CommandFlags::UNSEQUENCED, data);
         DisconnectEffect::FlushThenReset
     }
 
@@ -69,13 +64,16 @@ impl Host {
     /// leaves the caller nothing to do.
     fn disconnect_connected(&mut self, index: PeerIndex, data: u32) {
         debug_assert!(counts_as_connected(self.engine.peers[index].state));
-        self.reset_queues(index);
-        self.queue_control(
-            index,
-            CommandFlags::ACKNOWLEDGE,
-            OutgoingBody::Disconnect { data },
-        );
+        self.queue_disconnect(index, CommandFlags::ACKNOWLEDGE, data);
         self.apply_quiet(index, StateChange::enter(ENET_PEER_STATE_DISCONNECTING));
+    }
+
+    /// Drops what the peer had queued and queues its DISCONNECT carrying
+    /// `data`: reliably (`ACKNOWLEDGE`) for a connected peer, which waits
+    /// for the acknowledgement, or once (`UNSEQUENCED`) before a reset.
+    fn queue_disconnect(&mut self, index: PeerIndex, flags: CommandFlags, data: u32) {
+        self.reset_queues(index);
+        self.queue_control(index, flags, OutgoingBody::Disconnect { data });
     }
 
     /// A peer in DISCONNECT_LATER whose queues have drained: the graceful
@@ -96,12 +94,7 @@ impl Host {
         if state == ENET_PEER_STATE_ZOMBIE || state == ENET_PEER_STATE_DISCONNECTING {
             return DisconnectEffect::Reset;
         }
-        self.reset_queues(index);
-        self.queue_control(
-            index,
-            CommandFlags::UNSEQUENCED,
-            OutgoingBody::Disconnect { data },
-        );
+        self.queue_disconnect(index, CommandFlags::UNSEQUENCED, data);
         DisconnectEffect::FlushThenReset
     }
 

@@ -320,6 +320,7 @@ impl Host {
 mod tests {
     use super::*;
     use crate::proto::peer::slot::LonePeer;
+    use crate::proto::state::connected::ALL_STATES;
 
     /// Runs `decide` on a peer in `state` with event data 7; the step and
     /// the event data after it.
@@ -330,19 +331,6 @@ mod tests {
         let step = decide(&mut peer.view());
         (step, peer.public.eventData)
     }
-
-    const ALL_STATES: [ENetPeerState; 10] = [
-        ENET_PEER_STATE_DISCONNECTED,
-        ENET_PEER_STATE_CONNECTING,
-        ENET_PEER_STATE_ACKNOWLEDGING_CONNECT,
-        ENET_PEER_STATE_CONNECTION_PENDING,
-        ENET_PEER_STATE_CONNECTION_SUCCEEDED,
-        ENET_PEER_STATE_CONNECTED,
-        ENET_PEER_STATE_DISCONNECT_LATER,
-        ENET_PEER_STATE_DISCONNECTING,
-        ENET_PEER_STATE_ACKNOWLEDGING_DISCONNECT,
-        ENET_PEER_STATE_ZOMBIE,
-    ];
 
     #[test]
     fn a_completed_handshake_is_reported_now_or_queued_by_side() {
