@@ -380,8 +380,40 @@ pair_name() {
     echo "$(side_name "${1%%:*}")-server+$(side_name "${1##*:}")-client"
 }
 
+# never_started DIR PAIRING ROLE RC: whether ROLE's side, run through a
+# launcher (wine, qemu), failed before the peer's main did anything: a
+# non-zero exit (not the driver's kill) with nothing at all on stdout or
+# stderr, where the peer's first act is to print the library it mapped.
+# That is the launcher failing to start the program, not a library's
+# behaviour, so the case is run once more (and says so).
+never_started() {
+    local dir=$1 pairing=$2 role=$3 rc=$4 side l_var
+    if [ "$role" = server ]; then side=${pairing%%:*}; else side=${pairing##*:}; fi
+    l_var=${side}_launcher
+    [ -n "${!l_var}" ] && [ "$rc" -ne 0 ] && [ "$rc" -ne 124 ] && [ "$rc" -ne 137 ] \
+        && [ ! -s "$dir/$role.out" ] && [ ! -s "$dir/$role.err" ]
+}
+
+# rerun_if_never_started DIR PAIRING ROLE RC [ROLE RC]: 0 (and a note in
+# EXTRA) when this is a case's first run and a side never started; the
+# caller then runs the case again.
+rerun_if_never_started() {
+    local dir=$1 pairing=$2
+    shift 2
+    [ "${RERUNNING:-0}" -eq 0 ] || return 1
+    while [ $# -ge 2 ]; do
+        if never_started "$dir" "$pairing" "$1" "$2"; then
+            RERUN_NOTE=" [run twice: the first time the $1's launcher exited $2 before the peer printed anything]"
+            return 0
+        fi
+        shift 2
+    done
+    return 1
+}
+
 # run_pair NAME KEY PAIRING LIMIT -- SERVER_ARGS -- CLIENT_ARGS
 run_pair() {
+    local all_args=("$@")
     local name=$1 key=$2 pairing=$3 limit=$4
     shift 4
     local sargs=() cargs=() side=s
@@ -402,6 +434,12 @@ run_pair() {
     spid=$PID
     if ! wait_line "$DIR/server.out" '^PORT [0-9]+$' "$spid" $((5 * time_scale)); then
         wait_exit "$spid" 1
+        if rerun_if_never_started "$DIR" "$pairing" server "$RC"; then
+            RERUNNING=1
+            run_pair "${all_args[@]}"
+            RERUNNING=0
+            return
+        fi
         show_side "$DIR" server "no PORT line" >>"$REPORT"
         finish_case "$name" "$start" 1
         return
@@ -438,12 +476,21 @@ run_pair() {
             show_side "$DIR" $role "$why" >>"$REPORT"
         fi
     done
+    if [ $status -ne 0 ] && rerun_if_never_started "$DIR" "$pairing" server "$src" client "$crc"; then
+        RERUNNING=1
+        run_pair "${all_args[@]}"
+        RERUNNING=0
+        return
+    fi
+    EXTRA="${EXTRA:-}${RERUN_NOTE:-}"
+    RERUN_NOTE=""
     finish_case "$name" "$start" $status
 }
 
 # run_timeout NAME KEY PAIRING VICTIM: the driver SIGKILLs the victim (by
 # PID) once it prints READY; the survivor must report the timeout.
 run_timeout() {
+    local all_args=("$@")
     local name=$1 key=$2 pairing=$3 victim=$4
     wanted "$name" || return 0
     case_dir "$name"
@@ -454,6 +501,12 @@ run_timeout() {
     spid=$PID
     if ! wait_line "$DIR/server.out" '^PORT [0-9]+$' "$spid" $((5 * time_scale)); then
         wait_exit "$spid" 1
+        if rerun_if_never_started "$DIR" "$pairing" server "$RC"; then
+            RERUNNING=1
+            run_timeout "${all_args[@]}"
+            RERUNNING=0
+            return
+        fi
         show_side "$DIR" server "no PORT line" >>"$REPORT"
         finish_case "$name" "$start" 1
         return
@@ -497,6 +550,14 @@ run_timeout() {
         status=1
         show_side "$DIR" "$victim" "exit status $vrc, expected death by SIGKILL" >>"$REPORT"
     fi
+    if [ $status -ne 0 ] && rerun_if_never_started "$DIR" "$pairing" "$victim" "$vrc" "$survivor" "$surv_rc"; then
+        RERUNNING=1
+        run_timeout "${all_args[@]}"
+        RERUNNING=0
+        return
+    fi
+    EXTRA="${EXTRA:-}${RERUN_NOTE:-}"
+    RERUN_NOTE=""
     finish_case "$name" "$start" $status
 }
 
