@@ -6,7 +6,7 @@ use std::io;
 use std::net::SocketAddr;
 
 use super::seed::random_seed;
-use super::Endpoint;
+use super::{Endpoint, Housed};
 use crate::abi::{ENetAddress, ENetSocket};
 use crate::config::{LossRecoveryPreset, Switches};
 use crate::mem::CBox;
@@ -128,7 +128,13 @@ impl HostBuilder {
     /// The host on `socket`, attached and ready, in hook-allocated memory;
     /// `None` (the socket closed) for too many peers or when allocation
     /// fails.
-    pub fn build(self, socket: BoundSocket) -> Option<CBox<Endpoint>> {
+    pub fn build(self, socket: BoundSocket) -> Option<CBox<Housed<()>>> {
+        self.build_beside(socket, ())
+    }
+
+    /// [`HostBuilder::build`], with `beside` kept after the endpoint in
+    /// its allocation (see [`Housed`]).
+    pub fn build_beside<X>(self, socket: BoundSocket, beside: X) -> Option<CBox<Housed<X>>> {
         let settings = HostSettings {
             address: socket.shown,
             socket: socket.socket,
@@ -144,7 +150,7 @@ impl HostBuilder {
             socket.family.is_ipv6(),
             self.switches.udp_offload,
         );
-        let mut endpoint = new_endpoint(&settings, io, socket.family)?;
+        let mut endpoint = new_endpoint(&settings, io, socket.family, beside)?;
         let switches = self.switches;
         endpoint
             .host
@@ -178,24 +184,31 @@ fn loss_recovery(preset: LossRecoveryPreset) -> LossRecovery {
 /// copies' worth of stack pages (37 KiB) resident in every process. `None`
 /// for too many peers or when allocation fails.
 #[allow(unsafe_code)]
-fn new_endpoint(
+fn new_endpoint<X>(
     settings: &HostSettings,
     io: SocketIo,
     family: SocketFamily,
-) -> Option<CBox<Endpoint>> {
+    beside: X,
+) -> Option<CBox<Housed<X>>> {
     // Every field is written below. This pattern stops compiling when a
-    // field is added to either struct, so none can be left as zero bytes.
-    let _every_field = |endpoint: &Endpoint| {
-        let Endpoint {
-            host: Host {
-                public: _,
-                engine: _,
-            },
-            io: _,
-            family: _,
-            requests: _,
-            secure: _,
-        } = endpoint;
+    // field is added to any of the structs, so none can be left as zero
+    // bytes.
+    let _every_field = |housed: &Housed<X>| {
+        let Housed {
+            endpoint:
+                Endpoint {
+                    host:
+                        Host {
+                            public: _,
+                            engine: _,
+                        },
+                    io: _,
+                    family: _,
+                    requests: _,
+                    secure: _,
+                },
+            beside: _,
+        } = housed;
     };
     let engine = Engine::new(settings)?;
     // SAFETY: `init` answers true only once every field is written: the
@@ -205,13 +218,15 @@ fn new_endpoint(
     // fields are written whole through `addr_of_mut!` places (no reference
     // to uninitialised memory is made).
     unsafe {
-        CBox::try_new_zeroed_with(|endpoint: *mut Endpoint| {
+        CBox::try_new_zeroed_with(|housed: *mut Housed<X>| {
+            let endpoint = ptr::addr_of_mut!((*housed).endpoint);
             set_up_public(&mut *ptr::addr_of_mut!((*endpoint).host.public), settings);
             ptr::addr_of_mut!((*endpoint).host.engine).write(engine);
             ptr::addr_of_mut!((*endpoint).io).write(io);
             ptr::addr_of_mut!((*endpoint).family).write(family);
             ptr::addr_of_mut!((*endpoint).requests).write(None);
             ptr::addr_of_mut!((*endpoint).secure).write(None);
+            ptr::addr_of_mut!((*housed).beside).write(beside);
             true
         })
     }

@@ -44,6 +44,30 @@ pub struct Endpoint {
     pub(crate) secure: Option<Box<SecureLayer>>,
 }
 
+/// An endpoint, and what its owner keeps beside it in the same allocation
+/// but outside it: the C library keeps its re-entrancy guard there, which
+/// a call from one of the host's callbacks reads while the endpoint itself
+/// is borrowed by the call the callback runs in. The endpoint comes first,
+/// so the `ENetHost *` still points at the whole allocation.
+#[repr(C)]
+pub struct Housed<X> {
+    pub endpoint: Endpoint,
+    pub beside: X,
+}
+
+impl<X> Deref for Housed<X> {
+    type Target = Endpoint;
+    fn deref(&self) -> &Endpoint {
+        &self.endpoint
+    }
+}
+
+impl<X> DerefMut for Housed<X> {
+    fn deref_mut(&mut self) -> &mut Endpoint {
+        &mut self.endpoint
+    }
+}
+
 impl Deref for Endpoint {
     type Target = Host;
     fn deref(&self) -> &Host {

@@ -1,203 +1,224 @@
-//! Which hosts this thread is inside of: the re-entrancy guard.
+//! Which hosts are busy: the re-entrancy guard.
 //!
 //! While an entry point works on a host it holds `&mut` to it, and the
 //! engine may run the program's code meanwhile: the intercept, the
 //! checksum, the compressor, a packet's free callback. If that code calls
 //! back into the library on the same host, a second reference to the host
 //! would be made while the first is live, which Rust forbids. So every
-//! entry point that takes a host or a peer first looks here, comparing
-//! addresses only (it must not touch the host's memory to find out):
+//! entry point that takes a host or a peer first asks the host's
+//! [`HostGuard`], which sits beside the host in its allocation but outside
+//! the part entry points borrow (`endpoint::Housed`):
 //!
-//! - a host the thread is inside of is *busy*; its peers are the ones in
-//!   its peer array's address range;
-//! - the calls stock lets a callback make (`enet_peer_send`,
-//!   `enet_host_broadcast`, `enet_peer_disconnect*`, `enet_peer_reset`)
-//!   are queued on the busy host's context as [`CallbackCall`]s, which the
-//!   engine applies at its next safe point, and the entry point's scope at
-//!   the latest when it ends;
-//! - every other call on a busy host returns its failure value.
+//! - a host an entry point is working on is *busy*, and the guard knows on
+//!   which thread; its peers are the ones in its peer array's address
+//!   range;
+//! - on that thread, which is inside one of the host's callbacks, the calls
+//!   stock lets a callback make (`enet_peer_send`, `enet_host_broadcast`,
+//!   `enet_peer_disconnect*`, `enet_peer_reset`) are queued on the guard as
+//!   [`CallbackCall`]s, which the engine applies at its next safe point,
+//!   and the entry point's stay at the latest when it ends; every other
+//!   call on the host returns its failure value;
+//! - on any other thread the program broke the one-thread-per-host rule,
+//!   and every call on the host returns its failure value.
 //!
-//! One thread at a time per host is the library's rule, so what this
-//! thread is inside of is all there is to know: a per-thread chain of
-//! contexts, innermost first (a callback may service another host, whose
-//! callbacks may call into the first), kept in the platform's
-//! [`ThreadSlot`]. A look costs one load while no host is entered on any
-//! thread (the common case outside `enet_host_service`), and one read of
-//! the slot otherwise; entering a host and leaving it cost the slot's read
-//! and two writes. Nothing is allocated unless a callback's call is
-//! queued.
+//! Entering and leaving a host cost a few stores and no thread-local
+//! look-up. A peer's host is read from the peer (`peer->host`) only when
+//! that cannot race a reference the library holds: while no host is busy
+//! anywhere (one load), or once every host's guard, found by address in a
+//! process-wide list of them, says the peer's host is not busy on this
+//! thread. Nothing is allocated unless a callback's call is queued.
 
-use core::cell::{Cell, RefCell};
+use core::cell::RefCell;
 use core::marker::PhantomData;
-use core::mem::ManuallyDrop;
 use core::ops::Range;
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Mutex, PoisonError};
 
 use super::driver::DriverHost;
 use crate::abi::{ENetHost, ENetPeer};
-use crate::net::sys::ThreadSlot;
+use crate::net::sys::current_thread;
 use crate::proto::host::request::CallbackCall;
 use crate::proto::PeerIndex;
 
-/// The innermost host context this thread is inside of, or NULL.
-static INNERMOST: ThreadSlot = ThreadSlot::new();
+/// Hosts an entry point is inside of, on every thread. A thread's own
+/// entries are seen by its own later loads, so while this reads 0 the
+/// thread is inside no host (nor is any other), and no reference into any
+/// host is live.
+static ENTERED: AtomicUsize = AtomicUsize::new(0);
 
 /// Calls queued by callbacks and not yet taken, on every thread: while it
 /// is 0, which is nearly always, the engine's look for calls to apply
-/// costs one load and no thread slot read.
+/// costs one load.
 static PENDING: AtomicUsize = AtomicUsize::new(0);
 
-/// Contexts linked on any thread. A thread only needs to know about its
-/// own chain, and its own links and unlinks are seen by its own later
-/// loads, so while this reads 0 the thread is inside no host and a look
-/// costs one load instead of the thread slot's read. Other threads' counts
-/// only send a look down the slow path, which is still exact.
-static LINKED: AtomicUsize = AtomicUsize::new(0);
+/// The address of every live C host's guard, to find a peer's host (or a
+/// host's guard) by address alone.
+static GUARDS: Mutex<Vec<usize>> = Mutex::new(Vec::new());
 
-/// This thread's cell of [`INNERMOST`].
-type Slot = &'static Cell<*const ()>;
-
-/// One host an entry point on this thread is working on, known by
-/// addresses only, and the calls its callbacks made meanwhile.
-pub(crate) struct BusyHost {
+/// One C host's busy state, kept beside the host (see the module's notes).
+pub(crate) struct HostGuard {
+    /// The thread an entry point is inside the host on
+    /// ([`current_thread`]), or 0.
+    inside: AtomicUsize,
     /// The host's `ENetHost *`.
     host: usize,
     /// The addresses of its peer array.
     peers: Range<usize>,
-    /// The context this one is nested in, or NULL.
-    outer: *const BusyHost,
-    /// This thread's cell holding the innermost context.
-    slot: Slot,
     /// Calls made from the host's callbacks, in order, not yet applied.
-    /// Never dropped: the context's `Entered` takes every call before it
-    /// ends, leaving an empty `Vec` that owns no memory, so the drop would
-    /// be work for nothing on every entry point.
-    calls: ManuallyDrop<RefCell<Vec<CallbackCall>>>,
+    calls: RefCell<Vec<CallbackCall>>,
 }
 
-/// What was innermost when an entry point looked: where its own context
-/// goes. Not `Send`: it names this thread's chain.
-#[derive(Clone, Copy)]
-pub(crate) struct Outer {
-    innermost: *const BusyHost,
-    /// This thread's cell, when the look read it (not when nothing was
-    /// linked anywhere).
-    slot: Option<Slot>,
+// SAFETY: other threads read a guard's `inside` (an atomic) and its
+// addresses, which are fixed before the host is handed to C. `calls` is
+// only touched on the thread `inside` names while it names it: by
+// [`Busy::defer`], which only a lookup from that thread hands out, and by
+// that thread's [`Entered`] and engine safe points.
+unsafe impl Sync for HostGuard {}
+
+impl HostGuard {
+    /// The guard of a host not handed to C yet.
+    pub(crate) fn new() -> HostGuard {
+        HostGuard {
+            inside: AtomicUsize::new(0),
+            host: 0,
+            peers: 0..0,
+            calls: RefCell::new(Vec::new()),
+        }
+    }
+
+    /// Says which host this guards: the host at `host` with its peer array
+    /// at `peers`. Done once, before the host is handed to C.
+    pub(crate) fn describe(&mut self, host: *const ENetHost, peers: *const ENetPeer, count: usize) {
+        let start = peers as usize;
+        self.host = host as usize;
+        self.peers = start..start + count * core::mem::size_of::<ENetPeer>();
+    }
+
+    /// Whether an entry point is inside the host, and on which thread.
+    #[inline]
+    pub(crate) fn lookup(&self) -> HostLookup {
+        match self.inside.load(Ordering::Acquire) {
+            0 => HostLookup::Idle,
+            thread if thread == current_thread() => HostLookup::Busy(Busy { guard: self }),
+            _ => HostLookup::Elsewhere,
+        }
+    }
+
+    /// The calls queued on this guard, taken.
+    fn take(&self) -> Vec<CallbackCall> {
+        let calls = core::mem::take(&mut *self.calls.borrow_mut());
+        PENDING.fetch_sub(calls.len(), Ordering::Relaxed);
+        calls
+    }
 }
 
-/// A busy host's context, as a call from one of its callbacks finds it.
-#[derive(Clone, Copy)]
-pub(crate) struct Busy {
-    context: *const BusyHost,
+/// Adds a host's guard to the process-wide list; the guard must stay where
+/// it is until [`unregister`] takes it off.
+pub(crate) fn register(guard: &HostGuard) {
+    let mut guards = GUARDS.lock().unwrap_or_else(PoisonError::into_inner);
+    guards.push(guard as *const HostGuard as usize);
 }
 
-/// What an `ENetHost *` is to this thread.
+/// Takes a host's guard off the list, before its memory goes.
+pub(crate) fn unregister(guard: &HostGuard) {
+    let mut guards = GUARDS.lock().unwrap_or_else(PoisonError::into_inner);
+    let address = guard as *const HostGuard as usize;
+    guards.retain(|&listed| listed != address);
+}
+
+/// The guard at `address`, one of the list's.
+fn listed(address: usize) -> &'static HostGuard {
+    // SAFETY: an address is on the list from `register` until
+    // `unregister`, which `enet_host_destroy` calls before the guard's
+    // memory goes, and both hold the list's lock, as every reader does
+    // while it uses what it read; past the lock a reader keeps only the
+    // guard of a host busy on its own thread, which lives while the host
+    // is busy (only that thread may destroy it, and `enet_host_destroy`
+    // does nothing on a busy host). Guards are only read through shared
+    // references (their changing parts are an atomic and a `RefCell`).
+    // The `'static` never leaves the one entry point call that looked.
+    unsafe { &*(address as *const HostGuard) }
+}
+
+/// What an `ENetHost *` or an `ENetPeer *`'s host is to this thread.
 pub(crate) enum HostLookup {
-    /// No entry point on this thread is working on it.
-    Idle(Outer),
-    /// An entry point below this call is working on it.
+    /// No entry point is working on it.
+    Idle,
+    /// An entry point below this call, on this thread, is working on it:
+    /// this is a call from one of its callbacks.
     Busy(Busy),
+    /// An entry point on another thread is working on it.
+    Elsewhere,
 }
 
 /// What an `ENetPeer *` is to this thread.
 pub(crate) enum PeerLookup {
-    /// Not a peer of a host this thread is working on.
-    Idle(Outer),
-    /// A peer of a busy host, and its slot.
+    /// No host is busy on any thread (as this thread sees it): the peer's
+    /// `host` field can be read, and its host is idle.
+    NothingEntered,
+    /// Not a peer of a busy host: its `host` field can be read (and its
+    /// host's guard says whether another thread entered it since).
+    Idle,
+    /// A peer of a host busy on this thread, and its slot.
     Busy(Busy, PeerIndex),
-    /// Inside a busy host's peer array, but not at the start of a peer.
-    Stray,
+    /// Inside a busy host's peer array, but not at the start of a peer, or
+    /// a peer of a host busy on another thread.
+    Refused,
 }
 
-/// The context at `pointer`, one read from this thread's chain (or NULL).
-#[inline]
-fn context_at(pointer: *const BusyHost) -> Option<&'static BusyHost> {
-    // SAFETY: a context is put on this thread's chain only by
-    // `Entered::link` and taken off by its drop, which runs before the
-    // block holding the context ends (the context is declared first, so it
-    // is dropped last). A pointer read from the chain therefore points at a
-    // live context in a frame below the current call, which lives for as
-    // long as anything this call does with it; contexts are only ever read
-    // through shared references (their one mutable part is a `RefCell`).
-    // The `'static` never leaves the single entry point call that looked.
-    unsafe { pointer.as_ref() }
-}
-
-/// Each context of this thread's chain, starting at `innermost`.
-#[inline]
-fn chain(innermost: *const BusyHost) -> impl Iterator<Item = &'static BusyHost> {
-    core::iter::successors(context_at(innermost), |context| context_at(context.outer))
-}
-
-/// Whether `host` is busy on this thread: one thread-local read, then
-/// address comparisons.
-#[inline]
-pub(crate) fn find_host(host: *const ENetHost) -> HostLookup {
-    if LINKED.load(Ordering::Relaxed) == 0 {
-        return HostLookup::Idle(Outer::NOTHING);
-    }
-    let slot = INNERMOST.cell();
-    let innermost = slot.get().cast();
-    find_host_from(
-        Outer {
-            innermost,
-            slot: Some(slot),
-        },
-        host,
-    )
-}
-
-impl Outer {
-    /// What a look finds while no context is linked on any thread.
-    const NOTHING: Outer = Outer {
-        innermost: core::ptr::null(),
-        slot: None,
-    };
-}
-
-/// [`find_host`] with the chain read already.
-#[inline]
-pub(crate) fn find_host_from(outer: Outer, host: *const ENetHost) -> HostLookup {
-    match chain(outer.innermost).find(|context| context.host == host as usize) {
-        Some(context) => HostLookup::Busy(Busy { context }),
-        None => HostLookup::Idle(outer),
-    }
-}
-
-/// Whether `peer` is a peer of a host that is busy on this thread.
-#[inline]
-pub(crate) fn find_peer(peer: *const ENetPeer) -> PeerLookup {
-    if LINKED.load(Ordering::Relaxed) == 0 {
-        return PeerLookup::Idle(Outer::NOTHING);
-    }
-    let slot = INNERMOST.cell();
-    let innermost: *const BusyHost = slot.get().cast();
-    let address = peer as usize;
-    let Some(context) = chain(innermost).find(|context| context.peers.contains(&address)) else {
-        return PeerLookup::Idle(Outer {
-            innermost,
-            slot: Some(slot),
-        });
-    };
-    let offset = address - context.peers.start;
-    let size = core::mem::size_of::<ENetPeer>();
-    if offset % size != 0 {
-        return PeerLookup::Stray;
-    }
-    let count = (context.peers.end - context.peers.start) / size;
-    match PeerIndex::checked(offset / size, count) {
-        Some(index) => PeerLookup::Busy(Busy { context }, index),
-        None => PeerLookup::Stray,
-    }
+/// A busy host's guard, as a call from one of its callbacks finds it.
+#[derive(Clone, Copy)]
+pub(crate) struct Busy {
+    guard: *const HostGuard,
 }
 
 impl Busy {
     /// Queues `call` for the engine to apply once the callback returns.
     pub(crate) fn defer(self, call: CallbackCall) {
-        if let Some(context) = context_at(self.context) {
-            context.calls.borrow_mut().push(call);
-            PENDING.fetch_add(1, Ordering::Relaxed);
-        }
+        // SAFETY: a `Busy` is made from a live guard of a host busy on this
+        // thread, inside the call that holds it; the host cannot be
+        // destroyed meanwhile (`enet_host_destroy` does nothing on a busy
+        // host), so the guard outlives the call.
+        let guard = unsafe { &*self.guard };
+        guard.calls.borrow_mut().push(call);
+        PENDING.fetch_add(1, Ordering::Relaxed);
+    }
+}
+
+/// Whether `peer` is a peer of a busy host, by address alone.
+#[inline]
+pub(crate) fn find_peer(peer: *const ENetPeer) -> PeerLookup {
+    if ENTERED.load(Ordering::Relaxed) == 0 {
+        return PeerLookup::NothingEntered;
+    }
+    find_peer_of_busy_host(peer)
+}
+
+/// [`find_peer`] while some host is busy somewhere: the guards' list says
+/// whose array the peer is in.
+#[cold]
+#[inline(never)]
+fn find_peer_of_busy_host(peer: *const ENetPeer) -> PeerLookup {
+    let address = peer as usize;
+    let guards = GUARDS.lock().unwrap_or_else(PoisonError::into_inner);
+    let Some(guard) = guards
+        .iter()
+        .map(|&listed_at| listed(listed_at))
+        .find(|guard| guard.peers.contains(&address))
+    else {
+        return PeerLookup::Idle;
+    };
+    let busy = match guard.lookup() {
+        HostLookup::Idle => return PeerLookup::Idle,
+        HostLookup::Elsewhere => return PeerLookup::Refused,
+        HostLookup::Busy(busy) => busy,
+    };
+    let size = core::mem::size_of::<ENetPeer>();
+    let offset = address - guard.peers.start;
+    let count = guard.peers.len() / size;
+    match PeerIndex::checked(offset / size, count) {
+        Some(index) if offset % size == 0 => PeerLookup::Busy(busy, index),
+        _ => PeerLookup::Refused,
     }
 }
 
@@ -216,37 +237,17 @@ pub(crate) fn take_calls(host: *const ENetHost) -> Option<Vec<CallbackCall>> {
 #[cold]
 #[inline(never)]
 fn take_pending_calls(host: *const ENetHost) -> Option<Vec<CallbackCall>> {
-    let context = context_at(INNERMOST.cell().get().cast())?;
-    if context.host != host as usize {
+    let guards = GUARDS.lock().unwrap_or_else(PoisonError::into_inner);
+    let guard = guards
+        .iter()
+        .map(|&listed_at| listed(listed_at))
+        .find(|guard| guard.host == host as usize)?;
+    // The engine looks only from inside the host, on the thread inside it.
+    let HostLookup::Busy(_) = guard.lookup() else {
         return None;
-    }
-    let calls = context.take();
+    };
+    let calls = guard.take();
     (!calls.is_empty()).then_some(calls)
-}
-
-impl BusyHost {
-    /// The calls queued on this context, taken.
-    fn take(&self) -> Vec<CallbackCall> {
-        let calls = core::mem::take(&mut *self.calls.borrow_mut());
-        PENDING.fetch_sub(calls.len(), Ordering::Relaxed);
-        calls
-    }
-}
-
-impl BusyHost {
-    /// The context of `driver`, to be linked under `outer`.
-    #[inline]
-    pub(crate) fn new(driver: &DriverHost, outer: Outer) -> Self {
-        let start = driver.host.public.peers as usize;
-        let length = driver.host.public.peerCount * core::mem::size_of::<ENetPeer>();
-        BusyHost {
-            host: &driver.host.public as *const ENetHost as usize,
-            peers: start..start + length,
-            outer: outer.innermost,
-            slot: outer.slot.unwrap_or_else(|| INNERMOST.cell()),
-            calls: ManuallyDrop::new(RefCell::new(Vec::new())),
-        }
-    }
 }
 
 /// An entry point's stay inside a host: while it lasts the host is busy on
@@ -254,45 +255,34 @@ impl BusyHost {
 /// (through `finish`, with the host's transport) before the host stops
 /// being busy, so that calls made from callbacks run meanwhile are applied
 /// too.
-pub(crate) struct Entered<'a> {
-    context: &'a BusyHost,
+pub(crate) struct Entered<'a, F: FnMut(&mut DriverHost)> {
+    guard: &'a HostGuard,
     driver: Option<&'a mut DriverHost>,
-    finish: fn(&mut DriverHost),
-    /// Not `Send`: the context is on this thread's chain.
+    /// Applies the calls queued meanwhile (a function item: it takes no
+    /// room, so entering stores nothing for it).
+    finish: F,
+    /// Not `Send`: the guard names this thread.
     _thread: PhantomData<*const ()>,
 }
 
-impl<'a> Entered<'a> {
-    /// Makes `context` the innermost of this thread; `driver` is the host
-    /// it describes, `finish` applies its deferred calls.
+impl<'a, F: FnMut(&mut DriverHost)> Entered<'a, F> {
+    /// Marks the host `guard` guards busy on this thread; `driver` is that
+    /// host, `finish` applies its deferred calls.
     #[inline]
-    pub(crate) fn link(
-        context: &'a BusyHost,
-        driver: &'a mut DriverHost,
-        finish: fn(&mut DriverHost),
-    ) -> Self {
-        context.slot.set((context as *const BusyHost).cast());
-        LINKED.fetch_add(1, Ordering::Relaxed);
+    pub(crate) fn enter(guard: &'a HostGuard, driver: &'a mut DriverHost, finish: F) -> Self {
+        Self::mark(guard);
         Entered {
-            context,
+            guard,
             driver: Some(driver),
             finish,
             _thread: PhantomData,
         }
     }
 
-    /// Makes `context` innermost for a host being destroyed: calls made on
-    /// it meanwhile are refused or dropped (a dropped send frees a packet
-    /// no peer took).
-    pub(crate) fn link_dying(context: &'a BusyHost) -> Self {
-        context.slot.set((context as *const BusyHost).cast());
-        LINKED.fetch_add(1, Ordering::Relaxed);
-        Entered {
-            context,
-            driver: None,
-            finish: |_| {},
-            _thread: PhantomData,
-        }
+    #[inline]
+    fn mark(guard: &HostGuard) {
+        guard.inside.store(current_thread(), Ordering::Relaxed);
+        ENTERED.fetch_add(1, Ordering::Relaxed);
     }
 
     /// The host, for the entry point's body.
@@ -300,25 +290,42 @@ impl<'a> Entered<'a> {
     pub(crate) fn driver(&mut self) -> &mut DriverHost {
         match self.driver.as_deref_mut() {
             Some(driver) => driver,
-            None => unreachable!("a dying host's scope hands out no host"),
+            None => unreachable!("a dying host's stay hands out no host"),
         }
     }
 }
 
-impl Entered<'_> {
+impl<'a> Entered<'a, fn(&mut DriverHost)> {
+    /// Marks a host being destroyed busy: calls made on it meanwhile are
+    /// refused or dropped (a dropped send frees a packet no peer took).
+    pub(crate) fn enter_dying(guard: &'a HostGuard) -> Self {
+        Entered::<fn(&mut DriverHost)>::mark(guard);
+        Entered {
+            guard,
+            driver: None,
+            finish: |_| {},
+            _thread: PhantomData,
+        }
+    }
+}
+
+impl<F: FnMut(&mut DriverHost)> Entered<'_, F> {
     /// Applies the calls queued while the host was busy, or, when nobody
     /// will (the host is going, or a panic), drops them, which may run
     /// free callbacks that queue more.
     #[cold]
     #[inline(never)]
     fn finish_calls(&mut self) {
+        if self.guard.calls.borrow().is_empty() {
+            return;
+        }
         if !std::thread::panicking() {
             if let Some(driver) = self.driver.as_deref_mut() {
                 (self.finish)(driver);
             }
         }
         loop {
-            let calls = self.context.take();
+            let calls = self.guard.take();
             if calls.is_empty() {
                 break;
             }
@@ -327,14 +334,14 @@ impl Entered<'_> {
     }
 }
 
-impl Drop for Entered<'_> {
+impl<F: FnMut(&mut DriverHost)> Drop for Entered<'_, F> {
     #[inline]
     fn drop(&mut self) {
-        if !self.context.calls.borrow().is_empty() {
+        if PENDING.load(Ordering::Relaxed) != 0 {
             self.finish_calls();
         }
-        self.context.slot.set(self.context.outer.cast());
-        LINKED.fetch_sub(1, Ordering::Relaxed);
+        self.guard.inside.store(0, Ordering::Release);
+        ENTERED.fetch_sub(1, Ordering::Relaxed);
     }
 }
 
@@ -342,110 +349,127 @@ impl Drop for Entered<'_> {
 mod tests {
     use super::*;
 
-    /// A context for a made-up host at `host` with `peers` peers from
-    /// `base`, linked as innermost while `body` runs.
-    fn inside<R>(host: usize, base: usize, peers: usize, body: impl FnOnce() -> R) -> R {
-        let slot = INNERMOST.cell();
-        let context = BusyHost {
-            host,
-            peers: base..base + peers * core::mem::size_of::<ENetPeer>(),
-            outer: slot.get().cast(),
-            slot,
-            calls: ManuallyDrop::new(RefCell::new(Vec::new())),
-        };
-        slot.set((&context as *const BusyHost).cast());
-        LINKED.fetch_add(1, Ordering::Relaxed);
+    const SIZE: usize = core::mem::size_of::<ENetPeer>();
+
+    /// A listed guard for a made-up host at `host` with `peers` peers from
+    /// `base`, taken off the list when dropped.
+    struct Listed(Box<HostGuard>);
+
+    impl Listed {
+        fn new(host: usize, base: usize, peers: usize) -> Listed {
+            let mut guard = Box::new(HostGuard::new());
+            guard.describe(host as *const ENetHost, base as *const ENetPeer, peers);
+            register(&guard);
+            Listed(guard)
+        }
+
+        fn inside<R>(&self, body: impl FnOnce() -> R) -> R {
+            inside(&self.0, body)
+        }
+    }
+
+    /// Runs `body` with the host `guard` guards marked busy on this
+    /// thread, as an entry point's stay does.
+    fn inside<R>(guard: &HostGuard, body: impl FnOnce() -> R) -> R {
+        Entered::<fn(&mut DriverHost)>::mark(guard);
         let result = body();
-        slot.set(context.outer.cast());
-        LINKED.fetch_sub(1, Ordering::Relaxed);
+        guard.inside.store(0, Ordering::Release);
+        ENTERED.fetch_sub(1, Ordering::Relaxed);
         result
     }
 
-    const SIZE: usize = core::mem::size_of::<ENetPeer>();
+    impl Drop for Listed {
+        fn drop(&mut self) {
+            unregister(&self.0);
+        }
+    }
 
     #[test]
     fn nothing_is_busy_outside_every_host() {
+        let listed = Listed::new(0x1000, 0x10_0000, 2);
+        assert!(matches!(listed.0.lookup(), HostLookup::Idle));
         assert!(matches!(
-            find_host(0x1000 as *const ENetHost),
-            HostLookup::Idle(_)
-        ));
-        assert!(matches!(
-            find_peer(0x2000 as *const ENetPeer),
-            PeerLookup::Idle(_)
+            find_peer(0x10_0000 as *const ENetPeer),
+            PeerLookup::NothingEntered | PeerLookup::Idle
         ));
         assert!(take_calls(0x1000 as *const ENetHost).is_none());
     }
 
     #[test]
     fn a_host_and_its_peers_are_busy_while_inside_it() {
-        let (host, base) = (0x1000usize, 0x10_0000usize);
-        inside(host, base, 4, || {
-            assert!(matches!(
-                find_host(host as *const ENetHost),
-                HostLookup::Busy(_)
-            ));
-            assert!(matches!(
-                find_host(0x1008 as *const ENetHost),
-                HostLookup::Idle(_)
-            ));
+        let (host, base) = (0x2000usize, 0x20_0000usize);
+        let listed = Listed::new(host, base, 4);
+        listed.inside(|| {
+            assert!(matches!(listed.0.lookup(), HostLookup::Busy(_)));
             match find_peer((base + 3 * SIZE) as *const ENetPeer) {
                 PeerLookup::Busy(_, index) => assert_eq!(index, PeerIndex::for_tests(3)),
                 _ => panic!("the fourth peer is busy"),
             }
             assert!(matches!(
                 find_peer((base + SIZE + 8) as *const ENetPeer),
-                PeerLookup::Stray
+                PeerLookup::Refused
             ));
             // Just past the array, and just before it.
             assert!(matches!(
                 find_peer((base + 4 * SIZE) as *const ENetPeer),
-                PeerLookup::Idle(_)
+                PeerLookup::Idle
             ));
             assert!(matches!(
                 find_peer((base - SIZE) as *const ENetPeer),
-                PeerLookup::Idle(_)
+                PeerLookup::Idle
             ));
         });
-        assert!(matches!(
-            find_host(host as *const ENetHost),
-            HostLookup::Idle(_)
-        ));
+        assert!(matches!(listed.0.lookup(), HostLookup::Idle));
     }
 
     #[test]
     fn an_outer_host_stays_busy_inside_an_inner_one() {
-        let (outer, inner) = (0x1000usize, 0x2000usize);
-        inside(outer, 0x10_0000, 2, || {
-            inside(inner, 0x20_0000, 2, || {
+        let outer = Listed::new(0x3000, 0x30_0000, 2);
+        let inner = Listed::new(0x4000, 0x40_0000, 2);
+        outer.inside(|| {
+            inner.inside(|| {
+                assert!(matches!(outer.0.lookup(), HostLookup::Busy(_)));
+                assert!(matches!(inner.0.lookup(), HostLookup::Busy(_)));
                 assert!(matches!(
-                    find_host(outer as *const ENetHost),
-                    HostLookup::Busy(_)
-                ));
-                assert!(matches!(
-                    find_host(inner as *const ENetHost),
-                    HostLookup::Busy(_)
-                ));
-                assert!(matches!(
-                    find_peer((0x10_0000 + SIZE) as *const ENetPeer),
+                    find_peer((0x30_0000 + SIZE) as *const ENetPeer),
                     PeerLookup::Busy(_, _)
                 ));
             });
-            assert!(matches!(
-                find_host(inner as *const ENetHost),
-                HostLookup::Idle(_)
-            ));
-            assert!(matches!(
-                find_host(outer as *const ENetHost),
-                HostLookup::Busy(_)
-            ));
+            assert!(matches!(inner.0.lookup(), HostLookup::Idle));
+            assert!(matches!(outer.0.lookup(), HostLookup::Busy(_)));
         });
     }
 
     #[test]
+    fn a_host_busy_on_another_thread_is_refused_here() {
+        let listed = Listed::new(0x5000, 0x50_0000, 2);
+        let guard: &HostGuard = &listed.0;
+        let (entered, go_on) = (std::sync::Barrier::new(2), std::sync::Barrier::new(2));
+        std::thread::scope(|scope| {
+            scope.spawn(|| {
+                inside(guard, || {
+                    entered.wait();
+                    go_on.wait();
+                })
+            });
+            entered.wait();
+            assert!(matches!(listed.0.lookup(), HostLookup::Elsewhere));
+            assert!(matches!(
+                find_peer(0x50_0000 as *const ENetPeer),
+                PeerLookup::Refused
+            ));
+            go_on.wait();
+        });
+        assert!(matches!(listed.0.lookup(), HostLookup::Idle));
+    }
+
+    #[test]
     fn deferred_calls_are_taken_in_order_by_their_host_only() {
-        let (host, base) = (0x1000usize, 0x10_0000usize);
-        inside(host, base, 2, || {
-            let HostLookup::Busy(busy) = find_host(host as *const ENetHost) else {
+        let host = 0x6000usize;
+        let listed = Listed::new(host, 0x60_0000, 2);
+        let other = Listed::new(0x7000, 0x70_0000, 2);
+        listed.inside(|| {
+            let HostLookup::Busy(busy) = listed.0.lookup() else {
                 panic!("busy");
             };
             busy.defer(CallbackCall::Reset {
@@ -454,7 +478,7 @@ mod tests {
             busy.defer(CallbackCall::Reset {
                 peer: PeerIndex::for_tests(0),
             });
-            assert!(take_calls(0x3000 as *const ENetHost).is_none());
+            assert!(take_calls(0x7000 as *const ENetHost).is_none());
             let calls = take_calls(host as *const ENetHost).expect("two calls");
             let peers: Vec<_> = calls
                 .iter()
@@ -466,5 +490,6 @@ mod tests {
             assert_eq!(peers, [1, 0]);
             assert!(take_calls(host as *const ENetHost).is_none());
         });
+        drop(other);
     }
 }

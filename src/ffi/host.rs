@@ -3,11 +3,12 @@
 //! ([`crate::proto::Host`]) on the other.
 
 use core::ffi::c_int;
+use core::mem::ManuallyDrop;
 use core::ptr;
 
 use super::busy;
 use super::codec::CallbackCodec;
-use super::driver::{host_on_socket, DriverHost};
+use super::driver::{endpoint_of, guard_of, host_on_socket, CHost, DriverHost};
 use crate::abi::*;
 use crate::config::Switches;
 use crate::dtls::{SecureLayer, SecureTransport};
@@ -231,24 +232,34 @@ pub unsafe extern "C" fn enet_host_destroy(host: *mut ENetHost) {
         if host.is_null() {
             return;
         }
-        let busy::HostLookup::Idle(outer) = busy::find_host(host) else {
+        // SAFETY: the contract of `try_host!`: a live host from
+        // `enet_host_create`.
+        let guard = unsafe { guard_of(host) };
+        let busy::HostLookup::Idle = guard.lookup() else {
             return;
         };
-        let driver = host.cast::<DriverHost>();
-        // SAFETY: as `try_host!`: a live host from `enet_host_create`, not
-        // busy on this thread (checked above), used by this thread alone,
-        // so nothing else refers to it; the reference ends before the host
-        // is taken back below.
-        let context = busy::BusyHost::new(unsafe { &*driver }, outer);
-        let _dying = busy::Entered::link_dying(&context);
+        {
+            // Calls the free callbacks below make on the host find it
+            // busy, as they would during a service call.
+            let _dying = busy::Entered::enter_dying(guard);
+            // SAFETY: as `try_host!`: live, idle until marked busy just
+            // above, and this thread's alone; the reference is the last
+            // one made, and ends before the memory goes.
+            let endpoint = unsafe { endpoint_of(host) };
+            endpoint.close();
+            super::codec::destroy_context(&endpoint.host.public.compressor);
+            // SAFETY: the endpoint is live and dropped once, here; nothing
+            // reads it afterwards (the allocation is freed below without
+            // dropping its contents again).
+            unsafe { ptr::drop_in_place(endpoint) };
+        }
+        busy::unregister(guard);
         // SAFETY: a live host was made by `CBox::into_raw` in
-        // `enet_host_create`; the caller gives it back once, here.
-        let Some(mut host) = (unsafe { CBox::from_raw(driver) }) else {
-            return;
-        };
-        host.close();
-        super::codec::destroy_context(&host.public.compressor);
-        drop(host);
+        // `enet_host_create` and is given back once, here; its endpoint is
+        // dropped already, and its guard has nothing to drop (its queue of
+        // calls was emptied when the host stopped being busy), so only the
+        // memory goes.
+        drop(unsafe { CBox::from_raw(host.cast::<ManuallyDrop<CHost>>()) });
     })
 }
 

@@ -15,7 +15,8 @@
 //! callbacks (intercept, checksum, compressor, a packet's free callback)
 //! only `enet_peer_send`, `enet_host_broadcast`, `enet_peer_disconnect*`
 //! and `enet_peer_reset` reach that host, queued until the callback
-//! returns: every other call on it gets its failure value (`busy.rs`).
+//! returns: every other call on it gets its failure value, as does every
+//! call on a host another thread is inside of (`busy.rs`).
 
 /// Runs an entry point's body and maps a panic to the function's failure
 /// value, so no unwind ever crosses into C: the return type's
@@ -36,10 +37,10 @@ macro_rules! guard {
 /// the rest of the enclosing block (an entry point's `guard!` body), with
 /// the host marked busy on this thread meanwhile (see `busy.rs`); the
 /// calls its callbacks make are applied when the block ends. Returns the
-/// failure value from the body for NULL, and for a host this thread is
-/// already inside of (a call from one of its callbacks): the value after
+/// failure value from the body for NULL, for a host this thread is
+/// already inside of (a call from one of its callbacks: the value after
 /// `else`, the result of `busy $name => ...`, or the return type's
-/// [`FailureValue`].
+/// [`FailureValue`]), and for a host another thread is inside of.
 macro_rules! try_host {
     (let $host:ident = $pointer:expr) => {
         try_host!(let $host = $pointer, else $crate::ffi::FailureValue::failure())
@@ -56,26 +57,26 @@ macro_rules! try_host {
         if pointer.is_null() {
             return $failure;
         }
-        let outer = match $crate::ffi::busy::find_host(pointer) {
-            $crate::ffi::busy::HostLookup::Idle(outer) => outer,
-            $crate::ffi::busy::HostLookup::Busy($busy) => return $on_busy,
-        };
         // SAFETY: every export's contract: a non-NULL `ENetHost *` comes
-        // from `enet_host_create` (or `enet_rs_host_create`), is not
-        // destroyed, and is used by one thread at a time. Such a pointer
-        // is the address of a live `DriverHost` (`ENetHost` is the first
-        // field of the `#[repr(C)]` engine `Host`, itself the first field
-        // of the `#[repr(C)]` `DriverHost`) with the provenance of its
-        // whole allocation (`CBox::into_raw`). No other reference to it is
-        // live: the library makes references to a host only here, for the
-        // length of one entry point on its thread; another thread may not
-        // be inside it; and on this thread the only code that runs while
-        // an entry point holds one is the host's own callbacks, whose calls
-        // find the host busy just above and never reach this line.
-        let driver = unsafe { &mut *pointer.cast::<$crate::ffi::driver::DriverHost>() };
-        let context = $crate::ffi::busy::BusyHost::new(driver, outer);
-        let mut entered = $crate::ffi::busy::Entered::link(
-            &context,
+        // from `enet_host_create` (or `enet_rs_host_create`) and is not
+        // destroyed, so it is the address of a live host allocation with
+        // the provenance of all of it (`CBox::into_raw`).
+        let guard = unsafe { $crate::ffi::driver::guard_of(pointer) };
+        match guard.lookup() {
+            $crate::ffi::busy::HostLookup::Idle => {}
+            $crate::ffi::busy::HostLookup::Busy($busy) => return $on_busy,
+            $crate::ffi::busy::HostLookup::Elsewhere => return $failure,
+        }
+        // SAFETY: as above; and no other reference to the host is live:
+        // the library makes references to a host only here and in
+        // `try_peer!`, for the length of one entry point, with the host
+        // marked busy meanwhile (just below); it is idle now, so no entry
+        // point holds one, and the only code that runs while this one does
+        // is the host's own callbacks, whose calls find the host busy and
+        // never reach this line.
+        let driver = unsafe { $crate::ffi::driver::endpoint_of(pointer) };
+        let mut entered = $crate::ffi::busy::Entered::enter(
+            guard,
             driver,
             $crate::ffi::host::apply_callback_calls,
         );
@@ -85,10 +86,11 @@ macro_rules! try_host {
 
 /// Binds `$host` and `$index` to the host of an `ENetPeer *` parameter
 /// and the peer's slot, as [`try_host!`] does for a host. Returns the
-/// failure value from the body for NULL, a peer of no host's array, and a
-/// peer of a host this thread is already inside of (a call from one of its
-/// callbacks): the value after `else`, the result of
-/// `busy ($busy, $slot) => ...`, or the return type's [`FailureValue`].
+/// failure value from the body for NULL, a peer of no host's array, a
+/// peer of a host another thread is inside of, and a peer of a host this
+/// thread is already inside of (a call from one of its callbacks): the
+/// value after `else`, the result of `busy ($busy, $slot) => ...`, or the
+/// return type's [`FailureValue`].
 macro_rules! try_peer {
     (let ($host:ident, $index:ident) = $pointer:expr) => {
         try_peer!(let ($host, $index) = $pointer, else $crate::ffi::FailureValue::failure())
@@ -104,11 +106,10 @@ macro_rules! try_peer {
     };
     (let ($host:ident, $index:ident) = $pointer:expr,
         busy ($busy:pat, $slot:pat) => $on_busy:expr, else $failure:expr) => {
-        try_peer!(@find ($host, $index, outer, driver) = $pointer,
+        try_peer!(@find ($host, $index, guard, driver) = $pointer,
             busy ($busy, $slot) => $on_busy, else $failure);
-        let context = $crate::ffi::busy::BusyHost::new(driver, outer);
-        let mut entered = $crate::ffi::busy::Entered::link(
-            &context,
+        let mut entered = $crate::ffi::busy::Entered::enter(
+            guard,
             driver,
             $crate::ffi::host::apply_callback_calls,
         );
@@ -119,42 +120,45 @@ macro_rules! try_peer {
     // busy meanwhile, which saves the hot `enet_peer_send` the marking.
     (quick let ($host:ident, $index:ident) = $pointer:expr,
         busy ($busy:pat, $slot:pat) => $on_busy:expr) => {
-        try_peer!(@find ($host, $index, outer, driver) = $pointer,
+        try_peer!(@find ($host, $index, guard, driver) = $pointer,
             busy ($busy, $slot) => $on_busy, else $crate::ffi::FailureValue::failure());
-        let _ = outer;
+        let _ = guard;
         let $host = driver;
     };
-    (@find ($host:ident, $index:ident, $outer:ident, $driver:ident) = $pointer:expr,
+    (@find ($host:ident, $index:ident, $guard:ident, $driver:ident) = $pointer:expr,
         busy ($busy:pat, $slot:pat) => $on_busy:expr, else $failure:expr) => {
         let peer: *mut $crate::abi::ENetPeer = $pointer;
         if peer.is_null() {
             return $failure;
         }
-        let $outer = match $crate::ffi::busy::find_peer(peer) {
-            $crate::ffi::busy::PeerLookup::Idle(outer) => outer,
+        let nothing_entered = match $crate::ffi::busy::find_peer(peer) {
+            $crate::ffi::busy::PeerLookup::NothingEntered => true,
+            $crate::ffi::busy::PeerLookup::Idle => false,
             $crate::ffi::busy::PeerLookup::Busy($busy, $slot) => return $on_busy,
-            $crate::ffi::busy::PeerLookup::Stray => return $failure,
+            $crate::ffi::busy::PeerLookup::Refused => return $failure,
         };
         // SAFETY: every export's contract: a non-NULL `ENetPeer *` is a
         // peer of a live host used by one thread at a time, so it points
         // into that host's peer array and can be read. Nothing holds a
         // reference into it: the engine makes references into a host's
-        // peers only while an entry point on this thread is inside the
-        // host, and the peer is in no such host's array (checked above).
+        // peers only while an entry point is inside the host, and the peer
+        // is in no such host's array (checked above).
         let owner = unsafe { (*peer).host };
         if owner.is_null() {
             return $failure;
         }
-        if let $crate::ffi::busy::HostLookup::Busy(_) =
-            $crate::ffi::busy::find_host_from($outer, owner)
-        {
+        // SAFETY: `peer->host` of a live peer is its live host.
+        let $guard = unsafe { $crate::ffi::driver::guard_of(owner) };
+        // Entered since the look above, by another thread: refused.
+        if !nothing_entered && !matches!($guard.lookup(), $crate::ffi::busy::HostLookup::Idle) {
             return $failure;
         }
-        // SAFETY: `peer->host` of a live peer is its live host, and it is
-        // not busy on this thread (checked just above); the argument of
-        // `try_host!` holds from here. The `quick` form marks the host busy
-        // for no callbacks: its entry point runs none while it holds this.
-        let $driver = unsafe { &mut *owner.cast::<$crate::ffi::driver::DriverHost>() };
+        // SAFETY: the host is live and idle (no host was entered, or its
+        // guard says so just above); the
+        // argument of `try_host!` holds from here. The `quick` form marks
+        // the host busy for no callbacks: its entry point runs none while
+        // it holds this.
+        let $driver = unsafe { $crate::ffi::driver::endpoint_of(owner) };
         let Some($index) = $driver.peer_index(peer) else {
             return $failure;
         };

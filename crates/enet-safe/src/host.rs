@@ -7,7 +7,7 @@ use std::time::Duration;
 use enet::abi::{ENetHost, ENetPeerState};
 use enet::config::Switches;
 use enet::dtls::{ClientSetup, MaybeSecure, SecureLayer, ServerSetup, Status};
-use enet::endpoint::{BoundSocket, Endpoint, HostBuilder};
+use enet::endpoint::{BoundSocket, HostBuilder, Housed};
 use enet::mem::CBox;
 use enet::net::host_socket::HostSocketOptions;
 use enet::net::request_queue::RequestQueue;
@@ -142,7 +142,7 @@ pub struct Host {
     id: u32,
     /// The engine with its socket, senders' queue and DTLS sessions, as
     /// the C library's hosts have them.
-    endpoint: CBox<Endpoint>,
+    endpoint: CBox<Housed<()>>,
     codec: WireCodec,
     local: SocketAddr,
     /// The handle each slot's connection was reported with.

@@ -14,8 +14,9 @@
 //! - `Waker`: lets other threads cut a host's wait short (an eventfd, a
 //!   pipe, or a loopback socket), and the wait itself;
 //! - `Lock`: the request queue's lock;
-//! - `ThreadSlot`: one pointer per thread (the FFI's busy hosts), without
-//!   the dynamic linker's thread-local stub where that costs a page;
+//! - `current_thread`: a word naming the running thread (the FFI's
+//!   re-entrancy guard), without the dynamic linker's thread-local stub
+//!   where that costs a page;
 //! - `monotonic_now`: the clock's source;
 //! - `startup`/`cleanup`: what `enet_initialize`/`enet_deinitialize` do
 //!   on that system (WinSock's reference-counted start-up on Windows);

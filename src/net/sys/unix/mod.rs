@@ -12,7 +12,7 @@ use crate::abi::ENetSocket;
 pub mod address;
 mod lock;
 pub mod socket;
-mod thread_slot;
+mod thread;
 mod wake;
 
 #[cfg(any(target_os = "linux", target_os = "android"))]
@@ -23,7 +23,7 @@ mod offload;
 mod socket_name;
 
 pub use lock::Lock;
-pub use thread_slot::ThreadSlot;
+pub use thread::current_thread;
 pub use wake::Waker;
 
 #[cfg(not(any(target_os = "linux", target_os = "android")))]

@@ -17,12 +17,12 @@ use crate::abi::ENetSocket;
 pub mod address;
 mod lock;
 pub mod socket;
-mod thread_slot;
+mod thread;
 mod wake;
 
 pub use super::single::{ReceiveBatch, SendBatch};
 pub use lock::Lock;
-pub use thread_slot::ThreadSlot;
+pub use thread::current_thread;
 pub use wake::Waker;
 
 /// The WinSock version stock ENet asks for: 1.1.
