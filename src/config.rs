@@ -8,8 +8,8 @@
 //! program (or a test) that changes a variable between two hosts gets the
 //! new value for the second one. The packet pool's switches
 //! ([`ProcessSwitches`]) are process-wide and parsed once, at the first
-//! packet: `mem`, below this module, does not name it, so the host
-//! builder (`endpoint`) hands the pool a reader that parses them here.
+//! packet: `mem` does not name this module, so the host builder
+//! (`endpoint`) hands the pool a reader that parses them here.
 //!
 //! The grammar, for every switch: the value is trimmed and keywords are
 //! case-insensitive; a boolean is `on`/`1` or `off`/`0`; a size is a

@@ -168,10 +168,11 @@ impl HostBuilder {
 }
 
 /// Lets the packet pool read its process-wide switches, parsed by
-/// `config`, when it serves its next block: `mem` sits below `config` and
-/// does not name it, so this layer, above both, hands them down. Called
+/// `config`, when it serves its next block: switches reach `mem` as plain
+/// values, and this layer, which names both, hands them down. Called
 /// for every host built and by `enet_packet_create`, the two ways a
 /// program's first packet is made; installing reads nothing.
+#[inline]
 pub fn install_packet_pool_switches() {
     pool::read_switches_with(packet_pool_switches);
 }

@@ -35,7 +35,9 @@
 //! been built (`enet_safe::Packet::new`, the crate's tests): until a
 //! reader comes, blocks are served undecided, from `malloc` but rounded up
 //! to their class, so that whichever way the pool decides later, a block
-//! it takes back is as large as its class.
+//! it takes back is as large as its class. (Only safe Rust gets there,
+//! which cannot overrun a packet, so a memory checker misses nothing by
+//! the rounding.)
 //!
 //! Packets may be destroyed on any thread (`enet_packet_destroy`, the
 //! thread-safe senders), so each class sits behind its own lock.
