@@ -7,8 +7,9 @@
 //! is built and handed to it as plain values; nothing is cached, so a
 //! program (or a test) that changes a variable between two hosts gets the
 //! new value for the second one. The packet pool's switches
-//! ([`ProcessSwitches`]) are process-wide: the memory layer parses them
-//! once, at the first packet.
+//! ([`ProcessSwitches`]) are process-wide and parsed once, at the first
+//! packet: `mem` does not name this module, so the host builder
+//! (`endpoint`) hands the pool a reader that parses them here.
 //!
 //! The grammar, for every switch: the value is trimmed and keywords are
 //! case-insensitive; a boolean is `on`/`1` or `off`/`0`; a size is a
@@ -272,7 +273,8 @@ impl Switches {
     }
 }
 
-/// The process-wide switches the memory layer decides its packet pool by.
+/// The process-wide switches the memory layer decides its packet pool by
+/// (handed to it as plain values by `endpoint`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ProcessSwitches {
     /// [`PACKET_POOL`]: whether the packet pool may be used (default on).

@@ -8,7 +8,8 @@ use std::net::SocketAddr;
 use super::seed::random_seed;
 use super::{Endpoint, Housed};
 use crate::abi::{ENetAddress, ENetSocket};
-use crate::config::{LossRecoveryPreset, Switches};
+use crate::config::{LossRecoveryPreset, ProcessSwitches, Switches};
+use crate::mem::pool::{self, PoolSwitches};
 use crate::mem::CBox;
 use crate::net::clock;
 use crate::net::host_socket::{self, HostSocketOptions, SocketFamily};
@@ -135,6 +136,8 @@ impl HostBuilder {
     /// [`HostBuilder::build`], with `beside` kept after the endpoint in
     /// its allocation (see [`Housed`]).
     pub fn build_beside<X>(self, socket: BoundSocket, beside: X) -> Option<CBox<Housed<X>>> {
+        // The engine's packets come from the pool: let it read its switches.
+        install_packet_pool_switches();
         let settings = HostSettings {
             address: socket.shown,
             socket: socket.socket,
@@ -167,6 +170,25 @@ impl HostBuilder {
         // From here the host owns the socket: `Endpoint::close` closes it.
         socket.hand_over();
         Some(endpoint)
+    }
+}
+
+/// Lets the packet pool read its process-wide switches, parsed by
+/// `config`, when it serves its next block: switches reach `mem` as plain
+/// values, and this layer, which names both, hands them down. Called
+/// for every host built and by `enet_packet_create`, the two ways a
+/// program's first packet is made; installing reads nothing.
+#[inline]
+pub fn install_packet_pool_switches() {
+    pool::read_switches_with(packet_pool_switches);
+}
+
+/// The environment's packet-pool switches, as the pool takes them.
+fn packet_pool_switches() -> PoolSwitches {
+    let switches = ProcessSwitches::from_env();
+    PoolSwitches {
+        packet_pool: switches.packet_pool,
+        preload: switches.preload,
     }
 }
 

@@ -18,10 +18,26 @@
 //!   helgrind, drd…; AddressSanitizer, ThreadSanitizer, MemorySanitizer),
 //!   so that a use after `enet_packet_destroy` is still reported and a
 //!   block crossing threads is still seen through `malloc`/`free`.
-//! - unless `ENET_RS_PACKET_POOL=off` (or `0`).
+//! - unless the process's switches say no (`ENET_RS_PACKET_POOL=off`).
 //!
 //! Once off, the pool stays off for the process, so a block it never
 //! rounded up is never taken for one it did.
+//!
+//! The switches are parsed by `config`, a layer this one does not name: a
+//! layer above both installs a reader ([`read_switches_with`]) that hands
+//! them down as plain values ([`PoolSwitches`]). Installing it reads
+//! nothing; the pool calls it once, at the first block it serves after, so
+//! the environment is still read lazily, once per process, at the first
+//! packet. The host builder installs it (every host of either API, so the
+//! engine's packets) and so does `enet_packet_create` (a C program's
+//! packets before its first host, whether or not it called
+//! `enet_initialize`). Rust code may make a packet before any host has
+//! been built (`enet_safe::Packet::new`, the crate's tests): until a
+//! reader comes, blocks are served undecided, from `malloc` but rounded up
+//! to their class, so that whichever way the pool decides later, a block
+//! it takes back is as large as its class. (Only safe Rust gets there,
+//! which cannot overrun a packet, so a memory checker misses nothing by
+//! the rounding.)
 //!
 //! Packets may be destroyed on any thread (`enet_packet_destroy`, the
 //! thread-safe senders), so each class sits behind its own lock.
@@ -33,9 +49,9 @@
 use core::cell::UnsafeCell;
 use core::ffi::c_void;
 use std::sync::atomic::{AtomicBool, AtomicU8, Ordering};
+use std::sync::OnceLock;
 
 use super::{checker, hooks};
-use crate::config;
 
 /// Block sizes, header included: a packet of up to `size - header` bytes
 /// fits. The largest covers a datagram of the default MTU.
@@ -49,33 +65,70 @@ const ON: u8 = 1;
 const OFF: u8 = 2;
 static STATE: AtomicU8 = AtomicU8::new(UNDECIDED);
 
-/// Whether blocks are pooled now.
+/// What the process's switches say about the pool, as plain values.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PoolSwitches {
+    /// Whether the pool may be used at all (`ENET_RS_PACKET_POOL`).
+    pub packet_pool: bool,
+    /// The dynamic loader's preload list (`LD_PRELOAD`), where valgrind's
+    /// heap tools show, if set.
+    pub preload: Option<String>,
+}
+
+/// The reader a higher layer installed, if one has.
+static READER: OnceLock<fn() -> PoolSwitches> = OnceLock::new();
+
+/// Lets the pool read the process's switches with `read`, once, when it
+/// serves its next block (if it has not decided yet). The first reader
+/// installed is kept; installing reads nothing, and once one is installed
+/// costs one load (`enet_packet_create` installs it every time).
 #[inline]
-fn pooling() -> bool {
-    match STATE.load(Ordering::Acquire) {
-        ON => true,
-        OFF => false,
-        _ => decide(),
+pub fn read_switches_with(read: fn() -> PoolSwitches) {
+    if READER.get().is_none() {
+        install(read);
     }
 }
 
-/// Decides once whether this process pools (see the module's notes).
 #[cold]
-fn decide() -> bool {
-    let wanted = wanted(&config::ProcessSwitches::from_env());
-    let state = if wanted { ON } else { OFF };
-    // A concurrent `switch_off` wins: it only ever moves to OFF.
-    match STATE.compare_exchange(UNDECIDED, state, Ordering::AcqRel, Ordering::Acquire) {
+fn install(read: fn() -> PoolSwitches) {
+    let _already_installed = READER.set(read);
+}
+
+/// Whether blocks are pooled now (`false` while undecided).
+#[cfg(test)]
+fn pooling() -> bool {
+    STATE.load(Ordering::Acquire) == ON
+}
+
+/// Decides once whether this process pools (see the module's notes), if
+/// a reader has been installed; `None` while none has.
+#[cold]
+fn decide() -> Option<bool> {
+    let read = READER.get()?;
+    Some(decide_in(&STATE, wanted(&read())))
+}
+
+/// Moves `state` from undecided to `wanted`'s setting and returns whether
+/// it pools. A concurrent `switch_off` wins: it only ever moves to OFF.
+fn decide_in(state: &AtomicU8, wanted: bool) -> bool {
+    let decided = if wanted { ON } else { OFF };
+    match state.compare_exchange(UNDECIDED, decided, Ordering::AcqRel, Ordering::Acquire) {
         Ok(_) => wanted,
         Err(current) => current == ON,
     }
 }
 
 /// Whether the process's switches and its allocator let it pool.
-fn wanted(switches: &config::ProcessSwitches) -> bool {
+fn wanted(switches: &PoolSwitches) -> bool {
     hooks::default_allocator()
         && switches.packet_pool
         && !checker::memory_checked(switches.preload.as_deref())
+}
+
+/// The size a block of `size` bytes is given while the pool is
+/// undecided: its class's, so the pool may keep it if it turns on.
+fn undecided_size(size: usize) -> usize {
+    class_of(size).map_or(size, |class| CLASS_SIZES[class])
 }
 
 /// The class of a block of at least `size` bytes, if one is that large.
@@ -258,10 +311,20 @@ impl Pool {
 /// fails).
 #[inline]
 pub fn allocate(size: usize) -> *mut c_void {
-    if pooling() {
-        POOL.allocate(size)
-    } else {
-        hooks::malloc(size)
+    match STATE.load(Ordering::Acquire) {
+        ON => POOL.allocate(size),
+        OFF => hooks::malloc(size),
+        _ => allocate_undecided(size),
+    }
+}
+
+/// [`allocate`] before the pool has decided: decides now if it can.
+#[cold]
+fn allocate_undecided(size: usize) -> *mut c_void {
+    match decide() {
+        Some(true) => POOL.allocate(size),
+        Some(false) => hooks::malloc(size),
+        None => hooks::malloc(undecided_size(size)),
     }
 }
 
@@ -272,9 +335,11 @@ pub fn allocate(size: usize) -> *mut c_void {
 /// `block` must come from [`allocate`] and not be used again.
 #[inline]
 pub unsafe fn release(block: *mut c_void, size: usize) {
-    if pooling() {
-        // SAFETY: forwarded contract; while pooling, `allocate` rounded
-        // every block of a class up to the class's size.
+    // Undecided, the block goes straight back: only `allocate` decides.
+    if STATE.load(Ordering::Acquire) == ON {
+        // SAFETY: forwarded contract; while pooling, and while undecided
+        // before, `allocate` rounded every block of a class up to the
+        // class's size.
         unsafe { POOL.release(block, size) }
     } else {
         // SAFETY: forwarded contract.
@@ -368,11 +433,61 @@ mod tests {
         SHARED.trim();
     }
 
+    /// The reader a higher layer installs, as the host builder's does
+    /// (unit tests may name `config`).
+    fn from_config() -> PoolSwitches {
+        let switches = crate::config::ProcessSwitches::from_env();
+        PoolSwitches {
+            packet_pool: switches.packet_pool,
+            preload: switches.preload,
+        }
+    }
+
     #[test]
     fn the_global_pool_is_off_under_a_custom_allocator_or_checker() {
         // Only what can be checked from inside this process: the decision
         // matches the rules.
-        let expected = wanted(&config::ProcessSwitches::from_env());
+        read_switches_with(from_config);
+        // SAFETY: from `allocate`, released once.
+        unsafe { release(allocate(100), 100) };
+        let expected = wanted(&from_config());
         assert!(!pooling() || expected);
+    }
+
+    #[test]
+    fn the_switch_or_a_checker_keeps_the_pool_off() {
+        let switches = |packet_pool, preload: Option<&str>| PoolSwitches {
+            packet_pool,
+            preload: preload.map(String::from),
+        };
+        assert!(!wanted(&switches(false, None)));
+        let memcheck = "/usr/libexec/valgrind/vgpreload_memcheck-amd64-linux.so";
+        assert!(!wanted(&switches(true, Some(memcheck))));
+        assert_eq!(
+            wanted(&switches(true, None)),
+            hooks::default_allocator() && !checker::memory_checked(None)
+        );
+    }
+
+    #[test]
+    fn undecided_blocks_are_as_large_as_their_class() {
+        assert_eq!(undecided_size(1), 128);
+        assert_eq!(undecided_size(128), 128);
+        assert_eq!(undecided_size(129), 256);
+        assert_eq!(undecided_size(2048), 2048);
+        // Larger than every class: never kept, so not rounded.
+        assert_eq!(undecided_size(2049), 2049);
+    }
+
+    #[test]
+    fn the_first_decision_stands_and_switching_off_wins() {
+        let state = AtomicU8::new(UNDECIDED);
+        assert!(decide_in(&state, true));
+        assert!(decide_in(&state, false), "decided already");
+        state.store(OFF, Ordering::Release);
+        assert!(!decide_in(&state, true));
+        let state = AtomicU8::new(UNDECIDED);
+        assert!(!decide_in(&state, false));
+        assert_eq!(state.load(Ordering::Acquire), OFF);
     }
 }

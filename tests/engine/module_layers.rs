@@ -9,10 +9,10 @@
 //!   finds its host through the leaf `driver.rs`; in `net`, the platform
 //!   layer `sys/` never reaches back into the portable modules);
 //! - each layer names only the layers below it: `wire` only `abi`, `mem`
-//!   only `abi` and `config` (its process-wide packet-pool switches),
-//!   `proto` never `net`, `ffi`, `dtls` or `config`, `net` never `ffi`,
-//!   `dtls`, `endpoint` or `config` (its switches reach it as values),
-//!   `endpoint` never `ffi`;
+//!   only `abi` (its packet-pool switches reach it as values, through a
+//!   reader `endpoint` installs), `proto` never `net`, `ffi`, `dtls` or
+//!   `config`, `net` never `ffi`, `dtls`, `endpoint` or `config` (its
+//!   switches reach it as values), `endpoint` never `ffi`;
 //! - only `src/config.rs` reads the environment.
 //!
 //! A module "names" another when its code (comments and `#[cfg(test)]`
@@ -581,13 +581,15 @@ fn endpoint_modules_depend_on_each_other_without_loops() {
 /// "uses" column of `docs/architecture.md` (`dtls`, not in that table,
 /// may use the engine and what is below it). `net` takes its switches as
 /// values from the host's builder (`endpoint`), which assembles a host
-/// from `net` and `dtls`; `ffi` sits on top and may name any of them.
+/// from `net` and `dtls`, and so does `mem` (the packet pool's switches,
+/// through a reader the builder installs); `ffi` sits on top and may name
+/// any of them.
 const MAY_NAME: &[(&str, &[&str])] = &[
     ("abi", &[]),
     ("time", &[]),
     ("config", &[]),
     ("wire", &["abi"]),
-    ("mem", &["abi", "config"]),
+    ("mem", &["abi"]),
     ("proto", &["abi", "time", "wire", "mem"]),
     ("dtls", &["abi", "time", "wire", "mem", "proto"]),
     ("net", &["abi", "mem", "proto"]),

@@ -18,7 +18,7 @@
 
 use std::collections::VecDeque;
 
-use super::peer_index::{PeerIndex, SlotEntry};
+use super::peer_index::{PeerIndex, SlotEntry, SlotVec};
 use super::scratch;
 
 #[derive(Debug)]
@@ -31,7 +31,7 @@ pub(crate) struct HalfOpen {
     /// after 2^32 - 1 admissions, and no entry stays that long: the queue
     /// never holds more than `2 * slots + 65` entries, so a stale one is
     /// compacted away or reaches the front within that many admissions.
-    ticket: Vec<u32>,
+    ticket: SlotVec<u32>,
     last_ticket: u32,
 }
 
@@ -39,7 +39,7 @@ impl HalfOpen {
     pub(crate) fn new(peer_count: usize) -> Self {
         HalfOpen {
             queue: VecDeque::new(),
-            ticket: vec![0; peer_count],
+            ticket: SlotVec::filled(peer_count, 0),
             last_ticket: 0,
         }
     }
@@ -47,7 +47,7 @@ impl HalfOpen {
     /// Records that `slot` just became half-open. `is_half_open` tells
     /// which slots still are (used to drop stale entries).
     pub(crate) fn admit(&mut self, slot: PeerIndex, is_half_open: impl Fn(PeerIndex) -> bool) {
-        let Some(current) = self.ticket.get_mut(slot.get()) else {
+        let Some(current) = self.ticket.get_mut(slot) else {
             return;
         };
         self.last_ticket = self.last_ticket.checked_add(1).unwrap_or(1);
@@ -73,7 +73,7 @@ impl HalfOpen {
     pub(crate) fn oldest(&mut self, is_half_open: impl Fn(PeerIndex) -> bool) -> Option<PeerIndex> {
         self.drop_stale_front(&is_half_open);
         let slot = self.queue.pop_front()?.slot();
-        self.ticket[slot.get()] = 0;
+        self.ticket[slot] = 0;
         Some(slot)
     }
 
@@ -95,8 +95,12 @@ impl HalfOpen {
 
 /// Whether `entry` is its slot's current admission and the slot is still
 /// half-open.
-fn is_live(ticket: &[u32], entry: SlotEntry, is_half_open: &impl Fn(PeerIndex) -> bool) -> bool {
-    u64::from(ticket[entry.slot().get()]) == entry.value() && is_half_open(entry.slot())
+fn is_live(
+    ticket: &SlotVec<u32>,
+    entry: SlotEntry,
+    is_half_open: &impl Fn(PeerIndex) -> bool,
+) -> bool {
+    u64::from(ticket[entry.slot()]) == entry.value() && is_half_open(entry.slot())
 }
 
 #[cfg(test)]
@@ -173,7 +177,14 @@ mod tests {
             half_open.admit(slot(number), |_| true);
         }
         // The tickets went MAX, then 1 and 2: 0 still means "none".
-        assert_eq!(half_open.ticket, [1, 2, u32::MAX]);
+        assert_eq!(
+            half_open
+                .ticket
+                .iter_enumerated()
+                .map(|(_, &ticket)| ticket)
+                .collect::<Vec<_>>(),
+            [1, 2, u32::MAX]
+        );
         assert_eq!(half_open.oldest(|_| true), Some(slot(2)));
         assert_eq!(half_open.oldest(|_| true), Some(slot(0)));
         assert_eq!(half_open.oldest(|_| true), Some(slot(1)));

@@ -128,12 +128,30 @@ impl<T> SlotVec<T> {
         }
     }
 
+    /// `peer_count` slots, each holding `value`. For a zero `value` of a
+    /// plain type this is one zeroed allocation, as `vec![0; n]` is.
+    pub(crate) fn filled(peer_count: usize, value: T) -> SlotVec<T>
+    where
+        T: Clone,
+    {
+        SlotVec {
+            items: vec![value; peer_count],
+        }
+    }
+
+    /// How many slots the table has.
+    #[inline]
+    pub(crate) fn len(&self) -> usize {
+        self.items.len()
+    }
+
     /// Every slot's index, in order.
     pub(crate) fn indices(&self) -> impl DoubleEndedIterator<Item = PeerIndex> + Clone {
         PeerIndex::all(self.items.len())
     }
 
     /// The value of slot `index`, if the table has that slot.
+    #[inline]
     pub(crate) fn get_mut(&mut self, index: PeerIndex) -> Option<&mut T> {
         self.items.get_mut(index.0)
     }
@@ -181,6 +199,17 @@ mod tests {
     fn all_counts_every_slot_in_order() {
         let slots: Vec<usize> = PeerIndex::all(3).map(PeerIndex::get).collect();
         assert_eq!(slots, [0, 1, 2]);
+    }
+
+    #[test]
+    fn a_filled_table_has_one_value_per_slot() {
+        let mut table = SlotVec::filled(3, 7u8);
+        assert_eq!(table.len(), 3);
+        table[PeerIndex::for_tests(1)] = 9;
+        let values: Vec<u8> = table.iter_enumerated().map(|(_, &value)| value).collect();
+        assert_eq!(values, [7, 9, 7]);
+        assert_eq!(table.get_mut(PeerIndex::for_tests(3)), None);
+        assert_eq!(SlotVec::<u32>::filled(0, 0).len(), 0);
     }
 
     #[test]

@@ -11,7 +11,7 @@
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
-use super::peer_index::{PeerIndex, SlotEntry};
+use super::peer_index::{PeerIndex, SlotEntry, SlotVec};
 use super::scratch;
 use crate::time::time_less;
 
@@ -150,7 +150,7 @@ fn low_bits(at: u64) -> u32 {
 pub struct Schedule {
     ready: Vec<PeerIndex>,
     /// Each slot's [`READY`] and [`ARMED`] bits.
-    flags: Vec<u8>,
+    flags: SlotVec<u8>,
     /// Each peer's visit, as its extended deadline over its slot.
     timers: BinaryHeap<Reverse<SlotEntry>>,
     /// The live heap key of each [`ARMED`] peer (its [`low_bits`]), the
@@ -160,7 +160,7 @@ pub struct Schedule {
     /// only the earliest (a table per slot would be 20 bytes a peer that
     /// nothing reads). The low bits suffice to tell the live entry, in
     /// half the memory of the whole extended time.
-    timer_at: Vec<u32>,
+    timer_at: SlotVec<u32>,
     clock: Clock,
 }
 
@@ -168,9 +168,9 @@ impl Schedule {
     pub fn new(peer_count: usize, now: u32) -> Self {
         Schedule {
             ready: Vec::new(),
-            flags: vec![0; peer_count],
+            flags: SlotVec::filled(peer_count, 0),
             timers: BinaryHeap::new(),
-            timer_at: vec![0; peer_count],
+            timer_at: SlotVec::filled(peer_count, 0),
             clock: Clock {
                 last: now,
                 extended: 1 << 32,
@@ -180,7 +180,7 @@ impl Schedule {
 
     /// The peer has something to send: visit it on the next send pass.
     pub fn mark_ready(&mut self, peer: PeerIndex) {
-        if let Some(flags) = self.flags.get_mut(peer.get()) {
+        if let Some(flags) = self.flags.get_mut(peer) {
             if *flags & READY == 0 {
                 *flags |= READY;
                 self.ready.push(peer);
@@ -207,8 +207,7 @@ impl Schedule {
     fn set_timer(&mut self, peer: PeerIndex, now: u32, deadline: u32) {
         let now_extended = self.clock.advance(now);
         let at = self.clock.extend(now_extended, now, deadline);
-        let slot = peer.get();
-        if let (Some(flags), Some(live)) = (self.flags.get_mut(slot), self.timer_at.get_mut(slot)) {
+        if let (Some(flags), Some(live)) = (self.flags.get_mut(peer), self.timer_at.get_mut(peer)) {
             if *flags & ARMED == 0 || *live != low_bits(at) {
                 *flags |= ARMED;
                 *live = low_bits(at);
@@ -244,7 +243,7 @@ impl Schedule {
     fn compact_timers(&mut self) {
         let mut entries = core::mem::take(&mut self.timers).into_vec();
         entries.retain(|&Reverse(entry)| {
-            let slot = entry.slot().get();
+            let slot = entry.slot();
             let keep = self.is_live(entry) && self.flags[slot] & KEPT == 0;
             if keep {
                 self.flags[slot] |= KEPT;
@@ -252,20 +251,20 @@ impl Schedule {
             keep
         });
         for &Reverse(entry) in &entries {
-            self.flags[entry.slot().get()] &= !KEPT;
+            self.flags[entry.slot()] &= !KEPT;
         }
         self.timers = entries.into();
     }
 
     /// Whether `entry` is its peer's live timer.
     fn is_live(&self, entry: SlotEntry) -> bool {
-        let slot = entry.slot().get();
+        let slot = entry.slot();
         self.flags[slot] & ARMED != 0 && self.timer_at[slot] == low_bits(entry.value())
     }
 
     /// Disarms every timer of the peer.
     pub fn cancel_timers(&mut self, peer: PeerIndex) {
-        if let Some(flags) = self.flags.get_mut(peer.get()) {
+        if let Some(flags) = self.flags.get_mut(peer) {
             *flags &= !ARMED;
         }
     }
@@ -277,7 +276,7 @@ impl Schedule {
         out.clear();
         let ready = self.ready.len();
         for peer in self.ready.drain(..) {
-            self.flags[peer.get()] &= !READY;
+            self.flags[peer] &= !READY;
             out.push(peer);
         }
         scratch::fit_to_use(&mut self.ready, ready);
@@ -290,7 +289,7 @@ impl Schedule {
             if self.is_live(entry) {
                 // Its table stays as it was until the pass, which visits
                 // every peer it returns, sets the next one.
-                self.flags[peer.get()] &= !ARMED;
+                self.flags[peer] &= !ARMED;
                 out.push(peer);
             }
         }
