@@ -34,7 +34,6 @@ use core::ops::Range;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Mutex, PoisonError};
 
-use super::driver::DriverHost;
 use crate::abi::{ENetHost, ENetPeer};
 use crate::net::sys::current_thread;
 use crate::proto::host::request::CallbackCall;
@@ -255,9 +254,9 @@ fn take_pending_calls(host: *const ENetHost) -> Option<Vec<CallbackCall>> {
 /// (through `finish`, with the host's transport) before the host stops
 /// being busy, so that calls made from callbacks run meanwhile are applied
 /// too.
-pub(crate) struct Entered<'a, F: FnMut(&mut DriverHost)> {
+pub(crate) struct Entered<'a, D, F: FnMut(&mut D)> {
     guard: &'a HostGuard,
-    driver: Option<&'a mut DriverHost>,
+    driver: Option<&'a mut D>,
     /// Applies the calls queued meanwhile (a function item: it takes no
     /// room, so entering stores nothing for it).
     finish: F,
@@ -265,11 +264,11 @@ pub(crate) struct Entered<'a, F: FnMut(&mut DriverHost)> {
     _thread: PhantomData<*const ()>,
 }
 
-impl<'a, F: FnMut(&mut DriverHost)> Entered<'a, F> {
+impl<'a, D, F: FnMut(&mut D)> Entered<'a, D, F> {
     /// Marks the host `guard` guards busy on this thread; `driver` is that
     /// host, `finish` applies its deferred calls.
     #[inline]
-    pub(crate) fn enter(guard: &'a HostGuard, driver: &'a mut DriverHost, finish: F) -> Self {
+    pub(crate) fn enter(guard: &'a HostGuard, driver: &'a mut D, finish: F) -> Self {
         Self::mark(guard);
         Entered {
             guard,
@@ -287,7 +286,7 @@ impl<'a, F: FnMut(&mut DriverHost)> Entered<'a, F> {
 
     /// The host, for the entry point's body.
     #[inline]
-    pub(crate) fn driver(&mut self) -> &mut DriverHost {
+    pub(crate) fn driver(&mut self) -> &mut D {
         match self.driver.as_deref_mut() {
             Some(driver) => driver,
             None => unreachable!("a dying host's stay hands out no host"),
@@ -295,11 +294,11 @@ impl<'a, F: FnMut(&mut DriverHost)> Entered<'a, F> {
     }
 }
 
-impl<'a> Entered<'a, fn(&mut DriverHost)> {
+impl<'a, D> Entered<'a, D, fn(&mut D)> {
     /// Marks a host being destroyed busy: calls made on it meanwhile are
     /// refused or dropped (a dropped send frees a packet no peer took).
     pub(crate) fn enter_dying(guard: &'a HostGuard) -> Self {
-        Entered::<fn(&mut DriverHost)>::mark(guard);
+        Self::mark(guard);
         Entered {
             guard,
             driver: None,
@@ -309,7 +308,7 @@ impl<'a> Entered<'a, fn(&mut DriverHost)> {
     }
 }
 
-impl<F: FnMut(&mut DriverHost)> Entered<'_, F> {
+impl<D, F: FnMut(&mut D)> Entered<'_, D, F> {
     /// Applies the calls queued while the host was busy, or, when nobody
     /// will (the host is going, or a panic), drops them, which may run
     /// free callbacks that queue more.
@@ -334,7 +333,7 @@ impl<F: FnMut(&mut DriverHost)> Entered<'_, F> {
     }
 }
 
-impl<F: FnMut(&mut DriverHost)> Drop for Entered<'_, F> {
+impl<D, F: FnMut(&mut D)> Drop for Entered<'_, D, F> {
     #[inline]
     fn drop(&mut self) {
         if PENDING.load(Ordering::Relaxed) != 0 {
@@ -371,7 +370,7 @@ mod tests {
     /// Runs `body` with the host `guard` guards marked busy on this
     /// thread, as an entry point's stay does.
     fn inside<R>(guard: &HostGuard, body: impl FnOnce() -> R) -> R {
-        Entered::<fn(&mut DriverHost)>::mark(guard);
+        Entered::<(), fn(&mut ())>::mark(guard);
         let result = body();
         guard.inside.store(0, Ordering::Release);
         ENTERED.fetch_sub(1, Ordering::Relaxed);

@@ -241,7 +241,7 @@ pub unsafe extern "C" fn enet_host_destroy(host: *mut ENetHost) {
         {
             // Calls the free callbacks below make on the host find it
             // busy, as they would during a service call.
-            let _dying = busy::Entered::enter_dying(guard);
+            let _dying = busy::Entered::<DriverHost, _>::enter_dying(guard);
             // SAFETY: as `try_host!`: live, idle until marked busy just
             // above, and this thread's alone; the reference is the last
             // one made, and ends before the memory goes.
