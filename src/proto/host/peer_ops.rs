@@ -82,7 +82,7 @@ impl Host {
 
     /// What the host's settings and clock say about a packet sent now.
     #[inline(always)]
-    pub fn send_terms(&self) -> SendTerms {
+    fn send_terms(&self) -> SendTerms {
         SendTerms {
             maximum_packet_size: self.public.maximumPacketSize,
             checksum: self.public.checksum.is_some(),
@@ -95,7 +95,7 @@ impl Host {
     /// `throttle_configure`, ...), with the host's [`SendTerms`]; carries
     /// out the [`Wake`] it returns and gives back the rest of its answer:
     ///
-    /// ```ignore
+    /// ```text
     /// host.with_peer(index, |peer, terms| peer.send(channel, packet, terms))?;
     /// host.with_peer(index, |peer, _| peer.ping());
     /// ```
