@@ -17,7 +17,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use enet::abi::{ENetCallbacks, ENET_VERSION};
 use enet::ffi::callbacks::enet_initialize_with_callbacks;
 use enet::mem::{CBox, PacketFlags, PacketRef};
-use enet::proto::PeerIndex;
+use enet::proto::{ChannelId, PeerIndex};
 use sim::{connect, Link, Sim};
 
 static ALLOCATIONS: AtomicUsize = AtomicUsize::new(0);
@@ -39,7 +39,12 @@ unsafe extern "C" fn counting_free(memory: *mut core::ffi::c_void) {
 
 fn send(sim: &mut Sim, host: usize, peer: PeerIndex, channel: u8, data: &[u8], flags: PacketFlags) {
     let packet = PacketRef::new_with_data(data, flags).unwrap();
-    let accepted = sim.host(host).send(peer, channel, &packet).is_ok();
+    let accepted = sim
+        .host(host)
+        .with_peer(peer, |view, terms| {
+            view.send(ChannelId::from(channel), &packet, terms)
+        })
+        .is_ok();
     let raw = packet.hand_to_program();
     if !accepted {
         // SAFETY: nobody took the packet; it is ours to destroy.

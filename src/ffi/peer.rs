@@ -42,7 +42,14 @@ pub unsafe extern "C" fn enet_peer_send(
             });
             0
         });
-        match host.send(index, channelID, view) {
+        // The closure inlined too, as `with_peer` and `PeerMut::send` are:
+        // without it the send stays a call of its own.
+        let sent = host.with_peer(
+            index,
+            #[inline(always)]
+            |peer, terms| peer.send(channelID.into(), view, terms),
+        );
+        match sent {
             Ok(()) => 0,
             Err(_) => -1,
         }
@@ -82,7 +89,7 @@ pub unsafe extern "C" fn enet_peer_receive(
 pub unsafe extern "C" fn enet_peer_ping(peer: *mut ENetPeer) {
     guard!({
         try_peer!(let (host, index) = peer);
-        host.ping(index);
+        host.with_peer(index, |peer, _| peer.ping());
     })
 }
 
@@ -96,7 +103,7 @@ pub unsafe extern "C" fn enet_peer_ping(peer: *mut ENetPeer) {
 pub unsafe extern "C" fn enet_peer_ping_interval(peer: *mut ENetPeer, pingInterval: u32) {
     guard!({
         try_peer!(let (host, index) = peer);
-        host.set_ping_interval(index, pingInterval);
+        host.with_peer(index, |peer, _| peer.set_ping_interval(pingInterval));
     })
 }
 
@@ -215,7 +222,9 @@ pub unsafe extern "C" fn enet_peer_throttle_configure(
 ) {
     guard!({
         try_peer!(let (host, index) = peer);
-        host.throttle_configure(index, interval, acceleration, deceleration);
+        host.with_peer(index, |peer, _| {
+            peer.throttle_configure(interval, acceleration, deceleration)
+        });
     })
 }
 

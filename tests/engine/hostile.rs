@@ -3,7 +3,7 @@
 
 use enet::abi::ENetAddress;
 use enet::mem::{PacketFlags, PacketRef};
-use enet::proto::PeerIndex;
+use enet::proto::{ChannelId, PeerIndex};
 use enet::wire::command::{Command, CommandFlags, CommandHeader};
 use enet::wire::DropReason;
 use rand::rngs::StdRng;
@@ -30,7 +30,9 @@ fn still_works(sim: &mut Sim, server: usize, client: usize, client_peer: PeerInd
     let before = sim.received(server).len();
     let packet = PacketRef::new_with_data(b"still alive", PacketFlags::RELIABLE).unwrap();
     sim.host(client)
-        .send(client_peer, 0, &packet)
+        .with_peer(client_peer, |peer, terms| {
+            peer.send(ChannelId::from(0), &packet, terms)
+        })
         .expect("send");
     let _ = packet.hand_to_program();
     assert!(

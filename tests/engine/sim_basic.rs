@@ -4,7 +4,7 @@
 use enet::abi::ENetPeerState::*;
 use enet::mem::{PacketFlags, PacketRef};
 use enet::proto::DisconnectEffect;
-use enet::proto::PeerIndex;
+use enet::proto::{ChannelId, PeerIndex};
 
 use crate::sim::{connect, numbers_on, Seen, Sim};
 
@@ -12,7 +12,11 @@ fn send(sim: &mut Sim, host: usize, peer: PeerIndex, channel: u8, data: &[u8], f
     let packet = PacketRef::new_with_data(data, flags).unwrap();
     // The program's own reference: released after enet_peer_send as a
     // program would leave the packet to the library.
-    sim.host(host).send(peer, channel, &packet).expect("send");
+    sim.host(host)
+        .with_peer(peer, |view, terms| {
+            view.send(ChannelId::from(channel), &packet, terms)
+        })
+        .expect("send");
     let raw = packet.hand_to_program();
     // SAFETY-free: the packet's count is now the queue's; nothing to do.
     let _ = raw;

@@ -8,7 +8,7 @@
 //! 32-bit wrap of ENet's clock, so the session crosses it.
 
 use enet::mem::{PacketFlags, PacketRef};
-use enet::proto::PeerIndex;
+use enet::proto::{ChannelId, PeerIndex};
 
 use crate::sim::{Link, Seen, Sim};
 
@@ -27,7 +27,11 @@ fn advance(sim: &mut Sim, ms: u32, clock: Clock) {
 
 fn send(sim: &mut Sim, host: usize, peer: PeerIndex, channel: u8, data: &[u8], flags: PacketFlags) {
     let packet = PacketRef::new_with_data(data, flags).unwrap();
-    sim.host(host).send(peer, channel, &packet).expect("send");
+    sim.host(host)
+        .with_peer(peer, |view, terms| {
+            view.send(ChannelId::from(channel), &packet, terms)
+        })
+        .expect("send");
 }
 
 struct Outcome {

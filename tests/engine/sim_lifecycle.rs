@@ -4,13 +4,17 @@
 use enet::abi::ENetPeerState::*;
 use enet::mem::{PacketFlags, PacketRef};
 use enet::proto::DisconnectEffect;
-use enet::proto::PeerIndex;
+use enet::proto::{ChannelId, PeerIndex};
 
 use crate::sim::{address_of, connect, Sim};
 
 fn send(sim: &mut Sim, host: usize, peer: PeerIndex, data: &[u8]) {
     let packet = PacketRef::new_with_data(data, PacketFlags::RELIABLE).unwrap();
-    sim.host(host).send(peer, 0, &packet).expect("send");
+    sim.host(host)
+        .with_peer(peer, |view, terms| {
+            view.send(ChannelId::from(0), &packet, terms)
+        })
+        .expect("send");
     let _ = packet.hand_to_program();
 }
 

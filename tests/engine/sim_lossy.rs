@@ -3,7 +3,7 @@
 
 use enet::mem::{PacketFlags, PacketRef};
 use enet::proto::LossRecovery;
-use enet::proto::PeerIndex;
+use enet::proto::{ChannelId, PeerIndex};
 
 use crate::sim::{connect, numbers_on, Link, Seen, Sim};
 
@@ -16,7 +16,12 @@ fn send(
     flags: PacketFlags,
 ) -> bool {
     let packet = PacketRef::new_with_data(data, flags).unwrap();
-    let accepted = sim.host(host).send(peer, channel, &packet).is_ok();
+    let accepted = sim
+        .host(host)
+        .with_peer(peer, |view, terms| {
+            view.send(ChannelId::from(channel), &packet, terms)
+        })
+        .is_ok();
     // Leave the packet to the queue, as a program does after enet_peer_send.
     let _ = packet.hand_to_program();
     accepted

@@ -3,8 +3,8 @@
 use enet::abi::ENetPeerState::*;
 use enet::mem::{PacketFlags, PacketRef};
 use enet::proto::NoCodec;
-use enet::proto::PeerIndex;
 use enet::proto::WireCodec;
+use enet::proto::{ChannelId, PeerIndex};
 
 use crate::sim::{connect, Sim};
 
@@ -12,7 +12,11 @@ const COMPRESSED: u8 = 0x40; // high byte of the peer-id word
 
 fn send(sim: &mut Sim, host: usize, peer: PeerIndex, channel: u8, data: &[u8], flags: PacketFlags) {
     let packet = PacketRef::new_with_data(data, flags).unwrap();
-    sim.host(host).send(peer, channel, &packet).expect("send");
+    sim.host(host)
+        .with_peer(peer, |view, terms| {
+            view.send(ChannelId::from(channel), &packet, terms)
+        })
+        .expect("send");
     let _ = packet.hand_to_program();
 }
 

@@ -5,7 +5,7 @@
 use enet::abi::ENetPeerState;
 use enet::mem::{PacketFlags, PacketRef};
 use enet::proto::DisconnectEffect;
-use enet::proto::PeerIndex;
+use enet::proto::{ChannelId, PeerIndex};
 
 use crate::sim::forge::{fragment_on, Forger};
 use crate::sim::{connect, Seen, Sim};
@@ -224,7 +224,11 @@ fn a_legit_large_packet_gets_through_stale_attack_reassemblies() {
     let (legit_peer, _) = connect(&mut sim, legit, server, 4, 0);
     let payload: Vec<u8> = (0..4u32 << 20).map(|i| (i % 251) as u8).collect();
     let packet = PacketRef::new_with_data(&payload, PacketFlags::RELIABLE).unwrap();
-    sim.host(legit).send(legit_peer, 2, &packet).expect("send");
+    sim.host(legit)
+        .with_peer(legit_peer, |peer, terms| {
+            peer.send(ChannelId::from(2), &packet, terms)
+        })
+        .expect("send");
     let _ = packet.hand_to_program();
     assert!(
         sim.run_until(60_000, |s| s

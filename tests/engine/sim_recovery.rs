@@ -5,7 +5,7 @@
 
 use enet::mem::{PacketFlags, PacketRef};
 use enet::proto::LossRecovery;
-use enet::proto::PeerIndex;
+use enet::proto::{ChannelId, PeerIndex};
 use enet::wire::command::{Command, CommandFlags, CommandHeader};
 use enet::wire::{Datagram, DatagramBuilder, Envelope};
 
@@ -13,7 +13,12 @@ use crate::sim::{self, address_of, connect, numbers_on, Link, Sim};
 
 fn send(sim: &mut Sim, host: usize, peer: PeerIndex, channel: u8, data: &[u8]) {
     let packet = PacketRef::new_with_data(data, PacketFlags::RELIABLE).unwrap();
-    assert!(sim.host(host).send(peer, channel, &packet).is_ok());
+    assert!(sim
+        .host(host)
+        .with_peer(peer, |view, terms| {
+            view.send(ChannelId::from(channel), &packet, terms)
+        })
+        .is_ok());
     let _ = packet.hand_to_program();
 }
 

@@ -14,7 +14,7 @@
 //! a loop, so stock would act at exactly those times.
 
 use enet::mem::{PacketFlags, PacketRef};
-use enet::proto::PeerIndex;
+use enet::proto::{ChannelId, PeerIndex};
 
 use crate::sim::{connect, Sim, SimTransport};
 
@@ -23,7 +23,11 @@ const NO_PINGS: u32 = 10_000_000;
 
 fn send(sim: &mut Sim, host: usize, peer: PeerIndex, data: &[u8]) {
     let packet = PacketRef::new_with_data(data, PacketFlags::RELIABLE).unwrap();
-    sim.host(host).send(peer, 0, &packet).expect("send");
+    sim.host(host)
+        .with_peer(peer, |view, terms| {
+            view.send(ChannelId::from(0), &packet, terms)
+        })
+        .expect("send");
     let _ = packet.hand_to_program();
 }
 
@@ -34,8 +38,10 @@ fn quiet_pair(seed: u64) -> (Sim, usize, usize, PeerIndex, PeerIndex) {
     let server = sim.add_host(1, 1);
     let client = sim.add_host(1, 1);
     let (client_peer, server_peer) = connect(&mut sim, client, server, 1, 0);
-    sim.host(server).set_ping_interval(server_peer, NO_PINGS);
-    sim.host(client).set_ping_interval(client_peer, NO_PINGS);
+    sim.host(server)
+        .with_peer(server_peer, |peer, _| peer.set_ping_interval(NO_PINGS));
+    sim.host(client)
+        .with_peer(client_peer, |peer, _| peer.set_ping_interval(NO_PINGS));
     // Let pings, bandwidth-limit commands and their ACKs finish.
     sim.run_for(3000);
     (sim, server, client, server_peer, client_peer)
@@ -108,7 +114,9 @@ fn ping_follows_the_acknowledgement_that_emptied_the_sent_queue() {
     send(&mut sim, client, client_peer, b"A");
     // Six sends: A's timeout is 32x the first, far beyond 500 ms.
     wait_for_sends(&mut sim, client, client_peer, 6);
-    sim.host(client).set_ping_interval(client_peer, 0); // back to 500 ms
+    // Back to 500 ms.
+    sim.host(client)
+        .with_peer(client_peer, |peer, _| peer.set_ping_interval(0));
     sim.down[server] = false;
     let before = sim.hosts[client].host.peer(client_peer).lastReceiveTime;
     assert!(

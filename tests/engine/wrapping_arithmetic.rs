@@ -6,7 +6,7 @@
 
 use enet::abi::ENetPeerState::*;
 use enet::mem::{PacketFlags, PacketRef};
-use enet::proto::PeerIndex;
+use enet::proto::{ChannelId, PeerIndex};
 use enet::proto::{Event, EventSlot, NoCodec};
 use enet::wire::command::{Command, CommandFlags, CommandHeader, Fragment};
 use enet::wire::{DatagramBuilder, Envelope};
@@ -15,7 +15,11 @@ use crate::sim::{connect, Sim};
 
 fn send(sim: &mut Sim, host: usize, peer: PeerIndex, data: &[u8]) {
     let packet = PacketRef::new_with_data(data, PacketFlags::RELIABLE).unwrap();
-    sim.host(host).send(peer, 0, &packet).expect("send");
+    sim.host(host)
+        .with_peer(peer, |view, terms| {
+            view.send(ChannelId::from(0), &packet, terms)
+        })
+        .expect("send");
     let _ = packet.hand_to_program();
 }
 
@@ -48,8 +52,9 @@ fn remote_throttle_configure_with_huge_acceleration() {
     let server = sim.add_host(1, 1);
     let client = sim.add_host(1, 1);
     let (client_peer, server_peer) = connect(&mut sim, client, server, 1, 0);
-    sim.host(client)
-        .throttle_configure(client_peer, 5000, u32::MAX, 2);
+    sim.host(client).with_peer(client_peer, |peer, _| {
+        peer.throttle_configure(5000, u32::MAX, 2)
+    });
     for round in 0..40u32 {
         send(&mut sim, client, client_peer, &round.to_be_bytes());
         sim.run_for(500);

@@ -14,8 +14,8 @@ use enet::net::request_queue::RequestQueue;
 use enet::net::transport::SocketTransport;
 use enet::proto::host::endpoint::{enet_view, normalized};
 use enet::proto::{
-    self, Codec, DisconnectEffect, Hooks, PeerHandle, PeerIndex, Request, SendError, Serviced,
-    WireCodec,
+    self, ChannelId, Codec, DisconnectEffect, Hooks, PeerHandle, PeerIndex, Request, SendError,
+    Serviced, WireCodec,
 };
 
 use crate::error::Error;
@@ -396,7 +396,12 @@ impl Host {
     /// [`Host::service`] or [`Host::flush`].
     pub fn send(&mut self, peer: Peer, channel: u8, packet: Packet) -> Result<(), Error> {
         let index = self.index(peer)?;
-        let result = self.endpoint.send(index, channel, packet.engine().view());
+        // Inlined whole, as `enet_peer_send`'s: every message passes here.
+        let result = self.endpoint.with_peer(
+            index,
+            #[inline(always)]
+            |peer, terms| peer.send(ChannelId::from(channel), packet.engine().view(), terms),
+        );
         result.map_err(|error| match error {
             SendError::NotConnected => Error::NotConnected,
             SendError::BadChannel => Error::BadChannel {

@@ -140,14 +140,15 @@ impl Host {
             packet_throttle_deceleration: peer.packetThrottleDeceleration,
             connect_id: ConnectId::from_native(connect_id),
         };
-        self.queue_control(
-            index,
-            CommandFlags::ACKNOWLEDGE,
-            OutgoingBody::Connect {
-                fields: Box::new(fields),
-                data,
-            },
-        );
+        self.with_peer_rarely(index, |peer, _| {
+            peer.queue_control(
+                CommandFlags::ACKNOWLEDGE,
+                OutgoingBody::Connect {
+                    fields: Box::new(fields),
+                    data,
+                },
+            )
+        });
         Some(index)
     }
 
@@ -251,11 +252,12 @@ impl Host {
             packet_throttle_deceleration: peer.packetThrottleDeceleration,
             connect_id: connect.connect_id,
         };
-        self.queue_control(
-            index,
-            CommandFlags::ACKNOWLEDGE,
-            OutgoingBody::VerifyConnect(Box::new(verify)),
-        );
+        self.with_peer_rarely(index, |peer, _| {
+            peer.queue_control(
+                CommandFlags::ACKNOWLEDGE,
+                OutgoingBody::VerifyConnect(Box::new(verify)),
+            )
+        });
         let peers = &self.engine.peers;
         self.engine.half_open.admit(index, |slot| {
             peers[slot].state == ENET_PEER_STATE_ACKNOWLEDGING_CONNECT

@@ -73,7 +73,9 @@ impl Host {
     /// for the acknowledgement, or once (`UNSEQUENCED`) before a reset.
     fn queue_disconnect(&mut self, index: PeerIndex, flags: CommandFlags, data: u32) {
         self.reset_queues(index);
-        self.queue_control(index, flags, OutgoingBody::Disconnect { data });
+        self.with_peer_rarely(index, |peer, _| {
+            peer.queue_control(flags, OutgoingBody::Disconnect { data })
+        });
     }
 
     /// A peer in DISCONNECT_LATER whose queues have drained: the graceful

@@ -95,7 +95,7 @@ impl Host {
             queued = queued.with_payload(packet, offset, length);
         }
         let before = self.engine.slots[index].queues().outgoing.len();
-        self.setup_outgoing(index, queued);
+        self.with_peer_rarely(index, |peer, _| peer.setup_outgoing(queued));
         let outgoing = &self.engine.slots[index].queues().outgoing;
         if outgoing.len() == before {
             return None;

@@ -287,7 +287,7 @@ impl Host {
             && time_difference(now, peer.lastReceiveTime) >= peer.pingInterval
             && self.engine.builder.remaining() >= size::PING
         {
-            self.ping(index);
+            self.with_peer_rarely(index, |peer, _| peer.ping());
             let (_, full) = self.pack_outgoing(index, now);
             continue_sending |= full;
         }

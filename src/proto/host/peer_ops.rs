@@ -1,19 +1,19 @@
 //! The host's side of per-peer operations (stock `peer.c`): the logic
 //! lives on the peer's view (`proto/peer/send.rs`, `sequencing.rs`), and
-//! these carry out what it returns for the host (the send schedule, the
-//! connected count, channel memory). Resetting a peer is in
-//! `peer_reset.rs`, ending a connection in `disconnect.rs`.
+//! the host carries out what it returns (the send schedule, the connected
+//! count, channel memory). Sending, pings and the throttle's settings have
+//! no method here: [`Host::with_peer`] lends the view to any of them and
+//! applies the wake it returns. Resetting a peer is in `peer_reset.rs`,
+//! ending a connection in `disconnect.rs`.
 use super::engine::{clear_list, Host};
 use crate::abi::*;
-use crate::mem::{CSlice, PacketView};
-use crate::proto::peer::send::{SendLimits, Wake};
-use crate::proto::peer::slot::{blank_channel, Receipts, SendError};
+use crate::mem::CSlice;
+use crate::proto::peer::send::{PeerEffect, SendTerms, Wake};
+use crate::proto::peer::slot::{blank_channel, PeerMut, Receipts};
 use crate::proto::state::channel_id::ChannelId;
-use crate::proto::state::command::{OutgoingBody, OutgoingCommand};
 use crate::proto::state::connected::counts_as_connected;
 use crate::proto::state::peer_index::PeerIndex;
 use crate::proto::state::sequence::ReliableSequence;
-use crate::wire::command::CommandFlags;
 
 impl Host {
     /// Gives the peer `count` fresh channels; false if allocation fails.
@@ -80,68 +80,53 @@ impl Host {
         }
     }
 
-    /// `enet_peer_setup_outgoing_command`: numbers the command and queues it.
-    pub(crate) fn setup_outgoing(&mut self, index: PeerIndex, command: OutgoingCommand) {
-        let wake = self.peer_view(index).setup_outgoing(command);
-        self.wake(index, wake);
-    }
-
-    /// Queues a connection-level (channel 0xFF) command.
-    pub(crate) fn queue_control(
-        &mut self,
-        index: PeerIndex,
-        flags: CommandFlags,
-        body: OutgoingBody,
-    ) {
-        let wake = self.peer_view(index).queue_control(flags, body);
-        self.wake(index, wake);
-    }
-
-    /// `enet_peer_send` within the host's limits (the logic is
-    /// `PeerMut::send`, in `peer/send.rs`).
+    /// What the host's settings and clock say about a packet sent now.
     #[inline(always)]
-    pub fn send<'p>(
-        &mut self,
-        index: PeerIndex,
-        channel_id: u8,
-        packet: impl Into<PacketView<'p>>,
-    ) -> Result<(), SendError> {
-        let limits = SendLimits {
+    fn send_terms(&self) -> SendTerms {
+        SendTerms {
             maximum_packet_size: self.public.maximumPacketSize,
             checksum: self.public.checksum.is_some(),
-        };
-        let now = self.public.serviceTime;
-        let wake =
-            self.peer_view(index)
-                .send(ChannelId::from(channel_id), packet.into(), limits, now)?;
-        self.wake(index, wake);
-        Ok(())
+            now: self.public.serviceTime,
+        }
     }
 
-    /// `enet_peer_ping`.
-    pub fn ping(&mut self, index: PeerIndex) {
-        let wake = self.peer_view(index).ping();
-        self.wake(index, wake);
-    }
-
-    /// `enet_peer_ping_interval` (0 restores the default).
-    pub fn set_ping_interval(&mut self, index: PeerIndex, interval: u32) {
-        let wake = self.peer_view(index).set_ping_interval(interval);
-        self.wake(index, wake);
-    }
-
-    /// `enet_peer_throttle_configure`: sets the throttle and tells the peer.
-    pub fn throttle_configure(
+    /// Lends the peer in slot `index` to `op`, an operation on that one
+    /// peer (`PeerMut::send`, `ping`, `set_ping_interval`,
+    /// `throttle_configure`, ...), with the host's [`SendTerms`]; carries
+    /// out the [`Wake`] it returns and gives back the rest of its answer:
+    ///
+    /// ```text
+    /// host.with_peer(index, |peer, terms| peer.send(channel, packet, terms))?;
+    /// host.with_peer(index, |peer, _| peer.ping());
+    /// ```
+    // Always inlined: `enet_peer_send` runs through it, and the one slot
+    // look-up and the wake fold into that call. A caller on a message
+    // path marks its closure `#[inline(always)]` too (a closure is only a
+    // candidate for inlining, and the send it wraps is large).
+    #[inline(always)]
+    pub fn with_peer<E: PeerEffect>(
         &mut self,
         index: PeerIndex,
-        interval: u32,
-        acceleration: u32,
-        deceleration: u32,
-    ) {
-        let wake = self
-            .peer_view(index)
-            .throttle_configure(interval, acceleration, deceleration);
+        op: impl FnOnce(&mut PeerMut<'_>, SendTerms) -> E,
+    ) -> E::Answer {
+        let terms = self.send_terms();
+        let (answer, wake) = op(&mut self.engine.peer_view(index), terms).split();
         self.wake(index, wake);
+        answer
+    }
+
+    /// [`Host::with_peer`] for the host's own rare steps on one peer (a
+    /// ping from the send pass, a connect, an answer, a disconnect, a
+    /// bandwidth limit): the same, kept out of line, so the loops that
+    /// take such a step now and then keep the code of their common case
+    /// compact.
+    #[inline(never)]
+    pub(in crate::proto::host) fn with_peer_rarely<E: PeerEffect>(
+        &mut self,
+        index: PeerIndex,
+        op: impl FnOnce(&mut PeerMut<'_>, SendTerms) -> E,
+    ) -> E::Answer {
+        self.with_peer(index, op)
     }
 
     /// `enet_peer_queue_acknowledgement`: owes the peer an acknowledgement

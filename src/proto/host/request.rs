@@ -16,6 +16,7 @@ use super::engine::Host;
 pub use super::service::{CallbackCall, DisconnectWhen};
 use super::service::{Hooks, ServiceFailed, Transport};
 use crate::abi::ENetPeerState;
+use crate::proto::state::channel_id::ChannelId;
 pub use crate::proto::state::handle::{
     is_current, new_generations, Generations, PeerHandle, Request,
 };
@@ -87,7 +88,9 @@ impl Host {
                         // The sending thread was answered when it queued
                         // the request; a send the peer refuses now only
                         // leaves the packet untaken, freed below.
-                        let _ = self.send(index, channel_id, packet.view());
+                        let _ = self.with_peer(index, |peer, terms| {
+                            peer.send(ChannelId::from(channel_id), packet.view(), terms)
+                        });
                     }
                     // The request's reference goes: a packet no peer took
                     // is freed here.
@@ -146,7 +149,9 @@ impl Host {
                         channel_id,
                         packet,
                     } => {
-                        let _ = self.send(peer, channel_id, packet.view());
+                        let _ = self.with_peer(peer, |view, terms| {
+                            view.send(ChannelId::from(channel_id), packet.view(), terms)
+                        });
                         packet.release();
                     }
                     CallbackCall::Broadcast { channel_id, packet } => {

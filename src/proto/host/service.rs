@@ -19,6 +19,7 @@ use super::engine::Host;
 use super::outgoing::{Grouping, Transmitted};
 use crate::abi::*;
 use crate::mem::{PacketRef, PacketView};
+use crate::proto::state::channel_id::ChannelId;
 use crate::proto::state::event::{Event, EventSlot};
 use crate::proto::state::handle::Request;
 use crate::proto::state::peer_index::PeerIndex;
@@ -288,7 +289,9 @@ impl Host {
         for index in self.peers_in_state_connected() {
             // A peer that cannot take it (too big for its channel count or
             // its waiting data) is skipped, as stock's broadcast skips it.
-            let _ = self.send(index, channel_id, packet);
+            let _ = self.with_peer(index, |peer, terms| {
+                peer.send(ChannelId::from(channel_id), packet, terms)
+            });
         }
         packet.reference_count() != 0
     }

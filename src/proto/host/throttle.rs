@@ -138,14 +138,15 @@ impl Host {
                 } else {
                     bandwidth_limit
                 };
-                self.queue_control(
-                    index,
-                    CommandFlags::ACKNOWLEDGE,
-                    OutgoingBody::BandwidthLimit {
-                        incoming,
-                        outgoing: host_outgoing,
-                    },
-                );
+                self.with_peer_rarely(index, |peer, _| {
+                    peer.queue_control(
+                        CommandFlags::ACKNOWLEDGE,
+                        OutgoingBody::BandwidthLimit {
+                            incoming,
+                            outgoing: host_outgoing,
+                        },
+                    )
+                });
             }
         }
     }

@@ -2,7 +2,8 @@
 //! sending a packet, with fragmentation; a ping; the ping interval and the
 //! throttle's settings. Each works on the peer's [`PeerMut`] view and
 //! returns a [`Wake`]: whether the host's send pass must now visit the
-//! peer, which only the host can arrange.
+//! peer, which only the host can arrange. A caller reaches them through
+//! `Host::with_peer`, which lends the view and carries out the wake.
 
 use super::slot::{PeerMut, SendError};
 use crate::abi::*;
@@ -22,7 +23,7 @@ const FRAGMENT_OVERHEAD: u32 = (SENT_TIME_HEADER_LEN + size::SEND_FRAGMENT) as u
 /// (or its timers changed). The host marks it in its send schedule.
 #[must_use]
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) struct Wake {
+pub struct Wake {
     pub(crate) visit: bool,
 }
 
@@ -31,13 +32,45 @@ impl Wake {
     pub(crate) const VISIT: Wake = Wake { visit: true };
 }
 
-/// What the host's settings say about a packet it sends: the largest it
-/// takes (`maximumPacketSize`), and whether datagrams carry a checksum
-/// (which leaves each fragment 4 bytes less).
+/// What a single-peer operation returns to the host that lent it the
+/// peer: the answer its caller gets, and the [`Wake`] only the host can
+/// carry out. `Host::with_peer` splits it and applies the wake.
+pub trait PeerEffect {
+    /// What the caller gets once the host has applied the wake.
+    type Answer;
+    /// The caller's answer and the wake.
+    fn split(self) -> (Self::Answer, Wake);
+}
+
+impl PeerEffect for Wake {
+    type Answer = ();
+    #[inline(always)]
+    fn split(self) -> ((), Wake) {
+        ((), self)
+    }
+}
+
+/// An operation that may refuse: on refusal nothing was queued.
+impl<E> PeerEffect for Result<Wake, E> {
+    type Answer = Result<(), E>;
+    #[inline(always)]
+    fn split(self) -> (Result<(), E>, Wake) {
+        match self {
+            Ok(wake) => (Ok(()), wake),
+            Err(error) => (Err(error), Wake::NOTHING),
+        }
+    }
+}
+
+/// What the host's settings and clock say about a packet it sends now:
+/// the largest it takes (`maximumPacketSize`), whether its datagrams carry
+/// a checksum (which leaves each fragment 4 bytes less), and its service
+/// time. `Host::with_peer` reads them once and lends them with the peer.
 #[derive(Debug, Clone, Copy)]
-pub(crate) struct SendLimits {
+pub struct SendTerms {
     pub(crate) maximum_packet_size: usize,
     pub(crate) checksum: bool,
+    pub(crate) now: u32,
 }
 
 impl PeerMut<'_> {
@@ -53,19 +86,19 @@ impl PeerMut<'_> {
         self.setup_outgoing(OutgoingCommand::new(flags, ChannelId::CONNECTION, body))
     }
 
-    /// `enet_peer_send` at service time `now`. On success the queued
+    /// `enet_peer_send` on the host's `terms`. On success the queued
     /// commands hold references to `packet`; on failure nothing is kept
     /// (the caller still owns it).
     // Always inlined: `enet_peer_send` is a thin shell around it, and
     // the checks fold into that one call.
     #[inline(always)]
-    pub(crate) fn send(
+    pub fn send<'p>(
         &mut self,
         channel_id: ChannelId,
-        packet: PacketView<'_>,
-        limits: SendLimits,
-        now: u32,
+        packet: impl Into<PacketView<'p>>,
+        terms: SendTerms,
     ) -> Result<Wake, SendError> {
+        let packet = packet.into();
         let peer = &*self.public;
         if peer.state != ENetPeerState::ENET_PEER_STATE_CONNECTED {
             return Err(SendError::NotConnected);
@@ -74,11 +107,11 @@ impl PeerMut<'_> {
             return Err(SendError::BadChannel);
         }
         let length = packet.len();
-        if length > limits.maximum_packet_size {
+        if length > terms.maximum_packet_size {
             return Err(SendError::TooLarge);
         }
         let mut fragment_length = peer.mtu.saturating_sub(FRAGMENT_OVERHEAD);
-        if limits.checksum {
+        if terms.checksum {
             fragment_length = fragment_length.saturating_sub(CHECKSUM_LEN as u32);
         }
         let fragment_length = fragment_length.max(1) as usize;
@@ -130,7 +163,7 @@ impl PeerMut<'_> {
                 );
                 wake.visit |= self.setup_outgoing(command).visit;
             }
-            self.stamp_traffic(now);
+            self.stamp_traffic(terms.now);
             return Ok(wake);
         }
 
@@ -151,7 +184,7 @@ impl PeerMut<'_> {
             length as u16,
         );
         let wake = self.setup_outgoing(command);
-        self.stamp_traffic(now);
+        self.stamp_traffic(terms.now);
         Ok(wake)
     }
 
@@ -164,7 +197,7 @@ impl PeerMut<'_> {
     }
 
     /// `enet_peer_ping`: a PING, if the peer is connected.
-    pub(crate) fn ping(&mut self) -> Wake {
+    pub fn ping(&mut self) -> Wake {
         if self.public.state != ENetPeerState::ENET_PEER_STATE_CONNECTED {
             return Wake::NOTHING;
         }
@@ -173,7 +206,7 @@ impl PeerMut<'_> {
 
     /// `enet_peer_ping_interval` (0 restores the default). The peer's ping
     /// timer changes, so the send pass visits it.
-    pub(crate) fn set_ping_interval(&mut self, interval: u32) -> Wake {
+    pub fn set_ping_interval(&mut self, interval: u32) -> Wake {
         self.public.pingInterval = if interval != 0 {
             interval
         } else {
@@ -183,7 +216,7 @@ impl PeerMut<'_> {
     }
 
     /// `enet_peer_throttle_configure`: sets the throttle and tells the peer.
-    pub(crate) fn throttle_configure(
+    pub fn throttle_configure(
         &mut self,
         interval: u32,
         acceleration: u32,

@@ -20,7 +20,7 @@
 //! After every step [`Pair::check`] asserts the host invariants.
 
 use enet::mem::{PacketFlags, PacketRef};
-use enet::proto::{DisconnectEffect, PeerIndex};
+use enet::proto::{ChannelId, DisconnectEffect, PeerIndex};
 use enet::wire::ConnectId;
 
 use crate::commands::{self, Addressing};
@@ -147,7 +147,9 @@ impl Run {
                 let Some(packet) = PacketRef::new_with_data(&data, flags) else {
                     return;
                 };
-                let _ = self.pair.sides[side].host.send(peer, channel, &packet);
+                let _ = self.pair.sides[side].host.with_peer(peer, |view, terms| {
+                    view.send(ChannelId::from(channel), &packet, terms)
+                });
                 packet.release();
                 // With ENET_PACKET_FLAG_NO_ALLOCATE the packet points into
                 // `data`, which must then outlive it (as in C).
@@ -193,7 +195,7 @@ impl Run {
                 // reset, or both.
                 let effect = match how {
                     0 => {
-                        host.ping(peer);
+                        host.with_peer(peer, |view, _| view.ping());
                         DisconnectEffect::Done
                     }
                     1 => host.disconnect(peer, data),
@@ -221,8 +223,8 @@ impl Run {
                 let host = &mut self.pair.sides[side].host;
                 match input.u8() % 3 {
                     0 => host.peer_view(peer).set_timeout(a, b, c),
-                    1 => host.throttle_configure(peer, a, b, c),
-                    _ => host.set_ping_interval(peer, a),
+                    1 => host.with_peer(peer, |view, _| view.throttle_configure(a, b, c)),
+                    _ => host.with_peer(peer, |view, _| view.set_ping_interval(a)),
                 }
             }
             14 => {

@@ -19,7 +19,7 @@
 //! invariants hold then.
 
 use enet::mem::{PacketFlags, PacketRef};
-use enet::proto::PeerIndex;
+use enet::proto::{ChannelId, PeerIndex};
 use netsim::{Link, Profile};
 
 use crate::driver::Pair;
@@ -148,7 +148,9 @@ impl Run {
                 };
                 let _ = self.pair.sides[side]
                     .host
-                    .send(self.peers[side], channel, &packet);
+                    .with_peer(self.peers[side], |peer, terms| {
+                        peer.send(ChannelId::from(channel), &packet, terms)
+                    });
                 packet.release();
             }
             2 => {
