@@ -176,15 +176,16 @@ impl HostBuilder {
 /// Lets the packet pool read its process-wide switches, parsed by
 /// `config`, when it serves its next block: switches reach `mem` as plain
 /// values, and this layer, which names both, hands them down. Called
-/// for every host built and by `enet_packet_create`, the two ways a
-/// program's first packet is made; installing reads nothing.
+/// for every host built; `enet_packet_create` hands the pool
+/// [`packet_pool_switches`] with each packet instead, which the pool only
+/// looks at while it has not decided. Installing reads nothing.
 #[inline]
 pub fn install_packet_pool_switches() {
     pool::read_switches_with(packet_pool_switches);
 }
 
 /// The environment's packet-pool switches, as the pool takes them.
-fn packet_pool_switches() -> PoolSwitches {
+pub fn packet_pool_switches() -> PoolSwitches {
     let switches = ProcessSwitches::from_env();
     PoolSwitches {
         packet_pool: switches.packet_pool,

@@ -4,8 +4,8 @@ use core::ffi::{c_int, c_void};
 use core::ptr;
 
 use crate::abi::ENetPacket;
-use crate::endpoint::install_packet_pool_switches;
-use crate::mem::packet::{create, destroy, resize};
+use crate::endpoint::packet_pool_switches;
+use crate::mem::packet::{create_reading, destroy, resize};
 
 /// Creates a packet; NULL on allocation failure.
 ///
@@ -21,14 +21,12 @@ pub unsafe extern "C" fn enet_packet_create(
     dataLength: usize,
     flags: u32,
 ) -> *mut ENetPacket {
-    guard!(ptr::null_mut(), {
-        // A program's first packet may come before its first host (and
-        // with no `enet_initialize`): the pool reads its switches from
-        // here too.
-        install_packet_pool_switches();
-        // SAFETY: `create` needs what this function's contract promises:
-        // `dataLength` readable bytes at `data` (or NULL).
-        unsafe { create(data, dataLength, flags) }
+    // A program's first packet may come before its first host (and with
+    // no `enet_initialize`): the pool may read its switches from here too.
+    // SAFETY: `create_reading` needs what this function's contract
+    // promises: `dataLength` readable bytes at `data` (or NULL).
+    guard!(ptr::null_mut(), unsafe {
+        create_reading(data, dataLength, flags, packet_pool_switches)
     })
 }
 

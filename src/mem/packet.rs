@@ -26,12 +26,43 @@ use crate::abi::ENetPacket;
 /// `data` must be NULL or readable for `data_length` bytes; with
 /// `NO_ALLOCATE` it must stay valid for the packet's life.
 pub unsafe fn create(data: *const c_void, data_length: usize, flags: u32) -> *mut ENetPacket {
+    // SAFETY: forwarded contract.
+    unsafe { create_with(data, data_length, flags, None) }
+}
+
+/// [`create`], with `read` for the packet pool's switches if the pool has
+/// not decided yet ([`pool::allocate_reading`]): the C library's first
+/// packet may come before its first host.
+///
+/// # Safety
+/// As for [`create`].
+pub unsafe fn create_reading(
+    data: *const c_void,
+    data_length: usize,
+    flags: u32,
+    read: fn() -> pool::PoolSwitches,
+) -> *mut ENetPacket {
+    // SAFETY: forwarded contract.
+    unsafe { create_with(data, data_length, flags, Some(read)) }
+}
+
+#[inline(always)]
+unsafe fn create_with(
+    data: *const c_void,
+    data_length: usize,
+    flags: u32,
+    read: Option<fn() -> pool::PoolSwitches>,
+) -> *mut ENetPacket {
     let borrowed = PacketFlags::from_bits_retain(flags).contains(PacketFlags::NO_ALLOCATE);
     let inline_length = if borrowed { 0 } else { data_length };
     let Some(size) = HEADER_SIZE.checked_add(inline_length) else {
         return ptr::null_mut();
     };
-    let packet = pool::allocate(size).cast::<ENetPacket>();
+    let packet = match read {
+        Some(read) => pool::allocate_reading(size, read),
+        None => pool::allocate(size),
+    }
+    .cast::<ENetPacket>();
     if packet.is_null() {
         return ptr::null_mut();
     }

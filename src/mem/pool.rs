@@ -29,7 +29,8 @@
 //! nothing; the pool calls it once, at the first block it serves after, so
 //! the environment is still read lazily, once per process, at the first
 //! packet. The host builder installs it (every host of either API, so the
-//! engine's packets) and so does `enet_packet_create` (a C program's
+//! engine's packets), and `enet_packet_create` hands one with each packet
+//! ([`allocate_reading`], looked at only while undecided: a C program's
 //! packets before its first host, whether or not it called
 //! `enet_initialize`). Rust code may make a packet before any host has
 //! been built (`enet_safe::Packet::new`, the crate's tests): until a
@@ -81,7 +82,7 @@ static READER: OnceLock<fn() -> PoolSwitches> = OnceLock::new();
 /// Lets the pool read the process's switches with `read`, once, when it
 /// serves its next block (if it has not decided yet). The first reader
 /// installed is kept; installing reads nothing, and once one is installed
-/// costs one load (`enet_packet_create` installs it every time).
+/// costs one load.
 #[inline]
 pub fn read_switches_with(read: fn() -> PoolSwitches) {
     if READER.get().is_none() {
@@ -259,7 +260,9 @@ impl Pool {
         }
     }
 
-    #[inline]
+    // Always inlined: the undecided path calls it too, and a second
+    // caller would otherwise leave every packet's allocation a call.
+    #[inline(always)]
     fn allocate(&self, size: usize) -> *mut c_void {
         let Some(class) = class_of(size) else {
             return hooks::malloc(size);
@@ -311,16 +314,33 @@ impl Pool {
 /// fails).
 #[inline]
 pub fn allocate(size: usize) -> *mut c_void {
+    allocate_with(size, None)
+}
+
+/// [`allocate`], installing `read` as the switches' reader first if the
+/// pool has not decided yet and no reader is installed: how a program's
+/// first packet, made before any host, brings one. Costs nothing once the
+/// pool has decided (`read` is only touched on the undecided path).
+#[inline]
+pub fn allocate_reading(size: usize, read: fn() -> PoolSwitches) -> *mut c_void {
+    allocate_with(size, Some(read))
+}
+
+#[inline(always)]
+fn allocate_with(size: usize, read: Option<fn() -> PoolSwitches>) -> *mut c_void {
     match STATE.load(Ordering::Acquire) {
         ON => POOL.allocate(size),
         OFF => hooks::malloc(size),
-        _ => allocate_undecided(size),
+        _ => allocate_undecided(size, read),
     }
 }
 
 /// [`allocate`] before the pool has decided: decides now if it can.
 #[cold]
-fn allocate_undecided(size: usize) -> *mut c_void {
+fn allocate_undecided(size: usize, read: Option<fn() -> PoolSwitches>) -> *mut c_void {
+    if let Some(read) = read {
+        read_switches_with(read);
+    }
     match decide() {
         Some(true) => POOL.allocate(size),
         Some(false) => hooks::malloc(size),
