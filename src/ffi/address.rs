@@ -4,27 +4,11 @@
 //! Stock ENet crashes on NULL pointers here; we return -1. Output buffers
 //! are written only on success (a NUL-terminated string), never partially.
 
-use core::ffi::{c_char, c_int, CStr};
-use core::mem::MaybeUninit;
+use core::ffi::{c_char, c_int};
 
 use crate::abi::ENetAddress;
 use crate::net::address::{self, NameLookup};
 use crate::net::sys::address::{lookup_name, resolve};
-
-/// The caller's output buffer as possibly-uninitialised bytes, or `None`
-/// for NULL.
-///
-/// # Safety
-/// `name` must be NULL or writable for `length` bytes for the returned
-/// lifetime, and not otherwise accessed meanwhile.
-unsafe fn output_buffer<'a>(name: *mut c_char, length: usize) -> Option<&'a mut [MaybeUninit<u8>]> {
-    if name.is_null() {
-        return None;
-    }
-    // SAFETY: non-NULL and writable for `length` bytes per the caller;
-    // MaybeUninit<u8> makes no claim about the current contents.
-    Some(unsafe { core::slice::from_raw_parts_mut(name.cast::<MaybeUninit<u8>>(), length) })
-}
 
 /// Sets `address->host` from strict dotted-quad text (`inet_pton`
 /// rules: no `"127.1"`, no leading zeros). Returns 0, or -1 leaving the
@@ -39,15 +23,12 @@ pub unsafe extern "C" fn enet_address_set_host_ip(
     hostName: *const c_char,
 ) -> c_int {
     guard!(-1, {
-        // SAFETY: NULL or valid per the caller.
-        let Some(address) = (unsafe { address.as_mut() }) else {
+        let Some(address) = arg_mut!(address) else {
             return -1;
         };
-        if hostName.is_null() {
+        let Some(text) = arg_cstr!(hostName) else {
             return -1;
-        }
-        // SAFETY: a NUL-terminated string per the caller.
-        let text = unsafe { CStr::from_ptr(hostName) };
+        };
         match address::parse_ip(text.to_bytes()) {
             Some(host) => {
                 address.host = host;
@@ -71,15 +52,12 @@ pub unsafe extern "C" fn enet_address_set_host(
     hostName: *const c_char,
 ) -> c_int {
     guard!(-1, {
-        // SAFETY: NULL or valid per the caller.
-        let Some(address) = (unsafe { address.as_mut() }) else {
+        let Some(address) = arg_mut!(address) else {
             return -1;
         };
-        if hostName.is_null() {
+        let Some(name) = arg_cstr!(hostName) else {
             return -1;
-        }
-        // SAFETY: a NUL-terminated string per the caller.
-        let name = unsafe { CStr::from_ptr(hostName) };
+        };
         match resolve(name) {
             Some(host) => {
                 address.host = host;
@@ -105,14 +83,13 @@ pub unsafe extern "C" fn enet_address_get_host_ip(
     nameLength: usize,
 ) -> c_int {
     guard!(-1, {
-        // SAFETY: NULL or valid per the caller.
-        let Some(address) = (unsafe { address.as_ref() }) else {
+        let Some(address) = arg_ref!(address) else {
             return -1;
         };
-        // SAFETY: NULL or writable for `nameLength` bytes per the caller.
-        let Some(out) = (unsafe { output_buffer(hostName, nameLength) }) else {
+        if hostName.is_null() {
             return -1;
-        };
+        }
+        let out = arg_out_bytes!(hostName, nameLength);
         match address::write_ip(address.host, out) {
             Ok(()) => 0,
             Err(_) => -1,
@@ -136,14 +113,13 @@ pub unsafe extern "C" fn enet_address_get_host(
     nameLength: usize,
 ) -> c_int {
     guard!(-1, {
-        // SAFETY: NULL or valid per the caller.
-        let Some(address) = (unsafe { address.as_ref() }) else {
+        let Some(address) = arg_ref!(address) else {
             return -1;
         };
-        // SAFETY: NULL or writable for `nameLength` bytes per the caller.
-        let Some(out) = (unsafe { output_buffer(hostName, nameLength) }) else {
+        if hostName.is_null() {
             return -1;
-        };
+        }
+        let out = arg_out_bytes!(hostName, nameLength);
         match lookup_name(address, out) {
             NameLookup::Named => 0,
             NameLookup::NoName => match address::write_ip(address.host, out) {

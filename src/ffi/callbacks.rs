@@ -42,8 +42,7 @@ pub unsafe extern "C" fn enet_initialize_with_callbacks(
         if version < OLDEST_SUPPORTED_VERSION {
             return -1;
         }
-        // SAFETY: the caller passes NULL or a valid struct.
-        let Some(inits) = (unsafe { inits.as_ref() }) else {
+        let Some(inits) = arg_ref!(inits) else {
             return -1;
         };
         match crate::mem::install_hooks(inits) {

@@ -14,17 +14,8 @@ use crate::wire::crc32::Crc32;
 pub unsafe extern "C" fn enet_crc32(buffers: *const ENetBuffer, bufferCount: usize) -> u32 {
     guard!(0, {
         let mut crc = Crc32::new();
-        if !buffers.is_null() {
-            // SAFETY: the caller passes `bufferCount` valid buffers.
-            let buffers = unsafe { core::slice::from_raw_parts(buffers, bufferCount) };
-            for buffer in buffers {
-                if buffer.data.is_null() || buffer.dataLength == 0 {
-                    continue;
-                }
-                // SAFETY: each buffer's data is readable for its length.
-                let bytes = unsafe {
-                    core::slice::from_raw_parts(buffer.data.cast::<u8>(), buffer.dataLength)
-                };
+        if let Some(buffers) = arg_buffers!(buffers, bufferCount) {
+            for bytes in buffers.bytes() {
                 crc.update(bytes);
             }
         }

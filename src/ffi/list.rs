@@ -17,15 +17,12 @@ use crate::abi::{ENetList, ENetListIterator, ENetListNode};
 #[no_mangle]
 pub unsafe extern "C" fn enet_list_clear(list: *mut ENetList) {
     guard!((), {
-        if list.is_null() {
+        // Written, never read: the list may hold anything before this.
+        let Some(sentinel) = arg_list!(list) else {
             return;
-        }
-        // SAFETY: `list` is valid; taking the sentinel's address does not read.
-        unsafe {
-            let sentinel = ptr::addr_of_mut!((*list).sentinel);
-            (*sentinel).next = sentinel;
-            (*sentinel).previous = sentinel;
-        }
+        };
+        sentinel.set_next(sentinel);
+        sentinel.set_previous(sentinel);
     })
 }
 
@@ -42,19 +39,21 @@ pub unsafe extern "C" fn enet_list_insert(
     data: *mut c_void,
 ) -> ENetListIterator {
     guard!(ptr::null_mut(), {
-        let node = data.cast::<ENetListNode>();
-        if position.is_null() || node.is_null() {
+        let (Some(position), Some(node)) = (
+            arg_list_node!(position),
+            arg_list_node!(data.cast::<ENetListNode>()),
+        ) else {
             return ptr::null_mut();
-        }
-        // SAFETY: both nodes are valid and `position`'s neighbours are valid
-        // nodes of the same list.
-        unsafe {
-            (*node).previous = (*position).previous;
-            (*node).next = position;
-            (*(*node).previous).next = node;
-            (*position).previous = node;
-        }
-        node
+        };
+        // A node of a well-formed list has a non-NULL link.
+        let Some(previous) = position.previous() else {
+            return ptr::null_mut();
+        };
+        node.set_previous(previous);
+        node.set_next(position);
+        previous.set_next(node);
+        position.set_previous(node);
+        node.as_ptr()
     })
 }
 
@@ -68,14 +67,15 @@ pub unsafe extern "C" fn enet_list_insert(
 #[no_mangle]
 pub unsafe extern "C" fn enet_list_remove(position: ENetListIterator) -> *mut c_void {
     guard!(ptr::null_mut(), {
-        if position.is_null() {
+        let Some(node) = arg_list_node!(position) else {
             return ptr::null_mut();
-        }
-        // SAFETY: the node and its neighbours are valid nodes of one list.
-        unsafe {
-            (*(*position).previous).next = (*position).next;
-            (*(*position).next).previous = (*position).previous;
-        }
+        };
+        // A linked node of a well-formed list has non-NULL links.
+        let (Some(previous), Some(next)) = (node.previous(), node.next()) else {
+            return ptr::null_mut();
+        };
+        previous.set_next(next);
+        next.set_previous(previous);
         position.cast()
     })
 }
@@ -95,24 +95,30 @@ pub unsafe extern "C" fn enet_list_move(
     dataLast: *mut c_void,
 ) -> ENetListIterator {
     guard!(ptr::null_mut(), {
-        let first = dataFirst.cast::<ENetListNode>();
-        let last = dataLast.cast::<ENetListNode>();
-        if position.is_null() || first.is_null() || last.is_null() {
+        let (Some(position), Some(first), Some(last)) = (
+            arg_list_node!(position),
+            arg_list_node!(dataFirst.cast::<ENetListNode>()),
+            arg_list_node!(dataLast.cast::<ENetListNode>()),
+        ) else {
             return ptr::null_mut();
-        }
-        // SAFETY: all nodes are valid per the caller contract; the run is first
-        // cut out of its list, then spliced in before `position`.
-        unsafe {
-            (*(*first).previous).next = (*last).next;
-            (*(*last).next).previous = (*first).previous;
-
-            (*first).previous = (*position).previous;
-            (*last).next = position;
-
-            (*(*first).previous).next = first;
-            (*position).previous = last;
-        }
-        first
+        };
+        // Linked nodes of a well-formed list have non-NULL links.
+        let (Some(before), Some(after)) = (first.previous(), last.next()) else {
+            return ptr::null_mut();
+        };
+        // Cut the run out of its list...
+        before.set_next(after);
+        after.set_previous(before);
+        // ...then splice it in before `position`, whose link is read only
+        // now: the cut changes it when `position` followed the run.
+        let Some(previous) = position.previous() else {
+            return ptr::null_mut();
+        };
+        first.set_previous(previous);
+        last.set_next(position);
+        previous.set_next(first);
+        position.set_previous(last);
+        first.as_ptr()
     })
 }
 
@@ -125,20 +131,17 @@ pub unsafe extern "C" fn enet_list_move(
 #[no_mangle]
 pub unsafe extern "C" fn enet_list_size(list: *mut ENetList) -> usize {
     guard!(0, {
-        if list.is_null() {
+        let Some(sentinel) = arg_list!(list) else {
             return 0;
+        };
+        // The walk follows `next` links of a circular list back to its
+        // sentinel (stopping at a NULL link, as in zeroed memory).
+        let mut count = 0;
+        let mut node = sentinel.next();
+        while let Some(current) = node.filter(|&current| current != sentinel) {
+            count += 1;
+            node = current.next();
         }
-        // SAFETY: `list` is valid; the walk follows `next` links of a
-        // well-formed circular list back to its sentinel.
-        unsafe {
-            let sentinel = ptr::addr_of_mut!((*list).sentinel);
-            let mut count = 0;
-            let mut node = (*sentinel).next;
-            while node != sentinel && !node.is_null() {
-                count += 1;
-                node = (*node).next;
-            }
-            count
-        }
+        count
     })
 }

@@ -190,8 +190,9 @@ macro_rules! try_packet {
 macro_rules! arg_ref {
     ($pointer:expr) => {
         // SAFETY: every export's contract: a pointer parameter is NULL or
-        // points at a valid value the caller does not change during the
-        // call; the reference does not outlive the call.
+        // points at a valid value of the type it is read as (for a handle
+        // this library made, the type it made), which no one changes
+        // during the call; the reference does not outlive the call.
         unsafe { $pointer.as_ref() }
     };
 }
@@ -200,27 +201,63 @@ macro_rules! arg_ref {
 /// for NULL.
 macro_rules! arg_mut {
     ($pointer:expr) => {
-        // SAFETY: every export's contract: an out-parameter is NULL or
-        // points at a writable value no one else touches during the call;
-        // the reference does not outlive the call.
+        // SAFETY: every export's contract: an out-parameter (or a handle
+        // this library made, such as a range coder's context) is NULL or
+        // points at a valid, writable value of the type it is read as,
+        // which no one else touches during the call; the reference does
+        // not outlive the call.
         unsafe { $pointer.as_mut() }
     };
 }
 
-/// The `length` bytes a `const void *` parameter points at (none for
-/// NULL is the caller's to handle).
+/// Takes back the box behind a handle parameter this library made with
+/// `Box::into_raw` (a range coder's context, a sender), or `None` for
+/// NULL: for the export that destroys it.
+macro_rules! take_box {
+    ($pointer:expr) => {{
+        let pointer = $pointer;
+        if pointer.is_null() {
+            None
+        } else {
+            // SAFETY: every destroying export's contract: a non-NULL handle
+            // came from `Box::into_raw` of the type it is cast to here (in
+            // its create function), is given back once, and is not used
+            // afterwards.
+            Some(unsafe { Box::from_raw(pointer) })
+        }
+    }};
+}
+
+/// The `length` bytes a data pointer points at (none for NULL is the
+/// caller's to handle): a `const void *` parameter, or the `data` of a
+/// struct a parameter points at.
 macro_rules! arg_bytes {
     ($pointer:expr, $length:expr) => {
-        // SAFETY: every export's contract: a data parameter is readable for
-        // its length in bytes and unchanged during the call; the slice does
-        // not outlive the call.
+        // SAFETY: every export's contract: a data pointer it is given (a
+        // parameter, or a field of a struct a parameter points at) is
+        // non-NULL here and readable for the length its `# Safety`
+        // section gives, and unchanged during the call; the slice does not
+        // outlive the call.
         unsafe { core::slice::from_raw_parts($pointer.cast::<u8>(), $length) }
     };
 }
 
-/// The UTF-8 text of a `const char *` parameter, or `None` for NULL or
-/// text that is not UTF-8.
-macro_rules! arg_str {
+/// The `length` bytes a `uint8_t *` output parameter gives to write (none
+/// for NULL is the caller's to handle), as bytes: for code that writes
+/// each byte before it reads it.
+macro_rules! arg_bytes_mut {
+    ($pointer:expr, $length:expr) => {
+        // SAFETY: every export's contract: an output buffer is non-NULL
+        // here, writable for its length in bytes, and touched by no one
+        // else during the call; the slice does not outlive the call. C
+        // may not have written the bytes, but the code it goes to (the
+        // range coder) only reads a byte it wrote.
+        unsafe { core::slice::from_raw_parts_mut($pointer.cast::<u8>(), $length) }
+    };
+}
+
+/// The text of a `const char *` parameter, or `None` for NULL.
+macro_rules! arg_cstr {
     ($pointer:expr) => {{
         let pointer: *const core::ffi::c_char = $pointer;
         if pointer.is_null() {
@@ -229,9 +266,17 @@ macro_rules! arg_str {
             // SAFETY: every export's contract: a string parameter is NULL
             // or NUL-terminated and unchanged during the call; the text
             // does not outlive the call.
-            unsafe { core::ffi::CStr::from_ptr(pointer) }.to_str().ok()
+            Some(unsafe { core::ffi::CStr::from_ptr(pointer) })
         }
     }};
+}
+
+/// The UTF-8 text of a `const char *` parameter, or `None` for NULL or
+/// text that is not UTF-8.
+macro_rules! arg_str {
+    ($pointer:expr) => {
+        arg_cstr!($pointer).and_then(|text| text.to_str().ok())
+    };
 }
 
 /// The `length` bytes a `char *` out-parameter gives to write, as
@@ -244,6 +289,53 @@ macro_rules! arg_out_bytes {
         unsafe {
             core::slice::from_raw_parts_mut($pointer.cast::<core::mem::MaybeUninit<u8>>(), $length)
         }
+    };
+}
+
+/// The `ENetBuffer` array of a `buffers, bufferCount` parameter pair, to
+/// be read ([`args::Buffers`]), or `None` for NULL.
+macro_rules! arg_buffers {
+    ($pointer:expr, $count:expr) => {
+        // SAFETY: every export's contract: a buffer array parameter is
+        // NULL or holds its count of buffers, each of whose data is NULL
+        // or readable for its length, all unchanged during the call; the
+        // value does not outlive the call.
+        unsafe { $crate::ffi::args::Buffers::from_raw($pointer, $count) }
+    };
+}
+
+/// The `ENetBuffer` array of a `buffers, bufferCount` parameter pair, to
+/// be written ([`args::BuffersMut`]), or `None` for NULL.
+macro_rules! arg_buffers_mut {
+    ($pointer:expr, $count:expr) => {
+        // SAFETY: every export's contract: a buffer array parameter to
+        // receive into is NULL or holds its count of buffers, each of
+        // whose data is writable for its length and touched by no one
+        // else during the call; the value does not outlive the call.
+        unsafe { $crate::ffi::args::BuffersMut::from_raw($pointer, $count) }
+    };
+}
+
+/// The node behind an `ENetListNode *` parameter ([`args::ListNode`]),
+/// or `None` for NULL.
+macro_rules! arg_list_node {
+    ($pointer:expr) => {
+        // SAFETY: every `enet_list_*` export's contract: a node parameter
+        // is NULL or a writable node of a well-formed list, used by one
+        // thread at a time, whose links lead to nodes of that list; no
+        // Rust reference to a C list node exists.
+        unsafe { $crate::ffi::args::ListNode::from_raw($pointer) }
+    };
+}
+
+/// The sentinel node of an `ENetList *` parameter ([`args::ListNode`]),
+/// or `None` for NULL.
+macro_rules! arg_list {
+    ($pointer:expr) => {
+        // SAFETY: as in `arg_list_node!`, for the list's sentinel; the one
+        // export given a list that may not be well-formed yet
+        // (`enet_list_clear`) only writes its links.
+        unsafe { $crate::ffi::args::ListNode::sentinel_of($pointer) }
     };
 }
 
@@ -295,6 +387,7 @@ impl FailureValue for crate::abi::ENetRsPeerHandle {
 }
 
 pub mod address;
+mod args;
 mod busy;
 pub mod callbacks;
 mod codec;

@@ -29,11 +29,7 @@ pub extern "C" fn enet_range_coder_create() -> *mut c_void {
 #[no_mangle]
 pub unsafe extern "C" fn enet_range_coder_destroy(context: *mut c_void) {
     guard!((), {
-        if !context.is_null() {
-            // SAFETY: the caller passes a pointer from
-            // `enet_range_coder_create`, which came from `Box::into_raw`.
-            drop(unsafe { Box::from_raw(context.cast::<RangeCoder>()) });
-        }
+        drop(take_box!(context.cast::<RangeCoder>()));
     })
 }
 
@@ -72,8 +68,10 @@ pub unsafe extern "C" fn enet_range_coder_compress(
         if inBufferCount == 0 || inLimit == 0 {
             return 0;
         }
-        // SAFETY: the caller passes `inBufferCount` valid buffers.
-        let buffers = unsafe { core::slice::from_raw_parts(inBuffers, inBufferCount) };
+        let Some(buffers) = arg_buffers!(inBuffers, inBufferCount) else {
+            return 0;
+        };
+        let buffers = buffers.as_slice();
         // The bytes stock reads from each buffer: an empty buffer after the
         // first still gives the one byte at its `data`.
         let read_length = |index: usize, buffer: &ENetBuffer| match buffer.dataLength {
@@ -91,18 +89,16 @@ pub unsafe extern "C" fn enet_range_coder_compress(
         let parts = buffers.iter().enumerate().map(|(index, buffer)| {
             match read_length(index, buffer) {
                 0 => &[][..],
-                // SAFETY: non-NULL (checked above), and the caller makes it
-                // readable for `dataLength` bytes, or for the one byte stock
-                // reads from an empty buffer after the first.
-                length => unsafe { core::slice::from_raw_parts(buffer.data.cast::<u8>(), length) },
+                // Non-NULL (checked above); readable for `dataLength` bytes,
+                // or for the one byte stock reads from an empty buffer after
+                // the first (this function's `# Safety`).
+                length => arg_bytes!(buffer.data, length),
             }
         });
-        // SAFETY: `context` came from `enet_range_coder_create` and C does
-        // not use it concurrently.
-        let coder = unsafe { &mut *context.cast::<RangeCoder>() };
-        // SAFETY: the caller makes `outData` writable for `outLimit` bytes.
-        let out = unsafe { core::slice::from_raw_parts_mut(outData, outLimit) };
-        coder.compress_parts(parts, out)
+        let Some(coder) = arg_mut!(context.cast::<RangeCoder>()) else {
+            return 0;
+        };
+        coder.compress_parts(parts, arg_bytes_mut!(outData, outLimit))
     })
 }
 
@@ -128,13 +124,11 @@ pub unsafe extern "C" fn enet_range_coder_decompress(
         if context.is_null() || inData.is_null() || outData.is_null() || inLimit == 0 {
             return 0;
         }
-        // SAFETY: the caller makes `inData` readable for `inLimit` bytes.
-        let input = unsafe { core::slice::from_raw_parts(inData, inLimit) };
-        // SAFETY: the caller makes `outData` writable for `outLimit` bytes.
-        let out = unsafe { core::slice::from_raw_parts_mut(outData, outLimit) };
-        // SAFETY: `context` came from `enet_range_coder_create` and C does
-        // not use it concurrently.
-        let coder = unsafe { &mut *context.cast::<RangeCoder>() };
+        let input = arg_bytes!(inData, inLimit);
+        let out = arg_bytes_mut!(outData, outLimit);
+        let Some(coder) = arg_mut!(context.cast::<RangeCoder>()) else {
+            return 0;
+        };
         coder.decompress(input, out)
     })
 }

@@ -73,11 +73,7 @@ pub unsafe extern "C" fn enet_rs_host_sender(host: *mut ENetHost) -> *mut ENetRs
 #[no_mangle]
 pub unsafe extern "C" fn enet_rs_sender_destroy(sender: *mut ENetRsSender) {
     guard!((), {
-        if !sender.is_null() {
-            // SAFETY: the contract gives back a box `enet_rs_host_sender`
-            // made, once; no other thread uses it any more.
-            drop(unsafe { Box::from_raw(sender) });
-        }
+        drop(take_box!(sender));
     })
 }
 

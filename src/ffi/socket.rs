@@ -18,6 +18,7 @@ use crate::abi::{
     ENetAddress, ENetBuffer, ENetSocket, ENetSocketOptionValue, ENetSocketSet,
     ENetSocketShutdownValue, ENetSocketTypeValue, ENET_SOCKET_NULL,
 };
+use super::args::{Buffers, BuffersMut};
 use crate::net::socket::{self, Received};
 
 /// ENet's "0 or -1" convention.
@@ -59,9 +60,7 @@ pub unsafe extern "C" fn enet_socket_bind(
     address: *const ENetAddress,
 ) -> c_int {
     guard!(-1, {
-        // SAFETY: NULL or valid per the caller.
-        let address = unsafe { address.as_ref() };
-        status(socket::bind(socket, address))
+        status(socket::bind(socket, arg_ref!(address)))
     })
 }
 
@@ -76,8 +75,7 @@ pub unsafe extern "C" fn enet_socket_get_address(
     address: *mut ENetAddress,
 ) -> c_int {
     guard!(-1, {
-        // SAFETY: NULL or valid per the caller.
-        let Some(address) = (unsafe { address.as_mut() }) else {
+        let Some(address) = arg_mut!(address) else {
             return -1;
         };
         match socket::local_address(socket) {
@@ -108,8 +106,7 @@ pub unsafe extern "C" fn enet_socket_accept(
     address: *mut ENetAddress,
 ) -> ENetSocket {
     guard!(ENET_SOCKET_NULL, {
-        // SAFETY: NULL or valid per the caller.
-        let address = unsafe { address.as_mut() };
+        let address = arg_mut!(address);
         match socket::accept(socket, address.is_some()) {
             Ok((accepted, peer)) => {
                 if let (Some(address), Some(peer)) = (address, peer) {
@@ -133,8 +130,7 @@ pub unsafe extern "C" fn enet_socket_connect(
     address: *const ENetAddress,
 ) -> c_int {
     guard!(-1, {
-        // SAFETY: NULL or valid per the caller.
-        let Some(address) = (unsafe { address.as_ref() }) else {
+        let Some(address) = arg_ref!(address) else {
             return -1;
         };
         status(socket::connect(socket, address))
@@ -156,13 +152,12 @@ pub unsafe extern "C" fn enet_socket_send(
     bufferCount: usize,
 ) -> c_int {
     guard!(-1, {
-        if buffers.is_null() && bufferCount != 0 {
-            return -1;
-        }
-        // SAFETY: NULL or valid per the caller.
-        let address = unsafe { address.as_ref() };
-        // SAFETY: `bufferCount` valid buffers per the caller.
-        transferred(unsafe { socket::send(socket, address, buffers, bufferCount) })
+        let buffers = match arg_buffers!(buffers, bufferCount) {
+            Some(buffers) => buffers,
+            None if bufferCount == 0 => Buffers::none(),
+            None => return -1,
+        };
+        transferred(buffers.send(socket, arg_ref!(address)))
     })
 }
 
@@ -188,14 +183,13 @@ pub unsafe extern "C" fn enet_socket_receive(
     bufferCount: usize,
 ) -> c_int {
     guard!(-1, {
-        if buffers.is_null() && bufferCount != 0 {
-            return -1;
-        }
-        // SAFETY: NULL or valid per the caller.
-        let address = unsafe { address.as_mut() };
-        // SAFETY: `bufferCount` writable buffers per the caller.
-        let received = unsafe { socket::receive(socket, address.is_some(), buffers, bufferCount) };
-        match received {
+        let mut buffers = match arg_buffers_mut!(buffers, bufferCount) {
+            Some(buffers) => buffers,
+            None if bufferCount == 0 => BuffersMut::none(),
+            None => return -1,
+        };
+        let address = arg_mut!(address);
+        match buffers.receive(socket, address.is_some()) {
             Ok(Received::Data { length, from }) => {
                 if let (Some(address), Some(from)) = (address, from) {
                     *address = from;
@@ -223,8 +217,7 @@ pub unsafe extern "C" fn enet_socket_wait(
     timeout: u32,
 ) -> c_int {
     guard!(-1, {
-        // SAFETY: NULL or valid per the caller.
-        let Some(condition) = (unsafe { condition.as_mut() }) else {
+        let Some(condition) = arg_mut!(condition) else {
             return -1;
         };
         match socket::wait(socket, *condition, timeout) {
@@ -261,8 +254,7 @@ pub unsafe extern "C" fn enet_socket_get_option(
     value: *mut c_int,
 ) -> c_int {
     guard!(-1, {
-        // SAFETY: NULL or valid per the caller.
-        let Some(value) = (unsafe { value.as_mut() }) else {
+        let Some(value) = arg_mut!(value) else {
             return -1;
         };
         match socket::get_option(socket, option) {
@@ -302,7 +294,11 @@ pub unsafe extern "C" fn enet_socketset_select(
     timeout: u32,
 ) -> c_int {
     guard!(-1, {
-        // SAFETY: the sets are NULL or valid per the caller.
+        // SAFETY: this function's contract: each set is NULL or a valid
+        // `fd_set` no one else touches during the call, and `maxSocket` is
+        // below `FD_SETSIZE` when a set is given, so the system reads and
+        // writes only inside the sets. (Not one of the `arg_*!` shapes:
+        // the bound on `maxSocket` belongs to the sets.)
         match unsafe { socket::select(maxSocket, readSet, writeSet, timeout) } {
             Ok(ready) => ready as c_int,
             Err(_) => -1,
