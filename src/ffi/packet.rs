@@ -23,8 +23,10 @@ pub unsafe extern "C" fn enet_packet_create(
 ) -> *mut ENetPacket {
     // A program's first packet may come before its first host (and with
     // no `enet_initialize`): the pool may read its switches from here too.
-    // SAFETY: `create_reading` needs what this function's contract
-    // promises: `dataLength` readable bytes at `data` (or NULL).
+    // SAFETY: `create_reading` needs `data` NULL or readable for
+    // `dataLength` bytes, and with `ENET_PACKET_FLAG_NO_ALLOCATE` alive as
+    // long as the packet: what this function's `# Safety` asks of its
+    // caller. (A one-off: the packet may keep `data`, so no `arg_bytes!`.)
     guard!(ptr::null_mut(), unsafe {
         create_reading(data, dataLength, flags, packet_pool_switches)
     })
@@ -41,9 +43,10 @@ pub unsafe extern "C" fn enet_packet_create(
 /// call it, as stock allows.
 #[no_mangle]
 pub unsafe extern "C" fn enet_packet_destroy(packet: *mut ENetPacket) {
-    // SAFETY: `destroy` needs what this function's contract promises: a
-    // live packet from `enet_packet_create` (or NULL) that nothing uses
-    // after this call.
+    // SAFETY: `destroy` needs a live packet from `enet_packet_create` (or
+    // NULL) that nothing uses after this call: what this function's
+    // `# Safety` asks of its caller. (A one-off: the only export that
+    // frees a packet.)
     guard!((), unsafe { destroy(packet) })
 }
 
@@ -58,8 +61,10 @@ pub unsafe extern "C" fn enet_packet_destroy(packet: *mut ENetPacket) {
 pub unsafe extern "C" fn enet_packet_resize(packet: *mut ENetPacket, dataLength: usize) -> c_int {
     guard!({
         match arg_mut!(packet) {
-            // SAFETY: `resize` needs a live packet from `enet_packet_create`,
-            // which this function's contract promises.
+            // SAFETY: `resize` needs a live packet from `enet_packet_create`
+            // (its data the library's own, or borrowed): what this
+            // function's `# Safety` asks of its caller. (A one-off: the only
+            // export that reallocates a packet's data.)
             Some(packet) => unsafe { resize(packet, dataLength) },
             None => -1,
         }

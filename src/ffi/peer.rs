@@ -343,13 +343,17 @@ pub unsafe extern "C" fn enet_peer_setup_outgoing_command(
     outgoingCommand: *mut ENetOutgoingCommand,
 ) {
     guard!({
-        // SAFETY: the contract hands the command from `enet_malloc` to us;
-        // it is taken back once, here.
+        // SAFETY: this function's `# Safety`: `outgoingCommand` is NULL or
+        // an `ENetOutgoingCommand` from `enet_malloc` (what `CBox` frees),
+        // handed to us; it is taken back once, here. (A one-off: the only
+        // export that takes a command's memory.)
         let Some(mut owned) = (unsafe { CBox::from_raw(outgoingCommand) }) else {
             return;
         };
         try_peer!(let (host, index) = peer);
-        // SAFETY: the contract hands us the command's packet reference.
+        // SAFETY: this function's `# Safety`: the command's `packet` is
+        // NULL or live and already counts the command's reference, which
+        // comes to us with the command; nothing else gives it back.
         let packet = unsafe { PacketRef::adopt_raw(owned.packet) };
         let (offset, length) = (owned.fragmentOffset, owned.fragmentLength);
         let mut packet = packet;

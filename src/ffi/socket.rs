@@ -14,11 +14,11 @@
 use core::ffi::c_int;
 use std::io::{self, ErrorKind};
 
+use super::args::{Buffers, BuffersMut};
 use crate::abi::{
     ENetAddress, ENetBuffer, ENetSocket, ENetSocketOptionValue, ENetSocketSet,
     ENetSocketShutdownValue, ENetSocketTypeValue, ENET_SOCKET_NULL,
 };
-use super::args::{Buffers, BuffersMut};
 use crate::net::socket::{self, Received};
 
 /// ENet's "0 or -1" convention.
@@ -59,9 +59,7 @@ pub unsafe extern "C" fn enet_socket_bind(
     socket: ENetSocket,
     address: *const ENetAddress,
 ) -> c_int {
-    guard!(-1, {
-        status(socket::bind(socket, arg_ref!(address)))
-    })
+    guard!(-1, status(socket::bind(socket, arg_ref!(address))))
 }
 
 /// Writes the socket's bound address into `address`.
