@@ -198,8 +198,7 @@ pub unsafe extern "C" fn enet_host_create(
         if peerCount > ENET_PROTOCOL_MAXIMUM_PEER_ID as usize {
             return ptr::null_mut();
         }
-        // SAFETY: the caller passes NULL or a valid address.
-        let address = unsafe { address.as_ref() }.copied();
+        let address = arg_ref!(address).copied();
         let switches = Switches::from_env();
         let dual_stack = switches.dual_stack;
         let builder = HostBuilder::new(peerCount)
