@@ -35,8 +35,10 @@ impl Codec for CallbackCodec {
                 dataLength: part.len(),
             })
             .collect();
-        // SAFETY: the program installed this checksum; each buffer points at
-        // `dataLength` readable bytes, which the callback only reads.
+        // SAFETY: a call of the checksum function the program installed (a
+        // function pointer); `buffers` holds `buffers.len()` buffers, alive
+        // until it returns, each pointing at `dataLength` readable bytes of
+        // `parts`, which the callback only reads.
         let value = unsafe { checksum(buffers.as_ptr(), buffers.len()) };
         value.to_ne_bytes()
     }
@@ -53,8 +55,11 @@ impl Codec for CallbackCodec {
             data: input.as_ptr().cast_mut().cast(),
             dataLength: input.len(),
         };
-        // SAFETY: the program's compressor reads `input` through one buffer
-        // and writes at most `out.len()` bytes into `out`.
+        // SAFETY: a call of the program's own compressor (no `arg_*!`
+        // shape: it is a function pointer) with the context it installed
+        // it with; it reads `input` through one buffer, readable for its
+        // length, and writes at most `out.len()` bytes into `out`, which
+        // nothing else touches meanwhile.
         unsafe {
             compress(
                 self.compressor.context,
@@ -71,8 +76,9 @@ impl Codec for CallbackCodec {
         let Some(decompress) = self.compressor.decompress else {
             return 0;
         };
-        // SAFETY: the program's decompressor reads `input` and writes at
-        // most `out.len()` bytes into `out`.
+        // SAFETY: as in `compress`: the program's decompressor, with its
+        // context, reads `input` (readable for its length) and writes at
+        // most `out.len()` bytes into `out`, which nothing else touches.
         unsafe {
             decompress(
                 self.compressor.context,
