@@ -321,9 +321,9 @@ macro_rules! arg_buffers_mut {
 macro_rules! arg_list_node {
     ($pointer:expr) => {
         // SAFETY: every `enet_list_*` export's contract: a node parameter
-        // is NULL or a writable node of a well-formed list, used by one
-        // thread at a time, whose links lead to nodes of that list; no
-        // Rust reference to a C list node exists.
+        // is NULL or a writable node of a well-formed list (its links, and
+        // theirs, lead to nodes of that list), which nothing else reads or
+        // writes during the call ("one at a time per list").
         unsafe { $crate::ffi::args::ListNode::from_raw($pointer) }
     };
 }
