@@ -1,14 +1,15 @@
 /* Calls on a host while another thread is inside it.
  *
- * One thread at a time per host is ENet's rule; a program that breaks it
- * makes stock ENet work on a host from two threads at once. Ours refuses
- * the second thread's calls instead: each gets the failure value its
- * documentation gives, and the host is left as it was. (Ours only: on
- * stock this program would be a data race.)
+ * One thread at a time per host is ENet's rule. A program that breaks it
+ * (a call from a second thread while the first waits inside
+ * enet_host_service) gets what it gets on stock: the call goes ahead. What
+ * ours adds must survive it: the first thread's mark on the host stays,
+ * so calls from the host's own callbacks on the first thread are still
+ * refused afterwards, and enet_host_destroy, which would free the host
+ * under the first thread, does nothing. (Ours only.)
  *
  * The server's intercept holds the service thread inside the host while
- * the main thread makes its calls, then lets it go; afterwards the same
- * calls work again. */
+ * the main thread makes its calls, then makes a call of its own. */
 #define _POSIX_C_SOURCE 200809L /* clock_gettime */
 
 #include <enet/enet.h>
@@ -19,7 +20,6 @@
 #include "hardening.h"
 
 static ENetHost *server, *client;
-static ENetPeer *server_peer;
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t changed = PTHREAD_COND_INITIALIZER;
@@ -51,13 +51,18 @@ static void set(int *flag)
     pthread_mutex_unlock(&lock);
 }
 
+/* What the intercept's own call on its host returned, after the main
+ * thread's calls. */
+static int callback_check_events = 99;
+
 static int ENET_CALLBACK intercept(ENetHost *host, ENetEvent *event)
 {
-    (void) host;
+    ENetEvent ignored;
     (void) event;
     if (!inside) {
         set(&inside);
         wait_for(&released);
+        callback_check_events = enet_host_check_events(host, &ignored);
     }
     return 0;
 }
@@ -74,9 +79,8 @@ static void *service_thread(void *unused)
 
 int main(void)
 {
-    ENetAddress address, nowhere;
+    ENetAddress address;
     ENetEvent event;
-    ENetPacket *packet;
     pthread_t thread;
 
     CHECK(enet_initialize() == 0);
@@ -89,39 +93,27 @@ int main(void)
     if (server == NULL || client == NULL)
         return 1;
     server->intercept = intercept;
-    server_peer = &server->peers[0];
     address.port = server->address.port;
-    nowhere.host = ENET_HOST_ANY;
-    nowhere.port = 9;
 
     CHECK(enet_host_connect(client, &address, 1, 0) != NULL);
     enet_host_flush(client);
     CHECK(pthread_create(&thread, NULL, service_thread, NULL) == 0);
     CHECK(wait_for(&inside));
 
-    /* The service thread is inside the server: every call on it or its
-     * peers is refused. */
-    packet = enet_packet_create("x", 2, ENET_PACKET_FLAG_RELIABLE);
-    CHECK(enet_host_service(server, &event, 0) == -1);
-    CHECK(enet_host_check_events(server, &event) == -1);
-    CHECK(enet_host_connect(server, &nowhere, 1, 0) == NULL);
-    CHECK(enet_host_compress_with_range_coder(server) == -1);
-    CHECK(enet_peer_send(server_peer, 0, packet) == -1);
-    CHECK(packet->referenceCount == 0);
-    CHECK(enet_peer_receive(server_peer, NULL) == NULL);
-    enet_host_flush(server);
-    enet_host_broadcast(server, 0, packet); /* refused: the packet stays ours */
-    CHECK(packet->referenceCount == 0);
-    enet_peer_reset(server_peer);
-    enet_host_destroy(server); /* ignored: the host lives on */
+    /* The service thread is inside the server (and waits): a call from
+     * here goes ahead, as on stock; destroying the host does nothing. */
+    CHECK(enet_host_check_events(server, &event) == 0);
+    enet_host_destroy(server);
+    CHECK(server->peerCount == 2);
     /* Another host is an ordinary call. */
     CHECK(enet_host_check_events(client, &event) == 0);
-
-    enet_packet_destroy(packet);
 
     set(&released);
     CHECK(pthread_join(thread, NULL) == 0);
     CHECK(service_result == 0);
+    /* The service thread's mark outlived the main thread's calls: its
+     * intercept's call on its own host was refused. */
+    CHECK(callback_check_events == -1);
 
     /* Out of the host again: the calls work. */
     CHECK(enet_host_check_events(server, &event) == 0);
@@ -130,6 +122,6 @@ int main(void)
     enet_host_destroy(client);
     enet_deinitialize();
     if (failures == 0)
-        printf("calls from another thread: refused while inside, ordinary after\n");
+        printf("a call from another thread goes ahead; the mark and the host survive it\n");
     return failures != 0;
 }

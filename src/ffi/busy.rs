@@ -18,15 +18,18 @@
 //!   [`CallbackCall`]s, which the engine applies at its next safe point,
 //!   and the entry point's stay at the latest when it ends; every other
 //!   call on the host returns its failure value;
-//! - on any other thread the program broke the one-thread-per-host rule,
-//!   and every call on the host returns its failure value.
+//! - a call from another thread meanwhile breaks the one-thread-per-host
+//!   rule; it goes ahead as it would on stock, unguarded, and leaves the
+//!   guard as it found it (`enet_host_destroy` alone does nothing then).
 //!
 //! Entering and leaving a host cost a few stores and no thread-local
 //! look-up. A peer's host is read from the peer (`peer->host`) only when
-//! that cannot race a reference the library holds: while no host is busy
-//! anywhere (one load), or once every host's guard, found by address in a
-//! process-wide list of them, says the peer's host is not busy on this
-//! thread. Nothing is allocated unless a callback's call is queued.
+//! that cannot race a reference the library holds on this thread: while
+//! no program code runs inside a library call anywhere
+//! ([`crate::mem::program_code`], one load), or once the guards, found by
+//! address in a process-wide list of them, say the peer's host is not
+//! busy on this thread. Nothing is allocated unless a callback's call is
+//! queued.
 
 use core::cell::RefCell;
 use core::marker::PhantomData;
@@ -35,15 +38,10 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Mutex, PoisonError};
 
 use crate::abi::{ENetHost, ENetPeer};
+use crate::mem::program_code;
 use crate::net::sys::current_thread;
 use crate::proto::host::request::CallbackCall;
 use crate::proto::PeerIndex;
-
-/// Hosts an entry point is inside of, on every thread. A thread's own
-/// entries are seen by its own later loads, so while this reads 0 the
-/// thread is inside no host (nor is any other), and no reference into any
-/// host is live.
-static ENTERED: AtomicUsize = AtomicUsize::new(0);
 
 /// Calls queued by callbacks and not yet taken, on every thread: while it
 /// is 0, which is nearly always, the engine's look for calls to apply
@@ -146,23 +144,28 @@ pub(crate) enum HostLookup {
     /// An entry point below this call, on this thread, is working on it:
     /// this is a call from one of its callbacks.
     Busy(Busy),
-    /// An entry point on another thread is working on it.
+    /// An entry point on another thread is working on it: the program
+    /// broke the one-thread rule.
+    Elsewhere,
+}
+
+/// What a host's lookup found, for an entry point going ahead.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Found {
+    Idle,
     Elsewhere,
 }
 
 /// What an `ENetPeer *` is to this thread.
 pub(crate) enum PeerLookup {
-    /// No host is busy on any thread (as this thread sees it): the peer's
-    /// `host` field can be read, and its host is idle.
-    NothingEntered,
-    /// Not a peer of a busy host: its `host` field can be read (and its
-    /// host's guard says whether another thread entered it since).
-    Idle,
+    /// Not a peer of a host busy on this thread: its `host` field can be
+    /// read.
+    Readable,
     /// A peer of a host busy on this thread, and its slot.
     Busy(Busy, PeerIndex),
-    /// Inside a busy host's peer array, but not at the start of a peer, or
-    /// a peer of a host busy on another thread.
-    Refused,
+    /// Inside the peer array of a host busy on this thread, but not at the
+    /// start of a peer.
+    Stray,
 }
 
 /// A busy host's guard, as a call from one of its callbacks finds it.
@@ -184,16 +187,18 @@ impl Busy {
     }
 }
 
-/// Whether `peer` is a peer of a busy host, by address alone.
+/// Whether `peer` is a peer of a host busy on this thread, by address
+/// alone.
 #[inline]
 pub(crate) fn find_peer(peer: *const ENetPeer) -> PeerLookup {
-    if ENTERED.load(Ordering::Relaxed) == 0 {
-        return PeerLookup::NothingEntered;
+    // Only program code run by the library can call it from inside a host.
+    if !program_code::running_anywhere() {
+        return PeerLookup::Readable;
     }
     find_peer_of_busy_host(peer)
 }
 
-/// [`find_peer`] while some host is busy somewhere: the guards' list says
+/// [`find_peer`] while program code runs somewhere: the guards' list says
 /// whose array the peer is in.
 #[cold]
 #[inline(never)]
@@ -205,19 +210,17 @@ fn find_peer_of_busy_host(peer: *const ENetPeer) -> PeerLookup {
         .map(|&listed_at| listed(listed_at))
         .find(|guard| guard.peers.contains(&address))
     else {
-        return PeerLookup::Idle;
+        return PeerLookup::Readable;
     };
-    let busy = match guard.lookup() {
-        HostLookup::Idle => return PeerLookup::Idle,
-        HostLookup::Elsewhere => return PeerLookup::Refused,
-        HostLookup::Busy(busy) => busy,
+    let HostLookup::Busy(busy) = guard.lookup() else {
+        return PeerLookup::Readable;
     };
     let size = core::mem::size_of::<ENetPeer>();
     let offset = address - guard.peers.start;
     let count = guard.peers.len() / size;
     match PeerIndex::checked(offset / size, count) {
         Some(index) if offset % size == 0 => PeerLookup::Busy(busy, index),
-        _ => PeerLookup::Refused,
+        _ => PeerLookup::Stray,
     }
 }
 
@@ -256,6 +259,9 @@ fn take_pending_calls(host: *const ENetHost) -> Option<Vec<CallbackCall>> {
 /// too.
 pub(crate) struct Entered<'a, D, F: FnMut(&mut D)> {
     guard: &'a HostGuard,
+    /// Whether this stay marked the host busy: not when another thread's
+    /// was inside already (see the module's notes), whose mark it keeps.
+    marked: bool,
     driver: Option<&'a mut D>,
     /// Applies the calls queued meanwhile (a function item: it takes no
     /// room, so entering stores nothing for it).
@@ -265,13 +271,23 @@ pub(crate) struct Entered<'a, D, F: FnMut(&mut D)> {
 }
 
 impl<'a, D, F: FnMut(&mut D)> Entered<'a, D, F> {
-    /// Marks the host `guard` guards busy on this thread; `driver` is that
-    /// host, `finish` applies its deferred calls.
+    /// Marks the host `guard` guards busy on this thread, given what its
+    /// lookup found (`Idle`, or `Elsewhere`: then it is left marked as it
+    /// is); `driver` is that host, `finish` applies its deferred calls.
     #[inline]
-    pub(crate) fn enter(guard: &'a HostGuard, driver: &'a mut D, finish: F) -> Self {
-        Self::mark(guard);
+    pub(crate) fn enter(
+        guard: &'a HostGuard,
+        found: Found,
+        driver: &'a mut D,
+        finish: F,
+    ) -> Self {
+        let marked = found == Found::Idle;
+        if marked {
+            Self::mark(guard);
+        }
         Entered {
             guard,
+            marked,
             driver: Some(driver),
             finish,
             _thread: PhantomData,
@@ -281,7 +297,6 @@ impl<'a, D, F: FnMut(&mut D)> Entered<'a, D, F> {
     #[inline]
     fn mark(guard: &HostGuard) {
         guard.inside.store(current_thread(), Ordering::Relaxed);
-        ENTERED.fetch_add(1, Ordering::Relaxed);
     }
 
     /// The host, for the entry point's body.
@@ -301,6 +316,7 @@ impl<'a, D> Entered<'a, D, fn(&mut D)> {
         Self::mark(guard);
         Entered {
             guard,
+            marked: true,
             driver: None,
             finish: |_| {},
             _thread: PhantomData,
@@ -336,11 +352,13 @@ impl<D, F: FnMut(&mut D)> Entered<'_, D, F> {
 impl<D, F: FnMut(&mut D)> Drop for Entered<'_, D, F> {
     #[inline]
     fn drop(&mut self) {
+        if !self.marked {
+            return;
+        }
         if PENDING.load(Ordering::Relaxed) != 0 {
             self.finish_calls();
         }
         self.guard.inside.store(0, Ordering::Release);
-        ENTERED.fetch_sub(1, Ordering::Relaxed);
     }
 }
 
@@ -371,9 +389,11 @@ mod tests {
     /// thread, as an entry point's stay does.
     fn inside<R>(guard: &HostGuard, body: impl FnOnce() -> R) -> R {
         Entered::<(), fn(&mut ())>::mark(guard);
+        // What a callback run meanwhile counts.
+        let running = program_code::ProgramCode::enter();
         let result = body();
+        drop(running);
         guard.inside.store(0, Ordering::Release);
-        ENTERED.fetch_sub(1, Ordering::Relaxed);
         result
     }
 
@@ -389,7 +409,7 @@ mod tests {
         assert!(matches!(listed.0.lookup(), HostLookup::Idle));
         assert!(matches!(
             find_peer(0x10_0000 as *const ENetPeer),
-            PeerLookup::NothingEntered | PeerLookup::Idle
+            PeerLookup::Readable
         ));
         assert!(take_calls(0x1000 as *const ENetHost).is_none());
     }
@@ -406,16 +426,16 @@ mod tests {
             }
             assert!(matches!(
                 find_peer((base + SIZE + 8) as *const ENetPeer),
-                PeerLookup::Refused
+                PeerLookup::Stray
             ));
             // Just past the array, and just before it.
             assert!(matches!(
                 find_peer((base + 4 * SIZE) as *const ENetPeer),
-                PeerLookup::Idle
+                PeerLookup::Readable
             ));
             assert!(matches!(
                 find_peer((base - SIZE) as *const ENetPeer),
-                PeerLookup::Idle
+                PeerLookup::Readable
             ));
         });
         assert!(matches!(listed.0.lookup(), HostLookup::Idle));
@@ -440,7 +460,7 @@ mod tests {
     }
 
     #[test]
-    fn a_host_busy_on_another_thread_is_refused_here() {
+    fn a_host_busy_on_another_thread_is_elsewhere_and_its_peers_readable() {
         let listed = Listed::new(0x5000, 0x50_0000, 2);
         let guard: &HostGuard = &listed.0;
         let (entered, go_on) = (std::sync::Barrier::new(2), std::sync::Barrier::new(2));
@@ -455,7 +475,7 @@ mod tests {
             assert!(matches!(listed.0.lookup(), HostLookup::Elsewhere));
             assert!(matches!(
                 find_peer(0x50_0000 as *const ENetPeer),
-                PeerLookup::Refused
+                PeerLookup::Readable
             ));
             go_on.wait();
         });

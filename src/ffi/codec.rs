@@ -2,6 +2,7 @@
 //! `host->compressor`) seen by the engine through [`Codec`].
 
 use crate::abi::{ENetBuffer, ENetChecksumCallback, ENetCompressor};
+use crate::mem::program_code::ProgramCode;
 use crate::proto::Codec;
 
 /// The C callbacks installed on one host, copied at the start of a call.
@@ -35,6 +36,7 @@ impl Codec for CallbackCodec {
                 dataLength: part.len(),
             })
             .collect();
+        let _running = ProgramCode::enter();
         // SAFETY: a call of the checksum function the program installed (a
         // function pointer); `buffers` holds `buffers.len()` buffers, alive
         // until it returns, each pointing at `dataLength` readable bytes of
@@ -55,6 +57,7 @@ impl Codec for CallbackCodec {
             data: input.as_ptr().cast_mut().cast(),
             dataLength: input.len(),
         };
+        let _running = ProgramCode::enter();
         // SAFETY: a call of the program's own compressor (no `arg_*!`
         // shape: it is a function pointer) with the context it installed
         // it with; it reads `input` through one buffer, readable for its
@@ -76,6 +79,7 @@ impl Codec for CallbackCodec {
         let Some(decompress) = self.compressor.decompress else {
             return 0;
         };
+        let _running = ProgramCode::enter();
         // SAFETY: as in `compress`: the program's decompressor, with its
         // context, reads `input` (readable for its length) and writes at
         // most `out.len()` bytes into `out`, which nothing else touches.
@@ -95,6 +99,7 @@ impl Codec for CallbackCodec {
 /// compressor is being replaced, or its host destroyed).
 pub fn destroy_context(compressor: &ENetCompressor) {
     if let (false, Some(destroy)) = (compressor.context.is_null(), compressor.destroy) {
+        let _running = ProgramCode::enter();
         // SAFETY: the program installed this compressor with this context
         // and asked for `destroy` to be called on it once; the caller
         // replaces or drops the compressor right after.

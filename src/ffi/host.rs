@@ -13,6 +13,7 @@ use crate::abi::*;
 use crate::config::Switches;
 use crate::dtls::{SecureLayer, SecureTransport};
 use crate::endpoint::{BoundSocket, HostBuilder};
+use crate::mem::program_code::ProgramCode;
 use crate::mem::CBox;
 use crate::net::clock;
 use crate::net::request_queue::RequestQueue;
@@ -60,10 +61,13 @@ impl Hooks for ProgramHooks<'_> {
             .event
             .as_deref_mut()
             .map_or(ptr::null_mut(), |event| event as *mut ENetEvent);
+        let running = ProgramCode::enter();
         // SAFETY: the program's callback gets the live host and its own
         // event (or NULL), as stock passes them; no Rust reference into the
         // host is used until it returns.
-        match unsafe { intercept(host_pointer, event_pointer) } {
+        let answer = unsafe { intercept(host_pointer, event_pointer) };
+        drop(running);
+        match answer {
             1 => Intercept::Consumed,
             -1 => Intercept::Failed,
             _ => Intercept::Pass,
@@ -222,9 +226,10 @@ pub unsafe extern "C" fn enet_host_create(
 /// `host` must be NULL or a live host, not used afterwards. One thread at
 /// a time per host. From one of this host's own callbacks (intercept,
 /// checksum, compressor, packet free callback) it does nothing: destroy
-/// the host once `enet_host_service` has returned. Calls made on the host
-/// from the free callbacks its destruction runs are refused, or dropped
-/// (a packet handed to a dropped send is freed).
+/// the host once `enet_host_service` has returned; nor while another
+/// thread is inside the host. Calls made on the host from the free
+/// callbacks its destruction runs are refused, or dropped (a packet handed
+/// to a dropped send is freed).
 #[no_mangle]
 pub unsafe extern "C" fn enet_host_destroy(host: *mut ENetHost) {
     guard!({

@@ -15,8 +15,7 @@
 //! callbacks (intercept, checksum, compressor, a packet's free callback)
 //! only `enet_peer_send`, `enet_host_broadcast`, `enet_peer_disconnect*`
 //! and `enet_peer_reset` reach that host, queued until the callback
-//! returns: every other call on it gets its failure value, as does every
-//! call on a host another thread is inside of (`busy.rs`).
+//! returns: every other call on it gets its failure value (`busy.rs`).
 
 /// Runs an entry point's body and maps a panic to the function's failure
 /// value, so no unwind ever crosses into C: the return type's
@@ -37,10 +36,10 @@ macro_rules! guard {
 /// the rest of the enclosing block (an entry point's `guard!` body), with
 /// the host marked busy on this thread meanwhile (see `busy.rs`); the
 /// calls its callbacks make are applied when the block ends. Returns the
-/// failure value from the body for NULL, for a host this thread is
-/// already inside of (a call from one of its callbacks: the value after
+/// failure value from the body for NULL and for a host this thread is
+/// already inside of (a call from one of its callbacks): the value after
 /// `else`, the result of `busy $name => ...`, or the return type's
-/// [`FailureValue`]), and for a host another thread is inside of.
+/// [`FailureValue`].
 macro_rules! try_host {
     (let $host:ident = $pointer:expr) => {
         try_host!(let $host = $pointer, else $crate::ffi::FailureValue::failure())
@@ -62,21 +61,24 @@ macro_rules! try_host {
         // destroyed, so it is the address of a live host allocation with
         // the provenance of all of it (`CBox::into_raw`).
         let guard = unsafe { $crate::ffi::driver::guard_of(pointer) };
-        match guard.lookup() {
-            $crate::ffi::busy::HostLookup::Idle => {}
+        let found = match guard.lookup() {
+            $crate::ffi::busy::HostLookup::Idle => $crate::ffi::busy::Found::Idle,
             $crate::ffi::busy::HostLookup::Busy($busy) => return $on_busy,
-            $crate::ffi::busy::HostLookup::Elsewhere => return $failure,
-        }
+            $crate::ffi::busy::HostLookup::Elsewhere => $crate::ffi::busy::Found::Elsewhere,
+        };
         // SAFETY: as above; and no other reference to the host is live:
         // the library makes references to a host only here and in
         // `try_peer!`, for the length of one entry point, with the host
-        // marked busy meanwhile (just below); it is idle now, so no entry
-        // point holds one, and the only code that runs while this one does
-        // is the host's own callbacks, whose calls find the host busy and
-        // never reach this line.
+        // marked busy on its thread meanwhile (just below). No entry point
+        // on this thread holds one (the host is not busy here), another
+        // thread may not be inside it (the contract; a program that breaks
+        // it gets stock's race), and the only code that runs while this
+        // entry point does is the host's own callbacks, whose calls find
+        // the host busy and never reach this line.
         let driver = unsafe { $crate::ffi::driver::endpoint_of(pointer) };
         let mut entered = $crate::ffi::busy::Entered::enter(
             guard,
+            found,
             driver,
             $crate::ffi::host::apply_callback_calls,
         );
@@ -86,11 +88,10 @@ macro_rules! try_host {
 
 /// Binds `$host` and `$index` to the host of an `ENetPeer *` parameter
 /// and the peer's slot, as [`try_host!`] does for a host. Returns the
-/// failure value from the body for NULL, a peer of no host's array, a
-/// peer of a host another thread is inside of, and a peer of a host this
-/// thread is already inside of (a call from one of its callbacks): the
-/// value after `else`, the result of `busy ($busy, $slot) => ...`, or the
-/// return type's [`FailureValue`].
+/// failure value from the body for NULL, a peer of no host's array, and a
+/// peer of a host this thread is already inside of (a call from one of its
+/// callbacks): the value after `else`, the result of
+/// `busy ($busy, $slot) => ...`, or the return type's [`FailureValue`].
 macro_rules! try_peer {
     (let ($host:ident, $index:ident) = $pointer:expr) => {
         try_peer!(let ($host, $index) = $pointer, else $crate::ffi::FailureValue::failure())
@@ -108,8 +109,13 @@ macro_rules! try_peer {
         busy ($busy:pat, $slot:pat) => $on_busy:expr, else $failure:expr) => {
         try_peer!(@find ($host, $index, guard, driver) = $pointer,
             busy ($busy, $slot) => $on_busy, else $failure);
+        let found = match guard.lookup() {
+            $crate::ffi::busy::HostLookup::Elsewhere => $crate::ffi::busy::Found::Elsewhere,
+            _ => $crate::ffi::busy::Found::Idle,
+        };
         let mut entered = $crate::ffi::busy::Entered::enter(
             guard,
+            found,
             driver,
             $crate::ffi::host::apply_callback_calls,
         );
@@ -131,30 +137,26 @@ macro_rules! try_peer {
         if peer.is_null() {
             return $failure;
         }
-        let nothing_entered = match $crate::ffi::busy::find_peer(peer) {
-            $crate::ffi::busy::PeerLookup::NothingEntered => true,
-            $crate::ffi::busy::PeerLookup::Idle => false,
+        match $crate::ffi::busy::find_peer(peer) {
+            $crate::ffi::busy::PeerLookup::Readable => {}
             $crate::ffi::busy::PeerLookup::Busy($busy, $slot) => return $on_busy,
-            $crate::ffi::busy::PeerLookup::Refused => return $failure,
-        };
+            $crate::ffi::busy::PeerLookup::Stray => return $failure,
+        }
         // SAFETY: every export's contract: a non-NULL `ENetPeer *` is a
         // peer of a live host used by one thread at a time, so it points
-        // into that host's peer array and can be read. Nothing holds a
-        // reference into it: the engine makes references into a host's
-        // peers only while an entry point is inside the host, and the peer
-        // is in no such host's array (checked above).
+        // into that host's peer array and can be read. Nothing on this
+        // thread holds a reference into it: the engine makes references
+        // into a host's peers only while an entry point is inside the
+        // host, and the peer is in no array of a host this thread is
+        // inside of (checked above).
         let owner = unsafe { (*peer).host };
         if owner.is_null() {
             return $failure;
         }
         // SAFETY: `peer->host` of a live peer is its live host.
         let $guard = unsafe { $crate::ffi::driver::guard_of(owner) };
-        // Entered since the look above, by another thread: refused.
-        if !nothing_entered && !matches!($guard.lookup(), $crate::ffi::busy::HostLookup::Idle) {
-            return $failure;
-        }
-        // SAFETY: the host is live and idle (no host was entered, or its
-        // guard says so just above); the
+        // SAFETY: the host is live and not busy on this thread (its peer
+        // is in no such host's array, checked above); the
         // argument of `try_host!` holds from here. The `quick` form marks
         // the host busy for no callbacks: its entry point runs none while
         // it holds this.

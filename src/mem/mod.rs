@@ -17,6 +17,7 @@ pub mod hooks;
 pub mod packet;
 mod packet_flags;
 pub mod pool;
+pub mod program_code;
 
 pub use cbox::{CBox, CSlice};
 pub use chunked::ChunkedPacket;

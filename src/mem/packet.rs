@@ -10,6 +10,7 @@ use core::marker::PhantomData;
 use core::mem::ManuallyDrop;
 use core::ptr::{self, NonNull};
 
+use super::program_code::ProgramCode;
 use super::{hooks, pool, PacketFlags};
 use crate::abi::ENetPacket;
 
@@ -120,6 +121,7 @@ pub unsafe fn destroy(packet: *mut ENetPacket) {
     }
     // SAFETY: the caller passes a live packet.
     if let Some(callback) = unsafe { (*packet).freeCallback } {
+        let _running = ProgramCode::enter();
         // SAFETY: the program asked to be told before its packet is freed.
         unsafe { callback(packet) };
     }
