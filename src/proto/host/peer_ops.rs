@@ -13,7 +13,6 @@ use crate::proto::peer::slot::{blank_channel, PeerMut, Receipts};
 use crate::proto::state::channel_id::ChannelId;
 use crate::proto::state::connected::counts_as_connected;
 use crate::proto::state::peer_index::PeerIndex;
-use crate::proto::state::sequence::ReliableSequence;
 
 impl Host {
     /// Gives the peer `count` fresh channels; false if allocation fails.
@@ -127,32 +126,6 @@ impl Host {
         op: impl FnOnce(&mut PeerMut<'_>, SendTerms) -> E,
     ) -> E::Answer {
         self.with_peer(index, op)
-    }
-
-    /// `enet_peer_queue_acknowledgement`: owes the peer an acknowledgement
-    /// unless the command lies in the two windows just past the usable
-    /// range (stock leaves those unacknowledged so the sender retries).
-    // Always inlined into the receive loop, where every reliable command
-    // earns one (the other callers are off the message path).
-    #[inline(always)]
-    pub(crate) fn queue_acknowledgement(
-        &mut self,
-        index: PeerIndex,
-        channel_id: ChannelId,
-        reliable_sequence_number: ReliableSequence,
-        command_number: u8,
-        sent_time: u16,
-    ) -> bool {
-        let queued = self.peer_view(index).queue_acknowledgement(
-            channel_id,
-            reliable_sequence_number,
-            command_number,
-            sent_time,
-        );
-        if queued {
-            self.engine.schedule.mark_ready(index);
-        }
-        queued
     }
 
     /// Where the internal queue exports keep the objects they return.

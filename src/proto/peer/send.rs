@@ -8,7 +8,7 @@
 use super::slot::{PeerMut, SendError};
 use crate::abi::*;
 use crate::mem::PacketFlags;
-use crate::mem::PacketView;
+use crate::mem::{PacketRef, PacketView};
 use crate::proto::state::channel_id::ChannelId;
 use crate::proto::state::command::{FragmentFields, OutgoingBody, OutgoingCommand};
 use crate::proto::state::sequence::{ReliableSequence, UnreliableSequence};
@@ -61,6 +61,24 @@ impl<E> PeerEffect for Result<Wake, E> {
         }
     }
 }
+
+/// Steps that leave the host nothing to do answer with a plain value: a
+/// setting of the peer's own (`PeerMut::set_timeout`), a throttle
+/// sample's verdict (`PeerMut::throttle`), a received packet taken off
+/// the delivery queue (`PeerMut::receive`). A step that wakes returns a
+/// `#[must_use]` [`Wake`], so a closure cannot turn one into `()` unseen.
+macro_rules! leaves_host_nothing {
+    ($($answer:ty),*) => {$(
+        impl PeerEffect for $answer {
+            type Answer = $answer;
+            #[inline(always)]
+            fn split(self) -> ($answer, Wake) {
+                (self, Wake::NOTHING)
+            }
+        }
+    )*};
+}
+leaves_host_nothing!((), i32, Option<(u8, PacketRef)>);
 
 /// What the host's settings and clock say about a packet it sends now:
 /// the largest it takes (`maximumPacketSize`), whether its datagrams carry
