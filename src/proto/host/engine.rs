@@ -434,9 +434,11 @@ impl Host {
         &mut self.engine.peers[index]
     }
 
-    /// The peer in slot `index`, borrowed whole (see [`PeerMut`]).
+    /// The peer in slot `index`, borrowed whole (see [`PeerMut`]). Crate
+    /// code only: a step that wakes the peer goes through
+    /// [`Host::with_peer`], which carries the wake out.
     #[inline(always)]
-    pub fn peer_view(&mut self, index: PeerIndex) -> PeerMut<'_> {
+    pub(crate) fn peer_view(&mut self, index: PeerIndex) -> PeerMut<'_> {
         self.engine.peer_view(index)
     }
 
