@@ -5,7 +5,7 @@
 //! the host (the send schedule, the dispatch queue) is returned as a
 //! [`Wake`].
 
-use super::send::{PeerEffect, Wake};
+use super::send::{Delivered, PeerEffect, Wake};
 use super::slot::{Delivery, PeerMut};
 use crate::abi::ENetPeerState::*;
 use crate::mem::PacketRef;
@@ -27,8 +27,8 @@ pub struct Owed {
 impl PeerEffect for Owed {
     type Answer = bool;
     #[inline(always)]
-    fn split(self) -> (bool, Wake) {
-        (self.queued, Wake { visit: self.queued })
+    fn split(self) -> (bool, Wake, Delivered) {
+        (self.queued, Wake { visit: self.queued }, Delivered::NONE)
     }
 }
 
