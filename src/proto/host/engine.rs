@@ -434,11 +434,11 @@ impl Host {
         &mut self.engine.peers[index]
     }
 
-    /// The peer in slot `index`, borrowed whole (see [`PeerMut`]). Crate
-    /// code only: a step that wakes the peer goes through
-    /// [`Host::with_peer`], which carries the wake out.
+    /// The peer in slot `index`, borrowed whole (see [`PeerMut`]), for the
+    /// host's own steps. Code outside the host goes through
+    /// [`Host::with_peer`], which carries out what a step returns.
     #[inline(always)]
-    pub(crate) fn peer_view(&mut self, index: PeerIndex) -> PeerMut<'_> {
+    pub(in crate::proto::host) fn peer_view(&mut self, index: PeerIndex) -> PeerMut<'_> {
         self.engine.peer_view(index)
     }
 
