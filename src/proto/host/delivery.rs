@@ -7,6 +7,7 @@
 use super::engine::Host;
 use crate::abi::*;
 use crate::mem::PacketFlags;
+use crate::proto::peer::ordering::FragmentPlace;
 use crate::proto::peer::slot::{PeerSlot, NEEDS_DISPATCH};
 use crate::proto::state::channel::{
     FragmentInfo, Held, Incoming, IncomingChannel, Queued, Sequencing,
@@ -283,25 +284,19 @@ impl Host {
         fragment: FragmentInfo,
         data: &[u8],
     ) -> Queued {
-        let Some(channel) = self.channel_mut(index, channel_id) else {
-            return Queued::Error;
-        };
-        let current = ReliableSequence::new(channel.incomingReliableSequenceNumber);
         let first = ReliableSequence::new(fragment.start);
         let locator = Locator {
             peer: index,
             channel: channel_id,
             key: HeldKey::Reliable { start: first },
         };
-        let held = self.engine.slots[index]
-            .incoming(channel_id)
-            .holds_reliable(first);
-        if !held {
-            if self.engine.peers[index].state == ENetPeerState::ENET_PEER_STATE_DISCONNECT_LATER
-                || first == current
-            {
-                return Queued::Error;
-            }
+        let place = self
+            .peer_view(index)
+            .place_reliable_fragment(channel_id, first);
+        if place == FragmentPlace::Refused {
+            return Queued::Error;
+        }
+        if place == FragmentPlace::Starts {
             let Some(start) =
                 self.start_reassembly(locator, number::SEND_FRAGMENT, &fragment, data.len())
             else {
@@ -339,10 +334,6 @@ impl Host {
         fragment: FragmentInfo,
         data: &[u8],
     ) -> Queued {
-        let Some(channel) = self.channel_mut(index, channel_id) else {
-            return Queued::Error;
-        };
-        let current = ReliableSequence::new(channel.incomingReliableSequenceNumber);
         let first = UnreliableSequence::new(fragment.start);
         let locator = Locator {
             peer: index,
@@ -352,13 +343,13 @@ impl Host {
                 start: first,
             },
         };
-        let held = self.engine.slots[index]
-            .incoming(channel_id)
-            .holds_unreliable(sequence, first);
-        if !held {
-            if self.engine.peers[index].state == ENetPeerState::ENET_PEER_STATE_DISCONNECT_LATER {
-                return Queued::Error;
-            }
+        let place = self
+            .peer_view(index)
+            .place_unreliable_fragment(channel_id, sequence, first);
+        if place == FragmentPlace::Refused {
+            return Queued::Error;
+        }
+        if place == FragmentPlace::Starts {
             let Some(start) = self.start_reassembly(
                 locator,
                 number::SEND_UNRELIABLE_FRAGMENT,
@@ -381,11 +372,9 @@ impl Host {
             Err(()) => Queued::Error,
             Ok(false) => Queued::Accepted,
             Ok(true) => {
-                if sequence == current {
-                    self.with_peer_rarely(index, |peer, terms| {
-                        peer.deliver_current_unreliable(channel_id, terms.now)
-                    });
-                }
+                self.with_peer_rarely(index, |peer, terms| {
+                    peer.unreliable_completed(channel_id, sequence, terms.now)
+                });
                 Queued::Accepted
             }
         }

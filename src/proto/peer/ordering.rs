@@ -11,8 +11,9 @@
 //! Each operation returns whether it put anything on the peer's delivery
 //! queue ([`Delivered`]): queueing the peer for dispatch is the host's,
 //! which `Host::with_peer` does. Fragmented packets need the host-wide
-//! reassembly budget and are the host's (`delivery.rs`), which comes back
-//! here once one is complete.
+//! reassembly budget and are the host's (`delivery.rs`): it asks here
+//! where a fragment goes on its channel ([`FragmentPlace`]) and comes back
+//! here once a packet is complete.
 
 use crate::proto::state::channel_id::ChannelId;
 use std::collections::BTreeMap;
@@ -54,6 +55,16 @@ impl Received {
             delivered: false,
         }
     }
+}
+
+/// Where a received fragment goes on its channel: into a packet already
+/// held there, into a new one the host starts (within its reassembly
+/// budget), or nowhere (the command is refused).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum FragmentPlace {
+    Joins,
+    Starts,
+    Refused,
 }
 
 impl PeerMut<'_> {
@@ -164,6 +175,53 @@ impl PeerMut<'_> {
                     delivered: true,
                 }
             }
+        }
+    }
+
+    /// Where a reliable fragment of the packet numbered `first` goes. A
+    /// new packet is refused while the peer disconnects once its queues
+    /// drain, and under the number the channel has delivered already.
+    pub(crate) fn place_reliable_fragment(
+        &mut self,
+        channel_id: ChannelId,
+        first: ReliableSequence,
+    ) -> FragmentPlace {
+        let Some(channel) = self.channel(channel_id) else {
+            return FragmentPlace::Refused;
+        };
+        let current = ReliableSequence::new(channel.incomingReliableSequenceNumber);
+        if self.slot.incoming(channel_id).holds_reliable(first) {
+            FragmentPlace::Joins
+        } else if self.public.state == ENetPeerState::ENET_PEER_STATE_DISCONNECT_LATER
+            || first == current
+        {
+            FragmentPlace::Refused
+        } else {
+            FragmentPlace::Starts
+        }
+    }
+
+    /// Where an unreliable fragment of the packet numbered `first`, sent
+    /// after reliable number `sequence`, goes. A new packet is refused
+    /// while the peer disconnects once its queues drain.
+    pub(crate) fn place_unreliable_fragment(
+        &mut self,
+        channel_id: ChannelId,
+        sequence: ReliableSequence,
+        first: UnreliableSequence,
+    ) -> FragmentPlace {
+        if self.channel(channel_id).is_none() {
+            FragmentPlace::Refused
+        } else if self
+            .slot
+            .incoming(channel_id)
+            .holds_unreliable(sequence, first)
+        {
+            FragmentPlace::Joins
+        } else if self.public.state == ENetPeerState::ENET_PEER_STATE_DISCONNECT_LATER {
+            FragmentPlace::Refused
+        } else {
+            FragmentPlace::Starts
         }
     }
 
@@ -286,16 +344,20 @@ impl PeerMut<'_> {
         self.deliver_held_unreliable(channel_id, now)
     }
 
-    /// Delivers the complete unreliable packets held for the channel's
-    /// current reliable sequence number, at service time `now` (the host's
-    /// step once a fragmented one for it is complete).
-    pub(crate) fn deliver_current_unreliable(
+    /// Once an unreliable packet sent after reliable number `sequence` is
+    /// complete: if that is the channel's current number, delivers the
+    /// complete unreliable packets held for it, at service time `now`.
+    pub(crate) fn unreliable_completed(
         &mut self,
         channel_id: ChannelId,
+        sequence: ReliableSequence,
         now: u32,
     ) -> Delivered {
+        let current = self
+            .channel(channel_id)
+            .map(|channel| ReliableSequence::new(channel.incomingReliableSequenceNumber));
         Delivered {
-            any: self.deliver_held_unreliable(channel_id, now),
+            any: current == Some(sequence) && self.deliver_held_unreliable(channel_id, now),
         }
     }
 
