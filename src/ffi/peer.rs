@@ -69,7 +69,7 @@ pub unsafe extern "C" fn enet_peer_receive(
 ) -> *mut ENetPacket {
     guard!({
         try_peer!(let (host, index) = peer);
-        let Some((channel, packet)) = host.peer_view(index).receive() else {
+        let Some((channel, packet)) = host.with_peer(index, |peer, _| peer.receive()) else {
             return ptr::null_mut();
         };
         if let Some(out) = arg_mut!(channelID) {
@@ -122,8 +122,9 @@ pub unsafe extern "C" fn enet_peer_timeout(
 ) {
     guard!({
         try_peer!(let (host, index) = peer);
-        host.peer_view(index)
-            .set_timeout(timeoutLimit, timeoutMinimum, timeoutMaximum);
+        host.with_peer(index, |peer, _| {
+            peer.set_timeout(timeoutLimit, timeoutMinimum, timeoutMaximum)
+        });
     })
 }
 
@@ -239,7 +240,7 @@ pub unsafe extern "C" fn enet_peer_throttle_configure(
 pub unsafe extern "C" fn enet_peer_throttle(peer: *mut ENetPeer, rtt: u32) -> c_int {
     guard!(0, {
         try_peer!(let (host, index) = peer, else 0);
-        host.peer_view(index).throttle(rtt)
+        host.with_peer(index, |peer, _| peer.throttle(rtt))
     })
 }
 

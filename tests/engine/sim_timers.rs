@@ -153,8 +153,7 @@ fn timers_keep_running_after_the_clock_is_set_back() {
     sim.now = 1000; // enet_time_set(1000)
     sim.down[server] = true;
     sim.host(client)
-        .peer_view(client_peer)
-        .set_timeout(0, 1000, 2000);
+        .with_peer(client_peer, |peer, _| peer.set_timeout(0, 1000, 2000));
     send(&mut sim, client, client_peer, b"anyone?");
     let before = sim.disconnects(client).len();
     assert!(

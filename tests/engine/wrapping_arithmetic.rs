@@ -38,7 +38,10 @@ fn throttle_acceleration_wraps_like_stock() {
     peer.packetThrottle = 32;
     peer.packetThrottleLimit = 32;
     peer.packetThrottleAcceleration = u32::MAX;
-    assert_eq!(sim.host(host).peer_view(first).throttle(5), 1);
+    assert_eq!(
+        sim.host(host).with_peer(first, |peer, _| peer.throttle(5)),
+        1
+    );
     assert_eq!(sim.host(host).peer(first).packetThrottle, 31);
 }
 

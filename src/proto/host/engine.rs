@@ -434,9 +434,11 @@ impl Host {
         &mut self.engine.peers[index]
     }
 
-    /// The peer in slot `index`, borrowed whole (see [`PeerMut`]).
+    /// The peer in slot `index`, borrowed whole (see [`PeerMut`]), for the
+    /// host's own steps. Code outside the host goes through
+    /// [`Host::with_peer`], which carries out what a step returns.
     #[inline(always)]
-    pub fn peer_view(&mut self, index: PeerIndex) -> PeerMut<'_> {
+    pub(in crate::proto::host) fn peer_view(&mut self, index: PeerIndex) -> PeerMut<'_> {
         self.engine.peer_view(index)
     }
 

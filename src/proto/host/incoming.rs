@@ -124,7 +124,14 @@ impl Host {
                 let Some(sent_time) = header.sent_time else {
                     return Err(DropReason::MissingSentTime);
                 };
-                self.acknowledge_received(index, &command_header, command.number(), sent_time);
+                let command_number = command.number();
+                // The closure inlined too, as `with_peer` is: every
+                // reliable command earns an acknowledgement.
+                self.with_peer(
+                    index,
+                    #[inline(always)]
+                    |peer, _| peer.acknowledge_received(&command_header, command_number, sent_time),
+                );
             }
         }
         Ok(())
@@ -152,42 +159,6 @@ impl Host {
             return Err(DropReason::SessionMismatch);
         }
         Ok(Some(index))
-    }
-
-    /// Queues the acknowledgement a reliable command earns, by peer state.
-    fn acknowledge_received(
-        &mut self,
-        index: PeerIndex,
-        header: &CommandHeader,
-        command_number: u8,
-        sent_time: u16,
-    ) {
-        match self.engine.peers[index].state {
-            ENET_PEER_STATE_DISCONNECTING
-            | ENET_PEER_STATE_ACKNOWLEDGING_CONNECT
-            | ENET_PEER_STATE_DISCONNECTED
-            | ENET_PEER_STATE_ZOMBIE => {}
-            ENET_PEER_STATE_ACKNOWLEDGING_DISCONNECT => {
-                if command_number == number::DISCONNECT {
-                    self.queue_acknowledgement(
-                        index,
-                        header.channel_id.into(),
-                        ReliableSequence::new(header.reliable_sequence_number),
-                        command_number,
-                        sent_time,
-                    );
-                }
-            }
-            _ => {
-                self.queue_acknowledgement(
-                    index,
-                    header.channel_id.into(),
-                    ReliableSequence::new(header.reliable_sequence_number),
-                    command_number,
-                    sent_time,
-                );
-            }
-        }
     }
 
     fn handle_command(

@@ -116,13 +116,9 @@ impl Host {
         command_number: u8,
         sent_time: u16,
     ) -> bool {
-        self.queue_acknowledgement(
-            index,
-            header.channel_id.into(),
-            ReliableSequence::new(header.reliable_sequence_number),
-            command_number,
-            sent_time,
-        )
+        self.with_peer(index, |peer, _| {
+            peer.queue_acknowledgement(header, command_number, sent_time)
+        })
     }
 
     /// Takes a received payload command as if it had arrived: `Accepted`

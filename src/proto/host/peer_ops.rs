@@ -1,10 +1,14 @@
 //! The host's side of per-peer operations (stock `peer.c`): the logic
-//! lives on the peer's view (`proto/peer/send.rs`, `sequencing.rs`), and
-//! the host carries out what it returns (the send schedule, the connected
-//! count, channel memory). Sending, pings and the throttle's settings have
-//! no method here: [`Host::with_peer`] lends the view to any of them and
-//! applies the wake it returns. Resetting a peer is in `peer_reset.rs`,
+//! lives on the peer's view (`proto/peer/send.rs`, `sequencing.rs`,
+//! `ordering.rs`), and the host carries out what it returns (the send
+//! schedule, the dispatch queue, the connected count, channel memory).
+//! Sending, pings, the throttle's settings, acknowledgements and the
+//! delivery of received packets have no method here: [`Host::with_peer`]
+//! lends the view to any of them and carries out the [`Wake`] and
+//! [`Delivered`] they return. Resetting a peer is in `peer_reset.rs`,
 //! ending a connection in `disconnect.rs`.
+//!
+//! [`Delivered`]: crate::proto::peer::Delivered
 use super::engine::{clear_list, Host};
 use crate::abi::*;
 use crate::mem::CSlice;
@@ -13,7 +17,6 @@ use crate::proto::peer::slot::{blank_channel, PeerMut, Receipts};
 use crate::proto::state::channel_id::ChannelId;
 use crate::proto::state::connected::counts_as_connected;
 use crate::proto::state::peer_index::PeerIndex;
-use crate::proto::state::sequence::ReliableSequence;
 
 impl Host {
     /// Gives the peer `count` fresh channels; false if allocation fails.
@@ -92,13 +95,17 @@ impl Host {
 
     /// Lends the peer in slot `index` to `op`, an operation on that one
     /// peer (`PeerMut::send`, `ping`, `set_ping_interval`,
-    /// `throttle_configure`, ...), with the host's [`SendTerms`]; carries
-    /// out the [`Wake`] it returns and gives back the rest of its answer:
+    /// `throttle_configure`, `queue_acknowledgement`, `receive`, ...), with
+    /// the host's [`SendTerms`]; carries out the [`Wake`] and
+    /// [`Delivered`] it returns (the one place they are) and gives back the
+    /// rest of its answer:
     ///
     /// ```text
     /// host.with_peer(index, |peer, terms| peer.send(channel, packet, terms))?;
     /// host.with_peer(index, |peer, _| peer.ping());
     /// ```
+    ///
+    /// [`Delivered`]: crate::proto::peer::Delivered
     // Always inlined: `enet_peer_send` runs through it, and the one slot
     // look-up and the wake fold into that call. A caller on a message
     // path marks its closure `#[inline(always)]` too (a closure is only a
@@ -110,8 +117,11 @@ impl Host {
         op: impl FnOnce(&mut PeerMut<'_>, SendTerms) -> E,
     ) -> E::Answer {
         let terms = self.send_terms();
-        let (answer, wake) = op(&mut self.engine.peer_view(index), terms).split();
+        let (answer, wake, delivered) = op(&mut self.engine.peer_view(index), terms).split();
         self.wake(index, wake);
+        if delivered.any {
+            self.mark_dispatch(index);
+        }
         answer
     }
 
@@ -127,32 +137,6 @@ impl Host {
         op: impl FnOnce(&mut PeerMut<'_>, SendTerms) -> E,
     ) -> E::Answer {
         self.with_peer(index, op)
-    }
-
-    /// `enet_peer_queue_acknowledgement`: owes the peer an acknowledgement
-    /// unless the command lies in the two windows just past the usable
-    /// range (stock leaves those unacknowledged so the sender retries).
-    // Always inlined into the receive loop, where every reliable command
-    // earns one (the other callers are off the message path).
-    #[inline(always)]
-    pub(crate) fn queue_acknowledgement(
-        &mut self,
-        index: PeerIndex,
-        channel_id: ChannelId,
-        reliable_sequence_number: ReliableSequence,
-        command_number: u8,
-        sent_time: u16,
-    ) -> bool {
-        let queued = self.peer_view(index).queue_acknowledgement(
-            channel_id,
-            reliable_sequence_number,
-            command_number,
-            sent_time,
-        );
-        if queued {
-            self.engine.schedule.mark_ready(index);
-        }
-        queued
     }
 
     /// Where the internal queue exports keep the objects they return.

@@ -16,5 +16,5 @@ pub(in crate::proto) mod send;
 pub(in crate::proto) mod sequencing;
 pub(in crate::proto) mod slot;
 
-pub use send::{PeerEffect, SendTerms, Wake};
+pub use send::{Delivered, PeerEffect, SendTerms, Wake};
 pub use slot::{PeerMut, SendError};

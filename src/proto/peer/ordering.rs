@@ -8,14 +8,17 @@
 //! sent after, in order, never older than one already delivered;
 //! unsequenced packets at once, duplicates suppressed by the peer's window.
 //!
-//! Each function says whether it put anything on the peer's delivery
-//! queue; queueing the peer for dispatch is the host's. Fragmented packets
-//! need the host-wide reassembly budget and are the host's
-//! (`delivery.rs`), which comes back here once one is complete.
+//! Each operation returns whether it put anything on the peer's delivery
+//! queue ([`Delivered`]): queueing the peer for dispatch is the host's,
+//! which `Host::with_peer` does. Fragmented packets need the host-wide
+//! reassembly budget and are the host's (`delivery.rs`): it asks here
+//! where a fragment goes on its channel ([`FragmentPlace`]) and comes back
+//! here once a packet is complete.
 
 use crate::proto::state::channel_id::ChannelId;
 use std::collections::BTreeMap;
 
+use super::send::{Delivered, PeerEffect, Wake};
 use super::slot::PeerMut;
 use crate::abi::*;
 use crate::mem::PacketFlags;
@@ -24,12 +27,25 @@ use crate::proto::state::channel::{Held, Incoming, Queued, Sequencing};
 use crate::proto::state::command::number;
 use crate::proto::state::sequence::{ReliableSequence, UnreliableSequence};
 
-/// What a received payload command did.
+/// What a received payload command did: its caller's answer, and whether
+/// packets went on the delivery queue (the host's event dispatch must pick
+/// the peer up).
+#[must_use]
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct Received {
-    pub queued: Queued,
-    /// Packets went on the delivery queue: the peer needs dispatching.
-    pub delivered: bool,
+    queued: Queued,
+    delivered: bool,
+}
+
+impl PeerEffect for Received {
+    type Answer = Queued;
+    #[inline(always)]
+    fn split(self) -> (Queued, Wake, Delivered) {
+        let delivered = Delivered {
+            any: self.delivered,
+        };
+        (self.queued, Wake::NOTHING, delivered)
+    }
 }
 
 impl Received {
@@ -39,6 +55,16 @@ impl Received {
             delivered: false,
         }
     }
+}
+
+/// Where a received fragment goes on its channel: into a packet already
+/// held there, into a new one the host starts (within its reassembly
+/// budget), or nowhere (the command is refused).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum FragmentPlace {
+    Joins,
+    Starts,
+    Refused,
 }
 
 impl PeerMut<'_> {
@@ -108,7 +134,7 @@ impl PeerMut<'_> {
                 self.hold_reliable(channel_id, sequence, whole);
                 Received {
                     queued: Queued::Accepted,
-                    delivered: self.dispatch_reliable(channel_id, now),
+                    delivered: self.deliver_next_reliable(channel_id, now),
                 }
             }
             Sequencing::Unreliable {
@@ -152,9 +178,65 @@ impl PeerMut<'_> {
         }
     }
 
+    /// Where a reliable fragment of the packet numbered `first` goes. A
+    /// new packet is refused while the peer disconnects once its queues
+    /// drain, and under the number the channel has delivered already.
+    pub(crate) fn place_reliable_fragment(
+        &mut self,
+        channel_id: ChannelId,
+        first: ReliableSequence,
+    ) -> FragmentPlace {
+        let Some(channel) = self.channel(channel_id) else {
+            return FragmentPlace::Refused;
+        };
+        let current = ReliableSequence::new(channel.incomingReliableSequenceNumber);
+        if self.slot.incoming(channel_id).holds_reliable(first) {
+            FragmentPlace::Joins
+        } else if self.public.state == ENetPeerState::ENET_PEER_STATE_DISCONNECT_LATER
+            || first == current
+        {
+            FragmentPlace::Refused
+        } else {
+            FragmentPlace::Starts
+        }
+    }
+
+    /// Where an unreliable fragment of the packet numbered `first`, sent
+    /// after reliable number `sequence`, goes. A new packet is refused
+    /// while the peer disconnects once its queues drain.
+    pub(crate) fn place_unreliable_fragment(
+        &mut self,
+        channel_id: ChannelId,
+        sequence: ReliableSequence,
+        first: UnreliableSequence,
+    ) -> FragmentPlace {
+        if self.channel(channel_id).is_none() {
+            FragmentPlace::Refused
+        } else if self
+            .slot
+            .incoming(channel_id)
+            .holds_unreliable(sequence, first)
+        {
+            FragmentPlace::Joins
+        } else if self.public.state == ENetPeerState::ENET_PEER_STATE_DISCONNECT_LATER {
+            FragmentPlace::Refused
+        } else {
+            FragmentPlace::Starts
+        }
+    }
+
+    /// Delivers every reliable packet of the channel that is next in
+    /// sequence and complete, at service time `now` (the host's step once
+    /// a fragmented one is complete).
+    pub(crate) fn dispatch_reliable(&mut self, channel_id: ChannelId, now: u32) -> Delivered {
+        Delivered {
+            any: self.deliver_next_reliable(channel_id, now),
+        }
+    }
+
     /// Delivers every reliable packet that is next in sequence and
     /// complete; whether there was one.
-    pub(crate) fn dispatch_reliable(&mut self, channel_id: ChannelId, now: u32) -> bool {
+    fn deliver_next_reliable(&mut self, channel_id: ChannelId, now: u32) -> bool {
         let mut advanced = false;
         let mut skipped_sequences = false;
         loop {
@@ -259,13 +341,30 @@ impl PeerMut<'_> {
                 }
             }
         }
-        self.deliver_current_unreliable(channel_id, now)
+        self.deliver_held_unreliable(channel_id, now)
+    }
+
+    /// Once an unreliable packet sent after reliable number `sequence` is
+    /// complete: if that is the channel's current number, delivers the
+    /// complete unreliable packets held for it, at service time `now`.
+    pub(crate) fn unreliable_completed(
+        &mut self,
+        channel_id: ChannelId,
+        sequence: ReliableSequence,
+        now: u32,
+    ) -> Delivered {
+        let current = self
+            .channel(channel_id)
+            .map(|channel| ReliableSequence::new(channel.incomingReliableSequenceNumber));
+        Delivered {
+            any: current == Some(sequence) && self.deliver_held_unreliable(channel_id, now),
+        }
     }
 
     /// Delivers, in order, the complete unreliable packets held for the
     /// current reliable sequence number; drops any older than one already
     /// delivered. Whether there was one to deliver.
-    pub(crate) fn deliver_current_unreliable(&mut self, channel_id: ChannelId, now: u32) -> bool {
+    fn deliver_held_unreliable(&mut self, channel_id: ChannelId, now: u32) -> bool {
         let Some(channel) = self.channel(channel_id) else {
             return false;
         };

@@ -8,7 +8,7 @@
 use super::slot::{PeerMut, SendError};
 use crate::abi::*;
 use crate::mem::PacketFlags;
-use crate::mem::PacketView;
+use crate::mem::{PacketRef, PacketView};
 use crate::proto::state::channel_id::ChannelId;
 use crate::proto::state::command::{FragmentFields, OutgoingBody, OutgoingCommand};
 use crate::proto::state::sequence::{ReliableSequence, UnreliableSequence};
@@ -32,21 +32,34 @@ impl Wake {
     pub(crate) const VISIT: Wake = Wake { visit: true };
 }
 
+/// Whether packets went on the peer's delivery queue: the host's event
+/// dispatch must pick the peer up, which only the host can arrange.
+#[must_use]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Delivered {
+    pub(crate) any: bool,
+}
+
+impl Delivered {
+    pub(crate) const NONE: Delivered = Delivered { any: false };
+}
+
 /// What a single-peer operation returns to the host that lent it the
-/// peer: the answer its caller gets, and the [`Wake`] only the host can
-/// carry out. `Host::with_peer` splits it and applies the wake.
+/// peer: the answer its caller gets, and what only the host can carry
+/// out: a [`Wake`] for its send pass, [`Delivered`] for its event
+/// dispatch. `Host::with_peer` splits it and carries out both.
 pub trait PeerEffect {
-    /// What the caller gets once the host has applied the wake.
+    /// What the caller gets once the host has carried out the rest.
     type Answer;
-    /// The caller's answer and the wake.
-    fn split(self) -> (Self::Answer, Wake);
+    /// The caller's answer, the wake and the deliveries.
+    fn split(self) -> (Self::Answer, Wake, Delivered);
 }
 
 impl PeerEffect for Wake {
     type Answer = ();
     #[inline(always)]
-    fn split(self) -> ((), Wake) {
-        ((), self)
+    fn split(self) -> ((), Wake, Delivered) {
+        ((), self, Delivered::NONE)
     }
 }
 
@@ -54,13 +67,41 @@ impl PeerEffect for Wake {
 impl<E> PeerEffect for Result<Wake, E> {
     type Answer = Result<(), E>;
     #[inline(always)]
-    fn split(self) -> (Result<(), E>, Wake) {
+    fn split(self) -> (Result<(), E>, Wake, Delivered) {
         match self {
-            Ok(wake) => (Ok(()), wake),
-            Err(error) => (Err(error), Wake::NOTHING),
+            Ok(wake) => (Ok(()), wake, Delivered::NONE),
+            Err(error) => (Err(error), Wake::NOTHING, Delivered::NONE),
         }
     }
 }
+
+/// Packets delivered (a completed fragmented packet let its channel move
+/// on): the host queues the peer for dispatch.
+impl PeerEffect for Delivered {
+    type Answer = ();
+    #[inline(always)]
+    fn split(self) -> ((), Wake, Delivered) {
+        ((), Wake::NOTHING, self)
+    }
+}
+
+/// Steps that leave the host nothing to do answer with a plain value: a
+/// setting of the peer's own (`PeerMut::set_timeout`), a throttle
+/// sample's verdict (`PeerMut::throttle`), a received packet taken off
+/// the delivery queue (`PeerMut::receive`). A step that wakes returns a
+/// `#[must_use]` [`Wake`], so a closure cannot turn one into `()` unseen.
+macro_rules! leaves_host_nothing {
+    ($($answer:ty),*) => {$(
+        impl PeerEffect for $answer {
+            type Answer = $answer;
+            #[inline(always)]
+            fn split(self) -> ($answer, Wake, Delivered) {
+                (self, Wake::NOTHING, Delivered::NONE)
+            }
+        }
+    )*};
+}
+leaves_host_nothing!((), i32, Option<(u8, PacketRef)>);
 
 /// What the host's settings and clock say about a packet it sends now:
 /// the largest it takes (`maximumPacketSize`), whether its datagrams carry

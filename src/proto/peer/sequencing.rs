@@ -1,17 +1,36 @@
 //! Numbering and queueing on one peer's view: an outgoing command gets its
 //! channel's sequence numbers (stock `enet_peer_setup_outgoing_command`), a
 //! received reliable command gets its acknowledgement queued, and a
-//! received packet goes to the peer's delivery queue. The host's side (the
-//! send schedule, the dispatch queue) is left to the caller.
+//! received packet goes to the peer's delivery queue. What that means for
+//! the host (the send schedule, the dispatch queue) is returned as a
+//! [`Wake`].
 
+use super::send::{Delivered, PeerEffect, Wake};
 use super::slot::{Delivery, PeerMut};
+use crate::abi::ENetPeerState::*;
 use crate::mem::PacketRef;
 use crate::proto::state::channel_id::ChannelId;
-use crate::proto::state::command::{Acknowledgement, OutgoingCommand};
+use crate::proto::state::command::{number, Acknowledgement, OutgoingCommand};
 use crate::proto::state::queue::push_to_peer_queue;
 use crate::proto::state::sequence::{ReliableSequence, UnreliableSequence};
-use crate::wire::command::CommandFlags;
+use crate::wire::command::{CommandFlags, CommandHeader};
 use crate::wire::size;
+
+/// Whether an acknowledgement was queued: if so, the host's send pass
+/// must visit the peer to send it. Its caller gets the answer.
+#[must_use]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Owed {
+    queued: bool,
+}
+
+impl PeerEffect for Owed {
+    type Answer = bool;
+    #[inline(always)]
+    fn split(self) -> (bool, Wake, Delivered) {
+        (self.queued, Wake { visit: self.queued }, Delivered::NONE)
+    }
+}
 
 impl PeerMut<'_> {
     /// Numbers `command` and appends it to the peer's outgoing queue;
@@ -67,24 +86,48 @@ impl PeerMut<'_> {
         true
     }
 
-    /// Queues the acknowledgement of a received reliable command, unless
-    /// its sequence number lies in the guard windows just past the receive
-    /// window (as stock: an acknowledgement the sender could not match);
-    /// whether it was queued.
-    // Always inlined, as the host's wrapper is: the acknowledgement goes
-    // on the queue without a call from the receive loop.
+    /// The acknowledgement a received reliable command earns, by the
+    /// peer's state: none while it connects, disconnects or is gone, only
+    /// the DISCONNECT's while it acknowledges one.
+    #[inline(always)]
+    pub(crate) fn acknowledge_received(
+        &mut self,
+        header: &CommandHeader,
+        command_number: u8,
+        sent_time: u16,
+    ) -> Owed {
+        match self.public.state {
+            ENET_PEER_STATE_DISCONNECTING
+            | ENET_PEER_STATE_ACKNOWLEDGING_CONNECT
+            | ENET_PEER_STATE_DISCONNECTED
+            | ENET_PEER_STATE_ZOMBIE => Owed { queued: false },
+            ENET_PEER_STATE_ACKNOWLEDGING_DISCONNECT if command_number != number::DISCONNECT => {
+                Owed { queued: false }
+            }
+            _ => self.queue_acknowledgement(header, command_number, sent_time),
+        }
+    }
+
+    /// `enet_peer_queue_acknowledgement`: owes the peer the acknowledgement
+    /// of a received reliable command, unless its sequence number lies in
+    /// the guard windows just past the receive window (as stock: an
+    /// acknowledgement the sender could not match, so it retries).
+    // Always inlined, as `Host::with_peer` is: in the receive loop, where
+    // every reliable command earns one, the acknowledgement goes on the
+    // queue without a call.
     #[inline(always)]
     pub(crate) fn queue_acknowledgement(
         &mut self,
-        channel_id: ChannelId,
-        reliable_sequence_number: ReliableSequence,
+        header: &CommandHeader,
         command_number: u8,
         sent_time: u16,
-    ) -> bool {
+    ) -> Owed {
+        let channel_id = ChannelId::from(header.channel_id);
+        let reliable_sequence_number = ReliableSequence::new(header.reliable_sequence_number);
         if let Some(channel) = self.channel(channel_id) {
             let current = ReliableSequence::new(channel.incomingReliableSequenceNumber);
             if reliable_sequence_number.in_guard_windows(current) {
-                return false;
+                return Owed { queued: false };
             }
         }
         let peer = &mut *self.public;
@@ -100,7 +143,7 @@ impl PeerMut<'_> {
                 command_number,
             },
         );
-        true
+        Owed { queued: true }
     }
 
     /// Puts a received packet on the peer's delivery queue at service time

@@ -258,7 +258,7 @@ const HELD_COMMAND_COST: usize = core::mem::size_of::<ENetIncomingCommand>();
 /// channels' held commands, numbering and queueing its commands and
 /// acknowledgements, its delivery queue, its round-trip and loss
 /// estimates, its packet throttle) works on this view, not on the host and
-/// a slot index; the host hands it out with `Host::peer_view` and keeps
+/// a slot index; the host lends it with `Host::with_peer` and keeps
 /// what spans peers (the send schedule, the dispatch queue).
 pub struct PeerMut<'a> {
     pub public: &'a mut ENetPeer,

@@ -244,7 +244,10 @@ impl Pair {
     pub fn drain(&mut self, index: usize, peer: PeerIndex) {
         for _ in 0..100_000 {
             let before = self.sides[index].host.peer(peer).totalWaitingData;
-            let Some((channel, packet)) = self.sides[index].host.peer_view(peer).receive() else {
+            let Some((channel, packet)) = self.sides[index]
+                .host
+                .with_peer(peer, |view, _| view.receive())
+            else {
                 return;
             };
             let after = self.sides[index].host.peer(peer).totalWaitingData;

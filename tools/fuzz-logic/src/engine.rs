@@ -222,7 +222,7 @@ impl Run {
                 );
                 let host = &mut self.pair.sides[side].host;
                 match input.u8() % 3 {
-                    0 => host.peer_view(peer).set_timeout(a, b, c),
+                    0 => host.with_peer(peer, |view, _| view.set_timeout(a, b, c)),
                     1 => host.with_peer(peer, |view, _| view.throttle_configure(a, b, c)),
                     _ => host.with_peer(peer, |view, _| view.set_ping_interval(a)),
                 }
