@@ -275,12 +275,7 @@ impl<'a, D, F: FnMut(&mut D)> Entered<'a, D, F> {
     /// lookup found (`Idle`, or `Elsewhere`: then it is left marked as it
     /// is); `driver` is that host, `finish` applies its deferred calls.
     #[inline]
-    pub(crate) fn enter(
-        guard: &'a HostGuard,
-        found: Found,
-        driver: &'a mut D,
-        finish: F,
-    ) -> Self {
+    pub(crate) fn enter(guard: &'a HostGuard, found: Found, driver: &'a mut D, finish: F) -> Self {
         let marked = found == Found::Idle;
         if marked {
             Self::mark(guard);
