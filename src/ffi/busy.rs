@@ -34,6 +34,7 @@
 use core::cell::RefCell;
 use core::marker::PhantomData;
 use core::ops::Range;
+use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Mutex, PoisonError};
 
@@ -48,9 +49,31 @@ use crate::proto::PeerIndex;
 /// costs one load.
 static PENDING: AtomicUsize = AtomicUsize::new(0);
 
-/// The address of every live C host's guard, to find a peer's host (or a
+/// Every live C host's guard, by address, to find a peer's host (or a
 /// host's guard) by address alone.
-static GUARDS: Mutex<Vec<usize>> = Mutex::new(Vec::new());
+static GUARDS: Mutex<Guards> = Mutex::new(Guards {
+    by_host: BTreeMap::new(),
+    by_peers: BTreeMap::new(),
+});
+
+/// The guards' addresses, ordered for a look-up in logarithmic time
+/// however many hosts a process has.
+struct Guards {
+    /// By their host's address.
+    by_host: BTreeMap<usize, usize>,
+    /// Those with peers, by where their peer array starts (peer arrays
+    /// never overlap).
+    by_peers: BTreeMap<usize, usize>,
+}
+
+impl Guards {
+    /// The guard whose peer array holds `address`, if one does.
+    fn holding_peer(&self, address: usize) -> Option<&'static HostGuard> {
+        let (_, &guard) = self.by_peers.range(..=address).next_back()?;
+        let guard = listed(guard);
+        guard.peers.contains(&address).then_some(guard)
+    }
+}
 
 /// One C host's busy state, kept beside the host (see the module's notes).
 pub(crate) struct HostGuard {
@@ -113,14 +136,20 @@ impl HostGuard {
 /// it is until [`unregister`] takes it off.
 pub(crate) fn register(guard: &HostGuard) {
     let mut guards = GUARDS.lock().unwrap_or_else(PoisonError::into_inner);
-    guards.push(guard as *const HostGuard as usize);
+    let address = guard as *const HostGuard as usize;
+    guards.by_host.insert(guard.host, address);
+    if !guard.peers.is_empty() {
+        guards.by_peers.insert(guard.peers.start, address);
+    }
 }
 
 /// Takes a host's guard off the list, before its memory goes.
 pub(crate) fn unregister(guard: &HostGuard) {
     let mut guards = GUARDS.lock().unwrap_or_else(PoisonError::into_inner);
-    let address = guard as *const HostGuard as usize;
-    guards.retain(|&listed| listed != address);
+    guards.by_host.remove(&guard.host);
+    if !guard.peers.is_empty() {
+        guards.by_peers.remove(&guard.peers.start);
+    }
 }
 
 /// The guard at `address`, one of the list's.
@@ -205,11 +234,7 @@ pub(crate) fn find_peer(peer: *const ENetPeer) -> PeerLookup {
 fn find_peer_of_busy_host(peer: *const ENetPeer) -> PeerLookup {
     let address = peer as usize;
     let guards = GUARDS.lock().unwrap_or_else(PoisonError::into_inner);
-    let Some(guard) = guards
-        .iter()
-        .map(|&listed_at| listed(listed_at))
-        .find(|guard| guard.peers.contains(&address))
-    else {
+    let Some(guard) = guards.holding_peer(address) else {
         return PeerLookup::Readable;
     };
     let HostLookup::Busy(busy) = guard.lookup() else {
@@ -240,10 +265,7 @@ pub(crate) fn take_calls(host: *const ENetHost) -> Option<Vec<CallbackCall>> {
 #[inline(never)]
 fn take_pending_calls(host: *const ENetHost) -> Option<Vec<CallbackCall>> {
     let guards = GUARDS.lock().unwrap_or_else(PoisonError::into_inner);
-    let guard = guards
-        .iter()
-        .map(|&listed_at| listed(listed_at))
-        .find(|guard| guard.host == host as usize)?;
+    let guard = listed(*guards.by_host.get(&(host as usize))?);
     // The engine looks only from inside the host, on the thread inside it.
     let HostLookup::Busy(_) = guard.lookup() else {
         return None;
