@@ -27,7 +27,7 @@
 //! that cannot race a reference the library holds on this thread: while
 //! no program code runs inside a library call anywhere
 //! ([`crate::mem::program_code`], one load), or once the guards, found by
-//! address in a process-wide list of them, say the peer's host is not
+//! address in process-wide ordered maps of them, say the peer's host is not
 //! busy on this thread. Nothing is allocated unless a callback's call is
 //! queued.
 
@@ -132,8 +132,8 @@ impl HostGuard {
     }
 }
 
-/// Adds a host's guard to the process-wide list; the guard must stay where
-/// it is until [`unregister`] takes it off.
+/// Adds a host's guard to the process-wide maps; the guard must stay
+/// where it is until [`unregister`] takes it off.
 pub(crate) fn register(guard: &HostGuard) {
     let mut guards = GUARDS.lock().unwrap_or_else(PoisonError::into_inner);
     let address = guard as *const HostGuard as usize;
@@ -143,7 +143,7 @@ pub(crate) fn register(guard: &HostGuard) {
     }
 }
 
-/// Takes a host's guard off the list, before its memory goes.
+/// Takes a host's guard off the maps, before its memory goes.
 pub(crate) fn unregister(guard: &HostGuard) {
     let mut guards = GUARDS.lock().unwrap_or_else(PoisonError::into_inner);
     guards.by_host.remove(&guard.host);
@@ -152,11 +152,11 @@ pub(crate) fn unregister(guard: &HostGuard) {
     }
 }
 
-/// The guard at `address`, one of the list's.
+/// The guard at `address`, one of the maps'.
 fn listed(address: usize) -> &'static HostGuard {
-    // SAFETY: an address is on the list from `register` until
+    // SAFETY: an address is in the maps from `register` until
     // `unregister`, which `enet_host_destroy` calls before the guard's
-    // memory goes, and both hold the list's lock, as every reader does
+    // memory goes, and both hold the maps' lock, as every reader does
     // while it uses what it read; past the lock a reader keeps only the
     // guard of a host busy on its own thread, which lives while the host
     // is busy (only that thread may destroy it, and `enet_host_destroy`
@@ -227,7 +227,7 @@ pub(crate) fn find_peer(peer: *const ENetPeer) -> PeerLookup {
     find_peer_of_busy_host(peer)
 }
 
-/// [`find_peer`] while program code runs somewhere: the guards' list says
+/// [`find_peer`] while program code runs somewhere: the guards' maps say
 /// whose array the peer is in.
 #[cold]
 #[inline(never)]
@@ -386,7 +386,7 @@ mod tests {
     const SIZE: usize = core::mem::size_of::<ENetPeer>();
 
     /// A listed guard for a made-up host at `host` with `peers` peers from
-    /// `base`, taken off the list when dropped.
+    /// `base`, taken off the maps when dropped.
     struct Listed(Box<HostGuard>);
 
     impl Listed {
