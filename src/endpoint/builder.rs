@@ -137,7 +137,7 @@ impl HostBuilder {
     /// its allocation (see [`Housed`]).
     pub fn build_beside<X>(self, socket: BoundSocket, beside: X) -> Option<CBox<Housed<X>>> {
         // The engine's packets come from the pool: let it read its switches.
-        install_packet_pool_switches();
+        pool::read_switches_with(packet_pool_switches);
         let settings = HostSettings {
             address: socket.shown,
             socket: socket.socket,
@@ -173,18 +173,11 @@ impl HostBuilder {
     }
 }
 
-/// Lets the packet pool read its process-wide switches, parsed by
-/// `config`, when it serves its next block: switches reach `mem` as plain
-/// values, and this layer, which names both, hands them down. Called
-/// for every host built; `enet_packet_create` hands the pool
-/// [`packet_pool_switches`] with each packet instead, which the pool only
-/// looks at while it has not decided. Installing reads nothing.
-#[inline]
-pub fn install_packet_pool_switches() {
-    pool::read_switches_with(packet_pool_switches);
-}
-
-/// The environment's packet-pool switches, as the pool takes them.
+/// The environment's packet-pool switches, as the pool takes them:
+/// switches reach `mem` as plain values, and this layer, which names both,
+/// hands them down. Every host built installs it as the pool's reader;
+/// `enet_packet_create` hands it over with each packet instead, which the
+/// pool only looks at while it has not decided.
 pub fn packet_pool_switches() -> PoolSwitches {
     let switches = ProcessSwitches::from_env();
     PoolSwitches {

@@ -24,7 +24,7 @@ use crate::net::socket;
 use crate::net::transport::{SocketIo, SocketTransport};
 use crate::proto::Host;
 
-pub use builder::{install_packet_pool_switches, packet_pool_switches, BoundSocket, HostBuilder};
+pub use builder::{packet_pool_switches, BoundSocket, HostBuilder};
 pub use seed::random_seed;
 
 /// A host and everything it runs over. The engine's host comes first, so

@@ -81,17 +81,9 @@ static READER: OnceLock<fn() -> PoolSwitches> = OnceLock::new();
 
 /// Lets the pool read the process's switches with `read`, once, when it
 /// serves its next block (if it has not decided yet). The first reader
-/// installed is kept; installing reads nothing, and once one is installed
-/// costs one load.
-#[inline]
+/// installed is kept; installing reads nothing. (Called once per host
+/// built and on the undecided path, never per packet.)
 pub fn read_switches_with(read: fn() -> PoolSwitches) {
-    if READER.get().is_none() {
-        install(read);
-    }
-}
-
-#[cold]
-fn install(read: fn() -> PoolSwitches) {
     let _already_installed = READER.set(read);
 }
 
