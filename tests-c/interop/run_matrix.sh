@@ -344,10 +344,11 @@ finish_case() {
     local name=$1 start=$2 status=$3
     if [ "$status" -eq 0 ]; then
         passed=$((passed + 1))
-        printf 'PASS %s (%.1f s)%s\n' "$name" "$(echo "$(now) - $start" | bc)" "${EXTRA:-}"
+        printf 'PASS %s (%.1f s)%s%s\n' "$name" "$(echo "$(now) - $start" | bc)" "${EXTRA:-}" \
+            "${RERUN_NOTE:-}"
     else
         failed=$((failed + 1))
-        echo "FAIL $name"
+        echo "FAIL $name${RERUN_NOTE:-}"
         # With --via, its log belongs to every failure report.
         if [ -n "$via" ] && [ -e "$DIR/via.out" ] && ! grep -q '^  --- via ' "$REPORT"; then
             show_side "$DIR" via "for reference" >>"$REPORT"
@@ -355,6 +356,7 @@ finish_case() {
         cat "$REPORT"
     fi
     EXTRA=""
+    RERUN_NOTE=""
 }
 
 # case_dir NAME: a fresh directory for the case, DIR, with NAME in DIR/name.
@@ -395,8 +397,9 @@ never_started() {
 }
 
 # rerun_if_never_started DIR PAIRING ROLE RC [ROLE RC]: 0 (and a note in
-# EXTRA) when this is a case's first run and a side never started; the
-# caller then runs the case again.
+# RERUN_NOTE, which the case's PASS or FAIL line shows) when this is a
+# case's first run and a side never started; the caller then runs the case
+# again, through `again`.
 rerun_if_never_started() {
     local dir=$1 pairing=$2
     shift 2
@@ -409,6 +412,13 @@ rerun_if_never_started() {
         shift 2
     done
     return 1
+}
+
+# again COMMAND...: runs a case's function a second time.
+again() {
+    RERUNNING=1
+    "$@"
+    RERUNNING=0
 }
 
 # run_pair NAME KEY PAIRING LIMIT -- SERVER_ARGS -- CLIENT_ARGS
@@ -435,9 +445,7 @@ run_pair() {
     if ! wait_line "$DIR/server.out" '^PORT [0-9]+$' "$spid" $((5 * time_scale)); then
         wait_exit "$spid" 1
         if rerun_if_never_started "$DIR" "$pairing" server "$RC"; then
-            RERUNNING=1
-            run_pair "${all_args[@]}"
-            RERUNNING=0
+            again run_pair "${all_args[@]}"
             return
         fi
         show_side "$DIR" server "no PORT line" >>"$REPORT"
@@ -477,13 +485,9 @@ run_pair() {
         fi
     done
     if [ $status -ne 0 ] && rerun_if_never_started "$DIR" "$pairing" server "$src" client "$crc"; then
-        RERUNNING=1
-        run_pair "${all_args[@]}"
-        RERUNNING=0
+        again run_pair "${all_args[@]}"
         return
     fi
-    EXTRA="${EXTRA:-}${RERUN_NOTE:-}"
-    RERUN_NOTE=""
     finish_case "$name" "$start" $status
 }
 
@@ -502,9 +506,7 @@ run_timeout() {
     if ! wait_line "$DIR/server.out" '^PORT [0-9]+$' "$spid" $((5 * time_scale)); then
         wait_exit "$spid" 1
         if rerun_if_never_started "$DIR" "$pairing" server "$RC"; then
-            RERUNNING=1
-            run_timeout "${all_args[@]}"
-            RERUNNING=0
+            again run_timeout "${all_args[@]}"
             return
         fi
         show_side "$DIR" server "no PORT line" >>"$REPORT"
@@ -551,13 +553,9 @@ run_timeout() {
         show_side "$DIR" "$victim" "exit status $vrc, expected death by SIGKILL" >>"$REPORT"
     fi
     if [ $status -ne 0 ] && rerun_if_never_started "$DIR" "$pairing" "$victim" "$vrc" "$survivor" "$surv_rc"; then
-        RERUNNING=1
-        run_timeout "${all_args[@]}"
-        RERUNNING=0
+        again run_timeout "${all_args[@]}"
         return
     fi
-    EXTRA="${EXTRA:-}${RERUN_NOTE:-}"
-    RERUN_NOTE=""
     finish_case "$name" "$start" $status
 }
 
