@@ -156,10 +156,10 @@ macro_rules! try_peer {
         // SAFETY: `peer->host` of a live peer is its live host.
         let $guard = unsafe { $crate::ffi::driver::guard_of(owner) };
         // SAFETY: the host is live and not busy on this thread (its peer
-        // is in no such host's array, checked above); the
-        // argument of `try_host!` holds from here. The `quick` form marks
-        // the host busy for no callbacks: its entry point runs none while
-        // it holds this.
+        // is in no such host's array, checked above); the argument of
+        // `try_host!` holds from here. The `quick` form marks the host
+        // busy for no callbacks: its entry point runs none while it holds
+        // this.
         let $driver = unsafe { $crate::ffi::driver::endpoint_of(owner) };
         let Some($index) = $driver.peer_index(peer) else {
             return $failure;
