@@ -39,6 +39,12 @@ pub use setup::{ClientSetup, ServerSetup};
 pub use setup_error::SetupError;
 pub use transport::{MaybeSecure, SecureTransport};
 
+/// The most an application-data record adds to the ENet datagram it
+/// carries: the record header (13 bytes), AES-GCM's explicit nonce (8)
+/// and its tag (16). An encrypted host gives its peers an MTU this much
+/// below its own, so records fit the MTU the program set.
+pub const RECORD_OVERHEAD: u32 = 13 + 8 + 16;
+
 /// A session unheard of for this long is dropped (an ENet peer pings
 /// every half second).
 const IDLE: Duration = Duration::from_secs(60);

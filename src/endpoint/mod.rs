@@ -106,6 +106,8 @@ impl Endpoint {
                 return None;
             }
             self.secure = Some(Box::default());
+            self.host
+                .set_datagram_overhead(crate::dtls::RECORD_OVERHEAD);
         }
         self.secure.as_deref_mut()
     }

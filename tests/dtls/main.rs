@@ -403,12 +403,25 @@ fn set_up_is_refused_for_bad_input_and_for_a_host_with_peers() {
     }
 }
 
+/// What a run through the relay saw.
+struct RelayRun {
+    /// The messages the server received, in order.
+    received: Vec<Vec<u8>>,
+    /// How many datagrams the server's engine was handed
+    /// (`totalReceivedPackets`).
+    engine_got: u64,
+    intact: u64,
+    flipped: u64,
+    /// The longest datagram on the wire, either way.
+    longest: u64,
+    /// The MTU the client's and the server's peer settled on.
+    mtus: (u32, u32),
+}
+
 /// Connects a client to a server through a relay that tampers with what
-/// the client sends, and sends 60 reliable messages (ENet's checksum off,
-/// so only DTLS guards them). Returns the messages the server received,
-/// how many datagrams its engine was handed (`totalReceivedPackets`), and
-/// the relay's counts.
-fn through_relay(encrypted: bool, tamper: Tamper) -> (Vec<Vec<u8>>, u64, u64, u64) {
+/// the client sends, and sends 60 reliable messages of `length` bytes
+/// (ENet's checksum off, so only DTLS guards them).
+fn through_relay(encrypted: bool, tamper: Tamper, length: usize) -> RelayRun {
     let ca = certs::ca("the CA");
     let (server, client) = if encrypted {
         (
@@ -442,7 +455,7 @@ fn through_relay(encrypted: bool, tamper: Tamper) -> (Vec<Vec<u8>>, u64, u64, u6
     for index in 0..MESSAGES {
         // SAFETY: a live peer and a packet of ours.
         assert_eq!(
-            unsafe { enet_peer_send(peer, 0, packet(&message(index, 200), reliable)) },
+            unsafe { enet_peer_send(peer, 0, packet(&message(index, length), reliable)) },
             0
         );
         if index % 5 == 0 {
@@ -471,50 +484,83 @@ fn through_relay(encrypted: bool, tamper: Tamper) -> (Vec<Vec<u8>>, u64, u64, u6
     });
     // SAFETY: a live host.
     let engine_got = u64::from(unsafe { (*server).totalReceivedPackets });
-    let intact = relay
-        .counts
-        .intact
-        .load(std::sync::atomic::Ordering::Relaxed);
-    let flipped = relay
-        .counts
-        .flipped
-        .load(std::sync::atomic::Ordering::Relaxed);
+    // SAFETY: live hosts; the server's first slot is the client.
+    let mtus = unsafe { ((*peer).mtu, (*(*server).peers).mtu) };
+    let count =
+        |counter: &std::sync::atomic::AtomicU64| counter.load(std::sync::atomic::Ordering::Relaxed);
+    let (intact, flipped) = (count(&relay.counts.intact), count(&relay.counts.flipped));
+    let longest = count(&relay.counts.longest);
     drop(relay);
     // SAFETY: live hosts, destroyed once.
     unsafe {
         enet_host_destroy(client);
         enet_host_destroy(server);
     }
-    (received, engine_got, intact, flipped)
+    RelayRun {
+        received,
+        engine_got,
+        intact,
+        flipped,
+        longest,
+        mtus,
+    }
 }
 
 #[test]
 fn replayed_datagrams_are_dropped_before_the_engine() {
-    let (received, engine_got, intact, _) = through_relay(true, Tamper::Replay);
-    assert_eq!(received.len(), 60);
+    let run = through_relay(true, Tamper::Replay, 200);
+    assert_eq!(run.received.len(), 60);
     // Every record came twice; the engine got each once (a datagram may
     // still be on its way when counted).
+    let (engine_got, intact) = (run.engine_got, run.intact);
     assert!(
         engine_got <= intact && engine_got + 3 >= intact,
         "{engine_got} of {intact}"
     );
     // Plaintext, the same relay hands the engine every copy.
-    let (received, engine_got, intact, _) = through_relay(false, Tamper::Replay);
-    assert_eq!(received.len(), 60);
+    let run = through_relay(false, Tamper::Replay, 200);
+    assert_eq!(run.received.len(), 60);
+    let (engine_got, intact) = (run.engine_got, run.intact);
     assert!(engine_got + 3 >= 2 * intact, "{engine_got} of 2 x {intact}");
 }
 
 #[test]
 fn a_flipped_byte_is_dropped_by_dtls_and_never_delivered() {
-    let (received, engine_got, intact, flipped) = through_relay(true, Tamper::FlipOneInThree);
+    let run = through_relay(true, Tamper::FlipOneInThree, 200);
+    let (engine_got, intact, flipped) = (run.engine_got, run.intact, run.flipped);
     assert!(flipped > 5, "the relay flipped {flipped}");
     // Only intact records reached the engine; reliable resends made up
     // for the rest, and every message arrived as sent, in order.
     assert!(engine_got <= intact, "{engine_got} of {intact} intact");
-    assert_eq!(received.len(), 60);
-    for (index, bytes) in received.iter().enumerate() {
+    assert_eq!(run.received.len(), 60);
+    for (index, bytes) in run.received.iter().enumerate() {
         assert_eq!(bytes, &message(index as u32, 200));
     }
+}
+
+#[test]
+fn encrypted_records_fit_the_mtu_the_program_set() {
+    let default_mtu = ENET_HOST_DEFAULT_MTU;
+    // Messages of several fragments fill datagrams to the peer's MTU.
+    let run = through_relay(true, Tamper::Nothing, 5000);
+    assert_eq!(run.received.len(), 60);
+    for (index, bytes) in run.received.iter().enumerate() {
+        assert_eq!(bytes, &message(index as u32, 5000));
+    }
+    // Both ends gave their peer the MTU less the record's framing, and
+    // told each other so: no record on the wire is longer than the MTU.
+    let lowered = default_mtu - 37;
+    assert_eq!(run.mtus, (lowered, lowered));
+    assert!(
+        run.longest <= u64::from(default_mtu) && run.longest > u64::from(lowered),
+        "longest datagram {} for an MTU of {default_mtu}",
+        run.longest
+    );
+    // A plain host keeps stock's MTU, and fills it.
+    let run = through_relay(false, Tamper::Nothing, 5000);
+    assert_eq!(run.received.len(), 60);
+    assert_eq!(run.mtus, (default_mtu, default_mtu));
+    assert_eq!(run.longest, u64::from(default_mtu));
 }
 
 /// Services `server` for `ms` milliseconds, ignoring events.

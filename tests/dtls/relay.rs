@@ -22,6 +22,8 @@ pub enum Tamper {
     /// datagrams, and every third would then flip that command each time
     /// it went, so it never arrived.
     FlipOneInThree,
+    /// Passes every datagram on as it came (to measure them).
+    Nothing,
 }
 
 /// Counts of the client's datagrams the relay picked.
@@ -31,6 +33,8 @@ pub struct Counts {
     pub intact: AtomicU64,
     /// Passed on with a byte flipped.
     pub flipped: AtomicU64,
+    /// The longest datagram either side sent, in bytes.
+    pub longest: AtomicU64,
 }
 
 pub struct Relay {
@@ -64,6 +68,7 @@ impl Relay {
                 while !stop.load(Ordering::Relaxed) {
                     if let Ok((length, from)) = front.recv_from(&mut buffer) {
                         client = Some(from);
+                        counts.longest.fetch_max(length as u64, Ordering::Relaxed);
                         let datagram = &mut buffer[..length];
                         let pick = !encrypted || datagram.first() == Some(&23);
                         if !pick {
@@ -86,13 +91,14 @@ impl Relay {
                                 let _ = back.send_to(datagram, server);
                                 counts.flipped.fetch_add(1, Ordering::Relaxed);
                             }
-                            Tamper::FlipOneInThree => {
+                            Tamper::FlipOneInThree | Tamper::Nothing => {
                                 let _ = back.send_to(datagram, server);
                                 counts.intact.fetch_add(1, Ordering::Relaxed);
                             }
                         }
                     }
                     if let (Ok((length, _)), Some(client)) = (back.recv_from(&mut buffer), client) {
+                        counts.longest.fetch_max(length as u64, Ordering::Relaxed);
                         let _ = front.send_to(&buffer[..length], client);
                     }
                 }

@@ -27,6 +27,38 @@ const SESSION_VALUES: u8 = 4;
 /// default holds in both directions of a connection with a 1.3.17 peer.
 const MTU_RULES_1_3_18: bool = cfg!(feature = "identity-1-3-18");
 
+impl Host {
+    /// Reserves `bytes` of every datagram for a layer below the engine (an
+    /// encrypted host's record framing): from now on a peer is given at
+    /// most the host's MTU less that, and says so in its CONNECT or
+    /// VERIFY_CONNECT, so that what reaches the wire stays within the MTU
+    /// the program set. Idle slots take the lowered MTU at once, as a
+    /// reset would give them.
+    pub fn set_datagram_overhead(&mut self, bytes: u32) {
+        self.engine.datagram_overhead = bytes;
+        if let Some(ceiling) = self.mtu_ceiling() {
+            for peer in self.engine.peers.iter_mut() {
+                if peer.state == ENET_PEER_STATE_DISCONNECTED {
+                    peer.mtu = peer.mtu.min(ceiling);
+                }
+            }
+        }
+    }
+
+    /// The largest MTU a peer may have on a host with a datagram overhead
+    /// (never below ENet's minimum, which every peer must accept); `None`
+    /// on a plain host, where stock's rules alone decide.
+    pub(in crate::proto::host) fn mtu_ceiling(&self) -> Option<u32> {
+        let overhead = self.engine.datagram_overhead;
+        (overhead != 0).then(|| {
+            self.public
+                .mtu
+                .saturating_sub(overhead)
+                .max(ENET_PROTOCOL_MINIMUM_MTU)
+        })
+    }
+}
+
 /// Turns the host's counter (`randomSeed`) into an unpredictable number:
 /// the host's generator, which connect ids and `enet_host_random` draw
 /// from, as in ENet 1.3.18.
@@ -118,12 +150,16 @@ impl Host {
         let outgoing_bandwidth = self.public.outgoingBandwidth;
         let incoming_bandwidth = self.public.incomingBandwidth;
         let host_mtu = self.public.mtu;
+        let mtu_ceiling = self.mtu_ceiling();
         self.set_peer_endpoint(index, endpoint);
         self.apply_quiet(index, StateChange::enter(ENET_PEER_STATE_CONNECTING));
         let peer = &mut self.engine.peers[index];
         peer.connectID = connect_id;
         if MTU_RULES_1_3_18 {
             peer.mtu = host_mtu;
+        }
+        if let Some(ceiling) = mtu_ceiling {
+            peer.mtu = peer.mtu.min(ceiling);
         }
         peer.windowSize = window_size_for(outgoing_bandwidth);
         let fields = ConnectFields {
@@ -195,6 +231,7 @@ impl Host {
         let host_incoming = self.public.incomingBandwidth;
         let host_outgoing = self.public.outgoingBandwidth;
         let host_mtu = self.public.mtu;
+        let mtu_ceiling = self.mtu_ceiling();
         self.set_peer_endpoint(index, from);
         self.apply_quiet(
             index,
@@ -223,6 +260,9 @@ impl Host {
         } else {
             offered_mtu
         };
+        if let Some(ceiling) = mtu_ceiling {
+            peer.mtu = peer.mtu.min(ceiling);
+        }
         peer.windowSize = match (host_outgoing, peer.incomingBandwidth) {
             (0, 0) => ENET_PROTOCOL_MAXIMUM_WINDOW_SIZE,
             (0, bandwidth) | (bandwidth, 0) => window_size_for(bandwidth),

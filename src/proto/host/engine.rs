@@ -110,6 +110,11 @@ pub(crate) struct Engine {
         std::cell::OnceCell<crate::proto::state::handle::Generations>,
     /// Requests from other threads being applied (kept to reuse memory).
     pub(in crate::proto::host) requests: Vec<crate::proto::state::handle::Request>,
+    /// Bytes a layer below the engine adds to each datagram (an encrypted
+    /// host's record framing), taken off the MTU a peer is given so that
+    /// what reaches the wire stays within the MTU the program set. 0 for
+    /// a plain host, whose MTU rules are stock's.
+    pub(in crate::proto::host) datagram_overhead: u32,
 }
 
 impl Engine {
@@ -354,6 +359,7 @@ impl Engine {
             receipts: BTreeMap::new(),
             ipv6_endpoints: BTreeMap::new(),
             generations: std::cell::OnceCell::new(),
+            datagram_overhead: 0,
             requests: Vec::new(),
         })
     }

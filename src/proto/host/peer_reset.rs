@@ -113,7 +113,9 @@ impl Host {
     /// the remote end.
     pub fn reset_peer(&mut self, index: PeerIndex) {
         self.on_disconnect(index);
-        let mtu = self.public.mtu;
+        let mtu = self
+            .mtu_ceiling()
+            .map_or(self.public.mtu, |ceiling| ceiling.min(self.public.mtu));
         self.peer_view(index).reset(mtu);
         self.engine.recovery.forget(index);
         self.engine.retransmitted_bytes.clear(index);
