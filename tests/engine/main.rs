@@ -17,6 +17,7 @@ mod sim_deadlines;
 mod sim_flood;
 mod sim_lifecycle;
 mod sim_lossy;
+mod sim_long_timeouts;
 mod sim_options;
 mod sim_reassembly;
 mod sim_recovery;
