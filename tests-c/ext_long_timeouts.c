@@ -11,10 +11,12 @@
  * With `--sigstop SERVER CLIENT ours|stock [--defaults]`: two processes
  * (long_timeouts_peer.c) over 127.0.0.1, both with enet_peer_timeout(peer,
  * UINT32_MAX, UINT32_MAX, UINT32_MAX); the client is stopped with SIGSTOP
- * for 10 s in the middle of its reliable stream, then resumed. "ours"
- * asserts that neither side saw a DISCONNECT and both streams completed
- * in order; "stock" (a stock-linked server) prints what happened and
- * asserts only that both processes ended on their own.
+ * for 10 s in the middle of its reliable stream, then resumed. Neither
+ * side may see a DISCONNECT, and both streams must complete in order,
+ * with the server on ours or on stock ("ours" or "stock" only labels the
+ * output). `--defaults` leaves stock's timeouts (a run by hand, for the
+ * docs): the outcome is printed, and only a clean end of both processes
+ * is asserted.
  */
 #define _POSIX_C_SOURCE 200809L /* fork, kill, nanosleep, waitpid, fdopen */
 #include <signal.h>
@@ -259,14 +261,16 @@ static int sigstop_test(char *server_program, char *client_program, const char *
     printf("server on %s: client exit %d, server exit %d, %u ms after SIGCONT\n", server_kind,
            client_status, server_status, (unsigned) (ended - resumed));
     fflush(stdout);
-    if (strcmp(server_kind, "ours") == 0) {
+    if (defaults == NULL) {
         /* Exit 0 on both sides: no DISCONNECT before the end, both
-         * streams in order and complete. */
+         * streams in order and complete. Stock 1.3.17 does so too: its
+         * check compares waits against UINT32_MAX, which its time
+         * difference never reaches (measured, and so by its code). */
         CHECK(client_status == 0);
         CHECK(server_status == 0);
     } else {
-        /* Stock's outcome is printed, not judged: both ended by
-         * themselves (neither hung nor crashed). */
+        /* With stock's default timeouts (a run by hand, for the docs),
+         * the outcome is printed, not judged: both ended by themselves. */
         CHECK(client_status >= 0 && client_status <= 1);
         CHECK(server_status >= 0 && server_status <= 1);
     }
