@@ -344,7 +344,10 @@ impl Sim {
             for datagram in &self.in_flight {
                 wait = wait.min(datagram.deliver_at.saturating_sub(self.ticks));
             }
-            for (sim_host, _) in self.hosts.iter_mut().zip(&self.stalled).filter(|(_, s)| !**s) {
+            for (sim_host, &stalled) in self.hosts.iter_mut().zip(&self.stalled) {
+                if stalled {
+                    continue;
+                }
                 if let Some(ms) = sim_host.host.next_deadline(self.now) {
                     wait = wait.min(u64::from(ms));
                 }
