@@ -23,8 +23,10 @@ impl Host {
     /// until ended.
     pub fn timeouts_held_for(&self) -> Option<u32> {
         let hold = &self.engine.hold;
-        hold.is_set()
-            .then(|| hold.left().unwrap_or(crate::proto::state::hold::UNTIL_ENDED))
+        hold.is_set().then(|| {
+            hold.left()
+                .unwrap_or(crate::proto::state::hold::UNTIL_ENDED)
+        })
     }
 
     /// Counts the hold down to `now`, at the start of a send pass; the

@@ -115,11 +115,18 @@ mod tests {
     fn a_hold_spans_the_clocks_wrap_and_ignores_a_clock_set_back() {
         let mut hold = TimeoutHold::default();
         hold.hold(u32::MAX - 10, 100);
-        assert_eq!(hold.advance(20), HoldState::Holding, "31 ms across the wrap");
+        assert_eq!(
+            hold.advance(20),
+            HoldState::Holding,
+            "31 ms across the wrap"
+        );
         assert_eq!(hold.left(), Some(69));
         // Set back by an hour: nothing counted, and counting goes on from
         // the new reading.
-        assert_eq!(hold.advance(20u32.wrapping_sub(3_600_000)), HoldState::Holding);
+        assert_eq!(
+            hold.advance(20u32.wrapping_sub(3_600_000)),
+            HoldState::Holding
+        );
         assert_eq!(hold.left(), Some(69));
         assert_eq!(
             hold.advance(20u32.wrapping_sub(3_600_000).wrapping_add(69)),

@@ -118,10 +118,11 @@ impl LossRecovery {
     /// The first retransmission timeout for a peer's round-trip estimate,
     /// at most [`LONGEST_TIMEOUT`].
     pub fn first_timeout(&self, round_trip_time: u32, variance: u32) -> u32 {
-        round_trip_time
-            .saturating_add(variance.saturating_mul(4))
-            .max(self.minimum_timeout)
-            .min(LONGEST_TIMEOUT)
+        // In 64 bits nothing overflows (one `lea`), and one bound saturates.
+        let timeout = u64::from(round_trip_time) + 4 * u64::from(variance);
+        timeout
+            .max(u64::from(self.minimum_timeout))
+            .min(u64::from(LONGEST_TIMEOUT)) as u32
     }
 
     /// The timeout of a command resent for the `resends`th time, with
@@ -441,7 +442,11 @@ mod tests {
         assert_eq!(stock.first_timeout(500, 0), 500);
         assert_eq!(stock.first_timeout(40, 5), 60);
         assert_eq!(stock.backed_off(60), 120);
-        assert_eq!(stock.backed_off(0x9000_0000), LONGEST_TIMEOUT, "stops, stock wraps");
+        assert_eq!(
+            stock.backed_off(0x9000_0000),
+            LONGEST_TIMEOUT,
+            "stops, stock wraps"
+        );
         assert_eq!(stock.backed_off(LONGEST_TIMEOUT / 2 + 1), LONGEST_TIMEOUT);
         assert_eq!(stock.backed_off(LONGEST_TIMEOUT / 2), LONGEST_TIMEOUT - 1);
         let fast = LossRecovery::FAST;
