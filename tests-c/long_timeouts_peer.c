@@ -17,6 +17,14 @@
  * UINT32_MAX) on its peer (--defaults: leaves stock's), and fails on a
  * DISCONNECT before the end. Each prints one line saying how it ended,
  * and what its peer's state was then.
+ *
+ *   long_timeouts_peer clockrun LIMIT kept|dropped
+ *       one process, two hosts: a client whose peer has timeoutMinimum
+ *       and timeoutMaximum LIMIT ms sends a reliable message the server
+ *       never acknowledges (it is no longer serviced), then moves the
+ *       clock ahead ten minutes at a time (enet_time_set) for three days,
+ *       servicing the client at each step; succeeds if the peer was kept
+ *       or dropped as the last argument says, and prints when.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -172,6 +180,58 @@ static int run_client(enet_uint16 port, int defaults)
     return result;
 }
 
+/* The clock's step (ten minutes) and how many (three days). */
+#define STEP 600000u
+#define STEPS 432
+
+static int clock_run(enet_uint32 limit, const char *expected)
+{
+    ENetAddress address;
+    ENetHost *server, *client;
+    ENetPeer *peer;
+    ENetEvent event;
+    ENetPacket *packet;
+    enet_uint32 start;
+    int connected = 0, dropped = 0, round;
+
+    enet_address_set_host(&address, "127.0.0.1");
+    address.port = 0;
+    server = enet_host_create(&address, 1, 1, 0, 0);
+    client = enet_host_create(NULL, 1, 1, 0, 0);
+    if (server == NULL || client == NULL)
+        return 2;
+    address.port = server->address.port;
+    peer = enet_host_connect(client, &address, 1, 0);
+    start = enet_time_get();
+    while (connected < 2 && enet_time_get() - start < 5000) {
+        if (enet_host_service(server, &event, 1) > 0 && event.type == ENET_EVENT_TYPE_CONNECT)
+            ++connected;
+        if (enet_host_service(client, &event, 1) > 0 && event.type == ENET_EVENT_TYPE_CONNECT)
+            ++connected;
+    }
+    if (peer == NULL || connected < 2)
+        return 2;
+    enet_peer_timeout(peer, 32, limit, limit);
+    packet = enet_packet_create("x", 1, ENET_PACKET_FLAG_RELIABLE);
+    enet_peer_send(peer, 0, packet);
+    enet_host_flush(client);
+    for (round = 1; round <= STEPS && !dropped; ++round) {
+        enet_time_set(enet_time_get() + STEP);
+        while (enet_host_service(client, &event, 0) > 0)
+            if (event.type == ENET_EVENT_TYPE_DISCONNECT)
+                dropped = round;
+    }
+    if (dropped)
+        printf("timeout limits %u ms: peer dropped after %u minutes of silence\n",
+               (unsigned) limit, (unsigned) dropped * (STEP / 60000));
+    else
+        printf("timeout limits %u ms: peer kept through %u minutes of silence\n",
+               (unsigned) limit, (unsigned) STEPS * (STEP / 60000));
+    enet_host_destroy(client);
+    enet_host_destroy(server);
+    return strcmp(expected, dropped ? "dropped" : "kept") == 0 ? 0 : 1;
+}
+
 int main(int argc, char **argv)
 {
     int defaults = argc > 0 && strcmp(argv[argc - 1], "--defaults") == 0;
@@ -182,8 +242,11 @@ int main(int argc, char **argv)
         result = serve(defaults);
     else if (argc >= 3 && strcmp(argv[1], "client") == 0)
         result = run_client((enet_uint16) atoi(argv[2]), defaults);
+    else if (argc >= 4 && strcmp(argv[1], "clockrun") == 0)
+        result = clock_run((enet_uint32) strtoul(argv[2], NULL, 10), argv[3]);
     else {
-        fprintf(stderr, "usage: %s server | client PORT [--defaults]\n", argv[0]);
+        fprintf(stderr, "usage: %s server | client PORT [--defaults] | clockrun LIMIT kept|dropped\n",
+                argv[0]);
         result = 2;
     }
     enet_deinitialize();
