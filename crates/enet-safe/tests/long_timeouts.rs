@@ -89,7 +89,7 @@ fn stall(hold: Option<Duration>) -> (bool, Vec<u8>) {
         for value in 5..10u8 {
             client.send(peer, 0, Packet::reliable(&[value])).unwrap();
         }
-        let until = Instant::now() + Duration::from_millis(1500);
+        let until = Instant::now() + Duration::from_millis(5000);
         while Instant::now() < until && at_server.received.len() < 10 {
             pump(&mut client, &mut at_client, Duration::ZERO);
             pump(&mut server, &mut at_server, Duration::from_millis(1));
