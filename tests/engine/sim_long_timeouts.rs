@@ -37,7 +37,11 @@ fn set_timeout(sim: &mut Sim, host: usize, peer: PeerIndex, limits: [u32; 3]) {
 
 /// A connected pair with `recovery` on both hosts; returns (sim, server,
 /// client, server's peer, client's peer).
-fn pair(seed: u64, start: u32, recovery: LossRecovery) -> (Sim, usize, usize, PeerIndex, PeerIndex) {
+fn pair(
+    seed: u64,
+    start: u32,
+    recovery: LossRecovery,
+) -> (Sim, usize, usize, PeerIndex, PeerIndex) {
     let mut sim = Sim::new(seed, start);
     let server = sim.add_host(1, 1);
     let client = sim.add_host(1, 1);
