@@ -16,6 +16,7 @@ mod sim_basic;
 mod sim_deadlines;
 mod sim_flood;
 mod sim_lifecycle;
+mod sim_long_timeouts;
 mod sim_lossy;
 mod sim_options;
 mod sim_reassembly;

@@ -55,6 +55,7 @@ mod host;
 mod packet;
 mod peer;
 mod sender;
+mod timeouts;
 
 pub use error::Error;
 pub use host::{Encryption, Event, Host, HostConfig, NetsimStats, PeerInfo, ServerCheck};

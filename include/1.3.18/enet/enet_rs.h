@@ -542,6 +542,19 @@ ENET_API int enet_rs_host_set_netsim(ENetHost *host, const char *spec);
  */
 ENET_API int enet_rs_host_netsim_stats(ENetHost *host, ENetRsNetsimStats *stats);
 
+/**
+ * For `ms` milliseconds of the host's clock from now, no peer of `host`
+ * is given up on for its silence: neither `enet_peer_timeout`'s limits
+ * nor a command's own deadline ends a peer, while the service calls the
+ * program makes meanwhile send, resend and acknowledge as always.
+ * `UINT32_MAX` holds until ended; a new call replaces the hold; 0 ends
+ * it. When a hold ends (at the first service call at or after its end,
+ * or at once for 0), every reliable command in flight counts as sent
+ * then, so a peer gets a full timeout from there. 0, or -1 for a NULL
+ * host.
+ */
+ENET_API int enet_rs_host_hold_timeouts(ENetHost *host, enet_uint32 ms);
+
 #ifdef __cplusplus
 }
 #endif

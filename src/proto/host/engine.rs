@@ -93,6 +93,8 @@ pub(crate) struct Engine {
     /// The payload bytes each peer's retransmissions carried since its
     /// slot was last reset.
     pub(in crate::proto::host) retransmitted_bytes: RetransmittedBytes,
+    /// The program's hold on timeouts, if any (`hold.rs`).
+    pub(in crate::proto::host) hold: crate::proto::state::hold::TimeoutHold,
     /// The objects the internal `enet_peer_queue_*` exports last returned,
     /// by slot, until the peer's reset: programs rarely call them, so the
     /// few peers that have any keep them here rather than each slot.
@@ -356,6 +358,7 @@ impl Engine {
             reassembly: Budget::default(),
             recovery: RecoveryTable::default(),
             retransmitted_bytes: RetransmittedBytes::default(),
+            hold: Default::default(),
             receipts: BTreeMap::new(),
             ipv6_endpoints: BTreeMap::new(),
             generations: std::cell::OnceCell::new(),

@@ -157,6 +157,9 @@ impl Host {
         events: &mut EventSlot,
     ) -> Result<(), SendFailed> {
         self.public.serviceTime = now;
+        if self.engine.hold.is_set() {
+            self.count_down_hold(now);
+        }
         let mut due = std::mem::take(&mut self.engine.due);
         self.engine.schedule.take_due(now, &mut due);
         // Rounds of one datagram per peer, as stock's passes over its peers:
@@ -330,7 +333,8 @@ impl Host {
     /// [`PeerMut::check_timeouts`]). True if the peer was disconnected.
     fn check_timeouts(&mut self, index: PeerIndex, now: u32, events: &mut EventSlot) -> bool {
         let mut resent = RecoveryCounts::default();
-        let checked = self.peer_view(index).check_timeouts(now, &mut resent);
+        let held = self.timeouts_held();
+        let checked = self.peer_view(index).check_timeouts(now, held, &mut resent);
         self.engine.record(index, resent);
         match checked {
             Ok(()) => false,

@@ -13,7 +13,7 @@ use crate::proto::state::command::OutgoingCommand;
 use crate::proto::state::recovery::{CongestionWindow, RecoveryCounts};
 use crate::proto::state::sent::{PassedOver, COPY_DELAY};
 use crate::proto::state::sequence::ReliableSequence;
-use crate::time::{time_difference, time_less};
+use crate::time::{time_difference, time_less, TIME_OVERFLOW};
 use crate::wire::builder::DatagramBuilder;
 use crate::wire::command::CommandFlags;
 
@@ -59,6 +59,15 @@ fn count_resend(stats: &mut RecoveryCounts, command: &OutgoingCommand, why: Rese
 /// The peer stayed silent past its timeout limits: the host disconnects it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct TimedOut;
+
+/// Whether a wait of `waited` ms has reached a timeout `limit`. ENet's
+/// clock measures waits only up to a day, so a limit of a day or more
+/// (`enet_peer_timeout` with `UINT32_MAX`, say) is never reached. Stock
+/// compares anyway, and reads a wait of just over a day as close to 2^32
+/// ms, so its limits between a day and 48.7 days end the peer after a day.
+fn reached(waited: u32, limit: u32) -> bool {
+    limit < TIME_OVERFLOW && waited >= limit
+}
 
 impl PeerMut<'_> {
     /// Takes the reliable command on `channel_id` with `sequence` out of
@@ -252,12 +261,14 @@ impl PeerMut<'_> {
 
     /// Moves timed-out reliable commands back to the front of the send
     /// queue (in the order they were sent) with a doubled timeout, or finds
-    /// the peer lost. Works in place: nothing is allocated, and commands
-    /// that have not timed out stay put. Each command moved is counted in
-    /// `resent`.
+    /// the peer lost, unless `held` (the host holds timeouts: the commands
+    /// are resent all the same). Works in place: nothing is allocated, and
+    /// commands that have not timed out stay put. Each command moved is
+    /// counted in `resent`.
     pub(crate) fn check_timeouts(
         &mut self,
         now: u32,
+        held: bool,
         resent: &mut RecoveryCounts,
     ) -> Result<(), TimedOut> {
         let recovery = *self.recovery;
@@ -289,8 +300,9 @@ impl PeerMut<'_> {
             }
             let waited = time_difference(now, peer.earliestTimeout);
             if peer.earliestTimeout != 0
-                && (waited >= peer.timeoutMaximum
-                    || (timeout >= limit && waited >= peer.timeoutMinimum))
+                && !held
+                && (reached(waited, peer.timeoutMaximum)
+                    || (timeout >= limit && reached(waited, peer.timeoutMinimum)))
             {
                 // This command and the rest stay where they are; those
                 // already moved stay queued for resending (as stock).
@@ -313,5 +325,24 @@ impl PeerMut<'_> {
         }
         sent_reliable.refresh_deadlines();
         Ok(())
+    }
+
+    /// Restarts the timeout clock of every command in flight at `now`, as
+    /// if each had just been sent: the end of a hold on timeouts, so that
+    /// a wait the hold covered ends no peer. Each is next resent after its
+    /// own timeout, the peer is given up on only after a full timeout
+    /// from now. Round-trip samples are not affected: they come from the
+    /// send times acknowledgements echo.
+    pub(crate) fn restart_timeouts(&mut self, now: u32) {
+        let Some(queues) = self.slot.queues.as_deref_mut() else {
+            return;
+        };
+        let sent = &mut queues.sent_reliable;
+        sent.restart_clocks(now);
+        let peer = &mut *self.public;
+        peer.earliestTimeout = 0;
+        if let Some(front) = sent.front() {
+            peer.nextTimeout = now.wrapping_add(front.round_trip_timeout);
+        }
     }
 }

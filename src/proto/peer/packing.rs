@@ -179,13 +179,17 @@ impl PeerMut<'_> {
                         channel.reliableWindows[usize::from(reliable_window)] += 1;
                     }
                 }
-                command.send_attempts = command.send_attempts.wrapping_add(1);
+                // Both stop at their largest rather than wrap: a command
+                // resent forever (a peer that never times out) would
+                // otherwise come back as a first send, and a limit of
+                // `u32::MAX` times the timeout as a small one.
+                command.send_attempts = command.send_attempts.saturating_add(1);
                 let peer = &mut *self.public;
                 if command.round_trip_timeout == 0 {
                     command.round_trip_timeout =
                         recovery.first_timeout(peer.roundTripTime, peer.roundTripTimeVariance);
                     command.round_trip_timeout_limit =
-                        peer.timeoutLimit.wrapping_mul(command.round_trip_timeout);
+                        peer.timeoutLimit.saturating_mul(command.round_trip_timeout);
                 }
                 if self.slot.sent_reliable_is_empty() {
                     peer.nextTimeout = now.wrapping_add(command.round_trip_timeout);

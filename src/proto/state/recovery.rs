@@ -12,9 +12,17 @@ use std::collections::BTreeMap;
 
 use super::peer_index::PeerIndex;
 use crate::abi::*;
+use crate::time::TIME_OVERFLOW;
 
 /// Timeout growth per retransmission, in percent, that stock uses (×2).
 pub const STOCK_BACKOFF_PERCENT: u16 = 200;
+
+/// The longest retransmission timeout, in ms: just under a day, the
+/// longest wait ENet's wrapping clock reads as ahead. Timeouts stop
+/// growing here rather than wrap (stock's doubling wraps, after about
+/// thirty doublings, to 0) or reach a deadline the clock reads as past,
+/// which would have the peer's timer due on every pass.
+pub const LONGEST_TIMEOUT: u32 = TIME_OVERFLOW - 1;
 
 /// Loss-recovery settings of a peer (a host holds the ones its new peers
 /// start with).
@@ -107,11 +115,14 @@ impl LossRecovery {
         self
     }
 
-    /// The first retransmission timeout for a peer's round-trip estimate.
+    /// The first retransmission timeout for a peer's round-trip estimate,
+    /// at most [`LONGEST_TIMEOUT`].
     pub fn first_timeout(&self, round_trip_time: u32, variance: u32) -> u32 {
-        round_trip_time
-            .wrapping_add(variance.wrapping_mul(4))
-            .max(self.minimum_timeout)
+        // In 64 bits nothing overflows (one `lea`), and one bound saturates.
+        let timeout = u64::from(round_trip_time) + 4 * u64::from(variance);
+        timeout
+            .max(u64::from(self.minimum_timeout))
+            .min(u64::from(LONGEST_TIMEOUT)) as u32
     }
 
     /// The timeout of a command resent for the `resends`th time, with
@@ -128,15 +139,18 @@ impl LossRecovery {
         }
     }
 
-    /// The timeout after one more retransmission.
+    /// The timeout after one more retransmission, at most
+    /// [`LONGEST_TIMEOUT`].
     pub fn backed_off(&self, timeout: u32) -> u32 {
         if self.backoff_percent == STOCK_BACKOFF_PERCENT {
-            // Stock's arithmetic, wrapping included.
-            return timeout.wrapping_mul(2);
+            // Stock's doubling, stopped at the longest timeout instead of
+            // wrapping.
+            return timeout.saturating_mul(2).min(LONGEST_TIMEOUT);
         }
         let grown = u64::from(timeout) * u64::from(self.backoff_percent) / 100;
         // Never stuck: a 1 ms timeout grows too.
-        u32::try_from(grown.max(u64::from(timeout) + 1)).unwrap_or(u32::MAX)
+        let grown = grown.max(u64::from(timeout) + 1);
+        grown.min(u64::from(LONGEST_TIMEOUT)) as u32
     }
 }
 
@@ -428,12 +442,27 @@ mod tests {
         assert_eq!(stock.first_timeout(500, 0), 500);
         assert_eq!(stock.first_timeout(40, 5), 60);
         assert_eq!(stock.backed_off(60), 120);
-        assert_eq!(stock.backed_off(0x9000_0000), 0x2000_0000, "wraps as stock");
+        assert_eq!(
+            stock.backed_off(0x9000_0000),
+            LONGEST_TIMEOUT,
+            "stops, stock wraps"
+        );
+        assert_eq!(stock.backed_off(LONGEST_TIMEOUT / 2 + 1), LONGEST_TIMEOUT);
+        assert_eq!(stock.backed_off(LONGEST_TIMEOUT / 2), LONGEST_TIMEOUT - 1);
         let fast = LossRecovery::FAST;
         assert_eq!(fast.first_timeout(2, 1), 30, "KCP's no-delay minimum");
         assert_eq!(fast.backed_off(60), 90);
         assert_eq!(fast.backed_off(1), 2, "always grows");
-        assert_eq!(fast.backed_off(u32::MAX), u32::MAX);
+        assert_eq!(fast.backed_off(u32::MAX), LONGEST_TIMEOUT);
+        assert_eq!(fast.backed_off(LONGEST_TIMEOUT), LONGEST_TIMEOUT);
+        // Nothing in the first timeout wraps either.
+        assert_eq!(stock.first_timeout(u32::MAX, u32::MAX), LONGEST_TIMEOUT);
+        assert_eq!(stock.first_timeout(1, 0x4000_0000), LONGEST_TIMEOUT);
+        let patient = LossRecovery {
+            minimum_timeout: u32::MAX,
+            ..LossRecovery::STOCK
+        };
+        assert_eq!(patient.first_timeout(40, 5), LONGEST_TIMEOUT);
         let odd = LossRecovery {
             backoff_percent: 10,
             ..LossRecovery::FAST

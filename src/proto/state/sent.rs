@@ -252,6 +252,17 @@ impl SentQueue {
         self.refresh_deadlines();
     }
 
+    /// Counts every command in the queue as sent at `now`: each is next
+    /// due its own timeout after it.
+    pub fn restart_clocks(&mut self, now: u32) {
+        for command in self.slots.iter_mut().flatten() {
+            command.sent_time = now;
+            command.due = now.wrapping_add(command.round_trip_timeout);
+            self.last_deadline = command.due;
+        }
+        self.refresh_deadlines();
+    }
+
     /// Appends a command just sent; it is due for retransmission when its
     /// timeout has passed.
     pub fn push(&mut self, mut command: OutgoingCommand) {

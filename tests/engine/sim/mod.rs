@@ -127,6 +127,9 @@ pub struct Sim {
     pub link: Link,
     /// Hosts whose traffic is cut (a "killed" process).
     pub down: Vec<bool>,
+    /// Hosts the program does not service (a stalled process): their
+    /// clock runs on and their datagrams wait for them.
+    pub stalled: Vec<bool>,
     pub datagrams_sent: u64,
     /// Every datagram sent, when tracing is on.
     pub trace: Option<Vec<Vec<u8>>>,
@@ -155,6 +158,7 @@ impl Sim {
             rng: StdRng::seed_from_u64(seed),
             link: Link::default(),
             down: Vec::new(),
+            stalled: Vec::new(),
             datagrams_sent: 0,
             trace: None,
             trace_sent: Vec::new(),
@@ -195,6 +199,7 @@ impl Sim {
             seen: Vec::new(),
         });
         self.down.push(false);
+        self.stalled.push(false);
         index
     }
 
@@ -317,7 +322,9 @@ impl Sim {
     pub fn step(&mut self) {
         self.rounds += 1;
         for index in 0..self.hosts.len() {
-            self.service(index);
+            if !self.stalled[index] {
+                self.service(index);
+            }
         }
         self.ticks += 1;
         self.now = self.now.wrapping_add(1);
@@ -337,7 +344,10 @@ impl Sim {
             for datagram in &self.in_flight {
                 wait = wait.min(datagram.deliver_at.saturating_sub(self.ticks));
             }
-            for sim_host in &mut self.hosts {
+            for (sim_host, &stalled) in self.hosts.iter_mut().zip(&self.stalled) {
+                if stalled {
+                    continue;
+                }
                 if let Some(ms) = sim_host.host.next_deadline(self.now) {
                     wait = wait.min(u64::from(ms));
                 }
