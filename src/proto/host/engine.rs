@@ -93,6 +93,8 @@ pub(crate) struct Engine {
     /// The payload bytes each peer's retransmissions carried since its
     /// slot was last reset.
     pub(in crate::proto::host) retransmitted_bytes: RetransmittedBytes,
+    /// Each peer's send limit, until its slot is reset.
+    pub(in crate::proto::host) send_limits: crate::proto::state::send_limit::SendLimits,
     /// The objects the internal `enet_peer_queue_*` exports last returned,
     /// by slot, until the peer's reset: programs rarely call them, so the
     /// few peers that have any keep them here rather than each slot.
@@ -124,6 +126,7 @@ impl Engine {
             public: &mut self.peers[index],
             slot: &mut self.slots[index],
             recovery: self.recovery.of(index),
+            send_limit: self.send_limits.of(index),
         }
     }
 
@@ -142,6 +145,7 @@ impl Engine {
             public: &mut self.peers[index],
             slot: &mut self.slots[index],
             recovery: self.recovery.of(index),
+            send_limit: self.send_limits.of(index),
         };
         (peer, &mut self.builder, &mut self.sent_unreliable)
     }
@@ -351,6 +355,7 @@ impl Engine {
             reassembly: Budget::default(),
             recovery: RecoveryTable::default(),
             retransmitted_bytes: RetransmittedBytes::default(),
+            send_limits: Default::default(),
             receipts: BTreeMap::new(),
             ipv6_endpoints: BTreeMap::new(),
             generations: std::cell::OnceCell::new(),

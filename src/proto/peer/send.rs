@@ -1,11 +1,12 @@
 //! What a program asks of one peer on the sending side (stock `peer.c`):
 //! sending a packet, with fragmentation; a ping; the ping interval and the
-//! throttle's settings. Each works on the peer's [`PeerMut`] view and
+//! throttle's settings; the peer's send backlog, which its send limit
+//! bounds. Each works on the peer's [`PeerMut`] view and
 //! returns a [`Wake`]: whether the host's send pass must now visit the
 //! peer, which only the host can arrange. A caller reaches them through
 //! `Host::with_peer`, which lends the view and carries out the wake.
 
-use super::slot::{PeerMut, SendError};
+use super::slot::{PeerMut, PeerSlot, SendError};
 use crate::abi::*;
 use crate::mem::PacketFlags;
 use crate::mem::{PacketRef, PacketView};
@@ -114,6 +115,20 @@ pub struct SendTerms {
     pub(crate) now: u32,
 }
 
+/// The payload bytes a send limit counts for a peer: those queued to be
+/// sent (every kind of command, a fragment counting its share of its
+/// packet) and the reliable ones sent and not yet acknowledged (stock's
+/// `reliableDataInTransit`). An unreliable command leaves the count when it
+/// is sent (or dropped by the throttle), a reliable one when it is
+/// acknowledged; one sent again is counted once, back in the queue.
+pub(crate) fn send_backlog(public: &ENetPeer, slot: &PeerSlot) -> usize {
+    let queued = slot
+        .queues
+        .as_deref()
+        .map_or(0, |queues| queues.outgoing.payload_bytes());
+    queued.saturating_add(public.reliableDataInTransit as usize)
+}
+
 impl PeerMut<'_> {
     /// `enet_peer_setup_outgoing_command`: numbers the command and queues it.
     pub(crate) fn setup_outgoing(&mut self, command: OutgoingCommand) -> Wake {
@@ -129,7 +144,11 @@ impl PeerMut<'_> {
 
     /// `enet_peer_send` on the host's `terms`. On success the queued
     /// commands hold references to `packet`; on failure nothing is kept
-    /// (the caller still owns it).
+    /// (the caller still owns it). Besides stock's refusals, a peer with a
+    /// send limit refuses while its [`send_backlog`] is
+    /// at or over it: checked before queueing, so the packet that crosses
+    /// the limit is taken, and a packet larger than the limit goes once
+    /// the backlog has drained below it.
     // Always inlined: `enet_peer_send` is a thin shell around it, and
     // the checks fold into that one call.
     #[inline(always)]
@@ -150,6 +169,10 @@ impl PeerMut<'_> {
         let length = packet.len();
         if length > terms.maximum_packet_size {
             return Err(SendError::TooLarge);
+        }
+        // With no limit set (the default) this is all a send pays.
+        if self.send_limit != 0 && self.send_backlog() >= self.send_limit {
+            return Err(SendError::OverSendLimit);
         }
         let mut fragment_length = peer.mtu.saturating_sub(FRAGMENT_OVERHEAD);
         if terms.checksum {
@@ -227,6 +250,11 @@ impl PeerMut<'_> {
         let wake = self.setup_outgoing(command);
         self.stamp_traffic(terms.now);
         Ok(wake)
+    }
+
+    /// The peer's [`send_backlog`].
+    pub fn send_backlog(&self) -> usize {
+        send_backlog(self.public, self.slot)
     }
 
     /// Notes that the peer just queued a payload at `now`, which keeps its

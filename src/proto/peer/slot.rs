@@ -246,6 +246,9 @@ pub enum SendError {
     BadChannel,
     TooLarge,
     TooManyFragments,
+    /// The peer's send backlog is at or over its send limit
+    /// (`enet_rs_peer_set_send_limit`).
+    OverSendLimit,
 }
 
 /// What a held (received, not yet deliverable) command costs against the
@@ -266,6 +269,9 @@ pub struct PeerMut<'a> {
     /// How it recovers lost reliable commands: its own setting, or else
     /// its host's.
     pub recovery: &'a LossRecovery,
+    /// The send backlog at which a send to it is refused, in bytes; 0 for
+    /// none (see `send.rs`).
+    pub send_limit: usize,
 }
 
 impl<'a> PeerMut<'a> {
@@ -543,6 +549,7 @@ impl LonePeer {
             public: &mut self.public,
             slot: &mut self.slot,
             recovery: &LossRecovery::DEFAULT,
+            send_limit: 0,
         }
     }
 }
