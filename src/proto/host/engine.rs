@@ -126,7 +126,6 @@ impl Engine {
             public: &mut self.peers[index],
             slot: &mut self.slots[index],
             recovery: self.recovery.of(index),
-            send_limit: self.send_limits.of(index),
         }
     }
 
@@ -145,7 +144,6 @@ impl Engine {
             public: &mut self.peers[index],
             slot: &mut self.slots[index],
             recovery: self.recovery.of(index),
-            send_limit: self.send_limits.of(index),
         };
         (peer, &mut self.builder, &mut self.sent_unreliable)
     }

@@ -106,13 +106,19 @@ leaves_host_nothing!((), i32, Option<(u8, PacketRef)>);
 
 /// What the host's settings and clock say about a packet it sends now:
 /// the largest it takes (`maximumPacketSize`), whether its datagrams carry
-/// a checksum (which leaves each fragment 4 bytes less), and its service
-/// time. `Host::with_peer` reads them once and lends them with the peer.
+/// a checksum (which leaves each fragment 4 bytes less), its service
+/// time, and the send limit it keeps for the peer. `Host::with_peer` reads
+/// them once and lends them with the peer.
 #[derive(Debug, Clone, Copy)]
 pub struct SendTerms {
     pub(crate) maximum_packet_size: usize,
     pub(crate) checksum: bool,
     pub(crate) now: u32,
+    /// The send backlog at which the peer refuses a send, in bytes; 0 for
+    /// none. Lent with the terms rather than kept on the view: only a send
+    /// reads it, so every other step that borrows the peer never looks it
+    /// up.
+    pub(crate) send_limit: usize,
 }
 
 /// The payload bytes a send limit counts for a peer: those queued to be
@@ -145,10 +151,10 @@ impl PeerMut<'_> {
     /// `enet_peer_send` on the host's `terms`. On success the queued
     /// commands hold references to `packet`; on failure nothing is kept
     /// (the caller still owns it). Besides stock's refusals, a peer with a
-    /// send limit refuses while its [`send_backlog`] is
-    /// at or over it: checked before queueing, so the packet that crosses
-    /// the limit is taken, and a packet larger than the limit goes once
-    /// the backlog has drained below it.
+    /// send limit refuses while its [`send_backlog`] is at or over it:
+    /// checked before queueing, so the packet that crosses the limit is
+    /// taken, and a packet larger than the limit goes once the backlog has
+    /// drained below it.
     // Always inlined: `enet_peer_send` is a thin shell around it, and
     // the checks fold into that one call.
     #[inline(always)]
@@ -171,7 +177,7 @@ impl PeerMut<'_> {
             return Err(SendError::TooLarge);
         }
         // With no limit set (the default) this is all a send pays.
-        if self.send_limit != 0 && self.send_backlog() >= self.send_limit {
+        if terms.send_limit != 0 && self.send_backlog() >= terms.send_limit {
             return Err(SendError::OverSendLimit);
         }
         let mut fragment_length = peer.mtu.saturating_sub(FRAGMENT_OVERHEAD);

@@ -269,9 +269,6 @@ pub struct PeerMut<'a> {
     /// How it recovers lost reliable commands: its own setting, or else
     /// its host's.
     pub recovery: &'a LossRecovery,
-    /// The send backlog at which a send to it is refused, in bytes; 0 for
-    /// none (see `send.rs`).
-    pub send_limit: usize,
 }
 
 impl<'a> PeerMut<'a> {
@@ -549,7 +546,6 @@ impl LonePeer {
             public: &mut self.public,
             slot: &mut self.slot,
             recovery: &LossRecovery::DEFAULT,
-            send_limit: 0,
         }
     }
 }
