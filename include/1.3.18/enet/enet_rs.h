@@ -565,11 +565,11 @@ ENET_API size_t enet_rs_peer_get_send_limit(ENetPeer *peer);
 
 /**
  * The send backlog of `peer`, what its send limit is compared with: the
- * payload bytes queued for it and not yet sent, plus the reliable payload
- * bytes sent and not yet acknowledged (`peer->reliableDataInTransit`). A
- * fragment counts its share of its packet; an unreliable packet leaves
- * the backlog when it is sent, a reliable one when it is acknowledged. 0
- * for a NULL or foreign peer.
+ * payload bytes of the packets sent to it that have not yet gone. An
+ * unreliable packet goes when it is sent (or dropped by the throttle), a
+ * reliable one when it is acknowledged, each fragment on its own; a
+ * retransmission does not count twice. Kept for every peer, limit or
+ * not. 0 for a NULL or foreign peer.
  */
 ENET_API size_t enet_rs_peer_get_send_backlog(ENetPeer *peer);
 

@@ -34,6 +34,6 @@ impl Host {
     /// The send backlog of the peer in slot `index`: what its send limit
     /// is compared with.
     pub fn send_backlog(&self, index: PeerIndex) -> usize {
-        send_backlog(&self.engine.peers[index], &self.engine.slots[index])
+        send_backlog(&self.engine.slots[index])
     }
 }

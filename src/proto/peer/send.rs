@@ -121,18 +121,13 @@ pub struct SendTerms {
     pub(crate) send_limit: usize,
 }
 
-/// The payload bytes a send limit counts for a peer: those queued to be
-/// sent (every kind of command, a fragment counting its share of its
-/// packet) and the reliable ones sent and not yet acknowledged (stock's
-/// `reliableDataInTransit`). An unreliable command leaves the count when it
-/// is sent (or dropped by the throttle), a reliable one when it is
-/// acknowledged; one sent again is counted once, back in the queue.
-pub(crate) fn send_backlog(public: &ENetPeer, slot: &PeerSlot) -> usize {
-    let queued = slot
-        .queues
-        .as_deref()
-        .map_or(0, |queues| queues.outgoing.payload_bytes());
-    queued.saturating_add(public.reliableDataInTransit as usize)
+/// The payload bytes a send limit counts for a peer: those of the
+/// commands queued for it and not yet gone, an unreliable one when it is
+/// sent (or dropped by the throttle), a reliable one when it is
+/// acknowledged. A fragment counts its share of its packet; a reliable
+/// command sent again counts once.
+pub(crate) fn send_backlog(slot: &PeerSlot) -> usize {
+    slot.queues.as_deref().map_or(0, |queues| queues.backlog)
 }
 
 impl PeerMut<'_> {
@@ -233,7 +228,7 @@ impl PeerMut<'_> {
                 );
                 wake.visit |= self.setup_outgoing(command).visit;
             }
-            self.stamp_traffic(terms.now);
+            self.note_queued(length, terms.now);
             return Ok(wake);
         }
 
@@ -254,19 +249,22 @@ impl PeerMut<'_> {
             length as u16,
         );
         let wake = self.setup_outgoing(command);
-        self.stamp_traffic(terms.now);
+        self.note_queued(length, terms.now);
         Ok(wake)
     }
 
     /// The peer's [`send_backlog`].
     pub fn send_backlog(&self) -> usize {
-        send_backlog(self.public, self.slot)
+        send_backlog(self.slot)
     }
 
-    /// Notes that the peer just queued a payload at `now`, which keeps its
-    /// queues (made by the queueing) from being given back.
-    fn stamp_traffic(&mut self, now: u32) {
+    /// Notes that the peer just queued a payload of `length` bytes at
+    /// `now`: its send backlog grows (once per packet, here rather than
+    /// per fragment queued), and its queues (made by the queueing) are
+    /// kept from being given back.
+    fn note_queued(&mut self, length: usize, now: u32) {
         if let Some(queues) = self.slot.queues_if_any() {
+            queues.backlog += length;
             queues.last_traffic = now;
         }
     }

@@ -4,8 +4,7 @@
 //! never holds back (unreliable ones, and reliable ones without payload),
 //! so a send pass that finds the window full can stop scanning as soon as
 //! only window-bound commands remain, instead of walking a long queue of
-//! reliable data on every call as stock does. It also keeps the sum of
-//! its commands' payload bytes, which a peer's send limit counts.
+//! reliable data on every call as stock does.
 
 use std::collections::VecDeque;
 
@@ -32,9 +31,6 @@ pub(crate) fn room_for_one<T>(queue: &mut VecDeque<T>) {
 pub struct OutgoingQueue {
     commands: VecDeque<OutgoingCommand>,
     unwindowed: usize,
-    /// The payload bytes (`fragment_length`) of the commands queued. Every
-    /// change to `commands` goes through the methods below, which keep it.
-    payload_bytes: usize,
 }
 
 /// Whether the reliable in-flight window can hold `command` back.
@@ -45,7 +41,6 @@ pub fn is_windowed(command: &OutgoingCommand) -> bool {
 impl OutgoingQueue {
     pub fn push_back(&mut self, command: OutgoingCommand) {
         self.unwindowed += usize::from(!is_windowed(&command));
-        self.payload_bytes += usize::from(command.fragment_length);
         push_to_peer_queue(&mut self.commands, command);
     }
 
@@ -53,7 +48,6 @@ impl OutgoingQueue {
     /// commands from there on.
     pub fn insert(&mut self, position: usize, command: OutgoingCommand) {
         self.unwindowed += usize::from(!is_windowed(&command));
-        self.payload_bytes += usize::from(command.fragment_length);
         room_for_one(&mut self.commands);
         self.commands.insert(position, command);
     }
@@ -71,14 +65,12 @@ impl OutgoingQueue {
             self.commands.remove(position)?
         };
         self.unwindowed -= usize::from(!is_windowed(&command));
-        self.payload_bytes -= usize::from(command.fragment_length);
         Some(command)
     }
 
     /// Takes every command out.
     pub fn take_all(&mut self) -> VecDeque<OutgoingCommand> {
         self.unwindowed = 0;
-        self.payload_bytes = 0;
         std::mem::take(&mut self.commands)
     }
 
@@ -112,12 +104,6 @@ impl OutgoingQueue {
     /// Commands the in-flight window never holds back.
     pub fn unwindowed(&self) -> usize {
         self.unwindowed
-    }
-
-    /// The payload bytes of the commands queued (a fragment counts its
-    /// own share of its packet).
-    pub fn payload_bytes(&self) -> usize {
-        self.payload_bytes
     }
 }
 
@@ -166,20 +152,16 @@ mod tests {
         queue.push_back(command(false, true));
         queue.insert(0, command(true, false));
         assert_eq!(queue.unwindowed(), 2);
-        assert_eq!(queue.payload_bytes(), 2, "two commands with 1 byte each");
         let removed = queue.remove(1).unwrap();
         assert!(is_windowed(&removed));
         removed.discard();
         assert_eq!(queue.unwindowed(), 2);
-        assert_eq!(queue.payload_bytes(), 1);
         queue.remove(0).unwrap().discard();
         assert_eq!(queue.unwindowed(), 1);
-        assert_eq!(queue.payload_bytes(), 1);
         for left in queue.take_all() {
             left.discard();
         }
         assert_eq!(queue.unwindowed(), 0);
-        assert_eq!(queue.payload_bytes(), 0);
         assert!(queue.is_empty());
     }
 }

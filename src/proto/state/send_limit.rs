@@ -22,7 +22,7 @@ impl SendLimits {
     pub(crate) fn of(&self, index: PeerIndex) -> usize {
         match self.by_slot.as_deref() {
             None => 0,
-            Some(limits) => limits.get(index.get()).copied().unwrap_or(0),
+            Some(limits) => look_up(limits, index),
         }
     }
 
@@ -52,6 +52,15 @@ impl SendLimits {
             *limit = 0;
         }
     }
+}
+
+/// Slot `index`'s entry of a table that exists. Kept out of line and cold,
+/// so that the compiler cannot compute it ahead of the check for a table:
+/// a send on a host without limits then pays the one load and branch.
+#[cold]
+#[inline(never)]
+fn look_up(limits: &[usize], index: PeerIndex) -> usize {
+    limits.get(index.get()).copied().unwrap_or(0)
 }
 
 #[cfg(test)]
