@@ -401,8 +401,9 @@ pub unsafe extern "C" fn enet_host_flush(host: *mut ENetHost) {
     })
 }
 
-/// Queues `packet` to every connected peer on `channelID`; a packet no
-/// peer took is destroyed.
+/// Queues `packet` to every connected peer on `channelID` (skipping a peer
+/// that refuses it, as one at its send limit does); a packet no peer took
+/// is destroyed.
 ///
 /// # Safety
 /// `host` must be NULL or live; `packet` NULL or a live packet. One thread

@@ -400,6 +400,7 @@ pub mod enet_rs_dtls;
 pub mod enet_rs_net;
 pub mod enet_rs_netsim;
 pub mod enet_rs_timeouts;
+pub mod enet_rs_send_limit;
 pub mod host;
 pub mod list;
 pub mod packet;

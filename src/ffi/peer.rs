@@ -15,7 +15,8 @@ use crate::wire::command::{number, Command, CommandFlags, CommandHeader};
 use crate::wire::command_size;
 
 /// Queues `packet` to `peer` on `channelID`; 0, or -1 if the peer is not
-/// connected, the channel does not exist or the packet is too large.
+/// connected, the channel does not exist, the packet is too large or the
+/// peer is at its send limit (`enet_rs_peer_set_send_limit`).
 ///
 /// # Safety
 /// `peer` must be NULL or a peer of a live host; `packet` NULL or live.
@@ -24,7 +25,8 @@ use crate::wire::command_size;
 /// send is queued and made once the callback returns: the call returns 0
 /// for any packet (-1 for NULL), the packet is the library's from then on,
 /// and a send that fails when it is made (the peer not connected, no such
-/// channel, a packet too large) frees a packet no peer took.
+/// channel, a packet too large, the peer at its send limit) frees a
+/// packet no peer took.
 #[no_mangle]
 pub unsafe extern "C" fn enet_peer_send(
     peer: *mut ENetPeer,

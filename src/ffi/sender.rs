@@ -126,7 +126,8 @@ fn queue(queue: &RequestQueue, request: Request) -> c_int {
 /// thread, from any thread. 0 once queued: the packet is then the
 /// library's (do not touch it, or queue it again), and it is freed if the
 /// send cannot be made when the service thread comes to it (the peer left,
-/// a channel out of range). -1, the packet still the program's, for a
+/// a channel out of range, the peer at its send limit: the limit is met
+/// on the service thread, so such a packet is freed, not handed back). -1, the packet still the program's, for a
 /// NULL argument, a destroyed host, or a handle whose peer has left.
 ///
 /// # Safety

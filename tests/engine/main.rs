@@ -21,6 +21,7 @@ mod sim_lossy;
 mod sim_options;
 mod sim_reassembly;
 mod sim_recovery;
+mod sim_send_limit;
 mod sim_timers;
 mod wrapping_arithmetic;
 

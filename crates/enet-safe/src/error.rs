@@ -44,6 +44,10 @@ pub enum Error {
     HasPeers,
     /// A network conditioner spec was refused: the key and why.
     Netsim(String),
+    /// The peer's send backlog is at or over the send limit set with
+    /// [`Host::set_send_limit`](crate::Host::set_send_limit); the packet
+    /// was not queued (and is dropped with the call).
+    OverSendLimit { backlog: usize, limit: usize },
 }
 
 impl fmt::Display for Error {
@@ -70,6 +74,10 @@ impl fmt::Display for Error {
             }
             Error::Encryption(why) => write!(f, "encryption set-up refused: {why}"),
             Error::HasPeers => f.write_str("the host already has peers"),
+            Error::OverSendLimit { backlog, limit } => write!(
+                f,
+                "the peer's send backlog of {backlog} bytes is at or over its limit of {limit}"
+            ),
         }
     }
 }

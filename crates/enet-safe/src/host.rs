@@ -23,6 +23,8 @@ use crate::packet::Packet;
 use crate::peer::Peer;
 use crate::sender::Sender;
 
+mod send_limit;
+
 /// How a host is made.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct HostConfig {
@@ -409,6 +411,10 @@ impl Host {
                 channels: self.endpoint.peer(index).channelCount,
             },
             SendError::TooLarge | SendError::TooManyFragments => Error::TooLarge(packet.len()),
+            SendError::OverSendLimit => Error::OverSendLimit {
+                backlog: self.endpoint.send_backlog(index),
+                limit: self.endpoint.send_limit(index),
+            },
         })
     }
 

@@ -463,7 +463,8 @@ ENET_API ENetRsPeerHandle enet_rs_peer_handle(ENetPeer *peer);
  * thread, from any thread. 0 once queued: the packet is then the
  * library's (do not touch it, or queue it again), and it is freed if the
  * send cannot be made when the service thread comes to it (the peer left,
- * a channel out of range). -1, the packet still the program's, for a
+ * a channel out of range, the peer at its send limit: the limit is met
+ * on the service thread, so such a packet is freed, not handed back). -1, the packet still the program's, for a
  * NULL argument, a destroyed host, or a handle whose peer has left.
  */
 ENET_API int enet_rs_sender_send(ENetRsSender *sender, ENetRsPeerHandle peer, enet_uint8 channelID, ENetPacket *packet);
@@ -554,6 +555,36 @@ ENET_API int enet_rs_host_netsim_stats(ENetHost *host, ENetRsNetsimStats *stats)
  * host.
  */
 ENET_API int enet_rs_host_hold_timeouts(ENetHost *host, enet_uint32 ms);
+
+/**
+ * Sets a send limit of `bytes` on `peer` (0, the default, means none):
+ * while the peer's send backlog (see `enet_rs_peer_get_send_backlog`) is
+ * at or over it, `enet_peer_send` to the peer returns -1 and leaves the
+ * packet the caller's, as stock's own refusals do, and
+ * `enet_host_broadcast` skips the peer. The limit is checked before a
+ * packet is queued, so the packet that crosses it is taken: a backlog
+ * reaches at most the limit plus one packet. It lasts until the peer's
+ * slot is reset (its disconnect, timeout or `enet_peer_reset`); a new
+ * connection in the slot starts without one. 0, or -1 for a NULL or
+ * foreign peer or a free (DISCONNECTED) slot.
+ */
+ENET_API int enet_rs_peer_set_send_limit(ENetPeer *peer, size_t bytes);
+
+/**
+ * The send limit of `peer` in bytes; 0 for none (or a NULL or foreign
+ * peer).
+ */
+ENET_API size_t enet_rs_peer_get_send_limit(ENetPeer *peer);
+
+/**
+ * The send backlog of `peer`, what its send limit is compared with: the
+ * payload bytes of the packets sent to it that have not yet gone. An
+ * unreliable packet goes when it is sent (or dropped by the throttle), a
+ * reliable one when it is acknowledged, each fragment on its own; a
+ * retransmission does not count twice. Kept for every peer, limit or
+ * not. 0 for a NULL or foreign peer.
+ */
+ENET_API size_t enet_rs_peer_get_send_backlog(ENetPeer *peer);
 
 #ifdef __cplusplus
 }

@@ -95,6 +95,8 @@ pub(crate) struct Engine {
     pub(in crate::proto::host) retransmitted_bytes: RetransmittedBytes,
     /// The program's hold on timeouts, if any (`hold.rs`).
     pub(in crate::proto::host) hold: crate::proto::state::hold::TimeoutHold,
+    /// Each peer's send limit, until its slot is reset.
+    pub(in crate::proto::host) send_limits: crate::proto::state::send_limit::SendLimits,
     /// The objects the internal `enet_peer_queue_*` exports last returned,
     /// by slot, until the peer's reset: programs rarely call them, so the
     /// few peers that have any keep them here rather than each slot.
@@ -359,6 +361,7 @@ impl Engine {
             recovery: RecoveryTable::default(),
             retransmitted_bytes: RetransmittedBytes::default(),
             hold: Default::default(),
+            send_limits: Default::default(),
             receipts: BTreeMap::new(),
             ipv6_endpoints: BTreeMap::new(),
             generations: std::cell::OnceCell::new(),

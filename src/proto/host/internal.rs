@@ -94,13 +94,17 @@ impl Host {
         if let Some(packet) = packet {
             queued = queued.with_payload(packet, offset, length);
         }
+        let payload = usize::from(queued.fragment_length);
         let before = self.engine.slots[index].queues().outgoing.len();
         self.with_peer_rarely(index, |peer, _| peer.setup_outgoing(queued));
-        let outgoing = &self.engine.slots[index].queues().outgoing;
-        if outgoing.len() == before {
+        let queues = self.engine.slots[index].queues();
+        if queues.outgoing.len() == before {
             return None;
         }
-        outgoing.back().map(|command| Sequenced {
+        // Counted in the send backlog as a send's commands are, so that
+        // its acknowledgement (or its sending) takes as much off.
+        queues.backlog += payload;
+        queues.outgoing.back().map(|command| Sequenced {
             reliable_sequence_number: command.reliable_sequence_number.get(),
             unreliable_sequence_number: command.unreliable_sequence_number.get(),
             unsequenced_group: command.unsequenced_group,

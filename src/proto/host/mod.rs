@@ -22,6 +22,7 @@ pub(in crate::proto) mod outgoing;
 mod peer_ops;
 mod peer_reset;
 pub mod request;
+pub mod send_limit;
 pub mod service;
 mod throttle;
 pub(in crate::proto) mod transition;

@@ -410,16 +410,22 @@ impl Host {
         }
     }
 
-    /// Unreliable commands are done once sent: release their packets.
+    /// Unreliable commands are done once sent: release their packets, and
+    /// take their bytes off the peer's send backlog.
     fn complete_sent_unreliable(&mut self, index: PeerIndex) {
         if self.engine.sent_unreliable.is_empty() {
             return;
         }
+        let mut sent = 0;
         for command in self.engine.sent_unreliable.drain(..) {
+            sent += usize::from(command.fragment_length);
             command.complete();
         }
+        let slot = &mut self.engine.slots[index];
+        if let Some(queues) = slot.queues_if_any() {
+            queues.backlog = queues.backlog.saturating_sub(sent);
+        }
         let peer = &self.engine.peers[index];
-        let slot = &self.engine.slots[index];
         if peer.state == ENET_PEER_STATE_DISCONNECT_LATER
             && slot.outgoing_is_empty()
             && slot.sent_reliable_is_empty()

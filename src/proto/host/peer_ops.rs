@@ -83,13 +83,15 @@ impl Host {
         }
     }
 
-    /// What the host's settings and clock say about a packet sent now.
+    /// What the host's settings and clock say about a packet sent now to
+    /// the peer in slot `index`.
     #[inline(always)]
-    fn send_terms(&self) -> SendTerms {
+    fn send_terms(&self, index: PeerIndex) -> SendTerms {
         SendTerms {
             maximum_packet_size: self.public.maximumPacketSize,
             checksum: self.public.checksum.is_some(),
             now: self.public.serviceTime,
+            send_limit: self.engine.send_limits.of(index),
         }
     }
 
@@ -116,7 +118,7 @@ impl Host {
         index: PeerIndex,
         op: impl FnOnce(&mut PeerMut<'_>, SendTerms) -> E,
     ) -> E::Answer {
-        let terms = self.send_terms();
+        let terms = self.send_terms(index);
         let (answer, wake, delivered) = op(&mut self.engine.peer_view(index), terms).split();
         self.wake(index, wake);
         if delivered.any {

@@ -119,6 +119,7 @@ impl Host {
         self.peer_view(index).reset(mtu);
         self.engine.recovery.forget(index);
         self.engine.retransmitted_bytes.clear(index);
+        self.engine.send_limits.forget(index);
         self.engine.receipts.remove(&index);
         self.next_generation(index);
         self.engine.schedule.cancel_timers(index);

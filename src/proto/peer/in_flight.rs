@@ -107,6 +107,11 @@ impl PeerMut<'_> {
                 (queues.outgoing.remove(found?)?.take_acknowledged(), None)
             }
         };
+        if command.packet.is_some() {
+            queues.backlog = queues
+                .backlog
+                .saturating_sub(usize::from(command.fragment_length));
+        }
         let reliable_window = usize::from(sequence.window());
         if let Some(channel) = self.channel(channel_id) {
             if channel.reliableWindows[reliable_window] > 0 {

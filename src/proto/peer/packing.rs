@@ -214,16 +214,19 @@ impl PeerMut<'_> {
                             command.reliable_sequence_number,
                             command.unreliable_sequence_number,
                         );
+                        let mut dropped = usize::from(command.fragment_length);
                         command.discard();
-                        let outgoing = &mut self.slot.queues().outgoing;
-                        while outgoing.get(position).is_some_and(|next| {
+                        let queues = self.slot.queues();
+                        while queues.outgoing.get(position).is_some_and(|next| {
                             next.reliable_sequence_number == reliable_sequence
                                 && next.unreliable_sequence_number == unreliable_sequence
                         }) {
-                            if let Some(fragment) = outgoing.remove(position) {
+                            if let Some(fragment) = queues.outgoing.remove(position) {
+                                dropped += usize::from(fragment.fragment_length);
                                 fragment.discard();
                             }
                         }
+                        queues.backlog = queues.backlog.saturating_sub(dropped);
                         continue;
                     }
                 }

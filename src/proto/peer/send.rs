@@ -1,11 +1,12 @@
 //! What a program asks of one peer on the sending side (stock `peer.c`):
 //! sending a packet, with fragmentation; a ping; the ping interval and the
-//! throttle's settings. Each works on the peer's [`PeerMut`] view and
+//! throttle's settings; the peer's send backlog, which its send limit
+//! bounds. Each works on the peer's [`PeerMut`] view and
 //! returns a [`Wake`]: whether the host's send pass must now visit the
 //! peer, which only the host can arrange. A caller reaches them through
 //! `Host::with_peer`, which lends the view and carries out the wake.
 
-use super::slot::{PeerMut, SendError};
+use super::slot::{PeerMut, PeerSlot, SendError};
 use crate::abi::*;
 use crate::mem::PacketFlags;
 use crate::mem::{PacketRef, PacketView};
@@ -105,13 +106,28 @@ leaves_host_nothing!((), i32, Option<(u8, PacketRef)>);
 
 /// What the host's settings and clock say about a packet it sends now:
 /// the largest it takes (`maximumPacketSize`), whether its datagrams carry
-/// a checksum (which leaves each fragment 4 bytes less), and its service
-/// time. `Host::with_peer` reads them once and lends them with the peer.
+/// a checksum (which leaves each fragment 4 bytes less), its service
+/// time, and the send limit it keeps for the peer. `Host::with_peer` reads
+/// them once and lends them with the peer.
 #[derive(Debug, Clone, Copy)]
 pub struct SendTerms {
     pub(crate) maximum_packet_size: usize,
     pub(crate) checksum: bool,
     pub(crate) now: u32,
+    /// The send backlog at which the peer refuses a send, in bytes; 0 for
+    /// none. Lent with the terms rather than kept on the view: only a send
+    /// reads it, so every other step that borrows the peer never looks it
+    /// up.
+    pub(crate) send_limit: usize,
+}
+
+/// The payload bytes a send limit counts for a peer: those of the
+/// commands queued for it and not yet gone, an unreliable one when it is
+/// sent (or dropped by the throttle), a reliable one when it is
+/// acknowledged. A fragment counts its share of its packet; a reliable
+/// command sent again counts once.
+pub(crate) fn send_backlog(slot: &PeerSlot) -> usize {
+    slot.queues.as_deref().map_or(0, |queues| queues.backlog)
 }
 
 impl PeerMut<'_> {
@@ -129,7 +145,11 @@ impl PeerMut<'_> {
 
     /// `enet_peer_send` on the host's `terms`. On success the queued
     /// commands hold references to `packet`; on failure nothing is kept
-    /// (the caller still owns it).
+    /// (the caller still owns it). Besides stock's refusals, a peer with a
+    /// send limit refuses while its [`send_backlog`] is at or over it:
+    /// checked before queueing, so the packet that crosses the limit is
+    /// taken, and a packet larger than the limit goes once the backlog has
+    /// drained below it.
     // Always inlined: `enet_peer_send` is a thin shell around it, and
     // the checks fold into that one call.
     #[inline(always)]
@@ -150,6 +170,10 @@ impl PeerMut<'_> {
         let length = packet.len();
         if length > terms.maximum_packet_size {
             return Err(SendError::TooLarge);
+        }
+        // With no limit set (the default) this is all a send pays.
+        if terms.send_limit != 0 && self.send_backlog() >= terms.send_limit {
+            return Err(SendError::OverSendLimit);
         }
         let mut fragment_length = peer.mtu.saturating_sub(FRAGMENT_OVERHEAD);
         if terms.checksum {
@@ -204,7 +228,7 @@ impl PeerMut<'_> {
                 );
                 wake.visit |= self.setup_outgoing(command).visit;
             }
-            self.stamp_traffic(terms.now);
+            self.note_queued(length, terms.now);
             return Ok(wake);
         }
 
@@ -225,14 +249,22 @@ impl PeerMut<'_> {
             length as u16,
         );
         let wake = self.setup_outgoing(command);
-        self.stamp_traffic(terms.now);
+        self.note_queued(length, terms.now);
         Ok(wake)
     }
 
-    /// Notes that the peer just queued a payload at `now`, which keeps its
-    /// queues (made by the queueing) from being given back.
-    fn stamp_traffic(&mut self, now: u32) {
+    /// The peer's [`send_backlog`].
+    pub fn send_backlog(&self) -> usize {
+        send_backlog(self.slot)
+    }
+
+    /// Notes that the peer just queued a payload of `length` bytes at
+    /// `now`: its send backlog grows (once per packet, here rather than
+    /// per fragment queued), and its queues (made by the queueing) are
+    /// kept from being given back.
+    fn note_queued(&mut self, length: usize, now: u32) {
         if let Some(queues) = self.slot.queues_if_any() {
+            queues.backlog += length;
             queues.last_traffic = now;
         }
     }

@@ -63,6 +63,13 @@ pub struct PeerQueues {
     pub last_traffic: u32,
     /// Commands waiting to be sent, in order.
     pub outgoing: OutgoingQueue,
+    /// The peer's send backlog, which its send limit bounds: the payload
+    /// bytes of the commands queued and not yet gone, an unreliable one
+    /// when it is sent (or dropped by the throttle), a reliable one when
+    /// it is acknowledged (a fragment counts its share of its packet).
+    /// Counted where a send queues its packet and where each command
+    /// goes, never as it moves between the queues in between.
+    pub(crate) backlog: usize,
     /// Reliable commands sent and waiting for their acknowledgement.
     pub sent_reliable: SentQueue,
     pub acknowledgements: VecDeque<Acknowledgement>,
@@ -219,6 +226,7 @@ impl PeerSlot {
             return;
         }
         if queues.is_empty() {
+            debug_assert_eq!(queues.backlog, 0, "send backlog out of step");
             self.queues = None;
             return;
         }
@@ -246,6 +254,9 @@ pub enum SendError {
     BadChannel,
     TooLarge,
     TooManyFragments,
+    /// The peer's send backlog is at or over its send limit
+    /// (`enet_rs_peer_set_send_limit`).
+    OverSendLimit,
 }
 
 /// What a held (received, not yet deliverable) command costs against the

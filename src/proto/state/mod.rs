@@ -22,6 +22,7 @@ pub mod reassembly;
 pub mod recovery;
 pub(in crate::proto) mod schedule;
 pub(in crate::proto) mod scratch;
+pub(in crate::proto) mod send_limit;
 pub(in crate::proto) mod sent;
 pub mod sequence;
 pub(in crate::proto) mod sequence_map;
