@@ -23,6 +23,8 @@ use crate::packet::Packet;
 use crate::peer::Peer;
 use crate::sender::Sender;
 
+pub(crate) mod stats;
+
 /// How a host is made.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct HostConfig {
