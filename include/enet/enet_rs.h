@@ -404,7 +404,8 @@ typedef enum _ENetRsDropReason
     */
    ENET_RS_DROP_PAYLOAD_OUT_OF_BOUNDS = 10,
    /**
-    * A command's payload is above the host's `maximumPacketSize`.
+    * Kept for a payload above the host's `maximumPacketSize`; this
+    * version counts such a command as `ENET_RS_DROP_COMMAND_REJECTED`.
     */
    ENET_RS_DROP_PAYLOAD_TOO_LARGE = 11,
    /**
@@ -418,8 +419,8 @@ typedef enum _ENetRsDropReason
    ENET_RS_DROP_MISSING_SENT_TIME = 13,
    /**
     * A command the peer's state refused (wrong channel or state, out of
-    * the window, malformed fragment, no room in the waiting-data or
-    * reassembly budget).
+    * the window, a payload above `maximumPacketSize`, a malformed
+    * fragment, no room in the waiting-data or reassembly budget).
     */
    ENET_RS_DROP_COMMAND_REJECTED = 14,
    /**

@@ -231,7 +231,8 @@ pub enum ENetRsDropReason {
     ENET_RS_DROP_UNKNOWN_COMMAND = 9,
     /// A command's payload length runs past the datagram's end.
     ENET_RS_DROP_PAYLOAD_OUT_OF_BOUNDS = 10,
-    /// A command's payload is above the host's `maximumPacketSize`.
+    /// Kept for a payload above the host's `maximumPacketSize`; this
+    /// version counts such a command as `ENET_RS_DROP_COMMAND_REJECTED`.
     ENET_RS_DROP_PAYLOAD_TOO_LARGE = 11,
     /// A command other than CONNECT from an address with no peer, or a
     /// CONNECT the host refused or already had.
@@ -239,8 +240,8 @@ pub enum ENetRsDropReason {
     /// A command to acknowledge in a datagram without a sent time.
     ENET_RS_DROP_MISSING_SENT_TIME = 13,
     /// A command the peer's state refused (wrong channel or state, out of
-    /// the window, malformed fragment, no room in the waiting-data or
-    /// reassembly budget).
+    /// the window, a payload above `maximumPacketSize`, a malformed
+    /// fragment, no room in the waiting-data or reassembly budget).
     ENET_RS_DROP_COMMAND_REJECTED = 14,
     /// Longer than ENet's largest datagram (4096 bytes): skipped by the
     /// socket layer.
