@@ -17,6 +17,7 @@ use std::time::{Duration, Instant};
 use ::enet::abi::*;
 use ::enet::ffi::crc::*;
 use ::enet::ffi::enet_rs_dtls::*;
+use ::enet::ffi::enet_rs_stats::enet_rs_host_get_stats;
 use ::enet::ffi::host::*;
 use ::enet::ffi::packet::*;
 use ::enet::ffi::peer::*;
@@ -24,6 +25,16 @@ use ::enet::mem::PacketFlags;
 
 use certs::Identity;
 use relay::{Relay, Tamper};
+
+/// How many datagrams `host` dropped for `reason` (`enet_rs_host_get_stats`).
+fn dropped(host: *mut ENetHost, reason: ENetRsDropReason) -> u64 {
+    // SAFETY: all-zero counters are valid; the size says what to fill.
+    let mut stats: ENetRsHostStats = unsafe { core::mem::zeroed() };
+    stats.size = core::mem::size_of::<ENetRsHostStats>() as u64;
+    // SAFETY: a live host and a writable struct of that size.
+    assert_eq!(unsafe { enet_rs_host_get_stats(host, &mut stats) }, 0);
+    stats.dropped[reason as usize]
+}
 
 fn localhost(port: u16) -> ENetAddress {
     ENetAddress {
@@ -338,6 +349,9 @@ fn a_plaintext_client_gets_nothing_and_encrypted_peers_carry_on() {
     assert!(encrypted_connected);
     assert_eq!(server_connects, 1, "only the encrypted client");
     assert_eq!(plain_events, 0, "the plaintext client hears nothing");
+    // The plaintext CONNECTs came from an address with no session.
+    let no_session = dropped(server, ENetRsDropReason::ENET_RS_DROP_DTLS_NO_SESSION);
+    assert!(no_session >= 1, "{no_session}");
     // SAFETY: live hosts, destroyed once.
     unsafe {
         enet_host_destroy(plain);
@@ -407,8 +421,9 @@ fn set_up_is_refused_for_bad_input_and_for_a_host_with_peers() {
 /// the client sends, and sends 60 reliable messages (ENet's checksum off,
 /// so only DTLS guards them). Returns the messages the server received,
 /// how many datagrams its engine was handed (`totalReceivedPackets`), and
-/// the relay's counts.
-fn through_relay(encrypted: bool, tamper: Tamper) -> (Vec<Vec<u8>>, u64, u64, u64) {
+/// the relay's counts, and the datagrams the server's encryption
+/// discarded (`ENET_RS_DROP_DTLS_DISCARDED`).
+fn through_relay(encrypted: bool, tamper: Tamper) -> (Vec<Vec<u8>>, u64, u64, u64, u64) {
     let ca = certs::ca("the CA");
     let (server, client) = if encrypted {
         (
@@ -471,6 +486,7 @@ fn through_relay(encrypted: bool, tamper: Tamper) -> (Vec<Vec<u8>>, u64, u64, u6
     });
     // SAFETY: a live host.
     let engine_got = u64::from(unsafe { (*server).totalReceivedPackets });
+    let discarded = dropped(server, ENetRsDropReason::ENET_RS_DROP_DTLS_DISCARDED);
     let intact = relay
         .counts
         .intact
@@ -485,12 +501,12 @@ fn through_relay(encrypted: bool, tamper: Tamper) -> (Vec<Vec<u8>>, u64, u64, u6
         enet_host_destroy(client);
         enet_host_destroy(server);
     }
-    (received, engine_got, intact, flipped)
+    (received, engine_got, intact, flipped, discarded)
 }
 
 #[test]
 fn replayed_datagrams_are_dropped_before_the_engine() {
-    let (received, engine_got, intact, _) = through_relay(true, Tamper::Replay);
+    let (received, engine_got, intact, _, discarded) = through_relay(true, Tamper::Replay);
     assert_eq!(received.len(), 60);
     // Every record came twice; the engine got each once (a datagram may
     // still be on its way when counted).
@@ -498,16 +514,28 @@ fn replayed_datagrams_are_dropped_before_the_engine() {
         engine_got <= intact && engine_got + 3 >= intact,
         "{engine_got} of {intact}"
     );
+    // The copies were counted as discarded by the encryption.
+    assert!(
+        discarded > 0 && discarded <= intact,
+        "{discarded} of {intact}"
+    );
     // Plaintext, the same relay hands the engine every copy.
-    let (received, engine_got, intact, _) = through_relay(false, Tamper::Replay);
+    let (received, engine_got, intact, _, discarded) = through_relay(false, Tamper::Replay);
+    assert_eq!(discarded, 0, "a plain host has no encryption to discard");
     assert_eq!(received.len(), 60);
     assert!(engine_got + 3 >= 2 * intact, "{engine_got} of 2 x {intact}");
 }
 
 #[test]
 fn a_flipped_byte_is_dropped_by_dtls_and_never_delivered() {
-    let (received, engine_got, intact, flipped) = through_relay(true, Tamper::FlipOneInThree);
+    let (received, engine_got, intact, flipped, discarded) =
+        through_relay(true, Tamper::FlipOneInThree);
     assert!(flipped > 5, "the relay flipped {flipped}");
+    // Flipped records failed authentication and were counted.
+    assert!(
+        discarded > 0 && discarded <= flipped,
+        "{discarded} of {flipped}"
+    );
     // Only intact records reached the engine; reliable resends made up
     // for the rest, and every message arrived as sent, in order.
     assert!(engine_got <= intact, "{engine_got} of {intact} intact");
