@@ -12,6 +12,7 @@ use enet::wire::{
     Envelope,
 };
 
+use crate::sim::forge::{fragment_on, Forger};
 use crate::sim::{connect, Sim};
 
 /// Command numbers and flags, as the wire has them.
@@ -257,4 +258,63 @@ fn connects_are_counted_accepted_refused_and_evicted() {
     assert_eq!(end.connects_accepted, 1 + 3);
     assert_eq!(end.connects_refused, 1);
     assert_eq!(end.connects_evicted, 1);
+}
+
+/// A datagram with fragment 0 of a `total`-byte packet on channel 0, in
+/// 1000-byte fragments, forged as `forger`'s connection.
+fn first_fragment(forger: &Forger, reliable: bool, start: u16, total: u32) -> Vec<u8> {
+    let data = vec![start as u8; 1000];
+    let sequence = if reliable { start } else { 0 };
+    forger.datagram(&[fragment_on(
+        0,
+        reliable,
+        start,
+        sequence,
+        total.div_ceil(1000),
+        0,
+        total,
+        0,
+        &data,
+    )])
+}
+
+#[test]
+fn reassembly_evictions_and_refusals_are_counted() {
+    let mut sim = Sim::new(74, 10_000);
+    let server = sim.add_host(2, 4);
+    let mut forgers = Vec::new();
+    for _ in 0..2 {
+        let client = sim.add_host(1, 4);
+        let (client_peer, _) = connect(&mut sim, client, server, 4, 0);
+        forgers.push(Forger::for_connection(&mut sim, client, client_peer));
+    }
+    let (a, b) = (&forgers[0], &forgers[1]);
+    sim.inject(a.from, server, first_fragment(a, true, 1, 5000));
+    sim.run_for(20);
+    let one = sim.host(server).reassembly_held();
+    assert!(one > 0);
+    // Room for one: B's unreliable reassembly evicts A's reliable one, and
+    // A's peer is disconnected for it.
+    sim.host(server).set_reassembly_budget(Some(one + 500));
+    sim.inject(b.from, server, first_fragment(b, false, 1, 5000));
+    sim.run_for(20);
+    let counters = *sim.host(server).counters();
+    assert_eq!(counters.reassemblies_evicted, 1);
+    assert_eq!(counters.reassembly_peers_lost, 1);
+    assert_eq!(counters.fragments_over_budget, 0);
+    // No room at all: B's next packet evicts B's older reassembly (an
+    // unreliable one: its peer stays), still does not fit, and is refused.
+    sim.host(server).set_reassembly_budget(Some(10));
+    let before = counters.drops_for(DropReason::CommandRejected);
+    sim.inject(b.from, server, first_fragment(b, false, 2, 5000));
+    sim.run_for(20);
+    let counters = *sim.host(server).counters();
+    assert_eq!(counters.reassemblies_evicted, 2);
+    assert_eq!(counters.reassembly_peers_lost, 1);
+    assert_eq!(counters.fragments_over_budget, 1);
+    assert_eq!(
+        counters.drops_for(DropReason::CommandRejected),
+        before + 1,
+        "the refused fragment stops its datagram"
+    );
 }
