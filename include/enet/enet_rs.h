@@ -48,6 +48,28 @@ extern "C"
 #define ENET_RS_HOST_REUSE_PORT 2
 
 /**
+ * How many reasons this version counts (the highest number plus one).
+ */
+#define ENET_RS_DROP_REASON_COUNT 19
+
+/**
+ * The length of `ENetRsHostStats::dropped`: room for reasons to come.
+ */
+#define ENET_RS_DROP_REASON_SLOTS 32
+
+/**
+ * `sizeof(ENetRsHostStats)` in its first version: the least `size`
+ * `enet_rs_host_get_stats` takes.
+ */
+#define ENET_RS_HOST_STATS_SIZE_V1 368
+
+/**
+ * `sizeof(ENetRsPeerCounters)` in its first version: the least `size`
+ * `enet_rs_peer_get_counters` takes.
+ */
+#define ENET_RS_PEER_COUNTERS_SIZE_V1 104
+
+/**
  * Ready-made loss-recovery settings (see `enet_rs_loss_recovery_preset`).
  */
 typedef enum _ENetRsLossRecoveryMode
@@ -328,6 +350,242 @@ typedef struct _ENetRsNetsimStats
 } ENetRsNetsimStats;
 
 /**
+ * Why a received datagram was dropped, or cut short after some of its
+ * commands: the index of its counter in `ENetRsHostStats::dropped`. Each
+ * datagram counts once, under the reason it stopped at. Numbers are never
+ * reused; a later version may add reasons below
+ * `ENET_RS_DROP_REASON_SLOTS`.
+ */
+typedef enum _ENetRsDropReason
+{
+   /**
+    * Shorter than its header (2 bytes, 4 with a sent time, 4 more with a
+    * checksum).
+    */
+   ENET_RS_DROP_TRUNCATED = 0,
+   /**
+    * Its peer id names no slot of the host.
+    */
+   ENET_RS_DROP_BAD_PEER_ID = 1,
+   /**
+    * Its peer slot is not connected (free, or a zombie).
+    */
+   ENET_RS_DROP_PEER_NOT_CONNECTED = 2,
+   /**
+    * It came from another address than the peer's.
+    */
+   ENET_RS_DROP_ADDRESS_MISMATCH = 3,
+   /**
+    * Its session bits are not the peer's current session's.
+    */
+   ENET_RS_DROP_SESSION_MISMATCH = 4,
+   /**
+    * It is compressed and the host has no compressor.
+    */
+   ENET_RS_DROP_NO_DECOMPRESSOR = 5,
+   /**
+    * Its decompression failed or did not fit.
+    */
+   ENET_RS_DROP_DECOMPRESSION_FAILED = 6,
+   /**
+    * Its checksum is wrong (a host with a checksum callback).
+    */
+   ENET_RS_DROP_BAD_CHECKSUM = 7,
+   /**
+    * A command runs past the datagram's end.
+    */
+   ENET_RS_DROP_TRUNCATED_COMMAND = 8,
+   /**
+    * A command number no command has (0, 13 to 15).
+    */
+   ENET_RS_DROP_UNKNOWN_COMMAND = 9,
+   /**
+    * A command's payload length runs past the datagram's end.
+    */
+   ENET_RS_DROP_PAYLOAD_OUT_OF_BOUNDS = 10,
+   /**
+    * Kept for a payload above the host's `maximumPacketSize`; this
+    * version counts such a command as `ENET_RS_DROP_COMMAND_REJECTED`.
+    */
+   ENET_RS_DROP_PAYLOAD_TOO_LARGE = 11,
+   /**
+    * A command other than CONNECT from an address with no peer, or a
+    * CONNECT the host refused or already had.
+    */
+   ENET_RS_DROP_NO_PEER_FOR_COMMAND = 12,
+   /**
+    * A command to acknowledge in a datagram without a sent time.
+    */
+   ENET_RS_DROP_MISSING_SENT_TIME = 13,
+   /**
+    * A command the peer's state refused (wrong channel or state, out of
+    * the window, a payload above `maximumPacketSize`, a malformed
+    * fragment, no room in the waiting-data or reassembly budget).
+    */
+   ENET_RS_DROP_COMMAND_REJECTED = 14,
+   /**
+    * Longer than ENet's largest datagram (4096 bytes): skipped by the
+    * socket layer.
+    */
+   ENET_RS_DROP_OVERSIZED = 15,
+   /**
+    * It ended its address's DTLS session with an error.
+    */
+   ENET_RS_DROP_DTLS_FAILED = 16,
+   /**
+    * On an established DTLS session, it yielded nothing: a record that
+    * failed authentication or decryption, a replay, or no record at all.
+    */
+   ENET_RS_DROP_DTLS_DISCARDED = 17,
+   /**
+    * From an address with no DTLS session, and no ClientHello a server
+    * answers.
+    */
+   ENET_RS_DROP_DTLS_NO_SESSION = 18
+} ENetRsDropReason;
+
+/**
+ * What a host counted since it was created (`enet_rs_host_get_stats`).
+ * Set `size` to `sizeof(ENetRsHostStats)` before the call: a later
+ * library fills only that much (and adds fields at the end only), and
+ * sets `size` to what it filled. Every field is 64 or 32 bits wide, so
+ * the layout is the same on every platform.
+ */
+typedef struct _ENetRsHostStats
+{
+   /**
+    * The caller's `sizeof(ENetRsHostStats)`; on return, the bytes filled.
+    */
+   uint64_t size;
+   /**
+    * ENet datagrams the protocol handled, and their bytes (decrypted, for
+    * an encrypted host; those dropped below the protocol, counted as
+    * `ENET_RS_DROP_OVERSIZED` and the `DTLS` reasons, are not in here).
+    */
+   uint64_t datagramsReceived;
+   uint64_t bytesReceived;
+   /**
+    * ENet datagrams the host sent, and their bytes (before encryption).
+    */
+   uint64_t datagramsSent;
+   uint64_t bytesSent;
+   /**
+    * Received datagrams the intercept callback consumed.
+    */
+   uint64_t datagramsIntercepted;
+   /**
+    * Incoming connects given a peer.
+    */
+   uint64_t connectsAccepted;
+   /**
+    * Incoming connects refused: bad channel count, `duplicatePeers`
+    * reached, no slot free, no memory.
+    */
+   uint64_t connectsRefused;
+   /**
+    * Half-open peers (connects whose handshake had not completed) reset
+    * to free their slot for a newer connect: a flood of connects.
+    */
+   uint64_t connectsEvicted;
+   /**
+    * Fragment reassemblies dropped to stay within the host's reassembly
+    * budget.
+    */
+   uint64_t reassembliesEvicted;
+   /**
+    * Of those, reliable ones, whose peer was disconnected for it.
+    */
+   uint64_t reassemblyPeersLost;
+   /**
+    * Fragments refused because the budget had no room even after
+    * evicting (each also stops its datagram as
+    * `ENET_RS_DROP_COMMAND_REJECTED`).
+    */
+   uint64_t fragmentsOverBudget;
+   /**
+    * DTLS sessions the host keeps now, handshaking or established.
+    */
+   uint64_t dtlsSessions;
+   /**
+    * Datagrams the network conditioner dropped, both directions (its
+    * loss and its rate cap; 0 without one). Its counts start again when
+    * it is replaced.
+    */
+   uint64_t netsimDropped;
+   /**
+    * Dropped datagrams, by `ENetRsDropReason`.
+    */
+   uint64_t dropped[ENET_RS_DROP_REASON_SLOTS];
+} ENetRsHostStats;
+
+/**
+ * What a peer has queued and in flight, and how its link fares
+ * (`enet_rs_peer_get_counters`). Set `size` to
+ * `sizeof(ENetRsPeerCounters)` before the call, as for `ENetRsHostStats`.
+ */
+typedef struct _ENetRsPeerCounters
+{
+   /**
+    * The caller's `sizeof(ENetRsPeerCounters)`; on return, the bytes
+    * filled.
+    */
+   uint64_t size;
+   /**
+    * Commands queued to send (pings and other control commands
+    * included, acknowledgements not), and the payload bytes they carry.
+    */
+   uint64_t queuedCommands;
+   uint64_t queuedBytes;
+   /**
+    * Reliable commands sent and not yet acknowledged.
+    */
+   uint64_t inFlightCommands;
+   /**
+    * Their bytes, as the reliable window counts them
+    * (`reliableDataInTransit`).
+    */
+   uint64_t inFlightBytes;
+   /**
+    * Reliable commands sent again (as `enet_rs_peer_get_stats`
+    * counts them), and their payload bytes.
+    */
+   uint64_t resends;
+   uint64_t resentBytes;
+   /**
+    * Of those, sent early on later acknowledgements, and on a timeout.
+    */
+   uint64_t fastRetransmits;
+   uint64_t timeouts;
+   /**
+    * Smoothed round-trip time and its variance, in ms.
+    */
+   enet_uint32 roundTripTime;
+   enet_uint32 roundTripTimeVariance;
+   /**
+    * The lowest round trip of the current throttle interval, in ms.
+    */
+   enet_uint32 lowestRoundTripTime;
+   /**
+    * Mean reliable-packet loss and its variance, scaled so that 65536
+    * is all (`packetLoss`, `packetLossVariance`).
+    */
+   enet_uint32 packetLoss;
+   enet_uint32 packetLossVariance;
+   /**
+    * The throttle: unreliable packets sent out of 32.
+    */
+   enet_uint32 packetThrottle;
+   /**
+    * The congestion window in bytes (0 when congestion control is off).
+    */
+   enet_uint32 congestionWindow;
+   /**
+    * The peer's MTU.
+    */
+   enet_uint32 mtu;
+} ENetRsPeerCounters;
+
+/**
  * The extension set this library offers (`ENET_RS_VERSION`), so a program
  * can find out at run time whether it runs on enet-rs (stock ENet has no
  * such symbol) and which extensions it may call.
@@ -585,6 +843,29 @@ ENET_API size_t enet_rs_peer_get_send_limit(ENetPeer *peer);
  * not. 0 for a NULL or foreign peer.
  */
 ENET_API size_t enet_rs_peer_get_send_backlog(ENetPeer *peer);
+
+/**
+ * Fills `stats` with what the host counted since it was created:
+ * datagrams and bytes in and out, dropped datagrams by
+ * `ENetRsDropReason`, connects accepted, refused and evicted, reassembly
+ * evictions, DTLS sessions and the network conditioner's drops. Set
+ * `stats->size` to `sizeof(ENetRsHostStats)` first: the call fills that
+ * much (or all it knows, if less) and sets `size` to the bytes it filled.
+ * 0, or -1 for a NULL argument or a `size` below
+ * `ENET_RS_HOST_STATS_SIZE_V1`. Reading costs nothing while the host
+ * runs: the counters are plain additions it makes anyway.
+ */
+ENET_API int enet_rs_host_get_stats(ENetHost *host, ENetRsHostStats *stats);
+
+/**
+ * Fills `counters` with what the peer has queued and in flight, its
+ * resends, round trip and loss. Set `counters->size` to
+ * `sizeof(ENetRsPeerCounters)` first, as for `enet_rs_host_get_stats`.
+ * 0, or -1 for a NULL or foreign argument or a `size` below
+ * `ENET_RS_PEER_COUNTERS_SIZE_V1`. `enet_rs_peer_get_stats` stays as it
+ * was; this call reports its counts too.
+ */
+ENET_API int enet_rs_peer_get_counters(ENetPeer *peer, ENetRsPeerCounters *counters);
 
 #ifdef __cplusplus
 }

@@ -197,3 +197,166 @@ pub struct ENetRsNetsimStats {
     /// What the host received.
     pub incoming: ENetRsNetsimDirection,
 }
+
+// ---- host and peer counters ----
+
+/// Why a received datagram was dropped, or cut short after some of its
+/// commands: the index of its counter in `ENetRsHostStats::dropped`. Each
+/// datagram counts once, under the reason it stopped at. Numbers are never
+/// reused; a later version may add reasons below
+/// `ENET_RS_DROP_REASON_SLOTS`.
+#[repr(C)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ENetRsDropReason {
+    /// Shorter than its header (2 bytes, 4 with a sent time, 4 more with a
+    /// checksum).
+    ENET_RS_DROP_TRUNCATED = 0,
+    /// Its peer id names no slot of the host.
+    ENET_RS_DROP_BAD_PEER_ID = 1,
+    /// Its peer slot is not connected (free, or a zombie).
+    ENET_RS_DROP_PEER_NOT_CONNECTED = 2,
+    /// It came from another address than the peer's.
+    ENET_RS_DROP_ADDRESS_MISMATCH = 3,
+    /// Its session bits are not the peer's current session's.
+    ENET_RS_DROP_SESSION_MISMATCH = 4,
+    /// It is compressed and the host has no compressor.
+    ENET_RS_DROP_NO_DECOMPRESSOR = 5,
+    /// Its decompression failed or did not fit.
+    ENET_RS_DROP_DECOMPRESSION_FAILED = 6,
+    /// Its checksum is wrong (a host with a checksum callback).
+    ENET_RS_DROP_BAD_CHECKSUM = 7,
+    /// A command runs past the datagram's end.
+    ENET_RS_DROP_TRUNCATED_COMMAND = 8,
+    /// A command number no command has (0, 13 to 15).
+    ENET_RS_DROP_UNKNOWN_COMMAND = 9,
+    /// A command's payload length runs past the datagram's end.
+    ENET_RS_DROP_PAYLOAD_OUT_OF_BOUNDS = 10,
+    /// Kept for a payload above the host's `maximumPacketSize`; this
+    /// version counts such a command as `ENET_RS_DROP_COMMAND_REJECTED`.
+    ENET_RS_DROP_PAYLOAD_TOO_LARGE = 11,
+    /// A command other than CONNECT from an address with no peer, or a
+    /// CONNECT the host refused or already had.
+    ENET_RS_DROP_NO_PEER_FOR_COMMAND = 12,
+    /// A command to acknowledge in a datagram without a sent time.
+    ENET_RS_DROP_MISSING_SENT_TIME = 13,
+    /// A command the peer's state refused (wrong channel or state, out of
+    /// the window, a payload above `maximumPacketSize`, a malformed
+    /// fragment, no room in the waiting-data or reassembly budget).
+    ENET_RS_DROP_COMMAND_REJECTED = 14,
+    /// Longer than ENet's largest datagram (4096 bytes): skipped by the
+    /// socket layer.
+    ENET_RS_DROP_OVERSIZED = 15,
+    /// It ended its address's DTLS session with an error.
+    ENET_RS_DROP_DTLS_FAILED = 16,
+    /// On an established DTLS session, it yielded nothing: a record that
+    /// failed authentication or decryption, a replay, or no record at all.
+    ENET_RS_DROP_DTLS_DISCARDED = 17,
+    /// From an address with no DTLS session, and no ClientHello a server
+    /// answers.
+    ENET_RS_DROP_DTLS_NO_SESSION = 18,
+}
+
+/// How many reasons this version counts (the highest number plus one).
+pub const ENET_RS_DROP_REASON_COUNT: u32 = 19;
+/// The length of `ENetRsHostStats::dropped`: room for reasons to come.
+pub const ENET_RS_DROP_REASON_SLOTS: usize = 32;
+
+/// What a host counted since it was created (`enet_rs_host_get_stats`).
+/// Set `size` to `sizeof(ENetRsHostStats)` before the call: a later
+/// library fills only that much (and adds fields at the end only), and
+/// sets `size` to what it filled. Every field is 64 or 32 bits wide, so
+/// the layout is the same on every platform.
+#[repr(C)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ENetRsHostStats {
+    /// The caller's `sizeof(ENetRsHostStats)`; on return, the bytes filled.
+    pub size: u64,
+    /// ENet datagrams the protocol handled, and their bytes (decrypted, for
+    /// an encrypted host; those dropped below the protocol, counted as
+    /// `ENET_RS_DROP_OVERSIZED` and the `DTLS` reasons, are not in here).
+    pub datagramsReceived: u64,
+    pub bytesReceived: u64,
+    /// ENet datagrams the host sent, and their bytes (before encryption).
+    pub datagramsSent: u64,
+    pub bytesSent: u64,
+    /// Received datagrams the intercept callback consumed.
+    pub datagramsIntercepted: u64,
+    /// Incoming connects given a peer.
+    pub connectsAccepted: u64,
+    /// Incoming connects refused: bad channel count, `duplicatePeers`
+    /// reached, no slot free, no memory.
+    pub connectsRefused: u64,
+    /// Half-open peers (connects whose handshake had not completed) reset
+    /// to free their slot for a newer connect: a flood of connects.
+    pub connectsEvicted: u64,
+    /// Fragment reassemblies dropped to stay within the host's reassembly
+    /// budget.
+    pub reassembliesEvicted: u64,
+    /// Of those, reliable ones, whose peer was disconnected for it.
+    pub reassemblyPeersLost: u64,
+    /// Fragments refused because the budget had no room even after
+    /// evicting (each also stops its datagram as
+    /// `ENET_RS_DROP_COMMAND_REJECTED`).
+    pub fragmentsOverBudget: u64,
+    /// DTLS sessions the host keeps now, handshaking or established.
+    pub dtlsSessions: u64,
+    /// Datagrams the network conditioner dropped, both directions (its
+    /// loss and its rate cap; 0 without one). Its counts start again when
+    /// it is replaced.
+    pub netsimDropped: u64,
+    /// Dropped datagrams, by `ENetRsDropReason`.
+    pub dropped: [u64; ENET_RS_DROP_REASON_SLOTS],
+}
+
+/// `sizeof(ENetRsHostStats)` in its first version: the least `size`
+/// `enet_rs_host_get_stats` takes.
+pub const ENET_RS_HOST_STATS_SIZE_V1: usize = 368;
+
+/// What a peer has queued and in flight, and how its link fares
+/// (`enet_rs_peer_get_counters`). Set `size` to
+/// `sizeof(ENetRsPeerCounters)` before the call, as for `ENetRsHostStats`.
+#[repr(C)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct ENetRsPeerCounters {
+    /// The caller's `sizeof(ENetRsPeerCounters)`; on return, the bytes
+    /// filled.
+    pub size: u64,
+    /// Commands queued to send (pings and other control commands
+    /// included, acknowledgements not), and the payload bytes they carry.
+    pub queuedCommands: u64,
+    pub queuedBytes: u64,
+    /// Reliable commands sent and not yet acknowledged.
+    pub inFlightCommands: u64,
+    /// Their bytes, as the reliable window counts them
+    /// (`reliableDataInTransit`).
+    pub inFlightBytes: u64,
+    /// Reliable commands sent again (as `enet_rs_peer_get_stats`
+    /// counts them), and their payload bytes.
+    pub resends: u64,
+    pub resentBytes: u64,
+    /// Of those, sent early on later acknowledgements, and on a timeout.
+    pub fastRetransmits: u64,
+    pub timeouts: u64,
+    /// Smoothed round-trip time and its variance, in ms.
+    pub roundTripTime: u32,
+    pub roundTripTimeVariance: u32,
+    /// The lowest round trip of the current throttle interval, in ms.
+    pub lowestRoundTripTime: u32,
+    /// Mean reliable-packet loss and its variance, scaled so that 65536
+    /// is all (`packetLoss`, `packetLossVariance`).
+    pub packetLoss: u32,
+    pub packetLossVariance: u32,
+    /// The throttle: unreliable packets sent out of 32.
+    pub packetThrottle: u32,
+    /// The congestion window in bytes (0 when congestion control is off).
+    pub congestionWindow: u32,
+    /// The peer's MTU.
+    pub mtu: u32,
+}
+
+/// `sizeof(ENetRsPeerCounters)` in its first version: the least `size`
+/// `enet_rs_peer_get_counters` takes.
+pub const ENET_RS_PEER_COUNTERS_SIZE_V1: usize = 104;
+
+const _: () = assert!(core::mem::size_of::<ENetRsHostStats>() == ENET_RS_HOST_STATS_SIZE_V1);
+const _: () = assert!(core::mem::size_of::<ENetRsPeerCounters>() == ENET_RS_PEER_COUNTERS_SIZE_V1);

@@ -66,6 +66,21 @@ pub enum Status {
     Failed(String),
 }
 
+/// Datagrams the encryption layer dropped before the engine saw them
+/// (`enet_rs_host_get_stats`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct DtlsDrops {
+    /// Datagrams that ended their address's session with an error.
+    pub failed: u64,
+    /// Datagrams on an established session that yielded nothing: records
+    /// that failed authentication or decryption, replays, or bytes that
+    /// were no record (the DTLS library discards those silently).
+    pub discarded: u64,
+    /// Datagrams from an address with no session that were no ClientHello
+    /// a server could answer.
+    pub no_session: u64,
+}
+
 /// A host's encryption: its set-ups and its sessions.
 pub struct SecureLayer {
     server: Option<ServerSetup>,
@@ -83,6 +98,8 @@ pub struct SecureLayer {
     failures: Vec<(SocketAddr, String)>,
     /// When idle sessions were last looked for.
     swept: Instant,
+    /// Datagrams dropped here.
+    drops: DtlsDrops,
 }
 
 impl SecureLayer {
@@ -97,6 +114,7 @@ impl SecureLayer {
             lost: Vec::new(),
             failures: Vec::new(),
             swept: Instant::now(),
+            drops: DtlsDrops::default(),
         }
     }
 
@@ -114,6 +132,11 @@ impl SecureLayer {
     /// Connects out over sessions judged by `setup`.
     pub fn set_client(&mut self, setup: ClientSetup) {
         self.client = Some(setup);
+    }
+
+    /// The datagrams the layer dropped so far.
+    pub fn drops(&self) -> DtlsDrops {
+        self.drops
     }
 
     /// How many sessions the host keeps (handshaking or established).
@@ -148,17 +171,21 @@ impl SecureLayer {
 
     /// A datagram from `from`.
     fn receive(&mut self, from: SocketAddr, datagram: &[u8], now: Instant) {
-        let (has_session, restarting) = match self.sessions.get(&from) {
+        let (has_session, established, restarting) = match self.sessions.get(&from) {
             // A client that restarted its handshake on an address with an
             // established session goes through the gate again.
-            Some(session) => (
-                true,
-                session.progress() == Progress::Established
-                    && hello::ClientHello::parse(datagram).is_some(),
-            ),
-            None => (false, false),
+            Some(session) => {
+                let established = session.progress() == Progress::Established;
+                (
+                    true,
+                    established,
+                    established && hello::ClientHello::parse(datagram).is_some(),
+                )
+            }
+            None => (false, false, false),
         };
         if has_session && !restarting {
+            let marks = (self.outbox.plaintexts_mark(), self.outbox.records_mark());
             let result = {
                 let SecureLayer {
                     sessions,
@@ -170,8 +197,22 @@ impl SecureLayer {
                     .get_mut(&from)
                     .map(|session| session.receive(from, datagram, now, outbox, scratch))
             };
-            if let Some(Err(ended)) = result {
-                self.end(from, ended);
+            match result {
+                Some(Err(ended)) => {
+                    if matches!(ended, Ended::Failed(_)) {
+                        self.drops.failed += 1;
+                    }
+                    self.end(from, ended);
+                }
+                // Nothing out of an established session: neither plaintext
+                // nor a handshake flight answered.
+                Some(Ok(()))
+                    if established
+                        && marks == (self.outbox.plaintexts_mark(), self.outbox.records_mark()) =>
+                {
+                    self.drops.discarded += 1;
+                }
+                _ => {}
             }
             return;
         }
@@ -189,9 +230,12 @@ impl SecureLayer {
                 (Some(server), Some(gate)) => {
                     gate.admit(server, from, datagram, now, outbox, scratch)
                 }
-                _ => return,
+                _ => Admission::Dropped,
             }
         };
+        if matches!(admission, Admission::Dropped) {
+            self.drops.no_session += 1;
+        }
         if let Admission::Admitted(session) = admission {
             if has_session {
                 self.end(

@@ -105,6 +105,12 @@ impl Outbox {
     pub fn records_mark(&self) -> usize {
         self.records.len()
     }
+
+    /// How many plaintexts were received since the buffer was last
+    /// emptied: a datagram that adds none yielded no ENet datagram.
+    pub fn plaintexts_mark(&self) -> usize {
+        self.plaintexts.len()
+    }
 }
 
 /// One remote address's session.

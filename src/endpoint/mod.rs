@@ -12,6 +12,7 @@
 
 mod builder;
 mod seed;
+mod stats;
 
 use core::ops::{Deref, DerefMut};
 use std::sync::Arc;
@@ -26,6 +27,7 @@ use crate::proto::Host;
 
 pub use builder::{packet_pool_switches, BoundSocket, HostBuilder};
 pub use seed::random_seed;
+pub use stats::{DatagramDrop, HostStats, DATAGRAM_DROPS};
 
 /// A host and everything it runs over. The engine's host comes first, so
 /// the `ENetHost *` C code holds (the engine host's first field) points at

@@ -23,6 +23,8 @@ pub struct SocketIo {
     outgoing: SendBatch,
     /// The host's network conditioner, if it has one.
     netsim: Option<Box<Conditioner>>,
+    /// Datagrams skipped for being longer than the receive buffer.
+    oversized: u64,
 }
 
 impl SocketIo {
@@ -34,6 +36,7 @@ impl SocketIo {
             received: ReceiveBatch::for_socket(socket, offload),
             outgoing: SendBatch::new(offload, ipv6_socket),
             netsim: None,
+            oversized: 0,
         }
     }
 
@@ -46,6 +49,11 @@ impl SocketIo {
     /// The network conditioner, if there is one.
     pub fn netsim(&self) -> Option<&Conditioner> {
         self.netsim.as_deref()
+    }
+
+    /// Datagrams skipped so far for being longer than ENet's largest.
+    pub fn oversized(&self) -> u64 {
+        self.oversized
     }
 
     /// The engine's transport over `socket` for one call; its waits also
@@ -61,6 +69,7 @@ impl SocketIo {
             received: &mut self.received,
             outgoing: &mut self.outgoing,
             netsim: self.netsim.as_deref_mut(),
+            oversized: &mut self.oversized,
         }
     }
 }
@@ -73,6 +82,7 @@ pub struct SocketTransport<'a> {
     received: &'a mut ReceiveBatch,
     outgoing: &'a mut SendBatch,
     netsim: Option<&'a mut Conditioner>,
+    oversized: &'a mut u64,
 }
 
 /// Datagrams the conditioner takes from the socket in one receive call
@@ -84,6 +94,7 @@ const CONDITIONED_READS: usize = 256;
 fn receive_raw<R>(
     socket: ENetSocket,
     received: &mut ReceiveBatch,
+    oversized: &mut u64,
     handle: impl FnOnce(SocketAddr, &[u8]) -> R,
 ) -> Result<Option<R>, ServiceFailed> {
     loop {
@@ -94,9 +105,12 @@ fn receive_raw<R>(
                 Err(_) => return Err(ServiceFailed),
             }
         }
-        // Oversized datagrams are skipped (stock 1.3.17 fails the call).
-        if let Some(Datagram::Received { from, bytes }) = received.pop() {
-            return Ok(Some(handle(from, bytes)));
+        // Oversized datagrams are skipped (stock 1.3.17 fails the call),
+        // and counted.
+        match received.pop() {
+            Some(Datagram::Received { from, bytes }) => return Ok(Some(handle(from, bytes))),
+            Some(Datagram::Truncated) => *oversized += 1,
+            None => {}
         }
     }
 }
@@ -151,6 +165,7 @@ impl SocketTransport<'_> {
             socket,
             received,
             netsim,
+            oversized,
             ..
         } = self;
         let Some(netsim) = netsim.as_deref_mut() else {
@@ -163,7 +178,7 @@ impl SocketTransport<'_> {
             if due.is_some() {
                 break;
             }
-            let taken = receive_raw(*socket, received, |from, bytes| {
+            let taken = receive_raw(*socket, received, oversized, |from, bytes| {
                 netsim.incoming.admit(now, bytes, from)
             })?;
             if taken.is_none() {
@@ -241,7 +256,7 @@ impl Transport for SocketTransport<'_> {
         if self.netsim.is_some() {
             return self.receive_conditioned(handle);
         }
-        receive_raw(self.socket, self.received, handle)
+        receive_raw(self.socket, self.received, self.oversized, handle)
     }
 
     fn transmit(&mut self, to: &SocketAddr, bytes: &[u8], grouping: Grouping) -> Transmitted {

@@ -17,6 +17,7 @@ use std::time::{Duration, Instant};
 use ::enet::abi::*;
 use ::enet::ffi::crc::*;
 use ::enet::ffi::enet_rs_dtls::*;
+use ::enet::ffi::enet_rs_stats::enet_rs_host_get_stats;
 use ::enet::ffi::host::*;
 use ::enet::ffi::packet::*;
 use ::enet::ffi::peer::*;
@@ -24,6 +25,16 @@ use ::enet::mem::PacketFlags;
 
 use certs::Identity;
 use relay::{Relay, Tamper};
+
+/// How many datagrams `host` dropped for `reason` (`enet_rs_host_get_stats`).
+fn dropped(host: *mut ENetHost, reason: ENetRsDropReason) -> u64 {
+    // SAFETY: all-zero counters are valid; the size says what to fill.
+    let mut stats: ENetRsHostStats = unsafe { core::mem::zeroed() };
+    stats.size = core::mem::size_of::<ENetRsHostStats>() as u64;
+    // SAFETY: a live host and a writable struct of that size.
+    assert_eq!(unsafe { enet_rs_host_get_stats(host, &mut stats) }, 0);
+    stats.dropped[reason as usize]
+}
 
 fn localhost(port: u16) -> ENetAddress {
     ENetAddress {
@@ -338,6 +349,9 @@ fn a_plaintext_client_gets_nothing_and_encrypted_peers_carry_on() {
     assert!(encrypted_connected);
     assert_eq!(server_connects, 1, "only the encrypted client");
     assert_eq!(plain_events, 0, "the plaintext client hears nothing");
+    // The plaintext CONNECTs came from an address with no session.
+    let no_session = dropped(server, ENetRsDropReason::ENET_RS_DROP_DTLS_NO_SESSION);
+    assert!(no_session >= 1, "{no_session}");
     // SAFETY: live hosts, destroyed once.
     unsafe {
         enet_host_destroy(plain);
@@ -416,6 +430,9 @@ struct RelayRun {
     longest: u64,
     /// The MTU the client's and the server's peer settled on.
     mtus: (u32, u32),
+    /// The datagrams the server's encryption discarded
+    /// (`ENET_RS_DROP_DTLS_DISCARDED`).
+    discarded: u64,
 }
 
 /// Connects a client to a server through a relay that tampers with what
@@ -490,6 +507,7 @@ fn through_relay(encrypted: bool, tamper: Tamper, length: usize) -> RelayRun {
         |counter: &std::sync::atomic::AtomicU64| counter.load(std::sync::atomic::Ordering::Relaxed);
     let (intact, flipped) = (count(&relay.counts.intact), count(&relay.counts.flipped));
     let longest = count(&relay.counts.longest);
+    let discarded = dropped(server, ENetRsDropReason::ENET_RS_DROP_DTLS_DISCARDED);
     drop(relay);
     // SAFETY: live hosts, destroyed once.
     unsafe {
@@ -503,6 +521,7 @@ fn through_relay(encrypted: bool, tamper: Tamper, length: usize) -> RelayRun {
         flipped,
         longest,
         mtus,
+        discarded,
     }
 }
 
@@ -510,6 +529,7 @@ fn through_relay(encrypted: bool, tamper: Tamper, length: usize) -> RelayRun {
 fn replayed_datagrams_are_dropped_before_the_engine() {
     let run = through_relay(true, Tamper::Replay, 200);
     assert_eq!(run.received.len(), 60);
+    let discarded = run.discarded;
     // Every record came twice; the engine got each once (a datagram may
     // still be on its way when counted).
     let (engine_got, intact) = (run.engine_got, run.intact);
@@ -517,10 +537,19 @@ fn replayed_datagrams_are_dropped_before_the_engine() {
         engine_got <= intact && engine_got + 3 >= intact,
         "{engine_got} of {intact}"
     );
+    // The copies were counted as discarded by the encryption.
+    assert!(
+        discarded > 0 && discarded <= intact,
+        "{discarded} of {intact}"
+    );
     // Plaintext, the same relay hands the engine every copy.
     let run = through_relay(false, Tamper::Replay, 200);
     assert_eq!(run.received.len(), 60);
     let (engine_got, intact) = (run.engine_got, run.intact);
+    assert_eq!(
+        run.discarded, 0,
+        "a plain host has no encryption to discard"
+    );
     assert!(engine_got + 3 >= 2 * intact, "{engine_got} of 2 x {intact}");
 }
 
@@ -528,7 +557,13 @@ fn replayed_datagrams_are_dropped_before_the_engine() {
 fn a_flipped_byte_is_dropped_by_dtls_and_never_delivered() {
     let run = through_relay(true, Tamper::FlipOneInThree, 200);
     let (engine_got, intact, flipped) = (run.engine_got, run.intact, run.flipped);
+    let discarded = run.discarded;
     assert!(flipped > 5, "the relay flipped {flipped}");
+    // Flipped records failed authentication and were counted.
+    assert!(
+        discarded > 0 && discarded <= flipped,
+        "{discarded} of {flipped}"
+    );
     // Only intact records reached the engine; reliable resends made up
     // for the rest, and every message arrived as sent, in order.
     assert!(engine_got <= intact, "{engine_got} of {intact} intact");

@@ -13,6 +13,7 @@ mod sim;
 // The engine on the simulated network.
 mod hostile;
 mod sim_basic;
+mod sim_counters;
 mod sim_deadlines;
 mod sim_flood;
 mod sim_lifecycle;

@@ -24,6 +24,7 @@ use crate::peer::Peer;
 use crate::sender::Sender;
 
 mod send_limit;
+pub(crate) mod stats;
 
 /// How a host is made.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

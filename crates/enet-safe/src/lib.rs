@@ -57,7 +57,12 @@ mod peer;
 mod sender;
 mod timeouts;
 
+/// A host's counters ([`Host::stats`]) and a peer's ([`Host::counters`]).
+pub use enet::endpoint::{DatagramDrop, HostStats};
+pub use enet::proto::state::counters::HostCounters;
+pub use enet::wire::DropReason;
 pub use error::Error;
+pub use host::stats::PeerCounters;
 pub use host::{Encryption, Event, Host, HostConfig, NetsimStats, PeerInfo, ServerCheck};
 /// What one direction of a network conditioner did ([`Host::netsim_stats`]).
 pub use netsim::LinkStats as NetsimDirection;

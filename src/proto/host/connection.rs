@@ -202,7 +202,7 @@ impl Host {
             ..=ENET_PROTOCOL_MAXIMUM_CHANNEL_COUNT as usize)
             .contains(&requested_channels)
         {
-            return None;
+            return self.refuse_connect();
         }
         let connect_id = connect.connect_id.to_native();
         let mut free = None;
@@ -218,15 +218,15 @@ impl Host {
             }
         }
         if duplicates >= self.public.duplicatePeers {
-            return None;
+            return self.refuse_connect();
         }
-        let index = match free {
+        let index = match free.or_else(|| self.evict_oldest_half_open()) {
             Some(index) => index,
-            None => self.evict_oldest_half_open()?,
+            None => return self.refuse_connect(),
         };
         let channel_count = requested_channels.min(self.public.channelLimit);
         if !self.allocate_channels(index, channel_count) {
-            return None;
+            return self.refuse_connect();
         }
         let host_incoming = self.public.incomingBandwidth;
         let host_outgoing = self.public.outgoingBandwidth;
@@ -302,7 +302,14 @@ impl Host {
         self.engine.half_open.admit(index, |slot| {
             peers[slot].state == ENET_PEER_STATE_ACKNOWLEDGING_CONNECT
         });
+        self.engine.counters.connects_accepted += 1;
         Some(index)
+    }
+
+    /// Counts a refused CONNECT; `None`, the refusal.
+    fn refuse_connect(&mut self) -> Option<PeerIndex> {
+        self.engine.counters.connects_refused += 1;
+        None
     }
 
     /// Every slot is taken: resets the oldest half-open peer (one an
@@ -316,6 +323,7 @@ impl Host {
             .half_open
             .oldest(|slot| peers[slot].state == ENET_PEER_STATE_ACKNOWLEDGING_CONNECT)?;
         self.reset_peer(index);
+        self.engine.counters.connects_evicted += 1;
         Some(index)
     }
 

@@ -111,6 +111,7 @@ impl Host {
         let limit = self.engine.reassembly.limit(self.public.maximumPacketSize);
         while !self.engine.reassembly.fits(cost, limit) {
             let Some(stalest) = self.engine.reassembly.stalest_except(current) else {
+                self.engine.counters.fragments_over_budget += 1;
                 return false;
             };
             if !self.evict_reassembly(stalest) {
@@ -130,7 +131,9 @@ impl Host {
             return false;
         };
         self.peer_view(locator.peer).drop_held(incoming);
+        self.engine.counters.reassemblies_evicted += 1;
         if matches!(locator.key, HeldKey::Reliable { .. }) {
+            self.engine.counters.reassembly_peers_lost += 1;
             let change = self.peer_view(locator.peer).connection_lost_later();
             self.apply_quiet(locator.peer, change);
         }

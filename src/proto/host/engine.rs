@@ -119,6 +119,8 @@ pub(crate) struct Engine {
     /// what reaches the wire stays within the MTU the program set. 0 for
     /// a plain host, whose MTU rules are stock's.
     pub(in crate::proto::host) datagram_overhead: u32,
+    /// What the host counted of its traffic (`counters.rs`).
+    pub(in crate::proto::host) counters: crate::proto::state::counters::HostCounters,
 }
 
 impl Engine {
@@ -367,6 +369,7 @@ impl Engine {
             generations: std::cell::OnceCell::new(),
             datagram_overhead: 0,
             requests: Vec::new(),
+            counters: Default::default(),
         })
     }
 }

@@ -10,6 +10,7 @@
 
 pub mod codec;
 mod connection;
+mod counters;
 mod delivery;
 pub mod disconnect;
 mod dispatch;

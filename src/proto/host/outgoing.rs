@@ -317,6 +317,7 @@ impl Host {
     fn count_sent(&mut self, bytes: usize) {
         self.public.totalSentData = self.public.totalSentData.wrapping_add(bytes as u32);
         self.public.totalSentPackets = self.public.totalSentPackets.wrapping_add(1);
+        self.engine.counters.sent(bytes);
     }
 
     /// Packs owed acknowledgements; true if some had to wait for the next

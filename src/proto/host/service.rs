@@ -367,14 +367,18 @@ impl Host {
         self.public.receivedDataLength = length;
         self.public.totalReceivedData = self.public.totalReceivedData.wrapping_add(length as u32);
         self.public.totalReceivedPackets = self.public.totalReceivedPackets.wrapping_add(1);
+        self.engine.counters.received(length);
         self.public.receivedData = self.public.packetData[0].as_mut_ptr();
 
         match hooks.intercept(self, bytes) {
             Intercept::Pass => {}
-            Intercept::Consumed if want_event && hooks.intercepted_event() => {
-                return Ok(Phase::Done(Serviced::InterceptedEvent))
+            Intercept::Consumed => {
+                self.engine.counters.intercepted += 1;
+                if want_event && hooks.intercepted_event() {
+                    return Ok(Phase::Done(Serviced::InterceptedEvent));
+                }
+                return Ok(Phase::Continue);
             }
-            Intercept::Consumed => return Ok(Phase::Continue),
             Intercept::Failed => return Err(ServiceFailed),
         }
 
@@ -385,7 +389,10 @@ impl Host {
         };
         let codec = hooks.codec(&self.public);
         let result = self.receive_datagram(now, from, bytes, codec, &mut slot);
-        // A dropped datagram is no failure of the host.
+        // A dropped datagram is no failure of the host; it is counted.
+        if let Err(reason) = result {
+            self.engine.counters.dropped(reason);
+        }
         if want_event {
             if let Some(event) = slot.event {
                 return Ok(Phase::Done(Serviced::Event(event)));

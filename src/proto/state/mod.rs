@@ -12,6 +12,7 @@ pub mod channel;
 pub mod channel_id;
 pub mod command;
 pub(in crate::proto) mod connected;
+pub mod counters;
 pub mod event;
 pub(in crate::proto) mod half_open;
 pub mod handle;

@@ -62,6 +62,9 @@ pub struct ServerArgs {
     /// Exit once every client that connected has left
     #[arg(long)]
     pub once: bool,
+    /// Print the host's counters at the end as JSON (enet-rs only)
+    #[arg(long)]
+    pub json: bool,
 }
 
 #[derive(Debug, Args)]

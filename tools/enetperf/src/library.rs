@@ -7,7 +7,7 @@ use std::ffi::{c_int, c_void, CStr, CString};
 use std::path::{Path, PathBuf};
 
 use enet::abi::{
-    ENetAddress, ENetEvent, ENetHost, ENetPacket, ENetPeer, ENetRsLossRecovery,
+    ENetAddress, ENetEvent, ENetHost, ENetPacket, ENetPeer, ENetRsHostStats, ENetRsLossRecovery,
     ENetRsLossRecoveryMode, ENetRsNetsimStats,
 };
 
@@ -30,6 +30,7 @@ type LossRecoveryPreset = unsafe extern "C" fn(c_int, *mut ENetRsLossRecovery) -
 type HostSetLossRecovery = unsafe extern "C" fn(*mut ENetHost, *const ENetRsLossRecovery) -> c_int;
 type HostSetNetsim = unsafe extern "C" fn(*mut ENetHost, *const std::ffi::c_char) -> c_int;
 type HostNetsimStats = unsafe extern "C" fn(*mut ENetHost, *mut ENetRsNetsimStats) -> c_int;
+type HostGetStats = unsafe extern "C" fn(*mut ENetHost, *mut ENetRsHostStats) -> c_int;
 
 /// The functions enetperf calls, from one loaded library.
 pub struct Library {
@@ -50,6 +51,8 @@ pub struct Library {
     loss_recovery: Option<(LossRecoveryPreset, HostSetLossRecovery)>,
     /// enet-rs only (version 4 on): its network conditioner.
     netsim: Option<(HostSetNetsim, HostNetsimStats)>,
+    /// enet-rs only: the host's counters (`enet_rs_host_get_stats`).
+    host_stats: Option<HostGetStats>,
 }
 
 /// enet-rs's loss-recovery modes (`--loss-recovery`): names and the
@@ -142,6 +145,10 @@ impl Library {
                         std::mem::transmute::<*mut c_void, HostNetsimStats>(stats),
                     )
                 }),
+            host_stats: symbol("enet_rs_host_get_stats")
+                .ok()
+                // SAFETY: as above.
+                .map(|found| unsafe { std::mem::transmute::<*mut c_void, HostGetStats>(found) }),
         };
         // SAFETY: the library's own initializer, called once.
         if unsafe { initialize() } != 0 {
@@ -201,6 +208,17 @@ impl Library {
         let mut out = ENetRsNetsimStats::default();
         // SAFETY: a live host and a writable struct.
         (unsafe { stats(host, &mut out) } == 0).then_some(out)
+    }
+
+    /// The host's counters, if the library keeps them.
+    pub fn host_stats(&self, host: *mut ENetHost) -> Option<ENetRsHostStats> {
+        let get = self.host_stats?;
+        // SAFETY: an all-zero struct is valid; its size says how much the
+        // library may fill.
+        let mut out: ENetRsHostStats = unsafe { std::mem::zeroed() };
+        out.size = std::mem::size_of::<ENetRsHostStats>() as u64;
+        // SAFETY: a live host and a writable struct of that size.
+        (unsafe { get(host, &mut out) } == 0).then_some(out)
     }
 
     /// "stock ENet 1.3.17" or "enet-rs", for reports.

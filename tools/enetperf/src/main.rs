@@ -2,6 +2,7 @@
 //!
 //! ```text
 //! enetperf server [--port P] [--loss-recovery M] [--netsim SPEC] [--library L] [--once]
+//!                 [--json]
 //! enetperf client HOST [--port P] [traffic, impairment and measuring options]
 //!                 [--netsim SPEC] [--library L] [--json] [--plot OUT.png]
 //! enetperf compare [traffic, impairment and measuring options]
@@ -19,6 +20,7 @@
 
 mod cli;
 mod compare;
+mod counters;
 mod latency;
 mod library;
 mod plot;
@@ -89,8 +91,37 @@ fn run_server(options: &ServerArgs) -> Result<(), String> {
         options.once,
         options.loss_recovery.map(|mode| mode.name()),
         options.netsim.as_deref(),
-        || stop.load(Ordering::Relaxed),
+        options.json,
+        || stop.load(Ordering::Relaxed) || interrupted::happened(),
     )
+}
+
+/// Ctrl-C or SIGTERM ends the server the way `--once` does, so that it
+/// prints its counters.
+mod interrupted {
+    use std::sync::atomic::{AtomicBool, Ordering};
+
+    static HAPPENED: AtomicBool = AtomicBool::new(false);
+
+    extern "C" fn on_signal(_: libc::c_int) {
+        HAPPENED.store(true, Ordering::Relaxed);
+    }
+
+    /// Whether the server was asked to stop; the first call installs the
+    /// handlers.
+    pub fn happened() -> bool {
+        static INSTALLED: std::sync::Once = std::sync::Once::new();
+        INSTALLED.call_once(|| {
+            let handler = on_signal as extern "C" fn(libc::c_int) as libc::sighandler_t;
+            // SAFETY: the handler only stores to an atomic, which is
+            // async-signal-safe.
+            unsafe {
+                libc::signal(libc::SIGINT, handler);
+                libc::signal(libc::SIGTERM, handler);
+            }
+        });
+        HAPPENED.load(Ordering::Relaxed)
+    }
 }
 
 /// Runs the client; with impairment, through a proxy of its own.

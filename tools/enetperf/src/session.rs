@@ -121,6 +121,7 @@ pub fn serve(
     once: bool,
     loss_recovery: Option<&str>,
     netsim: Option<&str>,
+    json: bool,
     stop: impl Fn() -> bool,
 ) -> Result<(), String> {
     let address = ENetAddress { host: 0, port };
@@ -215,6 +216,14 @@ pub fn serve(
             }
             // SAFETY: a live host.
             unsafe { (library.host_flush)(guard.host) };
+        }
+    }
+    // What the host counted, if the library keeps counters.
+    if let Some(stats) = library.host_stats(guard.host) {
+        if json {
+            println!("{}", crate::counters::json(&stats));
+        } else {
+            print!("{}", crate::counters::text(&stats));
         }
     }
     Ok(())
