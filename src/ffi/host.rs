@@ -127,9 +127,12 @@ fn fill_event(host: &mut Host, event: Event, out: &mut ENetEvent) {
             out.r#type = ENetEventType::ENET_EVENT_TYPE_CONNECT;
             out.data = data;
         }
-        Event::Disconnect { data, .. } => {
+        Event::Disconnect { peer, data } => {
             out.r#type = ENetEventType::ENET_EVENT_TYPE_DISCONNECT;
             out.data = data;
+            if host.reports_timeout_event(peer) {
+                super::enet_rs_reasons::mark_timeout(out);
+            }
         }
         Event::Receive {
             channel_id, packet, ..

@@ -3,6 +3,7 @@
 //! that produce CONNECT and DISCONNECT events.
 
 use crate::proto::state::channel_id::ChannelId;
+use crate::proto::state::peer_end::PeerEnd;
 use crate::proto::state::sequence::ReliableSequence;
 use std::net::SocketAddr;
 
@@ -69,6 +70,7 @@ impl Host {
             let state = self.engine.peers[index].state;
             let gone = matches!(state, ENET_PEER_STATE_DISCONNECTED | ENET_PEER_STATE_ZOMBIE);
             if !gone && self.peer_endpoint(index) == endpoint {
+                self.record_end(index, PeerEnd::EncryptionFailed);
                 let change = self.peer_view(index).connection_lost_later();
                 self.apply_quiet(index, change);
             }
@@ -118,6 +120,7 @@ impl Host {
         let outgoing_bandwidth = self.public.outgoingBandwidth;
         let incoming_bandwidth = self.public.incomingBandwidth;
         let host_mtu = self.public.mtu;
+        self.forget_end(index);
         self.set_peer_endpoint(index, endpoint);
         self.apply_quiet(index, StateChange::enter(ENET_PEER_STATE_CONNECTING));
         let peer = &mut self.engine.peers[index];
@@ -195,6 +198,7 @@ impl Host {
         let host_incoming = self.public.incomingBandwidth;
         let host_outgoing = self.public.outgoingBandwidth;
         let host_mtu = self.public.mtu;
+        self.forget_end(index);
         self.set_peer_endpoint(index, from);
         self.apply_quiet(
             index,
@@ -275,6 +279,7 @@ impl Host {
             .engine
             .half_open
             .oldest(|slot| peers[slot].state == ENET_PEER_STATE_ACKNOWLEDGING_CONNECT)?;
+        self.record_end(index, PeerEnd::HalfOpenEvicted);
         self.reset_peer(index);
         Some(index)
     }
@@ -299,6 +304,7 @@ impl Host {
             || verify.packet_throttle_deceleration != peer.packetThrottleDeceleration
             || verify.connect_id.to_native() != peer.connectID
         {
+            self.record_end(index, PeerEnd::ConnectRefused { data: 0 });
             let change = self.peer_view(index).handshake_refused();
             self.apply_quiet(index, change);
             return Err(());
@@ -334,6 +340,7 @@ impl Host {
         let Some(change) = self.peer_view(index).remote_disconnect(acknowledged, data) else {
             return;
         };
+        self.record_remote_disconnect(index, data);
         self.reset_queues(index);
         self.apply_quiet(index, change);
     }

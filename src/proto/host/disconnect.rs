@@ -10,6 +10,7 @@ use super::transition::StateChange;
 use crate::abi::ENetPeerState::*;
 use crate::proto::state::command::OutgoingBody;
 use crate::proto::state::connected::counts_as_connected;
+use crate::proto::state::peer_end::PeerEnd;
 use crate::proto::state::peer_index::PeerIndex;
 use crate::wire::command::CommandFlags;
 
@@ -152,6 +153,7 @@ impl Host {
             DisconnectEffect::Reset => Ok(()),
             DisconnectEffect::FlushThenReset => flush(self),
         };
+        self.record_local_end(index, PeerEnd::LocalDisconnect);
         self.reset_peer(index);
         flushed
     }

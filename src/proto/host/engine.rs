@@ -110,6 +110,8 @@ pub(crate) struct Engine {
         std::cell::OnceCell<crate::proto::state::handle::Generations>,
     /// Requests from other threads being applied (kept to reuse memory).
     pub(in crate::proto::host) requests: Vec<crate::proto::state::handle::Request>,
+    /// Why each ended slot's connection ended (see `ending.rs`).
+    pub(in crate::proto::host) ends: crate::proto::state::peer_end::PeerEnds,
 }
 
 impl Engine {
@@ -355,6 +357,7 @@ impl Engine {
             ipv6_endpoints: BTreeMap::new(),
             generations: std::cell::OnceCell::new(),
             requests: Vec::new(),
+            ends: Default::default(),
         })
     }
 }

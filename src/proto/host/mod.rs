@@ -15,6 +15,7 @@ pub mod disconnect;
 mod dispatch;
 pub mod endpoint;
 pub(in crate::proto) mod engine;
+mod ending;
 mod incoming;
 pub(in crate::proto) mod internal;
 pub(in crate::proto) mod outgoing;
