@@ -14,9 +14,11 @@ use ENetRsDisconnectKind::*;
 /// The C kind, data and a short description of `end`.
 fn describe(end: PeerEnd) -> (ENetRsDisconnectKind, u32, &'static str) {
     match end {
-        PeerEnd::RemoteDisconnect { data } => {
-            (ENET_RS_DISCONNECT_REMOTE, data, "the remote end disconnected")
-        }
+        PeerEnd::RemoteDisconnect { data } => (
+            ENET_RS_DISCONNECT_REMOTE,
+            data,
+            "the remote end disconnected",
+        ),
         PeerEnd::Timeout => (ENET_RS_DISCONNECT_TIMEOUT, 0, "timed out"),
         PeerEnd::LocalDisconnect => (ENET_RS_DISCONNECT_LOCAL, 0, "disconnected by this end"),
         PeerEnd::LocalReset => (ENET_RS_DISCONNECT_LOCAL_RESET, 0, "reset by this end"),
@@ -128,10 +130,7 @@ pub unsafe extern "C" fn enet_rs_peer_get_disconnect_reason(
 /// One thread at a time per host. From one of this host's own callbacks
 /// (intercept, checksum, compressor, packet free callback) it returns -1.
 #[no_mangle]
-pub unsafe extern "C" fn enet_rs_host_set_event_options(
-    host: *mut ENetHost,
-    flags: u32,
-) -> c_int {
+pub unsafe extern "C" fn enet_rs_host_set_event_options(host: *mut ENetHost, flags: u32) -> c_int {
     guard!(-1, {
         try_host!(let host = host, else -1);
         if flags & !ENET_RS_EVENT_OPTION_TIMEOUT_EVENTS != 0 {

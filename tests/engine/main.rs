@@ -18,6 +18,7 @@ mod sim_flood;
 mod sim_lifecycle;
 mod sim_lossy;
 mod sim_options;
+mod sim_reasons;
 mod sim_reassembly;
 mod sim_recovery;
 mod sim_timers;

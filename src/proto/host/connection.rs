@@ -359,6 +359,33 @@ mod tests {
     }
 
     #[test]
+    fn an_evicted_half_open_peer_records_why_and_its_newcomer_starts_clean() {
+        use crate::proto::host::engine::HostSettings;
+        let mut host = Host::create(HostSettings::for_tests(1)).expect("host");
+        let connect = ConnectFields {
+            mtu: 1400,
+            window_size: 65536,
+            channel_count: 1,
+            ..ConnectFields::default()
+        };
+        let first: SocketAddr = "10.0.0.1:4000".parse().unwrap();
+        let second: SocketAddr = "10.0.0.2:4000".parse().unwrap();
+        let slot = host
+            .handle_connect(first, &connect, 0)
+            .expect("a free slot");
+        assert_eq!(host.peer_end(slot), None);
+        // What a CONNECT finding no free slot does first.
+        assert_eq!(host.evict_oldest_half_open(), Some(slot));
+        assert_eq!(host.peer_end(slot), Some(PeerEnd::HalfOpenEvicted));
+        // The CONNECT that evicted it takes the slot, which starts clean.
+        let third: SocketAddr = "10.0.0.3:4000".parse().unwrap();
+        assert_eq!(host.handle_connect(second, &connect, 0), Some(slot));
+        assert_eq!(host.peer_end(slot), None);
+        assert_eq!(host.handle_connect(third, &connect, 0), Some(slot));
+        assert_eq!(host.peer_end(slot), None, "evicted, then taken at once");
+    }
+
+    #[test]
     fn connect_ids_are_mixed() {
         assert_ne!(mix_connect_id(1), 2);
         assert_ne!(mix_connect_id(1), mix_connect_id(2));
