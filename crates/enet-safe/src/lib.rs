@@ -54,6 +54,7 @@ mod error;
 mod host;
 mod packet;
 mod peer;
+mod reason;
 mod sender;
 
 pub use error::Error;
@@ -62,4 +63,5 @@ pub use host::{Encryption, Event, Host, HostConfig, NetsimStats, PeerInfo, Serve
 pub use netsim::LinkStats as NetsimDirection;
 pub use packet::{Delivery, Packet};
 pub use peer::Peer;
+pub use reason::DisconnectReason;
 pub use sender::Sender;
