@@ -7,7 +7,7 @@ use core::ffi::{c_char, c_int};
 use crate::abi::*;
 use crate::dtls::Status;
 use crate::net::address::write_c_string;
-use crate::proto::PeerEnd;
+use crate::proto::{Host, PeerEnd, PeerIndex};
 
 use ENetRsDisconnectKind::*;
 
@@ -141,13 +141,29 @@ pub unsafe extern "C" fn enet_rs_host_set_event_options(host: *mut ENetHost, fla
     })
 }
 
+/// Writes the DISCONNECT event of slot `index` carrying `data` into
+/// `event` (its peer already there): of the type
+/// `ENET_RS_EVENT_TYPE_DISCONNECT_TIMEOUT` if the host asked for time-out
+/// events and the connection timed out. Out of line, and cold (once per
+/// connection), so that the service call, which writes every event, is no
+/// larger for it.
+#[cold]
+#[inline(never)]
+pub(super) fn fill_disconnect(host: &Host, index: PeerIndex, data: u32, event: &mut ENetEvent) {
+    event.r#type = ENetEventType::ENET_EVENT_TYPE_DISCONNECT;
+    event.data = data;
+    if host.reports_timeout_event(index) {
+        mark_timeout(event);
+    }
+}
+
 /// Gives a DISCONNECT event just written into `event` the type
 /// `ENET_RS_EVENT_TYPE_DISCONNECT_TIMEOUT`, a value `ENetEventType` has no
 /// variant for on the Rust side: it is written as the integer the C enum
 /// is, and nothing in this library reads the field back as the Rust enum
 /// before clearing it (`clear_event` writes it, the next call's first
 /// step).
-pub(super) fn mark_timeout(event: &mut ENetEvent) {
+fn mark_timeout(event: &mut ENetEvent) {
     let field = core::ptr::addr_of_mut!(event.r#type).cast::<u32>();
     // SAFETY: `ENetEventType` is a `#[repr(C)]` field-less enum, which is
     // laid out as a C `int` (4 bytes, aligned as `u32`), so the cast

@@ -14,7 +14,6 @@ use crate::proto::state::channel::{
 };
 use crate::proto::state::channel_id::ChannelId;
 use crate::proto::state::command::number;
-use crate::proto::state::peer_end::PeerEnd;
 use crate::proto::state::peer_index::{PeerIndex, SlotVec};
 use crate::proto::state::reassembly::{Budget, HeldKey, Locator, Reassembly};
 use crate::proto::state::sequence::{ReliableSequence, UnreliableSequence};
@@ -132,7 +131,7 @@ impl Host {
         };
         self.peer_view(locator.peer).drop_held(incoming);
         if matches!(locator.key, HeldKey::Reliable { .. }) {
-            self.record_end(locator.peer, PeerEnd::ReassemblyBudget);
+            self.record_reassembly_eviction(locator.peer);
             let change = self.peer_view(locator.peer).connection_lost_later();
             self.apply_quiet(locator.peer, change);
         }

@@ -55,6 +55,7 @@ impl Host {
             self.disconnect_connected(index, data);
             return DisconnectEffect::Done;
         }
+        self.record_local_end(index, PeerEnd::LocalDisconnect);
         self.queue_disconnect(index, CommandFlags::UNSEQUENCED, data);
         DisconnectEffect::FlushThenReset
     }
@@ -94,6 +95,8 @@ impl Host {
         if state == ENET_PEER_STATE_DISCONNECTED {
             return DisconnectEffect::Done;
         }
+        // Every way on from here resets the peer.
+        self.record_local_end(index, PeerEnd::LocalDisconnect);
         if state == ENET_PEER_STATE_ZOMBIE || state == ENET_PEER_STATE_DISCONNECTING {
             return DisconnectEffect::Reset;
         }
@@ -153,7 +156,6 @@ impl Host {
             DisconnectEffect::Reset => Ok(()),
             DisconnectEffect::FlushThenReset => flush(self),
         };
-        self.record_local_end(index, PeerEnd::LocalDisconnect);
         self.reset_peer(index);
         flushed
     }

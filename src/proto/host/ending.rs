@@ -1,7 +1,10 @@
 //! Recording why a peer's connection ended ([`PeerEnd`]). Each place that
 //! ends a peer records its reason just before it takes the step (the step
 //! may reset the slot at once), and a new connection in the slot forgets
-//! it. Nothing here runs while a connection is up.
+//! it. Nothing here runs while a connection is up. Recording is a store
+//! in line (the engine's receive path ends peers, and a call there would
+//! cost more code than the store); what the program's own calls record is
+//! kept out of line.
 
 use super::engine::Host;
 use crate::abi::ENetPeerState::*;
@@ -13,12 +16,16 @@ impl Host {
     /// that already ended keeps its first reason: a pending DISCONNECT
     /// event reports why the connection ended, not what happened to the
     /// slot afterwards.
+    #[inline]
     pub(in crate::proto::host) fn record_end(&mut self, index: PeerIndex, end: PeerEnd) {
         self.engine.ends.record(index, end, true);
     }
 
     /// Records a time-out of `index`: of our connect if it was still
-    /// waiting for an answer, else of the connection.
+    /// waiting for an answer, else of the connection. Out of line: the
+    /// send pass it is called from is smaller with a call.
+    #[cold]
+    #[inline(never)]
     pub(in crate::proto::host) fn record_timeout(&mut self, index: PeerIndex) {
         let end = if self.engine.peers[index].state == ENET_PEER_STATE_CONNECTING {
             PeerEnd::ConnectUnanswered
@@ -31,6 +38,7 @@ impl Host {
     /// Records a DISCONNECT from the remote end carrying `data`: a refusal
     /// if the program never saw the connection complete (our connect
     /// still waiting, or completed but not yet reported).
+    #[inline]
     pub(in crate::proto::host) fn record_remote_disconnect(&mut self, index: PeerIndex, data: u32) {
         let end = match self.engine.peers[index].state {
             ENET_PEER_STATE_CONNECTING | ENET_PEER_STATE_CONNECTION_SUCCEEDED => {
@@ -41,9 +49,19 @@ impl Host {
         self.record_end(index, end);
     }
 
+    /// Records that a reassembly the peer needed was evicted. Out of line,
+    /// as [`Host::record_timeout`].
+    #[cold]
+    #[inline(never)]
+    pub(in crate::proto::host) fn record_reassembly_eviction(&mut self, index: PeerIndex) {
+        self.record_end(index, PeerEnd::ReassemblyBudget);
+    }
+
     /// Records an end the program asked for: it replaces any reason the
     /// engine recorded, since no DISCONNECT event will report that one
     /// now. A slot with no connection has nothing to end.
+    #[cold]
+    #[inline(never)]
     pub(in crate::proto::host) fn record_local_end(&mut self, index: PeerIndex, end: PeerEnd) {
         if self.engine.peers[index].state != ENET_PEER_STATE_DISCONNECTED {
             self.engine.ends.record(index, end, false);
@@ -85,8 +103,15 @@ impl Host {
     /// Whether the DISCONNECT event of slot `index` just taken is to be
     /// reported as a time-out of its own type: the host asked for that
     /// and the connection timed out.
+    #[inline]
     pub fn reports_timeout_event(&self, index: PeerIndex) -> bool {
-        self.engine.ends.timeout_events && self.peer_end(index).is_some_and(PeerEnd::is_timeout)
+        self.engine.ends.timeout_events && self.ended_by_timeout(index)
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn ended_by_timeout(&self, index: PeerIndex) -> bool {
+        self.peer_end(index).is_some_and(PeerEnd::is_timeout)
     }
 }
 

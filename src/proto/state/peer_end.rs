@@ -3,8 +3,6 @@
 //! during the DISCONNECT event (and after it). Nothing here is touched
 //! while a connection runs: a peer's end is written once, when it ends.
 
-use std::collections::BTreeMap;
-
 use super::peer_index::PeerIndex;
 
 /// Why a connection ended.
@@ -48,36 +46,58 @@ impl PeerEnd {
     }
 }
 
-/// Each slot's last end, and how time-outs are reported. Empty until a
-/// peer ends, and so free for a host whose peers never do.
+/// Each slot's last end, and how time-outs are reported. No memory until
+/// a peer first ends, and so none for a host whose peers never do. A
+/// plain table by slot rather than a map: what a connect does here (forget
+/// its slot's entry) stays a few inlined instructions, with no generic
+/// map code among the functions a host runs in common use.
 #[derive(Debug, Default)]
 pub(in crate::proto) struct PeerEnds {
-    ends: BTreeMap<PeerIndex, PeerEnd>,
+    /// By slot; empty until the first end is recorded.
+    ends: Vec<Option<PeerEnd>>,
     /// The program asked for time-outs as `ENET_EVENT_TYPE_DISCONNECT_TIMEOUT`.
     pub(in crate::proto) timeout_events: bool,
 }
 
 impl PeerEnds {
     /// Records `end` for `index`. With `first_wins`, an end already
-    /// recorded for a connection still ending stays (what ends a peer
-    /// whose DISCONNECT event is pending does not change why it ended).
+    /// recorded for a connection still ending stays (what ends a peer whose
+    /// DISCONNECT event is pending does not change why it ended). In line,
+    /// a store: the engine records from the middle of its receive path,
+    /// where a call would cost more code than the store.
+    #[inline]
     pub(in crate::proto) fn record(&mut self, index: PeerIndex, end: PeerEnd, first_wins: bool) {
-        if first_wins {
-            self.ends.entry(index).or_insert(end);
-        } else {
-            self.ends.insert(index, end);
+        match self.ends.get_mut(index.get()) {
+            Some(entry) => {
+                if !(first_wins && entry.is_some()) {
+                    *entry = Some(end);
+                }
+            }
+            None => self.record_growing(index, end),
         }
+    }
+
+    /// [`PeerEnds::record`] for a slot past the table's end: the table
+    /// grows to take it (the first end a host records allocates it).
+    #[cold]
+    #[inline(never)]
+    fn record_growing(&mut self, index: PeerIndex, end: PeerEnd) {
+        self.ends.resize(index.get() + 1, None);
+        self.ends[index.get()] = Some(end);
     }
 
     /// The last end of `index`'s connection, if it ended and the slot has
     /// not connected again.
     pub(in crate::proto) fn of(&self, index: PeerIndex) -> Option<PeerEnd> {
-        self.ends.get(&index).copied()
+        self.ends.get(index.get()).copied().flatten()
     }
 
     /// The slot starts a new connection: its last end is forgotten.
+    #[inline]
     pub(in crate::proto) fn forget(&mut self, index: PeerIndex) {
-        self.ends.remove(&index);
+        if let Some(entry) = self.ends.get_mut(index.get()) {
+            *entry = None;
+        }
     }
 }
 
@@ -90,6 +110,7 @@ mod tests {
         let mut ends = PeerEnds::default();
         let slot = PeerIndex::for_tests(2);
         assert_eq!(ends.of(slot), None);
+        ends.forget(slot); // nothing to forget, nothing allocated
         ends.record(slot, PeerEnd::RemoteDisconnect { data: 5 }, true);
         ends.record(slot, PeerEnd::Timeout, true);
         assert_eq!(ends.of(slot), Some(PeerEnd::RemoteDisconnect { data: 5 }));
