@@ -1,10 +1,10 @@
 //! Recording why a peer's connection ended ([`PeerEnd`]). Each place that
 //! ends a peer records its reason just before it takes the step (the step
 //! may reset the slot at once), and a new connection in the slot forgets
-//! it. Nothing here runs while a connection is up. Recording is a store
-//! in line (the engine's receive path ends peers, and a call there would
-//! cost more code than the store); what the program's own calls record is
-//! kept out of line.
+//! it. Nothing here runs while a connection is up. From the receive path
+//! recording is a store in line (a call there costs more code than the
+//! store); from the send pass, the reassembly eviction and the program's
+//! own calls it is a cold call, which costs less code there.
 
 use super::engine::Host;
 use crate::abi::ENetPeerState::*;
