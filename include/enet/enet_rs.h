@@ -70,6 +70,21 @@ extern "C"
 #define ENET_RS_PEER_COUNTERS_SIZE_V1 104
 
 /**
+ * `enet_rs_host_set_event_options` flag: a DISCONNECT that is a time-out
+ * (of the connection, or of our connect that nothing answered) is
+ * reported as `ENET_RS_EVENT_TYPE_DISCONNECT_TIMEOUT`.
+ */
+#define ENET_RS_EVENT_OPTION_TIMEOUT_EVENTS 1
+
+/**
+ * The `ENetEvent::type` of a time-out with
+ * `ENET_RS_EVENT_OPTION_TIMEOUT_EVENTS` on: zpl-c/enet's
+ * `ENET_EVENT_TYPE_DISCONNECT_TIMEOUT`, numbered as there. A host without
+ * the option never reports it.
+ */
+#define ENET_RS_EVENT_TYPE_DISCONNECT_TIMEOUT 4
+
+/**
  * Ready-made loss-recovery settings (see `enet_rs_loss_recovery_preset`).
  */
 typedef enum _ENetRsLossRecoveryMode
@@ -586,6 +601,82 @@ typedef struct _ENetRsPeerCounters
 } ENetRsPeerCounters;
 
 /**
+ * Why a peer's connection ended (`ENetRsDisconnectReason::kind`).
+ */
+typedef enum _ENetRsDisconnectKind
+{
+   /**
+    * The remote end disconnected; `data` is what it passed to its
+    * disconnect call.
+    */
+   ENET_RS_DISCONNECT_REMOTE = 1,
+   /**
+    * The remote end stopped acknowledging (also while our own disconnect
+    * waited for its acknowledgement).
+    */
+   ENET_RS_DISCONNECT_TIMEOUT = 2,
+   /**
+    * Our own disconnect finished: the remote end acknowledged it, or
+    * `enet_peer_disconnect_now` (or a disconnect of a peer not yet
+    * connected) dropped the peer at once.
+    */
+   ENET_RS_DISCONNECT_LOCAL = 3,
+   /**
+    * The program called `enet_peer_reset`.
+    */
+   ENET_RS_DISCONNECT_LOCAL_RESET = 4,
+   /**
+    * Our connect was refused: the server's answer did not match it
+    * (`data` 0), or the server disconnected before the connection was
+    * reported (`data` is what it passed).
+    */
+   ENET_RS_DISCONNECT_CONNECT_REFUSED = 5,
+   /**
+    * Nothing answered our connect.
+    */
+   ENET_RS_DISCONNECT_CONNECT_UNANSWERED = 6,
+   /**
+    * The encrypted session failed or closed; the detail says why.
+    */
+   ENET_RS_DISCONNECT_ENCRYPTION_FAILED = 7,
+   /**
+    * A reliable fragment reassembly of the peer was dropped to keep the
+    * host within its reassembly budget.
+    */
+   ENET_RS_DISCONNECT_REASSEMBLY_BUDGET = 8,
+   /**
+    * A half-open peer (a connect not yet acknowledged) whose slot a newer
+    * connect took when every slot was in use. The program never saw this
+    * peer, and its slot holds the newcomer at once, so no call reports
+    * this kind today; it is reserved so the numbering stays.
+    */
+   ENET_RS_DISCONNECT_HALF_OPEN_EVICTED = 9
+} ENetRsDisconnectKind;
+
+/**
+ * Why a peer's connection ended (`enet_rs_peer_get_disconnect_reason`).
+ * The caller sets `size` to `sizeof (ENetRsDisconnectReason)`; fields
+ * added in later versions go after these, and are filled only for a
+ * caller whose `size` covers them.
+ */
+typedef struct _ENetRsDisconnectReason
+{
+   /**
+    * In: the size of the caller's struct. Out: the bytes filled.
+    */
+   size_t size;
+   /**
+    * An `ENetRsDisconnectKind`.
+    */
+   enet_uint32 kind;
+   /**
+    * For `ENET_RS_DISCONNECT_REMOTE` and `_CONNECT_REFUSED`, the data the
+    * remote end's DISCONNECT carried; 0 otherwise.
+    */
+   enet_uint32 data;
+} ENetRsDisconnectReason;
+
+/**
  * The extension set this library offers (`ENET_RS_VERSION`), so a program
  * can find out at run time whether it runs on enet-rs (stock ENet has no
  * such symbol) and which extensions it may call.
@@ -866,6 +957,43 @@ ENET_API int enet_rs_host_get_stats(ENetHost *host, ENetRsHostStats *stats);
  * was; this call reports its counts too.
  */
 ENET_API int enet_rs_peer_get_counters(ENetPeer *peer, ENetRsPeerCounters *counters);
+
+/**
+ * Why the peer's connection ended, into `*reason` (whose `size` the
+ * caller sets to `sizeof (ENetRsDisconnectReason)`), and a description
+ * as text (NUL-terminated, cut to fit) into `detail` unless it is NULL:
+ * for `ENET_RS_DISCONNECT_ENCRYPTION_FAILED` the encrypted session's own
+ * reason. The reason is recorded when the connection ends, so it can be
+ * read during the peer's DISCONNECT event, and it stays until the peer's
+ * slot connects again (`enet_host_connect`, or an incoming connect
+ * taking it). 0, or -1 for a NULL or foreign argument, a `size` smaller
+ * than this version's struct, or a peer whose connection has not ended
+ * (or that never connected).
+ */
+ENET_API int enet_rs_peer_get_disconnect_reason(ENetPeer *peer, ENetRsDisconnectReason *reason, char *detail, size_t detailLength);
+
+/**
+ * Sets how the host reports events, from `ENET_RS_EVENT_OPTION_*` flags
+ * (0: as stock ENet, the default). With
+ * `ENET_RS_EVENT_OPTION_TIMEOUT_EVENTS`, a DISCONNECT that is a time-out
+ * (of a connection, or of a connect nothing answered) comes from
+ * `enet_host_service` and `enet_host_check_events` with the type
+ * `ENET_RS_EVENT_TYPE_DISCONNECT_TIMEOUT` (zpl-c/enet's
+ * `ENET_EVENT_TYPE_DISCONNECT_TIMEOUT`) instead of
+ * `ENET_EVENT_TYPE_DISCONNECT`, its other fields unchanged. 0, or -1 for
+ * a NULL host or an unknown flag (nothing changes then).
+ */
+ENET_API int enet_rs_host_set_event_options(ENetHost *host, enet_uint32 flags);
+
+/*
+ * zpl-c/enet's name for the time-out event type, so code written for that
+ * fork builds unchanged; defined only where nothing defined it already.
+ * Stock's ENetEventType has no such member, and a host reports the value
+ * only after enet_rs_host_set_event_options asked for it.
+ */
+#ifndef ENET_EVENT_TYPE_DISCONNECT_TIMEOUT
+#define ENET_EVENT_TYPE_DISCONNECT_TIMEOUT ((ENetEventType) ENET_RS_EVENT_TYPE_DISCONNECT_TIMEOUT)
+#endif
 
 #ifdef __cplusplus
 }

@@ -360,3 +360,65 @@ pub const ENET_RS_PEER_COUNTERS_SIZE_V1: usize = 104;
 
 const _: () = assert!(core::mem::size_of::<ENetRsHostStats>() == ENET_RS_HOST_STATS_SIZE_V1);
 const _: () = assert!(core::mem::size_of::<ENetRsPeerCounters>() == ENET_RS_PEER_COUNTERS_SIZE_V1);
+// ---- disconnect reasons ----
+
+/// Why a peer's connection ended (`ENetRsDisconnectReason::kind`).
+#[repr(C)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ENetRsDisconnectKind {
+    /// The remote end disconnected; `data` is what it passed to its
+    /// disconnect call.
+    ENET_RS_DISCONNECT_REMOTE = 1,
+    /// The remote end stopped acknowledging (also while our own disconnect
+    /// waited for its acknowledgement).
+    ENET_RS_DISCONNECT_TIMEOUT = 2,
+    /// Our own disconnect finished: the remote end acknowledged it, or
+    /// `enet_peer_disconnect_now` (or a disconnect of a peer not yet
+    /// connected) dropped the peer at once.
+    ENET_RS_DISCONNECT_LOCAL = 3,
+    /// The program called `enet_peer_reset`.
+    ENET_RS_DISCONNECT_LOCAL_RESET = 4,
+    /// Our connect was refused: the server's answer did not match it
+    /// (`data` 0), or the server disconnected before the connection was
+    /// reported (`data` is what it passed).
+    ENET_RS_DISCONNECT_CONNECT_REFUSED = 5,
+    /// Nothing answered our connect.
+    ENET_RS_DISCONNECT_CONNECT_UNANSWERED = 6,
+    /// The encrypted session failed or closed; the detail says why.
+    ENET_RS_DISCONNECT_ENCRYPTION_FAILED = 7,
+    /// A reliable fragment reassembly of the peer was dropped to keep the
+    /// host within its reassembly budget.
+    ENET_RS_DISCONNECT_REASSEMBLY_BUDGET = 8,
+    /// A half-open peer (a connect not yet acknowledged) whose slot a newer
+    /// connect took when every slot was in use. The program never saw this
+    /// peer, and its slot holds the newcomer at once, so no call reports
+    /// this kind today; it is reserved so the numbering stays.
+    ENET_RS_DISCONNECT_HALF_OPEN_EVICTED = 9,
+}
+
+/// Why a peer's connection ended (`enet_rs_peer_get_disconnect_reason`).
+/// The caller sets `size` to `sizeof (ENetRsDisconnectReason)`; fields
+/// added in later versions go after these, and are filled only for a
+/// caller whose `size` covers them.
+#[repr(C)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct ENetRsDisconnectReason {
+    /// In: the size of the caller's struct. Out: the bytes filled.
+    pub size: usize,
+    /// An `ENetRsDisconnectKind`.
+    pub kind: u32,
+    /// For `ENET_RS_DISCONNECT_REMOTE` and `_CONNECT_REFUSED`, the data the
+    /// remote end's DISCONNECT carried; 0 otherwise.
+    pub data: u32,
+}
+
+/// `enet_rs_host_set_event_options` flag: a DISCONNECT that is a time-out
+/// (of the connection, or of our connect that nothing answered) is
+/// reported as `ENET_RS_EVENT_TYPE_DISCONNECT_TIMEOUT`.
+pub const ENET_RS_EVENT_OPTION_TIMEOUT_EVENTS: u32 = 1;
+
+/// The `ENetEvent::type` of a time-out with
+/// `ENET_RS_EVENT_OPTION_TIMEOUT_EVENTS` on: zpl-c/enet's
+/// `ENET_EVENT_TYPE_DISCONNECT_TIMEOUT`, numbered as there. A host without
+/// the option never reports it.
+pub const ENET_RS_EVENT_TYPE_DISCONNECT_TIMEOUT: u32 = 4;

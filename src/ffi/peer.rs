@@ -142,7 +142,7 @@ pub unsafe extern "C" fn enet_peer_reset(peer: *mut ENetPeer) {
     guard!({
         try_peer!(let (host, index) = peer,
             busy (busy, slot) => busy.defer(CallbackCall::Reset { peer: slot }));
-        host.reset_peer(index);
+        host.reset_by_program(index);
     })
 }
 

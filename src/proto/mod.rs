@@ -41,5 +41,6 @@ pub use peer::{PeerEffect, PeerMut, SendError, SendTerms, Wake};
 pub use state::channel::Queued;
 pub use state::channel_id::ChannelId;
 pub use state::event::{Event, EventSlot};
+pub use state::peer_end::PeerEnd;
 pub use state::peer_index::PeerIndex;
 pub use state::recovery::{LossRecovery, RecoveryStats};

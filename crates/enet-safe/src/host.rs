@@ -364,13 +364,7 @@ impl Host {
     /// [`Event::Disconnect`] (to learn why a handshake failed) until its
     /// slot is taken again.
     pub fn encryption(&self, peer: Peer) -> Result<Encryption, Error> {
-        let index = match self.index(peer) {
-            Ok(index) => index,
-            Err(Error::PeerGone) if self.ended.get(peer.slot()) == Some(&Some(peer.handle)) => {
-                self.endpoint.slot(peer.slot()).ok_or(Error::PeerGone)?
-            }
-            Err(error) => return Err(error),
-        };
+        let index = self.index_or_ended(peer)?;
         let Some(layer) = self.endpoint.secure() else {
             return Ok(Encryption::None);
         };
@@ -464,6 +458,25 @@ impl Host {
         Peer {
             handle,
             host: self.id,
+        }
+    }
+
+    /// Why `peer`'s connection ended (see `reason.rs`): `None` while it
+    /// goes on.
+    pub(crate) fn peer_end(&self, peer: Peer) -> Result<Option<proto::PeerEnd>, Error> {
+        let index = self.index_or_ended(peer)?;
+        Ok(self.endpoint.peer_end(index))
+    }
+
+    /// The slot of `peer`, connected or the slot's last connection once
+    /// it ended, until the slot is taken again.
+    fn index_or_ended(&self, peer: Peer) -> Result<PeerIndex, Error> {
+        match self.index(peer) {
+            Ok(index) => Ok(index),
+            Err(Error::PeerGone) if self.ended.get(peer.slot()) == Some(&Some(peer.handle)) => {
+                self.endpoint.slot(peer.slot()).ok_or(Error::PeerGone)
+            }
+            Err(error) => Err(error),
         }
     }
 

@@ -54,6 +54,7 @@ mod error;
 mod host;
 mod packet;
 mod peer;
+mod reason;
 mod sender;
 mod timeouts;
 
@@ -68,4 +69,5 @@ pub use host::{Encryption, Event, Host, HostConfig, NetsimStats, PeerInfo, Serve
 pub use netsim::LinkStats as NetsimDirection;
 pub use packet::{Delivery, Packet};
 pub use peer::Peer;
+pub use reason::DisconnectReason;
 pub use sender::Sender;

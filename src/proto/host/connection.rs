@@ -3,6 +3,7 @@
 //! that produce CONNECT and DISCONNECT events.
 
 use crate::proto::state::channel_id::ChannelId;
+use crate::proto::state::peer_end::PeerEnd;
 use crate::proto::state::sequence::ReliableSequence;
 use std::net::SocketAddr;
 
@@ -101,6 +102,7 @@ impl Host {
             let state = self.engine.peers[index].state;
             let gone = matches!(state, ENET_PEER_STATE_DISCONNECTED | ENET_PEER_STATE_ZOMBIE);
             if !gone && self.peer_endpoint(index) == endpoint {
+                self.record_end(index, PeerEnd::EncryptionFailed);
                 let change = self.peer_view(index).connection_lost_later();
                 self.apply_quiet(index, change);
             }
@@ -151,6 +153,7 @@ impl Host {
         let incoming_bandwidth = self.public.incomingBandwidth;
         let host_mtu = self.public.mtu;
         let mtu_ceiling = self.mtu_ceiling();
+        self.forget_end(index);
         self.set_peer_endpoint(index, endpoint);
         self.apply_quiet(index, StateChange::enter(ENET_PEER_STATE_CONNECTING));
         let peer = &mut self.engine.peers[index];
@@ -232,6 +235,7 @@ impl Host {
         let host_outgoing = self.public.outgoingBandwidth;
         let host_mtu = self.public.mtu;
         let mtu_ceiling = self.mtu_ceiling();
+        self.forget_end(index);
         self.set_peer_endpoint(index, from);
         self.apply_quiet(
             index,
@@ -322,6 +326,7 @@ impl Host {
             .engine
             .half_open
             .oldest(|slot| peers[slot].state == ENET_PEER_STATE_ACKNOWLEDGING_CONNECT)?;
+        self.record_end(index, PeerEnd::HalfOpenEvicted);
         self.reset_peer(index);
         self.engine.counters.connects_evicted += 1;
         Some(index)
@@ -347,6 +352,7 @@ impl Host {
             || verify.packet_throttle_deceleration != peer.packetThrottleDeceleration
             || verify.connect_id.to_native() != peer.connectID
         {
+            self.record_end(index, PeerEnd::ConnectRefused { data: 0 });
             let change = self.peer_view(index).handshake_refused();
             self.apply_quiet(index, change);
             return Err(());
@@ -382,6 +388,7 @@ impl Host {
         let Some(change) = self.peer_view(index).remote_disconnect(acknowledged, data) else {
             return;
         };
+        self.record_remote_disconnect(index, data);
         self.reset_queues(index);
         self.apply_quiet(index, change);
     }
@@ -397,6 +404,33 @@ mod tests {
         assert_eq!(next_session_id(0, 1), 2);
         assert_eq!(next_session_id(3, 0), 1);
         assert_eq!(next_session_id(2, 3), 0);
+    }
+
+    #[test]
+    fn an_evicted_half_open_peer_records_why_and_its_newcomer_starts_clean() {
+        use crate::proto::host::engine::HostSettings;
+        let mut host = Host::create(HostSettings::for_tests(1)).expect("host");
+        let connect = ConnectFields {
+            mtu: 1400,
+            window_size: 65536,
+            channel_count: 1,
+            ..ConnectFields::default()
+        };
+        let first: SocketAddr = "10.0.0.1:4000".parse().unwrap();
+        let second: SocketAddr = "10.0.0.2:4000".parse().unwrap();
+        let slot = host
+            .handle_connect(first, &connect, 0)
+            .expect("a free slot");
+        assert_eq!(host.peer_end(slot), None);
+        // What a CONNECT finding no free slot does first.
+        assert_eq!(host.evict_oldest_half_open(), Some(slot));
+        assert_eq!(host.peer_end(slot), Some(PeerEnd::HalfOpenEvicted));
+        // The CONNECT that evicted it takes the slot, which starts clean.
+        let third: SocketAddr = "10.0.0.3:4000".parse().unwrap();
+        assert_eq!(host.handle_connect(second, &connect, 0), Some(slot));
+        assert_eq!(host.peer_end(slot), None);
+        assert_eq!(host.handle_connect(third, &connect, 0), Some(slot));
+        assert_eq!(host.peer_end(slot), None, "evicted, then taken at once");
     }
 
     #[test]

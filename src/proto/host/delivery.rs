@@ -134,6 +134,7 @@ impl Host {
         self.engine.counters.reassemblies_evicted += 1;
         if matches!(locator.key, HeldKey::Reliable { .. }) {
             self.engine.counters.reassembly_peers_lost += 1;
+            self.record_reassembly_eviction(locator.peer);
             let change = self.peer_view(locator.peer).connection_lost_later();
             self.apply_quiet(locator.peer, change);
         }

@@ -10,6 +10,7 @@ use super::transition::StateChange;
 use crate::abi::ENetPeerState::*;
 use crate::proto::state::command::OutgoingBody;
 use crate::proto::state::connected::counts_as_connected;
+use crate::proto::state::peer_end::PeerEnd;
 use crate::proto::state::peer_index::PeerIndex;
 use crate::wire::command::CommandFlags;
 
@@ -54,6 +55,7 @@ impl Host {
             self.disconnect_connected(index, data);
             return DisconnectEffect::Done;
         }
+        self.record_local_end(index, PeerEnd::LocalDisconnect);
         self.queue_disconnect(index, CommandFlags::UNSEQUENCED, data);
         DisconnectEffect::FlushThenReset
     }
@@ -93,6 +95,8 @@ impl Host {
         if state == ENET_PEER_STATE_DISCONNECTED {
             return DisconnectEffect::Done;
         }
+        // Every way on from here resets the peer.
+        self.record_local_end(index, PeerEnd::LocalDisconnect);
         if state == ENET_PEER_STATE_ZOMBIE || state == ENET_PEER_STATE_DISCONNECTING {
             return DisconnectEffect::Reset;
         }

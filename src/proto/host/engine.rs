@@ -121,6 +121,8 @@ pub(crate) struct Engine {
     pub(in crate::proto::host) datagram_overhead: u32,
     /// What the host counted of its traffic (`counters.rs`).
     pub(in crate::proto::host) counters: crate::proto::state::counters::HostCounters,
+    /// Why each ended slot's connection ended (see `ending.rs`).
+    pub(in crate::proto::host) ends: crate::proto::state::peer_end::PeerEnds,
 }
 
 impl Engine {
@@ -370,6 +372,7 @@ impl Engine {
             datagram_overhead: 0,
             requests: Vec::new(),
             counters: Default::default(),
+            ends: Default::default(),
         })
     }
 }

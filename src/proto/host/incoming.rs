@@ -3,6 +3,7 @@
 
 use crate::proto::state::channel_id::ChannelId;
 use crate::proto::state::connected::counts_as_connected;
+use crate::proto::state::peer_end::PeerEnd;
 use crate::proto::state::sequence::{ReliableSequence, UnreliableSequence};
 use std::net::SocketAddr;
 
@@ -435,6 +436,7 @@ impl Host {
                 if command_number != Some(number::DISCONNECT) {
                     return Err(());
                 }
+                self.record_end(index, PeerEnd::LocalDisconnect);
                 let change = self.peer_view(index).connection_lost(events.wanted);
                 self.apply_into(index, change, events);
             }

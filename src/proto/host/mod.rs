@@ -14,6 +14,7 @@ mod counters;
 mod delivery;
 pub mod disconnect;
 mod dispatch;
+mod ending;
 pub mod endpoint;
 pub(in crate::proto) mod engine;
 mod hold;

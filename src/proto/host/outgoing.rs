@@ -340,6 +340,7 @@ impl Host {
         match checked {
             Ok(()) => false,
             Err(TimedOut) => {
+                self.record_timeout(index);
                 let change = self.peer_view(index).connection_lost(events.wanted);
                 self.apply_into(index, change, events);
                 true

@@ -166,7 +166,7 @@ impl Host {
                         };
                         self.finish_disconnect_queued(peer, effect, transport, hooks)?;
                     }
-                    CallbackCall::Reset { peer } => self.reset_peer(peer),
+                    CallbackCall::Reset { peer } => self.reset_by_program(peer),
                 }
             }
             next = hooks.take_callback_calls();
