@@ -197,3 +197,9 @@ pub struct ENetRsNetsimStats {
     /// What the host received.
     pub incoming: ENetRsNetsimDirection,
 }
+
+// ---- wait handle ----
+
+/// What `enet_rs_host_next_deadline_ms` returns for a host with no timer
+/// armed: wait on the host's handle without a timeout.
+pub const ENET_RS_NO_DEADLINE: u32 = u32::MAX;

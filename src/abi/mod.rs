@@ -12,6 +12,7 @@ pub mod protocol;
 pub mod types;
 #[cfg(unix)]
 pub mod unix;
+pub mod wait_handle;
 #[cfg(windows)]
 pub mod win32;
 
@@ -23,5 +24,6 @@ pub use protocol::*;
 pub use types::*;
 #[cfg(unix)]
 pub use unix::*;
+pub use wait_handle::*;
 #[cfg(windows)]
 pub use win32::*;

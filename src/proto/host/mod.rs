@@ -24,6 +24,7 @@ pub mod request;
 pub mod service;
 mod throttle;
 pub(in crate::proto) mod transition;
+mod wait;
 
 pub(crate) use engine::{set_up_public, Engine};
 pub use engine::{Host, HostSettings};
