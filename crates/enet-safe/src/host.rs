@@ -142,7 +142,7 @@ pub struct Host {
     id: u32,
     /// The engine with its socket, senders' queue and DTLS sessions, as
     /// the C library's hosts have them.
-    endpoint: CBox<Housed<()>>,
+    pub(crate) endpoint: CBox<Housed<()>>,
     codec: WireCodec,
     local: SocketAddr,
     /// The handle each slot's connection was reported with.

@@ -55,6 +55,7 @@ mod host;
 mod packet;
 mod peer;
 mod sender;
+mod wait;
 
 pub use error::Error;
 pub use host::{Encryption, Event, Host, HostConfig, NetsimStats, PeerInfo, ServerCheck};
@@ -63,3 +64,4 @@ pub use netsim::LinkStats as NetsimDirection;
 pub use packet::{Delivery, Packet};
 pub use peer::Peer;
 pub use sender::Sender;
+pub use wait::RawWaitHandle;
