@@ -348,6 +348,23 @@ mod tests {
     }
 
     #[test]
+    fn marks_after_a_pass_are_work_for_the_next_one() {
+        let mut schedule = Schedule::new(4, 1000);
+        assert!(!schedule.marked_since_pass());
+        schedule.mark_ready(peer(1));
+        assert!(schedule.marked_since_pass());
+        let mut due = Vec::new();
+        schedule.take_due(1000, &mut due);
+        // The pass leaves the peer ready (its window is full, say).
+        schedule.mark_ready(peer(1));
+        schedule.pass_ended();
+        assert!(!schedule.marked_since_pass());
+        // Marking it again, though it is in the list already, is new work.
+        schedule.mark_ready(peer(1));
+        assert!(schedule.marked_since_pass());
+    }
+
+    #[test]
     fn ready_and_due_peers_come_out_in_slot_order() {
         let mut schedule = Schedule::new(8, 1000);
         schedule.mark_ready(peer(5));
