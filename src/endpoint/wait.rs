@@ -14,12 +14,7 @@ use crate::net::sys::WaitSet;
 
 /// What a host's wait handle is on this system: a descriptor on Unix, an
 /// event `HANDLE` on Windows.
-#[cfg(unix)]
-pub type RawWaitHandle = std::os::fd::RawFd;
-/// What a host's wait handle is on this system: a descriptor on Unix, an
-/// event `HANDLE` on Windows.
-#[cfg(windows)]
-pub type RawWaitHandle = windows_sys::Win32::Foundation::HANDLE;
+pub type RawWaitHandle = crate::abi::ENetRsWaitHandle;
 
 impl Endpoint {
     /// The host's wait handle, made on the first call (with the host's

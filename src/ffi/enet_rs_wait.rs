@@ -33,13 +33,7 @@ use crate::abi::*;
 pub unsafe extern "C" fn enet_rs_host_get_wait_handle(host: *mut ENetHost) -> ENetRsWaitHandle {
     guard!(ENET_RS_NO_WAIT_HANDLE, {
         try_host!(let host = host, else ENET_RS_NO_WAIT_HANDLE);
-        match host.wait_handle() {
-            #[cfg(unix)]
-            Ok(handle) => handle,
-            #[cfg(windows)]
-            Ok(handle) => handle as ENetRsWaitHandle,
-            Err(_) => ENET_RS_NO_WAIT_HANDLE,
-        }
+        host.wait_handle().unwrap_or(ENET_RS_NO_WAIT_HANDLE)
     })
 }
 

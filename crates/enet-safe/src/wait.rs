@@ -7,8 +7,8 @@ use crate::error::Error;
 use crate::host::Host;
 
 /// What a host's wait handle is on this system: a file descriptor on Unix
-/// (`std::os::fd::RawFd`), an event `HANDLE` on Windows (`isize`, as
-/// `windows-sys` has it).
+/// (a `std::os::fd::RawFd`), an event `HANDLE` on Windows (an `isize`, as
+/// `windows-sys` spells it).
 pub use enet::endpoint::RawWaitHandle;
 
 impl Host {
