@@ -26,12 +26,6 @@ pub struct WaitSet {
     waker: ENetSocket,
 }
 
-// SAFETY: the event is a kernel handle, usable from any thread; the set
-// only ever passes it to thread-safe WinSock calls.
-unsafe impl Send for WaitSet {}
-// SAFETY: as above.
-unsafe impl Sync for WaitSet {}
-
 impl WaitSet {
     /// An event set by input on `socket` or a wake of `waker`.
     pub fn new(socket: ENetSocket, waker: &Waker) -> io::Result<WaitSet> {
