@@ -131,7 +131,10 @@ fn datagrams_and_senders_wake_the_loop() {
     // The wake was consumed: once the deadline was asked, the handle is
     // quiet.
     server.next_deadline();
-    assert!(!wait_readable(server.wait_handle().unwrap(), Some(Duration::ZERO)));
+    assert!(!wait_readable(
+        server.wait_handle().unwrap(),
+        Some(Duration::ZERO)
+    ));
 
     let started = Instant::now();
     let mut received = false;
