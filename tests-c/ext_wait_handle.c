@@ -5,6 +5,8 @@
  * deadline, then enet_host_service(host, &event, 0).
  *
  * 1. An idle host wakes for a datagram within 1 ms of its sending.
+ *    A datagram the network conditioner holds: the deadline says when
+ *    it is due, and the loop hands it to the engine then.
  * 2. A reliable send to a peer that does not acknowledge: the loop wakes
  *    at the deadline it was given, and the resend happens then, one
  *    retransmission timeout after the send.
@@ -49,6 +51,11 @@ int main(void)
    runs every thread through one lock and translates code as it first
    runs, a wake takes longer than the library does, so it gets 25 ms. */
 static double wake_bound_ms = 1.0;
+
+/* A late wake that only a loaded machine explains: another process held
+   the core for a few milliseconds. Single wakes are held to it; the
+   median of many to `wake_bound_ms`. */
+#define SCHEDULER_SLACK_MS 50.0
 
 static double now_ms(void)
 {
@@ -190,12 +197,41 @@ static int test_datagram_wakes(void)
     return delays[ROUNDS / 2] < wake_bound_ms;
 }
 
-/* ---- 2: a retransmission ---- */
+/* ---- 1b: a datagram the network conditioner holds ---- */
 
-/* A late wake that only a loaded machine explains: another process held
-   the core for a few milliseconds. Single wakes are held to it; the
-   median of many to `wake_bound_ms`. */
-#define SCHEDULER_SLACK_MS 50.0
+/* The conditioner takes a datagram off the socket and holds it: the
+   socket polls empty, and the deadline says when it is due. */
+static void test_conditioner_deadline(void)
+{
+    enum { LAG_MS = 30 };
+    ENetHost *host = loopback_host();
+    ENetRsWaitHandle handle = enet_rs_host_get_wait_handle(host);
+    struct datagram_shot shot = {host->address.port, 0};
+    pthread_t thread;
+    uint32_t deadline;
+    double woke;
+    CHECK(enet_rs_host_set_netsim(host, "in.lag=30ms") == 0);
+    pthread_create(&thread, NULL, send_datagram_later, &shot);
+    CHECK(wait_on(host, handle, 5000, NULL) == 1);
+    pthread_join(thread, NULL);
+    drain(host, NULL);
+    CHECK(host->totalReceivedPackets == 0);
+    deadline = enet_rs_host_next_deadline_ms(host);
+    CHECK(deadline > 0 && deadline <= LAG_MS);
+    while (host->totalReceivedPackets == 0 && now_ms() - shot.sent_at < 1000) {
+        wait_on(host, handle, 1000, NULL);
+        drain(host, NULL);
+    }
+    woke = now_ms();
+    CHECK(host->totalReceivedPackets == 1);
+    printf("conditioner: a datagram held %d ms reached the engine after %.1f ms\n", LAG_MS,
+           woke - shot.sent_at);
+    CHECK(woke - shot.sent_at >= LAG_MS - 1.0);
+    CHECK(woke - shot.sent_at <= LAG_MS + SCHEDULER_SLACK_MS);
+    enet_host_destroy(host);
+}
+
+/* ---- 2: a retransmission ---- */
 
 static int test_retransmission_on_time(void)
 {
@@ -475,6 +511,7 @@ int main(void)
     CHECK(enet_rs_host_next_deadline_ms(NULL) == 0);
     CHECK(enet_rs_host_get_wait_handle(NULL) == ENET_RS_NO_WAIT_HANDLE);
     CHECK(timed("datagram", test_datagram_wakes));
+    test_conditioner_deadline();
     CHECK(timed("retransmission", test_retransmission_on_time));
     CHECK(timed("request", test_request_wakes));
     test_idle_wakes();
