@@ -3,11 +3,15 @@
 //! without waiting. Unix only (the handle is a descriptor there).
 #![cfg(unix)]
 
+#[path = "../../../tests/dtls/certs.rs"]
+#[allow(dead_code)]
+mod certs;
+
 use std::os::fd::RawFd;
 use std::thread;
 use std::time::{Duration, Instant};
 
-use enet_safe::{Event, Host, HostConfig, Packet, Peer};
+use enet_safe::{Event, Host, HostConfig, Packet, Peer, ServerCheck};
 
 #[repr(C)]
 struct PollFd {
@@ -146,4 +150,83 @@ fn datagrams_and_senders_wake_the_loop() {
         turn(&mut server, Duration::ZERO);
     }
     assert!(received);
+}
+
+/// One turn of a loop that waits on both hosts at once, at most `cap`;
+/// each host's events, tagged with whether the server had it.
+fn turn_both(server: &mut Host, client: &mut Host, cap: Duration) -> Vec<(bool, Event)> {
+    let handles = [server.wait_handle().unwrap(), client.wait_handle().unwrap()];
+    let deadline = [server.next_deadline(), client.next_deadline()]
+        .into_iter()
+        .flatten()
+        .min()
+        .map_or(cap, |soonest| soonest.min(cap));
+    if !deadline.is_zero() {
+        let mut watched: Vec<PollFd> = handles
+            .iter()
+            .map(|&fd| PollFd {
+                fd,
+                events: POLLIN,
+                revents: 0,
+            })
+            .collect();
+        let ms = i32::try_from(deadline.as_millis()).unwrap_or(i32::MAX);
+        // SAFETY: `watched` holds valid pollfds for the whole call.
+        unsafe { poll(watched.as_mut_ptr(), watched.len() as PollCount, ms) };
+    }
+    let mut events = Vec::new();
+    for (is_server, host) in [(true, &mut *server), (false, &mut *client)] {
+        while let Some(event) = host.service(Duration::ZERO).unwrap() {
+            events.push((is_server, event));
+        }
+    }
+    events
+}
+
+#[test]
+fn an_encrypted_handshake_runs_on_the_loop_alone() {
+    let ca = certs::ca("the CA");
+    let identity = certs::server(&ca, "localhost");
+    let mut server = Host::bind("127.0.0.1:0".parse().unwrap(), HostConfig::default()).unwrap();
+    server
+        .encrypt_as_server(&identity.certificate_pem, &identity.key_pem)
+        .unwrap();
+    let mut client = Host::client(HostConfig::default()).unwrap();
+    client
+        .encrypt_as_client(ServerCheck::Trusted {
+            certificates_pem: &ca.certificate_pem,
+            host_name: Some("localhost"),
+        })
+        .unwrap();
+    let to_server = client.connect(server.local_addr().unwrap(), 1, 0).unwrap();
+    // Each wait may last 5 s: a wake or a deadline the loop missed would
+    // stall the handshake that long.
+    let started = Instant::now();
+    let (mut server_up, mut client_up, mut echoed) = (false, false, false);
+    while !echoed && started.elapsed() < Duration::from_secs(20) {
+        for (is_server, event) in turn_both(&mut server, &mut client, Duration::from_secs(5)) {
+            match event {
+                Event::Connect { .. } if is_server => server_up = true,
+                Event::Connect { .. } => {
+                    client_up = true;
+                    client
+                        .send(to_server, 0, Packet::reliable(b"secret"))
+                        .unwrap();
+                }
+                Event::Receive { peer, packet, .. } if is_server => {
+                    server
+                        .send(peer, 0, Packet::reliable(packet.data()))
+                        .unwrap();
+                }
+                Event::Receive { packet, .. } => echoed = packet.data() == b"secret",
+                Event::Disconnect { .. } => panic!("disconnected"),
+            }
+        }
+    }
+    assert!(server_up && client_up && echoed);
+    assert!(
+        started.elapsed() < Duration::from_secs(4),
+        "no wait ran to its cap: {:?}",
+        started.elapsed()
+    );
 }
