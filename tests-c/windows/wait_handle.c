@@ -10,7 +10,6 @@
 #include <enet/enet.h>
 #include <enet/enet_rs.h>
 #include <stdio.h>
-#include <string.h>
 
 #include "../hardening.h"
 
@@ -24,6 +23,16 @@ static DWORD WINAPI broadcast_later(LPVOID unused)
     if (enet_rs_sender_broadcast(sender, 0, packet) != 0)
         enet_packet_destroy(packet);
     return 0;
+}
+
+/* One junk datagram to `to` through ENet's own socket calls (so the
+   program needs no WinSock import library of its own). */
+static void send_junk(ENetSocket sock, const ENetAddress *to)
+{
+    ENetBuffer buffer;
+    buffer.data = (void *) "not enet";
+    buffer.dataLength = 8;
+    enet_socket_send(sock, to, &buffer, 1);
 }
 
 static void drain(ENetHost *host)
@@ -45,8 +54,8 @@ int main(void)
     ENetAddress address;
     ENetHost *host;
     ENetRsWaitHandle handle;
-    struct sockaddr_in to;
-    SOCKET sock;
+    ENetAddress to;
+    ENetSocket sock;
     HANDLE thread;
     int i;
 
@@ -62,14 +71,11 @@ int main(void)
     CHECK(enet_rs_host_next_deadline_ms(host) == ENET_RS_NO_DEADLINE);
     CHECK(!signalled(handle, 50));
 
-    sock = socket(AF_INET, SOCK_DGRAM, 0);
-    memset(&to, 0, sizeof to);
-    to.sin_family = AF_INET;
-    to.sin_port = htons(host->address.port);
-    to.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    sock = enet_socket_create(ENET_SOCKET_TYPE_DATAGRAM);
+    to = host->address;
 
     /* A datagram signals it; serviced and rearmed, it is quiet. */
-    sendto(sock, "not enet", 8, 0, (struct sockaddr *) &to, sizeof to);
+    send_junk(sock, &to);
     CHECK(signalled(handle, 2000));
     drain(host);
     CHECK(host->totalReceivedPackets == 1);
@@ -90,7 +96,7 @@ int main(void)
     /* More datagrams than one service call reads (256): the deadline
        says the rest wait, though the event was cleared. */
     for (i = 0; i < 300; ++i)
-        sendto(sock, "not enet", 8, 0, (struct sockaddr *) &to, sizeof to);
+        send_junk(sock, &to);
     Sleep(100);
     CHECK(signalled(handle, 2000));
     {
@@ -103,7 +109,7 @@ int main(void)
     CHECK(enet_rs_host_next_deadline_ms(host) == ENET_RS_NO_DEADLINE);
     CHECK(!signalled(handle, 50));
 
-    closesocket(sock);
+    enet_socket_destroy(sock);
     enet_rs_sender_destroy(sender);
     enet_host_destroy(host);
     enet_deinitialize();
