@@ -18,6 +18,19 @@ extern "C"
 #include <stdint.h>
 #include "enet/enet.h"
 
+/*
+ * A host's wait handle (enet_rs_host_get_wait_handle): a file descriptor
+ * on Unix, an event HANDLE on Windows; ENET_RS_NO_WAIT_HANDLE when there
+ * is none.
+ */
+#ifdef _WIN32
+typedef void *ENetRsWaitHandle;
+#define ENET_RS_NO_WAIT_HANDLE ((ENetRsWaitHandle) 0)
+#else
+typedef int ENetRsWaitHandle;
+#define ENET_RS_NO_WAIT_HANDLE (-1)
+#endif
+
 /**
  * The extension set this library offers; `enet_rs_version()` returns the
  * same number at run time. 1: loss recovery settings and statistics.
@@ -83,6 +96,12 @@ extern "C"
  * the option never reports it.
  */
 #define ENET_RS_EVENT_TYPE_DISCONNECT_TIMEOUT 4
+
+/**
+ * What `enet_rs_host_next_deadline_ms` returns for a host with no timer
+ * armed: wait on the host's handle without a timeout.
+ */
+#define ENET_RS_NO_DEADLINE UINT32_MAX
 
 /**
  * Ready-made loss-recovery settings (see `enet_rs_loss_recovery_preset`).
@@ -984,6 +1003,46 @@ ENET_API int enet_rs_peer_get_disconnect_reason(ENetPeer *peer, ENetRsDisconnect
  * a NULL host or an unknown flag (nothing changes then).
  */
 ENET_API int enet_rs_host_set_event_options(ENetHost *host, enet_uint32 flags);
+
+/**
+ * The handle a program's own event loop waits on for `host`: a file
+ * descriptor on Unix (an epoll descriptor on Linux, a kqueue on macOS
+ * and the BSDs) that polls readable, an event `HANDLE` on Windows that is
+ * signalled, when the host's socket has datagrams or a thread-safe
+ * sender (`enet_rs_host_sender`) queued a request. Made on the first
+ * call (later calls return the same one) and closed by
+ * `enet_host_destroy`: only wait on it, never read, close or change it.
+ *
+ * The loop: `ms = enet_rs_host_next_deadline_ms(host)`; if `ms` is not 0,
+ * wait on the handle for up to `ms` (`ENET_RS_NO_DEADLINE`: no limit);
+ * then `enet_host_service(host, &event, 0)` until it returns 0. Call
+ * `enet_rs_host_next_deadline_ms` before every wait: it also clears what
+ * the last wake left signalled.
+ *
+ * `ENET_RS_NO_WAIT_HANDLE` (-1 on Unix, NULL on Windows) for a NULL host,
+ * when the system refuses one, or on a Unix with neither epoll nor
+ * kqueue. On Windows the host's socket is then in `WSAEventSelect` mode:
+ * it cannot be made blocking again.
+ */
+ENET_API ENetRsWaitHandle enet_rs_host_get_wait_handle(ENetHost *host);
+
+/**
+ * Milliseconds until `host` needs `enet_host_service` though nothing
+ * arrives (its next retransmission, ping, throttle pass or timeout), as
+ * long as `enet_host_service` itself would wait. 0 when it has work now:
+ * events queued for dispatch, datagrams already read from the socket but
+ * not handled (a read takes many at once, which no wait on the socket
+ * shows), sends, disconnects or connects queued since the last service
+ * call, requests from other threads, a due timer.
+ * `ENET_RS_NO_DEADLINE` (`UINT32_MAX`) when no timer is armed (no peer
+ * connected or connecting). 0 for a NULL host, so the loop's service call
+ * reports it.
+ *
+ * It also clears the wait handle's pending signal (see
+ * `enet_rs_host_get_wait_handle`); an encrypted host's due handshake
+ * timers run here, as they would in `enet_host_service`'s wait.
+ */
+ENET_API enet_uint32 enet_rs_host_next_deadline_ms(ENetHost *host);
 
 /*
  * zpl-c/enet's name for the time-out event type, so code written for that

@@ -422,3 +422,8 @@ pub const ENET_RS_EVENT_OPTION_TIMEOUT_EVENTS: u32 = 1;
 /// `ENET_EVENT_TYPE_DISCONNECT_TIMEOUT`, numbered as there. A host without
 /// the option never reports it.
 pub const ENET_RS_EVENT_TYPE_DISCONNECT_TIMEOUT: u32 = 4;
+// ---- wait handle ----
+
+/// What `enet_rs_host_next_deadline_ms` returns for a host with no timer
+/// armed: wait on the host's handle without a timeout.
+pub const ENET_RS_NO_DEADLINE: u32 = u32::MAX;

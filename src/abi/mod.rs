@@ -25,3 +25,21 @@ pub use types::*;
 pub use unix::*;
 #[cfg(windows)]
 pub use win32::*;
+
+/// A host's wait handle (`enet_rs_host_get_wait_handle`): a file
+/// descriptor on Unix. `enet/enet_rs.h` declares it by hand, per system
+/// (`cbindgen.toml`), as the generator writes one header for all.
+#[cfg(unix)]
+pub type ENetRsWaitHandle = core::ffi::c_int;
+/// A host's wait handle (`enet_rs_host_get_wait_handle`): an event
+/// `HANDLE` on Windows, spelled as `windows-sys` spells `HANDLE` (a
+/// pointer-sized integer, passed as C's `void *` is).
+#[cfg(windows)]
+pub type ENetRsWaitHandle = isize;
+
+/// `enet_rs_host_get_wait_handle`'s failure on Unix: -1.
+#[cfg(unix)]
+pub const ENET_RS_NO_WAIT_HANDLE: ENetRsWaitHandle = -1;
+/// `enet_rs_host_get_wait_handle`'s failure on Windows: NULL.
+#[cfg(windows)]
+pub const ENET_RS_NO_WAIT_HANDLE: ENetRsWaitHandle = 0;

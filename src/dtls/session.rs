@@ -83,6 +83,11 @@ impl Outbox {
         next
     }
 
+    /// Whether a decrypted datagram waits to be handed out.
+    pub fn has_plaintext(&self) -> bool {
+        self.next_plaintext < self.plaintexts.len()
+    }
+
     pub fn bytes(&self, range: Range<usize>) -> &[u8] {
         &self.bytes[range]
     }

@@ -41,6 +41,27 @@ impl<'a, T: Transport> SecureTransport<'a, T> {
     }
 }
 
+impl<T: Transport> SecureTransport<'_, T> {
+    /// What a wait would do without waiting (for a program's own event
+    /// loop): runs the sessions' due timers and sends what they produced.
+    /// Then milliseconds until the next timer, `Some(0)` if decrypted
+    /// datagrams or ended sessions wait for the engine, `None` if nothing
+    /// is timed.
+    pub fn run_due_timers(&mut self) -> Option<u32> {
+        self.layer.run_timers(Instant::now());
+        // A failed send shows in the next service call, as the wait's own.
+        let _ = self.flush();
+        if self.layer.outbox.has_plaintext() || !self.layer.lost.is_empty() {
+            return Some(0);
+        }
+        let now = Instant::now();
+        self.layer.next_timer().map(|at| {
+            let left = at.saturating_duration_since(now).as_micros().div_ceil(1000);
+            u32::try_from(left).unwrap_or(u32::MAX)
+        })
+    }
+}
+
 impl<T: Transport> Transport for SecureTransport<'_, T> {
     fn now(&mut self) -> u32 {
         self.inner.now()

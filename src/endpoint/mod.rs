@@ -13,6 +13,7 @@
 mod builder;
 mod seed;
 mod stats;
+mod wait;
 
 use core::ops::{Deref, DerefMut};
 use std::sync::Arc;
@@ -28,6 +29,7 @@ use crate::proto::Host;
 pub use builder::{packet_pool_switches, BoundSocket, HostBuilder};
 pub use seed::random_seed;
 pub use stats::{DatagramDrop, HostStats, DATAGRAM_DROPS};
+pub use wait::RawWaitHandle;
 
 /// A host and everything it runs over. The engine's host comes first, so
 /// the `ENetHost *` C code holds (the engine host's first field) points at
@@ -165,6 +167,8 @@ impl Endpoint {
     /// closed, and every peer is reset, releasing its queued packets. Call
     /// it once; the host may only be dropped after.
     pub fn close(&mut self) {
+        // Before the waker it watches may go with the request queue.
+        self.io.set_wait_set(None);
         if let Some(requests) = self.requests.take() {
             requests.close();
         }

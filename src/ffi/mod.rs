@@ -403,6 +403,7 @@ pub mod enet_rs_reasons;
 pub mod enet_rs_send_limit;
 pub mod enet_rs_stats;
 pub mod enet_rs_timeouts;
+pub mod enet_rs_wait;
 pub mod host;
 pub mod list;
 pub mod packet;

@@ -95,6 +95,11 @@ impl RequestQueue {
             .with(|pending| into.append(&mut pending.requests));
     }
 
+    /// Whether requests wait to be taken.
+    pub fn has_pending(&self) -> bool {
+        self.pending.with(|pending| !pending.requests.is_empty())
+    }
+
     /// What the service thread's wait watches besides its socket.
     pub fn waker(&self) -> &Waker {
         &self.waker

@@ -11,7 +11,7 @@ use std::ops::Range;
 
 use super::batch::Datagram;
 use super::netsim::Conditioner;
-use super::sys::{ReceiveBatch, SendBatch, Waker, Woken, WAIT_INTERRUPT, WAIT_RECEIVE};
+use super::sys::{ReceiveBatch, SendBatch, WaitSet, Waker, Woken, WAIT_INTERRUPT, WAIT_RECEIVE};
 use super::{clock, socket};
 use crate::abi::ENetSocket;
 use crate::proto::{Grouping, ServiceFailed, Transmitted, Transport};
@@ -25,6 +25,9 @@ pub struct SocketIo {
     netsim: Option<Box<Conditioner>>,
     /// Datagrams skipped for being longer than the receive buffer.
     oversized: u64,
+    /// What a program's own event loop waits on for the socket, once it
+    /// asked (`endpoint/wait.rs`).
+    wait_set: Option<WaitSet>,
 }
 
 impl SocketIo {
@@ -37,6 +40,7 @@ impl SocketIo {
             outgoing: SendBatch::new(offload, ipv6_socket),
             netsim: None,
             oversized: 0,
+            wait_set: None,
         }
     }
 
@@ -54,6 +58,32 @@ impl SocketIo {
     /// Datagrams skipped so far for being longer than ENet's largest.
     pub fn oversized(&self) -> u64 {
         self.oversized
+    }
+
+    /// The wait handle, if a program asked for one.
+    pub fn wait_set(&self) -> Option<&WaitSet> {
+        self.wait_set.as_ref()
+    }
+
+    /// Keeps the wait handle (`None` closes it).
+    pub fn set_wait_set(&mut self, wait_set: Option<WaitSet>) {
+        self.wait_set = wait_set;
+    }
+
+    /// Whether datagrams already read from the socket wait in the batch
+    /// (a read takes many at once, or one coalesced run): a wait on the
+    /// socket does not show them.
+    pub fn has_received(&self) -> bool {
+        self.received.has_pending()
+    }
+
+    /// Milliseconds until the conditioner releases a copy it holds (0: one
+    /// is due), `None` without a conditioner or a held copy. What it
+    /// holds came off the socket already, so a wait on the socket does
+    /// not show it.
+    pub fn conditioner_due_ms(&self) -> Option<u32> {
+        let netsim = self.netsim.as_deref()?;
+        netsim.next_due_ms(netsim.now_us())
     }
 
     /// The engine's transport over `socket` for one call; its waits also

@@ -48,6 +48,8 @@ build hardening_host "$root/tests-c/hardening_host.c"
 for test in ext_ipv6 ext_loss_recovery ext_sender ext_netsim compat_1_3_18; do
     build "$test" "$root/tests-c/$test.c"
 done
+# The wait handle as Windows has it (a WinSock event).
+build wait_handle "$root/tests-c/windows/wait_handle.c"
 build tutorial "$root/tests-c/tutorial/tutorial.c"
 build tutorial_dll "$root/tests-c/tutorial/tutorial.c" -DENET_DLL
 # -DENET_DLL must have made the calls go through the import table.
@@ -59,7 +61,8 @@ grep -q "__imp_${c_prefix}enet_host_service" "$work/tutorial_dll.nm" ||
 gcc -std=c99 -Wall -Wextra -Wpedantic -Werror -O2 "$root/tests-c/tutorial/tutorial.c" \
     -lenet -o "$bin/tutorial_stock" || { echo "FAIL building the stock tutorial"; status=1; }
 
-for test in hardening_host ext_ipv6 ext_loss_recovery ext_sender ext_netsim compat_1_3_18; do
+for test in hardening_host ext_ipv6 ext_loss_recovery ext_sender ext_netsim compat_1_3_18 \
+    wait_handle; do
     if timeout 120 wine "$bin/$test.exe" >"$work/$test.out" 2>&1; then
         echo "PASS $test.exe"
     else

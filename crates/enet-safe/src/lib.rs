@@ -57,6 +57,7 @@ mod peer;
 mod reason;
 mod sender;
 mod timeouts;
+mod wait;
 
 /// A host's counters ([`Host::stats`]) and a peer's ([`Host::counters`]).
 pub use enet::endpoint::{DatagramDrop, HostStats};
@@ -71,3 +72,4 @@ pub use packet::{Delivery, Packet};
 pub use peer::Peer;
 pub use reason::DisconnectReason;
 pub use sender::Sender;
+pub use wait::RawWaitHandle;

@@ -28,6 +28,7 @@ pub mod send_limit;
 pub mod service;
 mod throttle;
 pub(in crate::proto) mod transition;
+mod wait;
 
 pub(crate) use engine::{set_up_public, Engine};
 pub use engine::{Host, HostSettings};

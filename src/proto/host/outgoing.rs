@@ -208,6 +208,7 @@ impl Host {
         self.engine.due = due;
         self.engine.round = round;
         self.engine.again = again;
+        self.engine.schedule.pass_ended();
         result
     }
 

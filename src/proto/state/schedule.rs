@@ -162,6 +162,11 @@ pub struct Schedule {
     /// half the memory of the whole extended time.
     timer_at: SlotVec<u32>,
     clock: Clock,
+    /// Calls to [`Schedule::mark_ready`], wrapping, and their count when
+    /// the last send pass ended: while they differ, a pass has work that
+    /// came after the last one (see [`Schedule::marked_since_pass`]).
+    marks: u32,
+    marks_at_pass: u32,
 }
 
 impl Schedule {
@@ -175,17 +180,33 @@ impl Schedule {
                 last: now,
                 extended: 1 << 32,
             },
+            marks: 0,
+            marks_at_pass: 0,
         }
     }
 
     /// The peer has something to send: visit it on the next send pass.
     pub fn mark_ready(&mut self, peer: PeerIndex) {
+        self.marks = self.marks.wrapping_add(1);
         if let Some(flags) = self.flags.get_mut(peer) {
             if *flags & READY == 0 {
                 *flags |= READY;
                 self.ready.push(peer);
             }
         }
+    }
+
+    /// A send pass ended: the peers ready now are those it left waiting
+    /// (a full window waits for acknowledgements, not for time).
+    pub fn pass_ended(&mut self) {
+        self.marks_at_pass = self.marks;
+    }
+
+    /// Whether a peer was marked ready since the last send pass ended: the
+    /// program queued something, or a step after the pass asked for a
+    /// visit, so the next pass has work now.
+    pub fn marked_since_pass(&self) -> bool {
+        self.marks != self.marks_at_pass
     }
 
     /// Replaces the peer's deadlines with `table`: visit it at the earliest
@@ -324,6 +345,23 @@ mod tests {
 
     fn peers(slots: &[usize]) -> Vec<PeerIndex> {
         slots.iter().copied().map(PeerIndex::for_tests).collect()
+    }
+
+    #[test]
+    fn marks_after_a_pass_are_work_for_the_next_one() {
+        let mut schedule = Schedule::new(4, 1000);
+        assert!(!schedule.marked_since_pass());
+        schedule.mark_ready(peer(1));
+        assert!(schedule.marked_since_pass());
+        let mut due = Vec::new();
+        schedule.take_due(1000, &mut due);
+        // The pass leaves the peer ready (its window is full, say).
+        schedule.mark_ready(peer(1));
+        schedule.pass_ended();
+        assert!(!schedule.marked_since_pass());
+        // Marking it again, though it is in the list already, is new work.
+        schedule.mark_ready(peer(1));
+        assert!(schedule.marked_since_pass());
     }
 
     #[test]

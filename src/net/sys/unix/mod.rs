@@ -13,6 +13,7 @@ pub mod address;
 mod lock;
 pub mod socket;
 mod thread;
+mod wait_set;
 mod wake;
 
 #[cfg(any(target_os = "linux", target_os = "android"))]
@@ -24,6 +25,7 @@ mod socket_name;
 
 pub use lock::Lock;
 pub use thread::current_thread;
+pub use wait_set::WaitSet;
 pub use wake::Waker;
 
 #[cfg(not(any(target_os = "linux", target_os = "android")))]

@@ -59,6 +59,11 @@ impl Waker {
         Ok(Waker { read, write })
     }
 
+    /// What a wait watches: readable while a wake is pending.
+    pub fn readable(&self) -> RawFd {
+        self.read.as_raw_fd()
+    }
+
     /// Where waking threads write.
     fn write_end(&self) -> RawFd {
         #[cfg(any(target_os = "linux", target_os = "android"))]
@@ -78,7 +83,7 @@ impl Waker {
 
     /// Consumes pending wakes: an eventfd reads as one counter, a pipe
     /// holds 8 bytes a wake.
-    fn drain(&self) {
+    pub fn drain(&self) {
         let mut sink = [0u64; 16];
         loop {
             // SAFETY: `sink` is writable for its whole size; a drained

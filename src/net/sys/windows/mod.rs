@@ -18,11 +18,13 @@ pub mod address;
 mod lock;
 pub mod socket;
 mod thread;
+mod wait_set;
 mod wake;
 
 pub use super::single::{ReceiveBatch, SendBatch};
 pub use lock::Lock;
 pub use thread::current_thread;
+pub use wait_set::WaitSet;
 pub use wake::Waker;
 
 /// The WinSock version stock ENet asks for: 1.1.

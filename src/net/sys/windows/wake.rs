@@ -39,8 +39,13 @@ impl Waker {
         let _ = self.socket.send(&[1]);
     }
 
+    /// The socket a wait watches: readable while a wake is pending.
+    pub fn socket(&self) -> &Socket {
+        &self.socket
+    }
+
     /// Consumes pending wakes.
-    fn drain(&self) {
+    pub fn drain(&self) {
         let mut sink = [MaybeUninit::<u8>::uninit(); 16];
         for _ in 0..1024 {
             match self.socket.recv(&mut sink) {
