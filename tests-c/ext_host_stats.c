@@ -360,6 +360,8 @@ int main(int argc, char **argv)
     ENetHost *server, *client;
 
     CHECK(enet_initialize() == 0);
+    /* The counters came with extension set 5. */
+    CHECK(enet_rs_version() == ENET_RS_VERSION && ENET_RS_VERSION >= 5);
     enet_address_set_host(&address, "127.0.0.1");
     address.port = 0;
     server = enet_host_create(&address, 4, 2, 0, 0);

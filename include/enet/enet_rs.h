@@ -36,8 +36,11 @@ typedef int ENetRsWaitHandle;
  * same number at run time. 1: loss recovery settings and statistics.
  * 2: IPv6 and dual-stack hosts, hosts sharing a port, and thread-safe
  * sending. 3: encrypted hosts (DTLS). 4: the network conditioner.
+ * 5: what games ask for: disconnect reasons and the time-out event,
+ * long and pausable timeouts, host and peer counters, a send limit,
+ * path MTU discovery, and a wait handle with the next deadline.
  */
-#define ENET_RS_VERSION 4
+#define ENET_RS_VERSION 5
 
 /**
  * `ENetPeer::address.host` (and `ENetHost::receivedAddress.host`) of an

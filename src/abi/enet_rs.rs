@@ -5,7 +5,10 @@
 /// same number at run time. 1: loss recovery settings and statistics.
 /// 2: IPv6 and dual-stack hosts, hosts sharing a port, and thread-safe
 /// sending. 3: encrypted hosts (DTLS). 4: the network conditioner.
-pub const ENET_RS_VERSION: u32 = 4;
+/// 5: what games ask for: disconnect reasons and the time-out event,
+/// long and pausable timeouts, host and peer counters, a send limit,
+/// path MTU discovery, and a wait handle with the next deadline.
+pub const ENET_RS_VERSION: u32 = 5;
 
 /// `ENetPeer::address.host` (and `ENetHost::receivedAddress.host`) of an
 /// IPv6 peer: 0.0.0.0, with the peer's real port beside it. Old code can
