@@ -104,6 +104,15 @@ fn receive_raw<R>(
 /// Queues `bytes` in the send batch, sending the batch when it is full;
 /// `false` if that send failed.
 #[inline(always)]
+/// What the IP and UDP headers add to a datagram to or from `address`,
+/// for the conditioner's path MTU.
+fn ip_headers(address: &SocketAddr) -> usize {
+    match address {
+        SocketAddr::V4(_) => netsim::link::IPV4_UDP_HEADERS,
+        SocketAddr::V6(_) => netsim::link::IPV6_UDP_HEADERS,
+    }
+}
+
 fn transmit_raw(
     socket: ENetSocket,
     outgoing: &mut SendBatch,
@@ -164,7 +173,7 @@ impl SocketTransport<'_> {
                 break;
             }
             let taken = receive_raw(*socket, received, |from, bytes| {
-                netsim.incoming.admit(now, bytes, from)
+                netsim.incoming.admit_ip(now, bytes, from, ip_headers(&from))
             })?;
             if taken.is_none() {
                 due = netsim.incoming.pop_due(now);
@@ -188,7 +197,9 @@ impl SocketTransport<'_> {
             return Transmitted::Failed;
         };
         let now = netsim.now_us();
-        netsim.outgoing.admit(now, bytes, (*to, grouping));
+        netsim
+            .outgoing
+            .admit_ip(now, bytes, (*to, grouping), ip_headers(to));
         if !release_outgoing(self.socket, self.outgoing, netsim, now) {
             return Transmitted::Failed;
         }
