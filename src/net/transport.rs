@@ -101,9 +101,6 @@ fn receive_raw<R>(
     }
 }
 
-/// Queues `bytes` in the send batch, sending the batch when it is full;
-/// `false` if that send failed.
-#[inline(always)]
 /// What the IP and UDP headers add to a datagram to or from `address`,
 /// for the conditioner's path MTU.
 fn ip_headers(address: &SocketAddr) -> usize {
@@ -113,6 +110,9 @@ fn ip_headers(address: &SocketAddr) -> usize {
     }
 }
 
+/// Queues `bytes` in the send batch, sending the batch when it is full;
+/// `false` if that send failed.
+#[inline(always)]
 fn transmit_raw(
     socket: ENetSocket,
     outgoing: &mut SendBatch,
