@@ -173,7 +173,9 @@ impl SocketTransport<'_> {
                 break;
             }
             let taken = receive_raw(*socket, received, |from, bytes| {
-                netsim.incoming.admit_ip(now, bytes, from, ip_headers(&from))
+                netsim
+                    .incoming
+                    .admit_ip(now, bytes, from, ip_headers(&from))
             })?;
             if taken.is_none() {
                 due = netsim.incoming.pop_due(now);

@@ -115,6 +115,8 @@ pub(crate) struct Engine {
     /// what reaches the wire stays within the MTU the program set. 0 for
     /// a plain host, whose MTU rules are stock's.
     pub(in crate::proto::host) datagram_overhead: u32,
+    /// Path MTU discovery, while the host has it on (see `path_mtu.rs`).
+    pub(in crate::proto::host) path: Option<Box<super::path_mtu::PathTable>>,
 }
 
 impl Engine {
@@ -360,6 +362,7 @@ impl Engine {
             ipv6_endpoints: BTreeMap::new(),
             generations: std::cell::OnceCell::new(),
             datagram_overhead: 0,
+            path: None,
             requests: Vec::new(),
         })
     }

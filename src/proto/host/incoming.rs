@@ -420,6 +420,12 @@ impl Host {
         let round_trip_time = time_difference(now, sent_time).max(1);
         self.peer_view(index)
             .update_round_trip_time(round_trip_time, now);
+        if self.engine.path.is_some()
+            && channel_id == ChannelId::CONNECTION
+            && self.path_probe_acknowledged(index, received_sequence)
+        {
+            return Ok(());
+        }
 
         let command_number =
             self.remove_sent_reliable(index, received_sequence, channel_id, Some(sent_time));

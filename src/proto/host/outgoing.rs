@@ -22,7 +22,7 @@ use crate::proto::state::peer_index::PeerIndex;
 use crate::proto::state::recovery::{CongestionWindow, LossRecovery, RecoveryCounts};
 use crate::proto::state::schedule::{Timer, TimerTable};
 use crate::proto::state::scratch;
-use crate::time::{time_difference, TIME_OVERFLOW};
+use crate::time::{time_difference, time_less, TIME_OVERFLOW};
 use crate::wire::builder::Envelope;
 use crate::wire::command::ConnectId;
 use crate::wire::size;
@@ -41,6 +41,15 @@ fn ping_deadline(peer: &ENetPeer, now: u32) -> Option<u32> {
         Some(now)
     } else {
         Some(now.wrapping_add(peer.pingInterval - since))
+    }
+}
+
+/// The earlier of two optional deadlines.
+fn earliest(a: Option<u32>, b: Option<u32>) -> Option<u32> {
+    match (a, b) {
+        (Some(a), Some(b)) => Some(if time_less(b, a) { b } else { a }),
+        (a, None) => a,
+        (None, b) => b,
     }
 }
 
@@ -232,7 +241,13 @@ impl Host {
         let in_flight = !timers.is_empty();
         let peer = &self.engine.peers[index];
         if !in_flight && peer.state == ENET_PEER_STATE_CONNECTED {
-            timers.set(Timer::Ping, ping_deadline(peer, now));
+            let mut ping = ping_deadline(peer, now);
+            if self.engine.path.is_some() {
+                // A path search's probe or deadline due sooner visits
+                // sooner; the ping itself still waits for its interval.
+                ping = earliest(ping, self.path_wake(index, now));
+            }
+            timers.set(Timer::Ping, ping);
         }
         if paced {
             timers.set(Timer::Pacing, Some(now.wrapping_add(1)));
@@ -255,18 +270,24 @@ impl Host {
         if state == ENET_PEER_STATE_DISCONNECTED || state == ENET_PEER_STATE_ZOMBIE {
             return Ok(false);
         }
-        let mtu = self.engine.peers[index].mtu;
+        let mut mtu = self.engine.peers[index].mtu;
+        if self.engine.path.is_some() {
+            mtu = mtu.min(self.path_limit(index));
+            self.probe_path(index, now, codec, transmit)?;
+        }
         self.engine.builder.restart(mtu);
         let mut continue_sending = false;
 
         if !self.engine.slots[index].acknowledgements_is_empty() {
             continue_sending |= self.pack_acknowledgements(index);
         }
-        if check_timeouts
-            && self.peer_view(index).timeouts_due(now)
-            && self.check_timeouts(index, now, events)
-        {
-            return Ok(false);
+        if check_timeouts && self.peer_view(index).timeouts_due(now) {
+            if self.check_timeouts(index, now, events) {
+                return Ok(false);
+            }
+            if self.engine.path.is_some() {
+                self.check_black_hole(index, now);
+            }
         }
         if self.peer_view(index).copies_due(now) {
             let (mut peer, builder, _) = self.engine.packing(index);
@@ -277,7 +298,10 @@ impl Host {
         let can_ping = if self.engine.slots[index].outgoing_is_empty() {
             true
         } else {
-            let (can_ping, full) = self.pack_outgoing(index, now);
+            let (mut can_ping, mut full) = self.pack_outgoing(index, now);
+            if full && self.engine.builder.is_empty() && mtu < self.engine.peers[index].mtu {
+                (can_ping, full) = self.pack_oversized(index, now);
+            }
             continue_sending |= full;
             can_ping
         };
@@ -311,7 +335,7 @@ impl Host {
     }
 
     /// Counts a datagram of `bytes` sent in the host's totals.
-    fn count_sent(&mut self, bytes: usize) {
+    pub(in crate::proto::host) fn count_sent(&mut self, bytes: usize) {
         self.public.totalSentData = self.public.totalSentData.wrapping_add(bytes as u32);
         self.public.totalSentPackets = self.public.totalSentPackets.wrapping_add(1);
     }
@@ -360,9 +384,21 @@ impl Host {
         (packed.can_ping, packed.full)
     }
 
+    /// Packs again into a datagram let grow to the peer's MTU, after a
+    /// queued command did not fit an empty datagram of its path size: it
+    /// was cut for a larger one before the path size dropped, and must
+    /// still leave.
+    #[cold]
+    #[inline(never)]
+    fn pack_oversized(&mut self, index: PeerIndex, now: u32) -> (bool, bool) {
+        let mtu = self.engine.peers[index].mtu;
+        self.engine.builder.widen(mtu);
+        self.pack_outgoing(index, now)
+    }
+
     /// Finishes the packed datagram (header, compression, checksum) and
     /// hands it to `transmit`.
-    fn transmit_datagram(
+    pub(in crate::proto::host) fn transmit_datagram(
         &mut self,
         index: PeerIndex,
         now: u32,

@@ -90,6 +90,7 @@ impl Host {
             maximum_packet_size: self.public.maximumPacketSize,
             checksum: self.public.checksum.is_some(),
             now: self.public.serviceTime,
+            path_mtu: u32::MAX,
         }
     }
 
@@ -116,7 +117,10 @@ impl Host {
         index: PeerIndex,
         op: impl FnOnce(&mut PeerMut<'_>, SendTerms) -> E,
     ) -> E::Answer {
-        let terms = self.send_terms();
+        let mut terms = self.send_terms();
+        if self.engine.path.is_some() {
+            terms.path_mtu = self.path_limit(index);
+        }
         let (answer, wake, delivered) = op(&mut self.engine.peer_view(index), terms).split();
         self.wake(index, wake);
         if delivered.any {

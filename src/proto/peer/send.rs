@@ -105,13 +105,16 @@ leaves_host_nothing!((), i32, Option<(u8, PacketRef)>);
 
 /// What the host's settings and clock say about a packet it sends now:
 /// the largest it takes (`maximumPacketSize`), whether its datagrams carry
-/// a checksum (which leaves each fragment 4 bytes less), and its service
-/// time. `Host::with_peer` reads them once and lends them with the peer.
+/// a checksum (which leaves each fragment 4 bytes less), its service
+/// time, and the path size its fragments are cut to when the host
+/// discovers path MTUs (`u32::MAX` otherwise: the peer's MTU decides).
+/// `Host::with_peer` reads them once and lends them with the peer.
 #[derive(Debug, Clone, Copy)]
 pub struct SendTerms {
     pub(crate) maximum_packet_size: usize,
     pub(crate) checksum: bool,
     pub(crate) now: u32,
+    pub(crate) path_mtu: u32,
 }
 
 impl PeerMut<'_> {
@@ -151,7 +154,8 @@ impl PeerMut<'_> {
         if length > terms.maximum_packet_size {
             return Err(SendError::TooLarge);
         }
-        let mut fragment_length = peer.mtu.saturating_sub(FRAGMENT_OVERHEAD);
+        let mtu = peer.mtu.min(terms.path_mtu);
+        let mut fragment_length = mtu.saturating_sub(FRAGMENT_OVERHEAD);
         if terms.checksum {
             fragment_length = fragment_length.saturating_sub(CHECKSUM_LEN as u32);
         }

@@ -15,6 +15,7 @@ pub(in crate::proto) mod connected;
 pub mod event;
 pub(in crate::proto) mod half_open;
 pub mod handle;
+pub(in crate::proto) mod path_search;
 pub(in crate::proto) mod peer_index;
 pub(in crate::proto) mod queue;
 pub mod reassembly;
