@@ -542,6 +542,24 @@ ENET_API int enet_rs_host_set_netsim(ENetHost *host, const char *spec);
  */
 ENET_API int enet_rs_host_netsim_stats(ENetHost *host, ENetRsNetsimStats *stats);
 
+/**
+ * Turns path MTU discovery on (`on` non-zero) or off for the host. On,
+ * each connected peer's datagrams, and the fragments of packets queued
+ * for it from then on, are cut to its path size: 1200 bytes (or its MTU,
+ * if smaller) until probes of larger sizes are acknowledged, never more
+ * than its MTU, lowered when large datagrams vanish. Off (the default),
+ * its MTU alone decides, as in stock ENet. 0, or -1 for a NULL host.
+ */
+ENET_API int enet_rs_host_set_path_mtu_discovery(ENetHost *host, int on);
+
+/**
+ * The largest datagram (ENet bytes, as `peer->mtu` counts them) the host
+ * now builds for the peer: its path size while the host discovers path
+ * MTUs and the peer is connected, its MTU otherwise; 0 for a NULL or
+ * foreign peer.
+ */
+ENET_API enet_uint32 enet_rs_peer_get_path_mtu(ENetPeer *peer);
+
 #ifdef __cplusplus
 }
 #endif

@@ -229,7 +229,10 @@ mod tests {
         // IPv6 headers are 20 bytes longer.
         link.admit_ip(0, &[0; 1232], 3, IPV6_UDP_HEADERS);
         link.admit_ip(0, &[0; 1233], 4, IPV6_UDP_HEADERS);
-        let tags: Vec<u32> = drain(&mut link, 0).into_iter().map(|(tag, _)| tag).collect();
+        let tags: Vec<u32> = drain(&mut link, 0)
+            .into_iter()
+            .map(|(tag, _)| tag)
+            .collect();
         assert_eq!(tags, [1, 3]);
         let stats = link.stats();
         assert_eq!((stats.datagrams, stats.released), (4, 2));
