@@ -48,6 +48,17 @@ impl SocketIo {
         self.netsim.as_deref()
     }
 
+    /// Sets don't-fragment on `socket` (path MTU discovery) or the
+    /// system's default back; with it, datagrams the system refuses as too
+    /// large are skipped and reported (`Transport::take_too_big`) rather
+    /// than failing the send. An error if the system has no such option
+    /// (the batches then keep their default).
+    pub fn set_dont_fragment(&mut self, socket: ENetSocket, on: bool) -> std::io::Result<()> {
+        crate::net::socket::set_dont_fragment(socket, on)?;
+        self.outgoing.set_dont_fragment(on);
+        Ok(())
+    }
+
     /// The engine's transport over `socket` for one call; its waits also
     /// end when `waker` (a sender's) is woken.
     pub fn transport<'a>(
@@ -287,6 +298,10 @@ impl Transport for SocketTransport<'_> {
             return Transmitted::Failed;
         }
         Transmitted::Sent(length)
+    }
+
+    fn take_too_big(&mut self, into: &mut Vec<(SocketAddr, usize)>) {
+        self.outgoing.take_too_big(into);
     }
 
     fn flush(&mut self) -> Result<(), ServiceFailed> {

@@ -29,6 +29,7 @@ use std::collections::BTreeMap;
 use super::codec::Codec;
 use super::engine::Host;
 use super::outgoing::{SendFailed, Transmit};
+use super::service::Transport;
 use crate::abi::ENetPeerState::*;
 use crate::abi::*;
 use crate::proto::state::path_search::{PathSearch, BASE};
@@ -294,6 +295,30 @@ impl Host {
             let size = search.size();
             if size > BASE {
                 search.lower(size, BASE, now);
+            }
+        }
+    }
+
+    /// Lowers the path size of each peer the system refused a datagram to
+    /// as too large (don't-fragment set) since the last send pass.
+    #[cold]
+    #[inline(never)]
+    pub(in crate::proto::host) fn note_too_big(
+        &mut self,
+        transport: &mut impl Transport,
+        now: u32,
+    ) {
+        let mut refused = Vec::new();
+        transport.take_too_big(&mut refused);
+        for (to, length) in refused {
+            let peer = self
+                .engine
+                .connected
+                .iter()
+                .find(|&index| self.peer_endpoint(index) == to);
+            if let Some(index) = peer {
+                let size = u32::try_from(length).unwrap_or(u32::MAX);
+                self.path_too_big(index, size, now);
             }
         }
     }
