@@ -30,11 +30,7 @@ pub unsafe extern "C" fn enet_rs_host_set_path_mtu_discovery(
 ) -> c_int {
     guard!(-1, {
         try_host!(let host = host, else -1);
-        let on = on != 0;
-        host.set_path_mtu_discovery(on);
-        let socket = host.public.socket;
-        // A system without the option still has the probes.
-        let _ = host.io.set_dont_fragment(socket, on);
+        host.set_path_mtu_discovery(on != 0);
         0
     })
 }

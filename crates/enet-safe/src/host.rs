@@ -142,7 +142,7 @@ pub struct Host {
     id: u32,
     /// The engine with its socket, senders' queue and DTLS sessions, as
     /// the C library's hosts have them.
-    endpoint: CBox<Housed<()>>,
+    pub(crate) endpoint: CBox<Housed<()>>,
     codec: WireCodec,
     local: SocketAddr,
     /// The handle each slot's connection was reported with.
@@ -462,7 +462,7 @@ impl Host {
 
     /// The slot `peer` names, if it is this host's and still names that
     /// connection.
-    fn index(&self, peer: Peer) -> Result<PeerIndex, Error> {
+    pub(crate) fn index(&self, peer: Peer) -> Result<PeerIndex, Error> {
         if peer.host != self.id {
             return Err(Error::ForeignPeer);
         }

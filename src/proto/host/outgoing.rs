@@ -272,8 +272,7 @@ impl Host {
         }
         let mut mtu = self.engine.peers[index].mtu;
         if self.engine.path.is_some() {
-            mtu = mtu.min(self.path_limit(index));
-            self.probe_path(index, now, codec, transmit)?;
+            mtu = self.probe_path(index, now, codec, transmit)?;
         }
         self.engine.builder.restart(mtu);
         let mut continue_sending = false;

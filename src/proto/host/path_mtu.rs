@@ -118,6 +118,8 @@ impl Host {
 
     /// The path size of the peer in slot `index` (`u32::MAX` when it has
     /// none): the size found, or [`BASE`] until its search starts.
+    #[cold]
+    #[inline(never)]
     pub(in crate::proto::host) fn path_limit(&self, index: PeerIndex) -> u32 {
         let peer = &self.engine.peers[index];
         match &self.engine.path {
@@ -131,6 +133,8 @@ impl Host {
     /// When the peer's search next needs a visit from the send pass (a
     /// probe's deadline, the end of a rest), if the host discovers path
     /// MTUs and the peer is connected: at once while no search started.
+    #[cold]
+    #[inline(never)]
     pub(in crate::proto::host) fn path_wake(&self, index: PeerIndex, now: u32) -> Option<u32> {
         let peer = &self.engine.peers[index];
         let table = self.engine.path.as_deref()?;
@@ -143,11 +147,26 @@ impl Host {
         }
     }
 
-    /// Sends the peer a probe if its search has one due at `now`, after
-    /// counting a probe whose time ran out as lost.
+    /// At the start of a datagram to the peer in slot `index`: sends it a
+    /// probe first if its search has one due at `now` (after counting a
+    /// probe whose time ran out as lost), and gives the size the datagram
+    /// may have.
     #[cold]
     #[inline(never)]
     pub(in crate::proto::host) fn probe_path(
+        &mut self,
+        index: PeerIndex,
+        now: u32,
+        codec: &mut dyn Codec,
+        transmit: &mut Transmit<'_>,
+    ) -> Result<u32, SendFailed> {
+        self.send_probe(index, now, codec, transmit)?;
+        Ok(self.path_limit(index).min(self.engine.peers[index].mtu))
+    }
+
+    /// Sends the peer a probe if its search has one due at `now`, after
+    /// counting a probe whose time ran out as lost.
+    fn send_probe(
         &mut self,
         index: PeerIndex,
         now: u32,
@@ -243,6 +262,8 @@ impl Host {
     /// An acknowledgement of `sequence` on the connection channel came
     /// from the peer in slot `index`: true if it answered a probe (the
     /// path carries the probe's size), which nothing else is waiting for.
+    #[cold]
+    #[inline(never)]
     pub(in crate::proto::host) fn path_probe_acknowledged(
         &mut self,
         index: PeerIndex,
