@@ -225,3 +225,51 @@ fn without_discovery_the_same_transfer_stalls() {
     assert_eq!(transfer.received.len(), 0, "no fragment fits the path");
     assert!(transfer.too_big() > 0);
 }
+
+#[test]
+fn a_path_that_shrinks_under_a_connection_is_noticed_and_small_commands_get_through() {
+    let mut transfer = Transfer::new(true);
+    // First a path that carries the MTU: one probe takes the peer there.
+    let open = CString::new("mtu=1500").unwrap();
+    // SAFETY: a live host and a C string.
+    assert_eq!(
+        unsafe { enet_rs_host_set_netsim(transfer.client, open.as_ptr()) },
+        0
+    );
+    assert!(transfer.run(Duration::from_secs(5), |t| t.path_mtu() == 1400));
+    // Then the path shrinks to 1280 bytes. Small reliable messages, packed
+    // into full datagrams, vanish until the black hole is noticed; then
+    // their resends leave in datagrams of the base size.
+    let shrunk = CString::new("mtu=1280").unwrap();
+    // SAFETY: a live host and a C string.
+    assert_eq!(
+        unsafe { enet_rs_host_set_netsim(transfer.client, shrunk.as_ptr()) },
+        0
+    );
+    let message = [7u8; 100];
+    for _ in 0..200 {
+        // SAFETY: readable bytes; the packet goes to a live peer.
+        unsafe {
+            let packet = enet_packet_create(
+                message.as_ptr().cast(),
+                message.len(),
+                PacketFlags::RELIABLE.bits(),
+            );
+            assert_eq!(enet_peer_send(transfer.peer, 1, packet), 0);
+        }
+    }
+    let started = Instant::now();
+    let done = transfer.run(Duration::from_secs(20), |t| t.received.len() == 200);
+    assert!(done, "{} of 200 arrived", transfer.received.len());
+    assert!(transfer.too_big() > 0, "full datagrams vanished first");
+    assert!(transfer
+        .received
+        .iter()
+        .all(|(channel, bytes)| *channel == 1 && *bytes == message));
+    let lowered = transfer.path_mtu();
+    assert!(lowered <= 1252, "path size {lowered}");
+    eprintln!(
+        "a path shrunk to 1280 bytes: 200 messages through in {:?}",
+        started.elapsed()
+    );
+}
