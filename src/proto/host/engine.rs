@@ -116,7 +116,7 @@ pub(crate) struct Engine {
     /// a plain host, whose MTU rules are stock's.
     pub(in crate::proto::host) datagram_overhead: u32,
     /// Path MTU discovery, while the host has it on (see `path_mtu.rs`).
-    pub(in crate::proto::host) path: Option<Box<super::path_mtu::PathTable>>,
+    pub(in crate::proto::host) path: Option<Box<crate::proto::state::path_search::PathTable>>,
 }
 
 impl Engine {

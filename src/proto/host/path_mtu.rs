@@ -24,15 +24,13 @@
 //! now carries cannot reach the peer, and its packet is stuck until the
 //! peer times out (as it would be without discovery).
 
-use std::collections::BTreeMap;
-
 use super::codec::Codec;
 use super::engine::Host;
 use super::outgoing::{SendFailed, Transmit};
 use super::service::Transport;
 use crate::abi::ENetPeerState::*;
 use crate::abi::*;
-use crate::proto::state::path_search::{PathSearch, BASE};
+use crate::proto::state::path_search::{PathSearch, PathTable, BASE};
 use crate::proto::state::peer_index::PeerIndex;
 use crate::proto::state::sequence::ReliableSequence;
 use crate::time::time_difference;
@@ -46,39 +44,6 @@ const BLACK_HOLE_SENDS: u16 = 3;
 /// How far ahead of our own unsequenced group the padding's lies: half
 /// the group space, the farthest from any group a receiver has seen.
 const PADDING_GROUP_AHEAD: u16 = 0x8000;
-
-/// Every peer's path size, while the host discovers path MTUs.
-pub(crate) struct PathTable {
-    searches: BTreeMap<PeerIndex, PathSearch>,
-    /// Bytes that fill probes: not compressible, so a compressing host's
-    /// probes are as large on the wire as asked.
-    padding: Vec<u8>,
-}
-
-impl PathTable {
-    fn new() -> PathTable {
-        let mut state = 0x9E37_79B9_7F4A_7C15u64;
-        let padding = (0..ENET_PROTOCOL_MAXIMUM_MTU)
-            .map(|_| {
-                state ^= state << 13;
-                state ^= state >> 7;
-                state ^= state << 17;
-                (state >> 32) as u8
-            })
-            .collect();
-        PathTable {
-            searches: BTreeMap::new(),
-            padding,
-        }
-    }
-
-    /// The search of the connection `peer` has now, if one started.
-    fn search(&self, index: PeerIndex, peer: &ENetPeer) -> Option<&PathSearch> {
-        self.searches
-            .get(&index)
-            .filter(|search| search.connect_id == peer.connectID)
-    }
-}
 
 /// Whether a peer in this state has a path size: it exchanges data.
 fn has_path(state: ENetPeerState) -> bool {
@@ -124,7 +89,7 @@ impl Host {
         let peer = &self.engine.peers[index];
         match &self.engine.path {
             Some(table) if has_path(peer.state) => table
-                .search(index, peer)
+                .search(index, peer.connectID)
                 .map_or(BASE.min(peer.mtu), PathSearch::size),
             _ => u32::MAX,
         }
@@ -141,7 +106,7 @@ impl Host {
         if peer.state != ENET_PEER_STATE_CONNECTED {
             return None;
         }
-        match table.search(index, peer) {
+        match table.search(index, peer.connectID) {
             Some(search) => search.next_wake(),
             None => Some(now),
         }

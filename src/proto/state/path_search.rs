@@ -16,6 +16,9 @@
 //! module decides; sending probes and reading acknowledgements is the
 //! host's (`proto/host/path_mtu.rs`).
 
+use std::collections::BTreeMap;
+
+use super::peer_index::PeerIndex;
 use crate::time::time_less;
 
 /// Where a peer's search starts: 1200 bytes of UDP payload, which fits an
@@ -36,6 +39,42 @@ pub const RESEARCH_AFTER: u32 = 600_000;
 pub const RESEARCH_AFTER_LOWERING: u32 = 5_000;
 /// The least time a probe is given to be acknowledged (ms).
 const PROBE_TIMEOUT_MIN: u32 = 200;
+
+/// Every peer's search, while a host discovers path MTUs (by slot; an
+/// entry of an earlier connection in the slot is replaced when met).
+pub struct PathTable {
+    pub searches: BTreeMap<PeerIndex, PathSearch>,
+    /// Bytes that fill probes: not compressible, so a compressing host's
+    /// probes are as large on the wire as asked.
+    pub padding: Vec<u8>,
+}
+
+impl PathTable {
+    /// An empty table, with padding for the largest datagram ENet sends.
+    pub fn new() -> PathTable {
+        let mut state = 0x9E37_79B9_7F4A_7C15u64;
+        let padding = (0..crate::abi::ENET_PROTOCOL_MAXIMUM_MTU)
+            .map(|_| {
+                state ^= state << 13;
+                state ^= state >> 7;
+                state ^= state << 17;
+                (state >> 32) as u8
+            })
+            .collect();
+        PathTable {
+            searches: BTreeMap::new(),
+            padding,
+        }
+    }
+
+    /// The search of the connection `connect_id` in slot `index`, if one
+    /// started.
+    pub fn search(&self, index: PeerIndex, connect_id: u32) -> Option<&PathSearch> {
+        self.searches
+            .get(&index)
+            .filter(|search| search.connect_id == connect_id)
+    }
+}
 
 /// A probe in flight: its size and the sequence number of the PING it
 /// carries on the connection channel.
