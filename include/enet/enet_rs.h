@@ -547,8 +547,14 @@ ENET_API int enet_rs_host_netsim_stats(ENetHost *host, ENetRsNetsimStats *stats)
  * each connected peer's datagrams, and the fragments of packets queued
  * for it from then on, are cut to its path size: 1200 bytes (or its MTU,
  * if smaller) until probes of larger sizes are acknowledged, never more
- * than its MTU, lowered when large datagrams vanish. Off (the default),
- * its MTU alone decides, as in stock ENet. 0, or -1 for a NULL host.
+ * than its MTU, lowered when large datagrams vanish. The host's socket
+ * gets don't-fragment (`IP_PMTUDISC_DO` / `IPV6_MTU_DISCOVER` on Linux,
+ * `IP_DONTFRAG` / `IPV6_DONTFRAG` on FreeBSD and macOS,
+ * `IP_DONTFRAGMENT` / `IPV6_DONTFRAG` on Windows), and a datagram the
+ * system then refuses as too large lowers its peer's path size at once
+ * (elsewhere the probes alone find it). Off (the default), the peer's MTU
+ * alone decides and the socket gets the system's default back, as in
+ * stock ENet. 0, or -1 for a NULL host.
  */
 ENET_API int enet_rs_host_set_path_mtu_discovery(ENetHost *host, int on);
 
