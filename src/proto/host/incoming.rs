@@ -420,15 +420,16 @@ impl Host {
         let round_trip_time = time_difference(now, sent_time).max(1);
         self.peer_view(index)
             .update_round_trip_time(round_trip_time, now);
-        if self.engine.path.is_some()
-            && channel_id == ChannelId::CONNECTION
-            && self.path_probe_acknowledged(index, received_sequence)
-        {
-            return Ok(());
-        }
 
         let command_number =
             self.remove_sent_reliable(index, received_sequence, channel_id, Some(sent_time));
+        // A path probe's PING is never kept for retransmission: its
+        // acknowledgement matches nothing sent.
+        if command_number.is_none()
+            && self.path_probe_acknowledged(index, channel_id, received_sequence)
+        {
+            return Ok(());
+        }
         match self.engine.peers[index].state {
             ENET_PEER_STATE_ACKNOWLEDGING_CONNECT => {
                 if command_number != Some(number::VERIFY_CONNECT) {

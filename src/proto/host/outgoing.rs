@@ -270,23 +270,22 @@ impl Host {
         if state == ENET_PEER_STATE_DISCONNECTED || state == ENET_PEER_STATE_ZOMBIE {
             return Ok(false);
         }
-        let mut mtu = self.engine.peers[index].mtu;
-        if self.engine.path.is_some() {
-            mtu = self.probe_path(index, now, codec, transmit)?;
-        }
+        let mtu = if self.engine.path.is_some() {
+            self.probe_path(index, now, codec, transmit)?
+        } else {
+            self.engine.peers[index].mtu
+        };
         self.engine.builder.restart(mtu);
         let mut continue_sending = false;
 
         if !self.engine.slots[index].acknowledgements_is_empty() {
             continue_sending |= self.pack_acknowledgements(index);
         }
-        if check_timeouts && self.peer_view(index).timeouts_due(now) {
-            if self.check_timeouts(index, now, events) {
-                return Ok(false);
-            }
-            if self.engine.path.is_some() {
-                self.check_black_hole(index, now);
-            }
+        if check_timeouts
+            && self.peer_view(index).timeouts_due(now)
+            && self.check_timeouts(index, now, events)
+        {
+            return Ok(false);
         }
         if self.peer_view(index).copies_due(now) {
             let (mut peer, builder, _) = self.engine.packing(index);
@@ -298,7 +297,8 @@ impl Host {
             true
         } else {
             let (mut can_ping, mut full) = self.pack_outgoing(index, now);
-            if full && self.engine.builder.is_empty() && mtu < self.engine.peers[index].mtu {
+            if full && self.engine.builder.is_empty() && self.engine.path.is_some() {
+                // Only below the MTU can a command not fit an empty datagram.
                 (can_ping, full) = self.pack_oversized(index, now);
             }
             continue_sending |= full;
@@ -356,7 +356,12 @@ impl Host {
         let checked = self.peer_view(index).check_timeouts(now, &mut resent);
         self.engine.record(index, resent);
         match checked {
-            Ok(()) => false,
+            Ok(()) => {
+                if self.engine.path.is_some() {
+                    self.check_black_hole(index, now);
+                }
+                false
+            }
             Err(TimedOut) => {
                 let change = self.peer_view(index).connection_lost(events.wanted);
                 self.apply_into(index, change, events);

@@ -30,6 +30,7 @@ use super::outgoing::{SendFailed, Transmit};
 use super::service::Transport;
 use crate::abi::ENetPeerState::*;
 use crate::abi::*;
+use crate::proto::state::channel_id::ChannelId;
 use crate::proto::state::path_search::{PathSearch, PathTable, BASE};
 use crate::proto::state::peer_index::PeerIndex;
 use crate::proto::state::sequence::ReliableSequence;
@@ -224,16 +225,20 @@ impl Host {
         Some(search)
     }
 
-    /// An acknowledgement of `sequence` on the connection channel came
-    /// from the peer in slot `index`: true if it answered a probe (the
-    /// path carries the probe's size), which nothing else is waiting for.
+    /// An acknowledgement of `sequence` on `channel_id` that matched no
+    /// command in flight came from the peer in slot `index`: true if it
+    /// answered a probe (the path carries the probe's size).
     #[cold]
     #[inline(never)]
     pub(in crate::proto::host) fn path_probe_acknowledged(
         &mut self,
         index: PeerIndex,
+        channel_id: ChannelId,
         sequence: ReliableSequence,
     ) -> bool {
+        if channel_id != ChannelId::CONNECTION {
+            return false;
+        }
         let peer = &self.engine.peers[index];
         let connect_id = peer.connectID;
         let Some(table) = self.engine.path.as_deref_mut() else {
