@@ -59,7 +59,10 @@ impl Host {
     /// fragments are cut to its MTU again (what is queued keeps its cut).
     pub fn set_path_mtu_discovery(&mut self, on: bool) {
         match (on, self.engine.path.is_some()) {
-            (true, false) => self.engine.path = Some(Box::new(PathTable::new())),
+            (true, false) => {
+                let slots = self.public.peerCount;
+                self.engine.path = Some(Box::new(PathTable::new(slots)));
+            }
             (false, true) => self.engine.path = None,
             _ => {}
         }
@@ -84,14 +87,13 @@ impl Host {
 
     /// The path size of the peer in slot `index` (`u32::MAX` when it has
     /// none): the size found, or [`BASE`] until its search starts.
-    #[cold]
-    #[inline(never)]
+    // Inlined, and only loads: where the caller does not use it (a step
+    // of `Host::with_peer` other than a send), it costs nothing.
+    #[inline]
     pub(in crate::proto::host) fn path_limit(&self, index: PeerIndex) -> u32 {
         let peer = &self.engine.peers[index];
         match &self.engine.path {
-            Some(table) if has_path(peer.state) => table
-                .search(index, peer.connectID)
-                .map_or(BASE.min(peer.mtu), PathSearch::size),
+            Some(table) if has_path(peer.state) => table.size(index, peer.connectID),
             _ => u32::MAX,
         }
     }
@@ -222,7 +224,8 @@ impl Host {
         if search.connect_id != connect_id {
             *search = PathSearch::new(mtu, connect_id, now);
         }
-        Some(search)
+        table.sync(index);
+        table.searches.get_mut(&index)
     }
 
     /// An acknowledgement of `sequence` on `channel_id` that matched no
@@ -245,7 +248,11 @@ impl Host {
             return false;
         };
         match table.searches.get_mut(&index) {
-            Some(search) if search.connect_id == connect_id => search.acknowledged(sequence.get()),
+            Some(search) if search.connect_id == connect_id => {
+                let answered = search.acknowledged(sequence.get());
+                table.sync(index);
+                answered
+            }
             _ => false,
         }
     }
@@ -276,11 +283,12 @@ impl Host {
         if !stuck {
             return;
         }
-        if let Some(search) = self
-            .engine
-            .path
-            .as_deref_mut()
-            .and_then(|table| table.searches.get_mut(&index))
+        let Some(table) = self.engine.path.as_deref_mut() else {
+            return;
+        };
+        if let Some(search) = table
+            .searches
+            .get_mut(&index)
             .filter(|search| search.connect_id == connect_id)
         {
             let size = search.size();
@@ -288,6 +296,7 @@ impl Host {
                 search.lower(size, BASE, now);
             }
         }
+        table.sync(index);
     }
 
     /// Lowers the path size of each peer the system refused a datagram to
@@ -325,5 +334,8 @@ impl Host {
         };
         let to = if size > BASE { BASE } else { size - size / 8 };
         search.lower(size, to, now);
+        if let Some(table) = self.engine.path.as_deref_mut() {
+            table.sync(index);
+        }
     }
 }

@@ -118,9 +118,7 @@ impl Host {
         op: impl FnOnce(&mut PeerMut<'_>, SendTerms) -> E,
     ) -> E::Answer {
         let mut terms = self.send_terms();
-        if self.engine.path.is_some() {
-            terms.path_mtu = self.path_limit(index);
-        }
+        terms.path_mtu = self.path_limit(index);
         let (answer, wake, delivered) = op(&mut self.engine.peer_view(index), terms).split();
         self.wake(index, wake);
         if delivered.any {

@@ -18,7 +18,7 @@
 
 use std::collections::BTreeMap;
 
-use super::peer_index::PeerIndex;
+use super::peer_index::{PeerIndex, SlotVec};
 use crate::time::time_less;
 
 /// Where a peer's search starts: 1200 bytes of UDP payload, which fits an
@@ -44,14 +44,18 @@ const PROBE_TIMEOUT_MIN: u32 = 200;
 /// entry of an earlier connection in the slot is replaced when met).
 pub struct PathTable {
     pub searches: BTreeMap<PeerIndex, PathSearch>,
+    /// Each slot's connection id and path size, copied from its search
+    /// ([`PathTable::sync`]) so that a send reads it with two loads.
+    sizes: SlotVec<(u32, u32)>,
     /// Bytes that fill probes: not compressible, so a compressing host's
     /// probes are as large on the wire as asked.
     pub padding: Vec<u8>,
 }
 
 impl PathTable {
-    /// An empty table, with padding for the largest datagram ENet sends.
-    pub fn new() -> PathTable {
+    /// An empty table for a host of `peer_count` slots, with padding for
+    /// the largest datagram ENet sends.
+    pub fn new(peer_count: usize) -> PathTable {
         let mut state = 0x9E37_79B9_7F4A_7C15u64;
         let padding = (0..crate::abi::ENET_PROTOCOL_MAXIMUM_MTU)
             .map(|_| {
@@ -63,7 +67,26 @@ impl PathTable {
             .collect();
         PathTable {
             searches: BTreeMap::new(),
+            sizes: SlotVec::filled(peer_count, (0, BASE)),
             padding,
+        }
+    }
+
+    /// The path size of the connection `connect_id` in slot `index`:
+    /// [`BASE`] until its search started.
+    #[inline]
+    pub fn size(&self, index: PeerIndex, connect_id: u32) -> u32 {
+        match self.sizes[index] {
+            (id, size) if id == connect_id => size,
+            _ => BASE,
+        }
+    }
+
+    /// Copies the size of the search in slot `index` to where
+    /// [`PathTable::size`] reads it; call it after changing the search.
+    pub fn sync(&mut self, index: PeerIndex) {
+        if let Some(search) = self.searches.get(&index) {
+            self.sizes[index] = (search.connect_id, search.size);
         }
     }
 
