@@ -262,6 +262,7 @@ impl PathSearch {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::abi::ENET_PROTOCOL_MAXIMUM_MTU;
 
     /// Runs the search against a path that carries `path` bytes, every
     /// probe answered or lost at once; returns the sizes probed.
@@ -359,6 +360,23 @@ mod tests {
         assert!(s.lower(600, 100, 0));
         assert_eq!(s.size(), FLOOR);
         assert!(!s.lower(2000, 1000, 0));
+    }
+
+    #[test]
+    fn the_table_gives_each_connection_its_own_size() {
+        let mut table = PathTable::new(2);
+        let slot = PeerIndex::for_tests(1);
+        assert_eq!(table.size(slot, 7), BASE, "no search yet");
+        let mut search = PathSearch::new(1400, 7, 0);
+        search.probe_sent(1400, 1, 0, 0);
+        assert!(search.acknowledged(1));
+        table.searches.insert(slot, search);
+        assert_eq!(table.size(slot, 7), BASE, "not copied before sync");
+        table.sync(slot);
+        assert_eq!(table.size(slot, 7), 1400);
+        assert_eq!(table.size(slot, 8), BASE, "another connection in the slot");
+        assert_eq!(table.size(PeerIndex::for_tests(0), 7), BASE);
+        assert_eq!(table.padding.len(), ENET_PROTOCOL_MAXIMUM_MTU as usize);
     }
 
     #[test]
