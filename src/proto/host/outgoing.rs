@@ -168,6 +168,9 @@ impl Host {
         self.public.serviceTime = now;
         let mut due = std::mem::take(&mut self.engine.due);
         self.engine.schedule.take_due(now, &mut due);
+        if self.engine.path.is_some() {
+            self.probe_paths(&due, now, codec, transmit);
+        }
         // Rounds of one datagram per peer, as stock's passes over its peers:
         // a peer with more to send goes round again.
         let mut round = std::mem::take(&mut self.engine.round);
@@ -270,11 +273,8 @@ impl Host {
         if state == ENET_PEER_STATE_DISCONNECTED || state == ENET_PEER_STATE_ZOMBIE {
             return Ok(false);
         }
-        let mtu = if self.engine.path.is_some() {
-            self.probe_path(index, now, codec, transmit)?
-        } else {
-            self.engine.peers[index].mtu
-        };
+        // The path size, when the host discovers it, is only loads.
+        let mtu = self.engine.peers[index].mtu.min(self.path_limit(index));
         self.engine.builder.restart(mtu);
         let mut continue_sending = false;
 

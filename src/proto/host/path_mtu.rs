@@ -115,21 +115,22 @@ impl Host {
         }
     }
 
-    /// At the start of a datagram to the peer in slot `index`: sends it a
-    /// probe first if its search has one due at `now` (after counting a
-    /// probe whose time ran out as lost), and gives the size the datagram
-    /// may have.
+    /// At the start of a send pass over the peers `due`: sends each a
+    /// probe if its search has one due at `now` (after counting a probe
+    /// whose time ran out as lost). A probe the socket refused counts as
+    /// lost; the pass's own datagrams report a failing socket.
     #[cold]
     #[inline(never)]
-    pub(in crate::proto::host) fn probe_path(
+    pub(in crate::proto::host) fn probe_paths(
         &mut self,
-        index: PeerIndex,
+        due: &[PeerIndex],
         now: u32,
         codec: &mut dyn Codec,
         transmit: &mut Transmit<'_>,
-    ) -> Result<u32, SendFailed> {
-        self.send_probe(index, now, codec, transmit)?;
-        Ok(self.path_limit(index).min(self.engine.peers[index].mtu))
+    ) {
+        for &index in due {
+            let _ = self.send_probe(index, now, codec, transmit);
+        }
     }
 
     /// Sends the peer a probe if its search has one due at `now`, after
