@@ -90,7 +90,7 @@ impl Host {
             maximum_packet_size: self.public.maximumPacketSize,
             checksum: self.public.checksum.is_some(),
             now: self.public.serviceTime,
-            path_mtu: u32::MAX,
+            path: None,
         }
     }
 
@@ -118,7 +118,12 @@ impl Host {
         op: impl FnOnce(&mut PeerMut<'_>, SendTerms) -> E,
     ) -> E::Answer {
         let mut terms = self.send_terms();
-        terms.path_mtu = self.path_limit(index);
+        // Plain loads that cannot panic: gone from every step but a send.
+        terms.path = self
+            .engine
+            .path
+            .as_deref()
+            .and_then(|table| table.slot_size(index));
         let (answer, wake, delivered) = op(&mut self.engine.peer_view(index), terms).split();
         self.wake(index, wake);
         if delivered.any {

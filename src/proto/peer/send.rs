@@ -11,6 +11,7 @@ use crate::mem::PacketFlags;
 use crate::mem::{PacketRef, PacketView};
 use crate::proto::state::channel_id::ChannelId;
 use crate::proto::state::command::{FragmentFields, OutgoingBody, OutgoingCommand};
+use crate::proto::state::path_search::size_for;
 use crate::proto::state::sequence::{ReliableSequence, UnreliableSequence};
 use crate::wire::command::CommandFlags;
 use crate::wire::header::{CHECKSUM_LEN, SENT_TIME_HEADER_LEN};
@@ -106,15 +107,16 @@ leaves_host_nothing!((), i32, Option<(u8, PacketRef)>);
 /// What the host's settings and clock say about a packet it sends now:
 /// the largest it takes (`maximumPacketSize`), whether its datagrams carry
 /// a checksum (which leaves each fragment 4 bytes less), its service
-/// time, and the path size its fragments are cut to when the host
-/// discovers path MTUs (`u32::MAX` otherwise: the peer's MTU decides).
+/// time, and, when the host discovers path MTUs, the peer's slot's
+/// connection id and path size, which its fragments are cut to (see
+/// `proto/state/path_search.rs`; `None`: the peer's MTU decides).
 /// `Host::with_peer` reads them once and lends them with the peer.
 #[derive(Debug, Clone, Copy)]
 pub struct SendTerms {
     pub(crate) maximum_packet_size: usize,
     pub(crate) checksum: bool,
     pub(crate) now: u32,
-    pub(crate) path_mtu: u32,
+    pub(crate) path: Option<(u32, u32)>,
 }
 
 impl PeerMut<'_> {
@@ -154,7 +156,10 @@ impl PeerMut<'_> {
         if length > terms.maximum_packet_size {
             return Err(SendError::TooLarge);
         }
-        let mtu = peer.mtu.min(terms.path_mtu);
+        let mtu = match terms.path {
+            Some(slot) => peer.mtu.min(size_for(slot, peer.connectID)),
+            None => peer.mtu,
+        };
         let mut fragment_length = mtu.saturating_sub(FRAGMENT_OVERHEAD);
         if terms.checksum {
             fragment_length = fragment_length.saturating_sub(CHECKSUM_LEN as u32);

@@ -45,7 +45,7 @@ const PROBE_TIMEOUT_MIN: u32 = 200;
 pub struct PathTable {
     pub searches: BTreeMap<PeerIndex, PathSearch>,
     /// Each slot's connection id and path size, copied from its search
-    /// ([`PathTable::sync`]) so that a send reads it with two loads.
+    /// ([`PathTable::sync`]) so that a send reads it with plain loads.
     sizes: SlotVec<(u32, u32)>,
     /// Bytes that fill probes: not compressible, so a compressing host's
     /// probes are as large on the wire as asked.
@@ -76,10 +76,15 @@ impl PathTable {
     /// [`BASE`] until its search started.
     #[inline]
     pub fn size(&self, index: PeerIndex, connect_id: u32) -> u32 {
-        match self.sizes[index] {
-            (id, size) if id == connect_id => size,
-            _ => BASE,
-        }
+        size_for(self.sizes[index], connect_id)
+    }
+
+    /// The connection id and path size in slot `index`, for
+    /// [`size_for`] (`None` for a slot the host does not have). It cannot
+    /// panic, so where the caller drops it, it costs nothing.
+    #[inline]
+    pub fn slot_size(&self, index: PeerIndex) -> Option<(u32, u32)> {
+        self.sizes.get(index).copied()
     }
 
     /// Copies the size of the search in slot `index` to where
@@ -96,6 +101,17 @@ impl PathTable {
         self.searches
             .get(&index)
             .filter(|search| search.connect_id == connect_id)
+    }
+}
+
+/// The path size a slot's `(connection id, size)` gives the connection
+/// `connect_id`: its own, or [`BASE`] if it belongs to an earlier one.
+#[inline]
+pub fn size_for((id, size): (u32, u32), connect_id: u32) -> u32 {
+    if id == connect_id {
+        size
+    } else {
+        BASE
     }
 }
 
