@@ -402,6 +402,9 @@ impl Host {
 
     /// Finishes the packed datagram (header, compression, checksum) and
     /// hands it to `transmit`.
+    // Always inlined: a path probe's send is a third caller, which must
+    // not take it out of line from the send pass's two.
+    #[inline(always)]
     pub(in crate::proto::host) fn transmit_datagram(
         &mut self,
         index: PeerIndex,
