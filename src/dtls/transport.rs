@@ -134,6 +134,10 @@ impl<T: Transport> Transport for SecureTransport<'_, T> {
     fn take_lost(&mut self, into: &mut Vec<SocketAddr>) {
         into.append(&mut self.layer.lost);
     }
+
+    fn take_too_big(&mut self, into: &mut Vec<(SocketAddr, usize)>) {
+        self.inner.take_too_big(into);
+    }
 }
 
 /// A host's transport, encrypted or not, as one type (for callers that
@@ -197,6 +201,13 @@ impl<T: Transport> Transport for MaybeSecure<'_, T> {
         match self {
             MaybeSecure::Plain(inner) => inner.take_lost(into),
             MaybeSecure::Secure(secure) => secure.take_lost(into),
+        }
+    }
+
+    fn take_too_big(&mut self, into: &mut Vec<(SocketAddr, usize)>) {
+        match self {
+            MaybeSecure::Plain(inner) => inner.take_too_big(into),
+            MaybeSecure::Secure(secure) => secure.take_too_big(into),
         }
     }
 }

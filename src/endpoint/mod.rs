@@ -11,6 +11,7 @@
 #![deny(unsafe_code)]
 
 mod builder;
+mod path_mtu;
 mod seed;
 mod stats;
 mod wait;

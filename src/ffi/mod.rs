@@ -399,6 +399,7 @@ pub mod enet_rs;
 pub mod enet_rs_dtls;
 pub mod enet_rs_net;
 pub mod enet_rs_netsim;
+pub mod enet_rs_pmtu;
 pub mod enet_rs_reasons;
 pub mod enet_rs_send_limit;
 pub mod enet_rs_stats;

@@ -86,6 +86,17 @@ impl SocketIo {
         netsim.next_due_ms(netsim.now_us())
     }
 
+    /// Sets don't-fragment on `socket` (path MTU discovery) or the
+    /// system's default back; with it, datagrams the system refuses as too
+    /// large are skipped and reported (`Transport::take_too_big`) rather
+    /// than failing the send. An error if the system has no such option
+    /// (the batches then keep their default).
+    pub fn set_dont_fragment(&mut self, socket: ENetSocket, on: bool) -> std::io::Result<()> {
+        crate::net::socket::set_dont_fragment(socket, on)?;
+        self.outgoing.set_dont_fragment(on);
+        Ok(())
+    }
+
     /// The engine's transport over `socket` for one call; its waits also
     /// end when `waker` (a sender's) is woken.
     pub fn transport<'a>(
@@ -142,6 +153,15 @@ fn receive_raw<R>(
             Some(Datagram::Truncated) => *oversized += 1,
             None => {}
         }
+    }
+}
+
+/// What the IP and UDP headers add to a datagram to or from `address`,
+/// for the conditioner's path MTU.
+fn ip_headers(address: &SocketAddr) -> usize {
+    match address {
+        SocketAddr::V4(_) => netsim::link::IPV4_UDP_HEADERS,
+        SocketAddr::V6(_) => netsim::link::IPV6_UDP_HEADERS,
     }
 }
 
@@ -209,7 +229,9 @@ impl SocketTransport<'_> {
                 break;
             }
             let taken = receive_raw(*socket, received, oversized, |from, bytes| {
-                netsim.incoming.admit(now, bytes, from)
+                netsim
+                    .incoming
+                    .admit_ip(now, bytes, from, ip_headers(&from))
             })?;
             if taken.is_none() {
                 due = netsim.incoming.pop_due(now);
@@ -233,7 +255,9 @@ impl SocketTransport<'_> {
             return Transmitted::Failed;
         };
         let now = netsim.now_us();
-        netsim.outgoing.admit(now, bytes, (*to, grouping));
+        netsim
+            .outgoing
+            .admit_ip(now, bytes, (*to, grouping), ip_headers(to));
         if !release_outgoing(self.socket, self.outgoing, netsim, now) {
             return Transmitted::Failed;
         }
@@ -319,6 +343,10 @@ impl Transport for SocketTransport<'_> {
             return Transmitted::Failed;
         }
         Transmitted::Sent(length)
+    }
+
+    fn take_too_big(&mut self, into: &mut Vec<(SocketAddr, usize)>) {
+        self.outgoing.take_too_big(into);
     }
 
     fn flush(&mut self) -> Result<(), ServiceFailed> {

@@ -150,6 +150,13 @@ impl DatagramBuilder {
         Ok(())
     }
 
+    /// Lets the datagram grow to `mtu` bytes, if that is more than it was
+    /// started with (a command cut for a larger datagram than the one being
+    /// packed must still leave).
+    pub fn widen(&mut self, mtu: u32) {
+        self.mtu = self.mtu.max(usize::try_from(mtu).unwrap_or(usize::MAX));
+    }
+
     pub fn command_count(&self) -> usize {
         self.command_count
     }

@@ -31,6 +31,7 @@ mod wrapping_arithmetic;
 mod net_address;
 mod net_socket;
 mod netsim_hosts;
+mod path_mtu;
 mod thread_safe_send;
 
 // The range coder against stock's vectors.

@@ -53,6 +53,7 @@
 mod error;
 mod host;
 mod packet;
+mod path_mtu;
 mod peer;
 mod reason;
 mod sender;

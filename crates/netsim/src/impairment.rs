@@ -29,6 +29,10 @@ pub struct Profile {
     pub bandwidth: u64,
     /// Bytes a capped direction may queue before it drops.
     pub queue_bytes: usize,
+    /// The path MTU: the largest IP datagram (UDP payload and the IP and
+    /// UDP headers) that passes; larger ones vanish without a word, as on
+    /// a path that black-holes them. 0 for no limit.
+    pub mtu: u32,
 }
 
 impl Default for Profile {
@@ -45,6 +49,7 @@ impl Default for Profile {
             in_order: false,
             bandwidth: 0,
             queue_bytes: 256 * 1024,
+            mtu: 0,
         }
     }
 }

@@ -39,7 +39,14 @@ pub struct LinkStats {
     pub corrupted: u64,
     /// Dropped at the rate cap's full queue (or the held-bytes limit).
     pub rate_dropped: u64,
+    /// Dropped for being larger than the path MTU.
+    pub too_big: u64,
 }
+
+/// What the IPv4 and UDP headers add to a UDP payload.
+pub const IPV4_UDP_HEADERS: usize = 20 + 8;
+/// What the IPv6 and UDP headers add to a UDP payload.
+pub const IPV6_UDP_HEADERS: usize = 40 + 8;
 
 /// A copy waiting for its time.
 struct Held<T> {
@@ -111,9 +118,23 @@ impl<T: Clone> Link<T> {
         self.held.len()
     }
 
-    /// Takes in a datagram that arrives at `now_us`.
+    /// Takes in an IPv4 datagram that arrives at `now_us` (see
+    /// [`Link::admit_ip`]).
     pub fn admit(&mut self, now_us: u64, bytes: &[u8], tag: T) {
+        self.admit_ip(now_us, bytes, tag, IPV4_UDP_HEADERS);
+    }
+
+    /// Takes in a datagram of UDP payload `bytes`, which the IP and UDP
+    /// `headers` (bytes) carry, that arrives at `now_us`. One larger than
+    /// the path MTU is dropped before anything else is decided, so the
+    /// other decisions stay those of the datagrams that pass.
+    pub fn admit_ip(&mut self, now_us: u64, bytes: &[u8], tag: T, headers: usize) {
         self.stats.datagrams += 1;
+        let mtu = self.impairer.profile.mtu as usize;
+        if mtu != 0 && bytes.len() + headers > mtu {
+            self.stats.too_big += 1;
+            return;
+        }
         let decision = self.impairer.decide(bytes.len());
         let profile = self.impairer.profile;
         if decision.copies.is_empty() {
@@ -193,6 +214,33 @@ mod tests {
     /// released.
     fn drain(link: &mut Link<u32>, now_us: u64) -> Vec<(u32, Vec<u8>)> {
         std::iter::from_fn(|| link.pop_due(now_us)).collect()
+    }
+
+    #[test]
+    fn the_path_mtu_drops_larger_datagrams_and_counts_them() {
+        let profile = Profile {
+            mtu: 1280,
+            ..Profile::default()
+        };
+        let mut link = Link::new(profile, 1);
+        // IPv4: 1252 bytes of payload make a 1280-byte datagram.
+        link.admit(0, &[0; 1252], 1);
+        link.admit(0, &[0; 1253], 2);
+        // IPv6 headers are 20 bytes longer.
+        link.admit_ip(0, &[0; 1232], 3, IPV6_UDP_HEADERS);
+        link.admit_ip(0, &[0; 1233], 4, IPV6_UDP_HEADERS);
+        let tags: Vec<u32> = drain(&mut link, 0)
+            .into_iter()
+            .map(|(tag, _)| tag)
+            .collect();
+        assert_eq!(tags, [1, 3]);
+        let stats = link.stats();
+        assert_eq!((stats.datagrams, stats.released), (4, 2));
+        assert_eq!((stats.too_big, stats.dropped), (2, 0));
+        // Without a limit every size passes.
+        let mut open = Link::new(Profile::default(), 1);
+        open.admit(0, &[0; 4000], 5);
+        assert_eq!(drain(&mut open, 0).len(), 1);
     }
 
     #[test]

@@ -3,6 +3,7 @@
 //!
 //! ```text
 //! loss=5%,lag=40ms,jitter=10ms,dup=1%,reorder=2%,corrupt=0.1%,rate=2mbit,seed=42
+//! mtu=1280
 //! preset:mobile,out.loss=3%
 //! ```
 //!
@@ -149,6 +150,9 @@ pub fn parse(text: &str) -> Result<Option<Spec>, SpecError> {
     Ok(Some(spec))
 }
 
+/// The smallest MTU an IPv4 link may have (RFC 791).
+const MINIMUM_MTU: u64 = 68;
+
 /// Applies every item of a preset.
 fn apply_all(spec: &mut Spec, text: &str) -> Result<(), SpecError> {
     for item in text.split(',') {
@@ -232,6 +236,12 @@ fn apply(spec: &mut Spec, key: &str, value: &str) -> Result<(), SpecError> {
                 .filter(|v| *v > 0)
                 .ok_or_else(|| bad("a size like 64kB"))?;
             Box::new(move |p| p.queue_bytes = v as usize)
+        }
+        "mtu" => {
+            let v = bytes(value)
+                .filter(|v| (MINIMUM_MTU..=65_535).contains(v))
+                .ok_or_else(|| bad("an IP datagram size from 68 to 65535 bytes"))?;
+            Box::new(move |p| p.mtu = v as u32)
         }
         _ => {
             return Err(SpecError {
@@ -372,6 +382,10 @@ mod tests {
         assert_eq!(spec("rate=1Gbit,queue=1MB").outgoing.queue_bytes, 1_000_000);
         assert_eq!(spec("seed=0x10").seed, Some(16));
         assert_eq!(spec("loss=2%,burst=4").outgoing.burst, 4.0);
+        assert_eq!(spec("mtu=1280").outgoing.mtu, 1280);
+        assert_eq!(spec("mtu=1280").incoming.mtu, 1280);
+        assert_eq!(spec("out.mtu=1.5k").outgoing.mtu, 1500);
+        assert_eq!(spec("out.mtu=1.5k").incoming.mtu, 0);
     }
 
     #[test]
@@ -395,6 +409,9 @@ mod tests {
         assert_eq!(refused("loss=60%,burst=1"), "burst");
         assert_eq!(refused("queue=0"), "queue");
         assert_eq!(refused("lag=2h"), "lag");
+        assert_eq!(refused("mtu=20"), "mtu");
+        assert_eq!(refused("mtu=70000"), "mtu");
+        assert_eq!(refused("mtu=big"), "mtu");
         let message = parse("jitter=soon").unwrap_err().to_string();
         assert!(message.contains("`jitter`"), "{message}");
     }

@@ -1047,6 +1047,30 @@ ENET_API ENetRsWaitHandle enet_rs_host_get_wait_handle(ENetHost *host);
  */
 ENET_API enet_uint32 enet_rs_host_next_deadline_ms(ENetHost *host);
 
+/**
+ * Turns path MTU discovery on (`on` non-zero) or off for the host. On,
+ * each connected peer's datagrams, and the fragments of packets queued
+ * for it from then on, are cut to its path size: 1200 bytes (or its MTU,
+ * if smaller) until probes of larger sizes are acknowledged, never more
+ * than its MTU, lowered when large datagrams vanish. The host's socket
+ * gets don't-fragment (`IP_PMTUDISC_DO` / `IPV6_MTU_DISCOVER` on Linux,
+ * `IP_DONTFRAG` / `IPV6_DONTFRAG` on FreeBSD and macOS,
+ * `IP_DONTFRAGMENT` / `IPV6_DONTFRAG` on Windows), and a datagram the
+ * system then refuses as too large lowers its peer's path size at once
+ * (elsewhere the probes alone find it). Off (the default), the peer's MTU
+ * alone decides and the socket gets the system's default back, as in
+ * stock ENet. 0, or -1 for a NULL host.
+ */
+ENET_API int enet_rs_host_set_path_mtu_discovery(ENetHost *host, int on);
+
+/**
+ * The largest datagram (ENet bytes, as `peer->mtu` counts them) the host
+ * now builds for the peer: its path size while the host discovers path
+ * MTUs and the peer is connected, its MTU otherwise; 0 for a NULL or
+ * foreign peer.
+ */
+ENET_API enet_uint32 enet_rs_peer_get_path_mtu(ENetPeer *peer);
+
 /*
  * zpl-c/enet's name for the time-out event type, so code written for that
  * fork builds unchanged; defined only where nothing defined it already.

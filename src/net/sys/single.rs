@@ -115,6 +115,11 @@ pub struct SendBatch {
     messages: u64,
     /// Whether the socket is IPv6, so IPv4 addresses go as mapped ones.
     ipv6_socket: bool,
+    /// The socket has don't-fragment set (path MTU discovery): a datagram
+    /// the system refuses as too large is noted in `too_big` and skipped,
+    /// rather than failing the send.
+    dont_fragment: bool,
+    too_big: Vec<(SocketAddr, usize)>,
 }
 
 impl SendBatch {
@@ -125,6 +130,8 @@ impl SendBatch {
             datagrams: OutgoingDatagrams::default(),
             messages: 0,
             ipv6_socket,
+            dont_fragment: false,
+            too_big: Vec::new(),
         }
     }
 
@@ -132,6 +139,19 @@ impl SendBatch {
     /// sent segmented).
     pub fn push(&mut self, to: &SocketAddr, datagram: &[u8], grouping: Grouping) {
         self.datagrams.copy(to, datagram, grouping);
+    }
+
+    /// Whether the socket has don't-fragment set: then a datagram the
+    /// system refuses as too large is skipped and noted (see
+    /// [`Self::take_too_big`]) instead of failing the send.
+    pub fn set_dont_fragment(&mut self, on: bool) {
+        self.dont_fragment = on;
+    }
+
+    /// Moves into `into` the destinations and lengths of the datagrams
+    /// refused as too large since the last call.
+    pub fn take_too_big(&mut self, into: &mut Vec<(SocketAddr, usize)>) {
+        into.append(&mut self.too_big);
     }
 
     /// Queues the datagram at `range` of `buffer` as [`Self::push`] does,
@@ -174,6 +194,9 @@ impl SendBatch {
             match socket.send_to(bytes, &to) {
                 Ok(_) => self.messages += 1,
                 Err(error) if error.kind() == ErrorKind::WouldBlock => break,
+                Err(error) if self.dont_fragment && is_too_big(&error) => {
+                    self.too_big.push((waiting.to, waiting.length));
+                }
                 Err(error) => {
                     result = Err(error);
                     break;
@@ -194,6 +217,16 @@ impl SendBatch {
             other => other,
         }
     }
+}
+
+/// Whether a send failed for a datagram larger than the path the system
+/// knows (with don't-fragment set).
+fn is_too_big(error: &io::Error) -> bool {
+    #[cfg(unix)]
+    let code = libc::EMSGSIZE;
+    #[cfg(windows)]
+    let code = 10040; // WSAEMSGSIZE
+    error.raw_os_error() == Some(code)
 }
 
 #[cfg(test)]

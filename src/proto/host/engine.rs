@@ -123,6 +123,8 @@ pub(crate) struct Engine {
     pub(in crate::proto::host) counters: crate::proto::state::counters::HostCounters,
     /// Why each ended slot's connection ended (see `ending.rs`).
     pub(in crate::proto::host) ends: crate::proto::state::peer_end::PeerEnds,
+    /// Path MTU discovery, while the host has it on (see `path_mtu.rs`).
+    pub(in crate::proto::host) path: Option<Box<crate::proto::state::path_search::PathTable>>,
 }
 
 impl Engine {
@@ -370,6 +372,7 @@ impl Engine {
             ipv6_endpoints: BTreeMap::new(),
             generations: std::cell::OnceCell::new(),
             datagram_overhead: 0,
+            path: None,
             requests: Vec::new(),
             counters: Default::default(),
             ends: Default::default(),

@@ -424,6 +424,13 @@ impl Host {
 
         let command_number =
             self.remove_sent_reliable(index, received_sequence, channel_id, Some(sent_time));
+        // A path probe's PING is never kept for retransmission: its
+        // acknowledgement matches nothing sent.
+        if command_number.is_none()
+            && self.path_probe_acknowledged(index, channel_id, received_sequence)
+        {
+            return Ok(());
+        }
         match self.engine.peers[index].state {
             ENET_PEER_STATE_ACKNOWLEDGING_CONNECT => {
                 if command_number != Some(number::VERIFY_CONNECT) {

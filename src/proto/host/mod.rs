@@ -21,6 +21,7 @@ mod hold;
 mod incoming;
 pub(in crate::proto) mod internal;
 pub(in crate::proto) mod outgoing;
+mod path_mtu;
 mod peer_ops;
 mod peer_reset;
 pub mod request;

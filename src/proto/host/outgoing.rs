@@ -22,7 +22,7 @@ use crate::proto::state::peer_index::PeerIndex;
 use crate::proto::state::recovery::{CongestionWindow, LossRecovery, RecoveryCounts};
 use crate::proto::state::schedule::{Timer, TimerTable};
 use crate::proto::state::scratch;
-use crate::time::{time_difference, TIME_OVERFLOW};
+use crate::time::{time_difference, time_less, TIME_OVERFLOW};
 use crate::wire::builder::Envelope;
 use crate::wire::command::ConnectId;
 use crate::wire::size;
@@ -41,6 +41,15 @@ fn ping_deadline(peer: &ENetPeer, now: u32) -> Option<u32> {
         Some(now)
     } else {
         Some(now.wrapping_add(peer.pingInterval - since))
+    }
+}
+
+/// The earlier of two optional deadlines.
+fn earliest(a: Option<u32>, b: Option<u32>) -> Option<u32> {
+    match (a, b) {
+        (Some(a), Some(b)) => Some(if time_less(b, a) { b } else { a }),
+        (a, None) => a,
+        (None, b) => b,
     }
 }
 
@@ -162,6 +171,9 @@ impl Host {
         }
         let mut due = std::mem::take(&mut self.engine.due);
         self.engine.schedule.take_due(now, &mut due);
+        if self.engine.path.is_some() {
+            self.probe_paths(&due, now, codec, transmit);
+        }
         // Rounds of one datagram per peer, as stock's passes over its peers:
         // a peer with more to send goes round again.
         let mut round = std::mem::take(&mut self.engine.round);
@@ -236,7 +248,13 @@ impl Host {
         let in_flight = !timers.is_empty();
         let peer = &self.engine.peers[index];
         if !in_flight && peer.state == ENET_PEER_STATE_CONNECTED {
-            timers.set(Timer::Ping, ping_deadline(peer, now));
+            let mut ping = ping_deadline(peer, now);
+            if self.engine.path.is_some() {
+                // A path search's probe or deadline due sooner visits
+                // sooner; the ping itself still waits for its interval.
+                ping = earliest(ping, self.path_wake(index, now));
+            }
+            timers.set(Timer::Ping, ping);
         }
         if paced {
             timers.set(Timer::Pacing, Some(now.wrapping_add(1)));
@@ -259,7 +277,8 @@ impl Host {
         if state == ENET_PEER_STATE_DISCONNECTED || state == ENET_PEER_STATE_ZOMBIE {
             return Ok(false);
         }
-        let mtu = self.engine.peers[index].mtu;
+        // The path size, when the host discovers it, is only loads.
+        let mtu = self.engine.peers[index].mtu.min(self.path_limit(index));
         self.engine.builder.restart(mtu);
         let mut continue_sending = false;
 
@@ -281,7 +300,11 @@ impl Host {
         let can_ping = if self.engine.slots[index].outgoing_is_empty() {
             true
         } else {
-            let (can_ping, full) = self.pack_outgoing(index, now);
+            let (mut can_ping, mut full) = self.pack_outgoing(index, now);
+            if full && self.engine.builder.is_empty() && self.engine.path.is_some() {
+                // Only below the MTU can a command not fit an empty datagram.
+                (can_ping, full) = self.pack_oversized(index, now);
+            }
             continue_sending |= full;
             can_ping
         };
@@ -315,7 +338,7 @@ impl Host {
     }
 
     /// Counts a datagram of `bytes` sent in the host's totals.
-    fn count_sent(&mut self, bytes: usize) {
+    pub(in crate::proto::host) fn count_sent(&mut self, bytes: usize) {
         self.public.totalSentData = self.public.totalSentData.wrapping_add(bytes as u32);
         self.public.totalSentPackets = self.public.totalSentPackets.wrapping_add(1);
         self.engine.counters.sent(bytes);
@@ -339,7 +362,12 @@ impl Host {
         let checked = self.peer_view(index).check_timeouts(now, held, &mut resent);
         self.engine.record(index, resent);
         match checked {
-            Ok(()) => false,
+            Ok(()) => {
+                if self.engine.path.is_some() {
+                    self.check_black_hole(index, now);
+                }
+                false
+            }
             Err(TimedOut) => {
                 self.record_timeout(index);
                 let change = self.peer_view(index).connection_lost(events.wanted);
@@ -367,9 +395,24 @@ impl Host {
         (packed.can_ping, packed.full)
     }
 
+    /// Packs again into a datagram let grow to the peer's MTU, after a
+    /// queued command did not fit an empty datagram of its path size: it
+    /// was cut for a larger one before the path size dropped, and must
+    /// still leave.
+    #[cold]
+    #[inline(never)]
+    fn pack_oversized(&mut self, index: PeerIndex, now: u32) -> (bool, bool) {
+        let mtu = self.engine.peers[index].mtu;
+        self.engine.builder.widen(mtu);
+        self.pack_outgoing(index, now)
+    }
+
     /// Finishes the packed datagram (header, compression, checksum) and
     /// hands it to `transmit`.
-    fn transmit_datagram(
+    // Always inlined: a path probe's send is a third caller, which must
+    // not take it out of line from the send pass's two.
+    #[inline(always)]
+    pub(in crate::proto::host) fn transmit_datagram(
         &mut self,
         index: PeerIndex,
         now: u32,

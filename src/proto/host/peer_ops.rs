@@ -92,6 +92,12 @@ impl Host {
             checksum: self.public.checksum.is_some(),
             now: self.public.serviceTime,
             send_limit: self.engine.send_limits.of(index),
+            // Plain loads that cannot panic: gone from every step but a send.
+            path: self
+                .engine
+                .path
+                .as_deref()
+                .and_then(|table| table.slot_size(index)),
         }
     }
 

@@ -75,6 +75,11 @@ pub trait Transport {
     /// disconnects their peers as if they had timed out. A plain socket
     /// loses none.
     fn take_lost(&mut self, _into: &mut Vec<SocketAddr>) {}
+    /// Moves into `into` the destinations and lengths of datagrams the
+    /// system refused as too large since the last call (don't-fragment
+    /// set, for path MTU discovery); a plain socket without it refuses
+    /// none.
+    fn take_too_big(&mut self, _into: &mut Vec<(SocketAddr, usize)>) {}
 }
 
 /// What the program hooked into its host.
@@ -317,6 +322,9 @@ impl Host {
             };
         let sent = self.send_outgoing(now, check_timeouts, codec, &mut transmit, &mut slot);
         transport.flush()?;
+        if self.engine.path.is_some() {
+            self.note_too_big(transport, now);
+        }
         if sent.is_err() {
             return Err(ServiceFailed);
         }

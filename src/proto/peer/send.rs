@@ -12,6 +12,7 @@ use crate::mem::PacketFlags;
 use crate::mem::{PacketRef, PacketView};
 use crate::proto::state::channel_id::ChannelId;
 use crate::proto::state::command::{FragmentFields, OutgoingBody, OutgoingCommand};
+use crate::proto::state::path_search::size_for;
 use crate::proto::state::sequence::{ReliableSequence, UnreliableSequence};
 use crate::wire::command::CommandFlags;
 use crate::wire::header::{CHECKSUM_LEN, SENT_TIME_HEADER_LEN};
@@ -107,8 +108,11 @@ leaves_host_nothing!((), i32, Option<(u8, PacketRef)>);
 /// What the host's settings and clock say about a packet it sends now:
 /// the largest it takes (`maximumPacketSize`), whether its datagrams carry
 /// a checksum (which leaves each fragment 4 bytes less), its service
-/// time, and the send limit it keeps for the peer. `Host::with_peer` reads
-/// them once and lends them with the peer.
+/// time, the send limit it keeps for the peer, and, when the host
+/// discovers path MTUs, the peer's slot's connection id and path size,
+/// which its fragments are cut to (see `proto/state/path_search.rs`;
+/// `None`: the peer's MTU decides). `Host::with_peer` reads them once and
+/// lends them with the peer.
 #[derive(Debug, Clone, Copy)]
 pub struct SendTerms {
     pub(crate) maximum_packet_size: usize,
@@ -119,6 +123,7 @@ pub struct SendTerms {
     /// reads it, so every other step that borrows the peer never looks it
     /// up.
     pub(crate) send_limit: usize,
+    pub(crate) path: Option<(u32, u32)>,
 }
 
 /// The payload bytes a send limit counts for a peer: those of the
@@ -175,7 +180,11 @@ impl PeerMut<'_> {
         if terms.send_limit != 0 && self.send_backlog() >= terms.send_limit {
             return Err(SendError::OverSendLimit);
         }
-        let mut fragment_length = peer.mtu.saturating_sub(FRAGMENT_OVERHEAD);
+        let mtu = match terms.path {
+            Some(slot) => peer.mtu.min(size_for(slot, peer.connectID)),
+            None => peer.mtu,
+        };
+        let mut fragment_length = mtu.saturating_sub(FRAGMENT_OVERHEAD);
         if terms.checksum {
             fragment_length = fragment_length.saturating_sub(CHECKSUM_LEN as u32);
         }

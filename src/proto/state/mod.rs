@@ -17,6 +17,7 @@ pub mod event;
 pub(in crate::proto) mod half_open;
 pub mod handle;
 pub(in crate::proto) mod hold;
+pub(in crate::proto) mod path_search;
 pub mod peer_end;
 pub(in crate::proto) mod peer_index;
 pub(in crate::proto) mod queue;

@@ -152,6 +152,12 @@ impl<T> SlotVec<T> {
 
     /// The value of slot `index`, if the table has that slot.
     #[inline]
+    pub(crate) fn get(&self, index: PeerIndex) -> Option<&T> {
+        self.items.get(index.0)
+    }
+
+    /// The value of slot `index`, if the table has that slot.
+    #[inline]
     pub(crate) fn get_mut(&mut self, index: PeerIndex) -> Option<&mut T> {
         self.items.get_mut(index.0)
     }

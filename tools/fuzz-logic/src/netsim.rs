@@ -98,6 +98,7 @@ fn profile(input: &mut Input<'_>) -> Profile {
             _ => 0,
         },
         queue_bytes: 1 + usize::from(input.u16()),
+        mtu: 0,
     }
 }
 

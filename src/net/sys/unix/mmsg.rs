@@ -331,6 +331,11 @@ pub struct SendBatch {
     headers: Vec<libc::mmsghdr>,
     /// The first datagram of each message.
     firsts: Vec<usize>,
+    /// The socket has don't-fragment set (path MTU discovery): a datagram
+    /// the system refuses as too large is noted in `too_big` and skipped,
+    /// rather than failing the send.
+    dont_fragment: bool,
+    too_big: Vec<(SocketAddr, usize)>,
     /// Whether runs of equal-size datagrams to one address leave as one
     /// `UDP_SEGMENT` message (off once the kernel refused one).
     segmenting: bool,
@@ -352,6 +357,8 @@ impl SendBatch {
             controls: Vec::new(),
             headers: Vec::new(),
             firsts: Vec::new(),
+            dont_fragment: false,
+            too_big: Vec::new(),
             segmenting,
             messages: 0,
             ipv6_socket,
@@ -366,6 +373,19 @@ impl SendBatch {
     /// reads them), none once the peer shows loss.
     pub fn push(&mut self, to: &SocketAddr, datagram: &[u8], grouping: Grouping) {
         self.datagrams.copy(to, datagram, grouping);
+    }
+
+    /// Whether the socket has don't-fragment set: then a datagram the
+    /// system refuses as too large is skipped and noted (see
+    /// [`Self::take_too_big`]) instead of failing the send.
+    pub fn set_dont_fragment(&mut self, on: bool) {
+        self.dont_fragment = on;
+    }
+
+    /// Moves into `into` the destinations and lengths of the datagrams
+    /// refused as too large since the last call.
+    pub fn take_too_big(&mut self, into: &mut Vec<(SocketAddr, usize)>) {
+        into.append(&mut self.too_big);
     }
 
     /// Queues the datagram at `range` of `buffer` as [`Self::push`] does,
@@ -543,6 +563,18 @@ impl SendBatch {
                 match error.kind() {
                     ErrorKind::Interrupted => continue,
                     ErrorKind::WouldBlock => return Ok(()),
+                    _ if self.dont_fragment
+                        && error.raw_os_error() == Some(libc::EMSGSIZE)
+                        && self.controls[sent].1 == 0 =>
+                    {
+                        // Larger than the path the system knows: gone, as
+                        // the network would lose it, and noted; the rest
+                        // still leave.
+                        let refused = self.datagrams.get(self.firsts[sent]);
+                        self.too_big.push((refused.to, refused.length));
+                        sent += 1;
+                        continue;
+                    }
                     _ => return Err((sent, error)),
                 }
             }
@@ -576,6 +608,39 @@ mod tests {
         )
         .unwrap();
         (sock, address.into())
+    }
+
+    #[test]
+    fn with_dont_fragment_a_refused_datagram_is_noted_and_the_rest_leave() {
+        let (receiver, receiver_address) = bound_udp();
+        let (sender, _) = bound_udp();
+        let mut outgoing = SendBatch::new(offload_allowed_by_env(), false);
+        // More than a UDP datagram can carry: the system refuses it with
+        // EMSGSIZE, as it refuses one over the path MTU with
+        // don't-fragment set.
+        let oversized = vec![7u8; 70_000];
+        outgoing.push(&receiver_address, b"before", Grouping::Alone);
+        outgoing.push(&receiver_address, &oversized, Grouping::Alone);
+        outgoing.push(&receiver_address, b"after", Grouping::Alone);
+        assert!(outgoing.flush(sender).is_err(), "without it, a failed send");
+        crate::net::socket::set_dont_fragment(sender, true).unwrap();
+        outgoing.set_dont_fragment(true);
+        outgoing.push(&receiver_address, b"before", Grouping::Alone);
+        outgoing.push(&receiver_address, &oversized, Grouping::Alone);
+        outgoing.push(&receiver_address, b"after", Grouping::Alone);
+        outgoing.flush(sender).unwrap();
+        let mut refused = Vec::new();
+        outgoing.take_too_big(&mut refused);
+        assert_eq!(refused, [(receiver_address, 70_000)]);
+        let mut incoming = ReceiveBatch::default();
+        let mut seen = Vec::new();
+        while incoming.fill(receiver).unwrap() > 0 {
+            while let Some(Datagram::Received { bytes, .. }) = incoming.pop() {
+                seen.push(bytes.to_vec());
+            }
+        }
+        assert_eq!(seen.last().map(Vec::as_slice), Some(&b"after"[..]));
+        assert!(seen.iter().any(|bytes| bytes == b"before"));
     }
 
     #[test]

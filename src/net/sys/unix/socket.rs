@@ -481,3 +481,59 @@ pub unsafe fn select(
     };
     check(ready).map(|count| count as usize)
 }
+
+/// Path MTU discovery's don't-fragment (`on`), or the system's default
+/// back: datagrams leave unfragmented, and one larger than the path the
+/// system knows is refused (`EMSGSIZE`) rather than cut into IP fragments.
+/// Linux: `IP_MTU_DISCOVER` = `IP_PMTUDISC_DO` (off: `IP_PMTUDISC_WANT`,
+/// its default) and `IPV6_MTU_DISCOVER` on an IPv6 socket. FreeBSD and
+/// macOS: `IP_DONTFRAG` and `IPV6_DONTFRAG`. An IPv6 socket also sets the
+/// IPv4 option where the system applies it to its IPv4 peers. Elsewhere:
+/// unsupported.
+pub fn set_dont_fragment(socket: ENetSocket, on: bool) -> io::Result<()> {
+    #[cfg(any(target_os = "linux", target_os = "android"))]
+    let (ipv4, ipv6) = if on {
+        (
+            (libc::IP_MTU_DISCOVER, libc::IP_PMTUDISC_DO),
+            (libc::IPV6_MTU_DISCOVER, libc::IPV6_PMTUDISC_DO),
+        )
+    } else {
+        (
+            (libc::IP_MTU_DISCOVER, libc::IP_PMTUDISC_WANT),
+            (libc::IPV6_MTU_DISCOVER, libc::IPV6_PMTUDISC_WANT),
+        )
+    };
+    // The values of <netinet/in.h> and <netinet6/in6.h>.
+    #[cfg(target_os = "freebsd")]
+    let (ipv4, ipv6) = ((67, c_int::from(on)), (62, c_int::from(on)));
+    #[cfg(any(target_os = "macos", target_os = "ios"))]
+    let (ipv4, ipv6) = ((28, c_int::from(on)), (62, c_int::from(on)));
+    #[cfg(any(
+        target_os = "linux",
+        target_os = "android",
+        target_os = "freebsd",
+        target_os = "macos",
+        target_os = "ios"
+    ))]
+    {
+        let (v4_name, v4_value) = ipv4;
+        if !is_ipv6(socket) {
+            return set_int_option(socket, libc::IPPROTO_IP, v4_name, v4_value);
+        }
+        let (v6_name, v6_value) = ipv6;
+        set_int_option(socket, libc::IPPROTO_IPV6, v6_name, v6_value)?;
+        let _ = set_int_option(socket, libc::IPPROTO_IP, v4_name, v4_value);
+        Ok(())
+    }
+    #[cfg(not(any(
+        target_os = "linux",
+        target_os = "android",
+        target_os = "freebsd",
+        target_os = "macos",
+        target_os = "ios"
+    )))]
+    {
+        let _ = (socket, on);
+        Err(unsupported_option())
+    }
+}

@@ -518,3 +518,20 @@ pub unsafe fn select(
     };
     check(ready).map(|count| count as usize)
 }
+
+/// Path MTU discovery's don't-fragment (`on`), or off again:
+/// `IP_DONTFRAGMENT`, and `IPV6_DONTFRAG` on an IPv6 socket (with the
+/// IPv4 option for its IPv4 peers), so a datagram larger than the path
+/// the system knows is refused (`WSAEMSGSIZE`) rather than fragmented.
+pub fn set_dont_fragment(socket: ENetSocket, on: bool) -> io::Result<()> {
+    // The values of <ws2ipdef.h>.
+    const IP_DONTFRAGMENT: c_int = 14;
+    const IPV6_DONTFRAG: c_int = 14;
+    let value = c_int::from(on);
+    if !is_ipv6(socket) {
+        return set_int_option(socket, IPPROTO_IP, IP_DONTFRAGMENT, value);
+    }
+    set_int_option(socket, IPPROTO_IPV6, IPV6_DONTFRAG, value)?;
+    let _ = set_int_option(socket, IPPROTO_IP, IP_DONTFRAGMENT, value);
+    Ok(())
+}
