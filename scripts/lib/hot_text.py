@@ -29,11 +29,13 @@ import subprocess
 import sys
 
 
-def executed_functions(paths):
-    """Names (and bare addresses) of functions run in the library."""
+def executed_functions(paths, calls=None):
+    """Names (and bare addresses) of functions run in the library; with
+    `calls` (a dict), also how many times each name was called, summed
+    into it."""
     names, addresses = set(), set()
     for path in paths:
-        objects, functions, current = {}, {}, None
+        objects, functions, current, callee = {}, {}, None, None
         with open(path, errors="replace") as profile:
             for line in profile:
                 line = line.rstrip("\n")
@@ -45,12 +47,18 @@ def executed_functions(paths):
                     if kind == "ob":
                         current = objects.get(key)
                     continue
+                if line.startswith("calls=") and callee is not None and calls is not None:
+                    calls[callee] = calls.get(callee, 0) + int(line[6:].split()[0])
+                    continue
                 found = re.match(r"^(fn|cfn)=\((\d+)\)(?: (.*))?$", line)
                 if not found:
                     continue
                 kind, key, name = found.groups()
                 if name:
                     functions[key] = name
+                if kind == "cfn":
+                    callee = re.sub(r"'\d+$", "", functions[key])
+                    continue
                 # Code valgrind could not attribute shows as "???".
                 if kind != "fn" or not current or not ("libenet" in current or current == "???"):
                     continue
@@ -81,6 +89,9 @@ def text_symbols(library):
 
 
 TIERS = ("idle", "busy")
+# Calls in the busy profiles from which a function counts as run per
+# message rather than once per host or connection.
+CALLED_OFTEN = 100
 MARKER = "# tier: "
 
 
@@ -100,20 +111,26 @@ def kept_patterns(path, symbols):
     return kept
 
 
-def patterns_run(profiles, symbols):
-    """Patterns of the library's functions the profiles saw run."""
-    names, addresses = executed_functions(profiles)
+def patterns_run(profiles, symbols, calls=None):
+    """Patterns of the library's functions the profiles saw run; with
+    `calls` (a dict), each pattern's call count summed into it."""
+    called = {}
+    names, addresses = executed_functions(profiles, called)
     hot = {mangled for _, _, mangled, plain in symbols if plain in names}
     starts = [start for start, _, _, _ in symbols]
     for address in addresses:
         at = bisect.bisect_right(starts, address) - 1
         if at >= 0 and symbols[at][0] <= address < symbols[at][0] + max(symbols[at][1], 1):
             hot.add(symbols[at][2])
+    plain_of = {mangled: plain for _, _, mangled, plain in symbols}
     patterns = set()
     for mangled in hot:
         pattern = re.sub(r"17h[0-9a-f]{16}E$", "17h*", mangled)
         pattern = re.sub(r"Cs[0-9A-Za-z]+_", "Cs*_", pattern)
         patterns.add(pattern)
+        if calls is not None:
+            count = called.get(plain_of.get(mangled), 0)
+            calls[pattern] = calls.get(pattern, 0) + count
     return patterns
 
 
@@ -134,10 +151,17 @@ def main():
     symbols = text_symbols(library)
     kept = kept_patterns(keep, symbols) if keep else {t: set() for t in TIERS}
     idle = patterns_run(profiles["idle"], symbols) | kept["idle"]
-    busy = (patterns_run(profiles["busy"], symbols) | kept["busy"]) - idle
-    for tier, patterns in (("idle", idle), ("busy", busy)):
+    calls = {}
+    busy = (patterns_run(profiles["busy"], symbols, calls) | kept["busy"]) - idle
+    # The idle tier by name; the busy tier most called first, so that what
+    # runs per message or datagram comes before what a run met once (a
+    # host's creation and destruction), which trails into the next window
+    # when the tier outgrows its windows.
+    for tier, patterns in (("idle", sorted(idle)), ("busy", sorted(busy))):
+        if tier == "busy":
+            patterns = sorted(patterns, key=lambda p: (-(calls.get(p, 0) >= CALLED_OFTEN), p))
         print(MARKER + tier)
-        for pattern in sorted(patterns):
+        for pattern in patterns:
             print(pattern)
 
 
