@@ -151,7 +151,7 @@ impl PeerMut<'_> {
     /// `enet_peer_send` on the host's `terms`. On success the queued
     /// commands hold references to `packet`; on failure nothing is kept
     /// (the caller still owns it). Besides stock's refusals, a peer with a
-    /// send limit refuses while its [`send_backlog`] is at or over it:
+    /// send limit refuses while its [`send_backlog`](Self::send_backlog) is at or over it:
     /// checked before queueing, so the packet that crosses the limit is
     /// taken, and a packet larger than the limit goes once the backlog has
     /// drained below it.
@@ -262,7 +262,8 @@ impl PeerMut<'_> {
         Ok(wake)
     }
 
-    /// The peer's [`send_backlog`].
+    /// The peer's send backlog: the payload bytes of the commands queued
+    /// for it and not yet gone, which its send limit bounds.
     pub fn send_backlog(&self) -> usize {
         send_backlog(self.slot)
     }
