@@ -19,21 +19,12 @@ use std::io;
 use std::os::fd::FromRawFd;
 use std::os::fd::{AsRawFd, OwnedFd, RawFd};
 
-use super::wake::Waker;
+use super::wake::{check, Waker};
 use crate::abi::ENetSocket;
 
 /// The descriptor a program waits on for one host; closed with it.
 pub struct WaitSet {
     fd: OwnedFd,
-}
-
-/// Maps a `-1`-on-error system call result to the OS error.
-fn check(result: libc::c_int) -> io::Result<libc::c_int> {
-    if result == -1 {
-        Err(io::Error::last_os_error())
-    } else {
-        Ok(result)
-    }
 }
 
 impl WaitSet {

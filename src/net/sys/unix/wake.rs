@@ -18,7 +18,7 @@ pub struct Waker {
 }
 
 /// Maps a `-1`-on-error system call result to the OS error.
-fn check(result: libc::c_int) -> io::Result<libc::c_int> {
+pub(super) fn check(result: libc::c_int) -> io::Result<libc::c_int> {
     if result == -1 {
         Err(io::Error::last_os_error())
     } else {
