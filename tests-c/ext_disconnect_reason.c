@@ -78,8 +78,9 @@ static void refuses_bad_arguments(void)
     CHECK(enet_rs_peer_get_disconnect_reason(&host->peers[0], NULL, NULL, 0) == -1);
     /* A slot that never connected has no reason. */
     CHECK(enet_rs_peer_get_disconnect_reason(&host->peers[0], &reason, NULL, 0) == -1);
-    reason.size = sizeof (size_t);
+    reason.size = ENET_RS_DISCONNECT_REASON_SIZE_V1 - 1;
     CHECK(enet_rs_peer_get_disconnect_reason(&host->peers[0], &reason, NULL, 0) == -1);
+    CHECK(sizeof (ENetRsDisconnectReason) == ENET_RS_DISCONNECT_REASON_SIZE_V1);
     CHECK(enet_rs_host_set_event_options(NULL, 0) == -1);
     CHECK(enet_rs_host_set_event_options(host, 2) == -1);
     CHECK(enet_rs_host_set_event_options(host, ENET_RS_EVENT_OPTION_TIMEOUT_EVENTS) == 0);
@@ -122,6 +123,21 @@ static void ends_between_two_of_ours(void)
     CHECK(reason.data == 0xBEEF);
     CHECK(reason.size == sizeof reason);
     CHECK(strlen(detail) > 0);
+    {
+        /* A struct from a later header: this version fills its own
+         * fields, leaves the rest alone and says how much it filled. */
+        struct {
+            ENetRsDisconnectReason known;
+            enet_uint32 later;
+        } longer;
+        memset(&longer, 0, sizeof longer);
+        longer.known.size = sizeof longer;
+        longer.later = 0x12345678;
+        CHECK(enet_rs_peer_get_disconnect_reason(event.peer, &longer.known, NULL, 0) == 0);
+        CHECK(longer.known.size == ENET_RS_DISCONNECT_REASON_SIZE_V1);
+        CHECK(longer.known.kind == ENET_RS_DISCONNECT_REMOTE && longer.known.data == 0xBEEF);
+        CHECK(longer.later == 0x12345678);
+    }
     /* As stock: the reset at the event keeps the address and the data. */
     CHECK(event.peer->data == &marker);
     CHECK(event.peer->address.port == client_port);

@@ -402,18 +402,24 @@ pub enum ENetRsDisconnectKind {
 /// Why a peer's connection ended (`enet_rs_peer_get_disconnect_reason`).
 /// The caller sets `size` to `sizeof (ENetRsDisconnectReason)`; fields
 /// added in later versions go after these, and are filled only for a
-/// caller whose `size` covers them.
+/// caller whose `size` covers them (as `ENetRsHostStats`).
 #[repr(C)]
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct ENetRsDisconnectReason {
     /// In: the size of the caller's struct. Out: the bytes filled.
-    pub size: usize,
+    pub size: u64,
     /// An `ENetRsDisconnectKind`.
     pub kind: u32,
     /// For `ENET_RS_DISCONNECT_REMOTE` and `_CONNECT_REFUSED`, the data the
     /// remote end's DISCONNECT carried; 0 otherwise.
     pub data: u32,
 }
+
+/// The size of the first version of `ENetRsDisconnectReason`: the least
+/// `size` `enet_rs_peer_get_disconnect_reason` accepts.
+pub const ENET_RS_DISCONNECT_REASON_SIZE_V1: usize = 16;
+const _: () =
+    assert!(core::mem::size_of::<ENetRsDisconnectReason>() == ENET_RS_DISCONNECT_REASON_SIZE_V1);
 
 /// `enet_rs_host_set_event_options` flag: a DISCONNECT that is a time-out
 /// (of the connection, or of our connect that nothing answered) is

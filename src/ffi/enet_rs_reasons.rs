@@ -4,6 +4,7 @@
 
 use core::ffi::{c_char, c_int};
 
+use super::versioned::{caller_size, fill_versioned};
 use crate::abi::*;
 use crate::dtls::Status;
 use crate::net::address::write_c_string;
@@ -55,13 +56,15 @@ fn describe(end: PeerEnd) -> (ENetRsDisconnectKind, u32, &'static str) {
 /// reason. The reason is recorded when the connection ends, so it can be
 /// read during the peer's DISCONNECT event, and it stays until the peer's
 /// slot connects again (`enet_host_connect`, or an incoming connect
-/// taking it). 0, or -1 for a NULL or foreign argument, a `size` smaller
-/// than this version's struct, or a peer whose connection has not ended
-/// (or that never connected).
+/// taking it). 0, or -1 for a NULL or foreign argument, a `size` below
+/// `ENET_RS_DISCONNECT_REASON_SIZE_V1`, or a peer whose connection has not ended
+/// (or that never connected). As for `enet_rs_host_get_stats`, the call
+/// fills as much of the struct as `size` covers and writes back in `size`
+/// the bytes it filled.
 ///
 /// # Safety
 /// `peer` must be NULL or a peer of a live host; `reason` NULL or
-/// writable for its `size` bytes, which are at least a `size_t`;
+/// writable for its `size` bytes (a `uint64_t` first);
 /// `detail` NULL or writable for `detailLength` bytes.
 /// One thread at a time per host. From one of the peer's host's own callbacks
 /// (intercept, checksum, compressor, packet free callback) it returns -1.
@@ -73,15 +76,9 @@ pub unsafe extern "C" fn enet_rs_peer_get_disconnect_reason(
     detailLength: usize,
 ) -> c_int {
     guard!(-1, {
-        // The caller's struct is only known to be `size` bytes: it is
-        // taken whole only once `size` says it is this version's.
-        let Some(&size) = arg_ref!(reason.cast::<usize>().cast_const()) else {
-            return -1;
-        };
-        if size < core::mem::size_of::<ENetRsDisconnectReason>() {
-            return -1;
-        }
-        let Some(reason) = arg_mut!(reason) else {
+        let out = reason.cast::<u64>();
+        // SAFETY: the contract: `reason` is NULL or points at the struct.
+        let Some(size) = (unsafe { caller_size(out, ENET_RS_DISCONNECT_REASON_SIZE_V1) }) else {
             return -1;
         };
         try_peer!(let (host, index) = peer, else -1);
@@ -89,11 +86,13 @@ pub unsafe extern "C" fn enet_rs_peer_get_disconnect_reason(
             return -1;
         };
         let (kind, data, text) = describe(end);
-        *reason = ENetRsDisconnectReason {
-            size: core::mem::size_of::<ENetRsDisconnectReason>(),
+        let value = ENetRsDisconnectReason {
+            size: ENET_RS_DISCONNECT_REASON_SIZE_V1 as u64,
             kind: kind as u32,
             data,
         };
+        // SAFETY: the contract: `reason` is writable for `size` bytes.
+        unsafe { fill_versioned(out, &value, size) };
         if detail.is_null() {
             return 0;
         }

@@ -414,3 +414,4 @@ pub mod range_coder;
 pub mod sender;
 pub mod socket;
 pub mod time;
+mod versioned;

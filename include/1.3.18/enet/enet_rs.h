@@ -86,6 +86,12 @@ typedef int ENetRsWaitHandle;
 #define ENET_RS_PEER_COUNTERS_SIZE_V1 104
 
 /**
+ * The size of the first version of `ENetRsDisconnectReason`: the least
+ * `size` `enet_rs_peer_get_disconnect_reason` accepts.
+ */
+#define ENET_RS_DISCONNECT_REASON_SIZE_V1 16
+
+/**
  * `enet_rs_host_set_event_options` flag: a DISCONNECT that is a time-out
  * (of the connection, or of our connect that nothing answered) is
  * reported as `ENET_RS_EVENT_TYPE_DISCONNECT_TIMEOUT`.
@@ -679,14 +685,14 @@ typedef enum _ENetRsDisconnectKind
  * Why a peer's connection ended (`enet_rs_peer_get_disconnect_reason`).
  * The caller sets `size` to `sizeof (ENetRsDisconnectReason)`; fields
  * added in later versions go after these, and are filled only for a
- * caller whose `size` covers them.
+ * caller whose `size` covers them (as `ENetRsHostStats`).
  */
 typedef struct _ENetRsDisconnectReason
 {
    /**
     * In: the size of the caller's struct. Out: the bytes filled.
     */
-   size_t size;
+   uint64_t size;
    /**
     * An `ENetRsDisconnectKind`.
     */
@@ -988,9 +994,11 @@ ENET_API int enet_rs_peer_get_counters(ENetPeer *peer, ENetRsPeerCounters *count
  * reason. The reason is recorded when the connection ends, so it can be
  * read during the peer's DISCONNECT event, and it stays until the peer's
  * slot connects again (`enet_host_connect`, or an incoming connect
- * taking it). 0, or -1 for a NULL or foreign argument, a `size` smaller
- * than this version's struct, or a peer whose connection has not ended
- * (or that never connected).
+ * taking it). 0, or -1 for a NULL or foreign argument, a `size` below
+ * `ENET_RS_DISCONNECT_REASON_SIZE_V1`, or a peer whose connection has not ended
+ * (or that never connected). As for `enet_rs_host_get_stats`, the call
+ * fills as much of the struct as `size` covers and writes back in `size`
+ * the bytes it filled.
  */
 ENET_API int enet_rs_peer_get_disconnect_reason(ENetPeer *peer, ENetRsDisconnectReason *reason, char *detail, size_t detailLength);
 
