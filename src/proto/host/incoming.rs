@@ -427,6 +427,7 @@ impl Host {
         // A path probe's PING is never kept for retransmission: its
         // acknowledgement matches nothing sent.
         if command_number.is_none()
+            && self.engine.path.is_some()
             && self.path_probe_acknowledged(index, channel_id, received_sequence)
         {
             return Ok(());
