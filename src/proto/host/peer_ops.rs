@@ -12,7 +12,7 @@
 use super::engine::{clear_list, Host};
 use crate::abi::*;
 use crate::mem::CSlice;
-use crate::proto::peer::send::{PeerEffect, SendTerms, Wake};
+use crate::proto::peer::send::{PeerEffect, SendExtras, SendTerms, Wake};
 use crate::proto::peer::slot::{blank_channel, PeerMut, Receipts};
 use crate::proto::state::channel_id::ChannelId;
 use crate::proto::state::connected::counts_as_connected;
@@ -83,24 +83,6 @@ impl Host {
         }
     }
 
-    /// What the host's settings and clock say about a packet sent now to
-    /// the peer in slot `index`.
-    #[inline(always)]
-    fn send_terms(&self, index: PeerIndex) -> SendTerms {
-        SendTerms {
-            maximum_packet_size: self.public.maximumPacketSize,
-            checksum: self.public.checksum.is_some(),
-            now: self.public.serviceTime,
-            send_limit: self.engine.send_limits.of(index),
-            // Plain loads that cannot panic: gone from every step but a send.
-            path: self
-                .engine
-                .path
-                .as_deref()
-                .and_then(|table| table.slot_size(index)),
-        }
-    }
-
     /// Lends the peer in slot `index` to `op`, an operation on that one
     /// peer (`PeerMut::send`, `ping`, `set_ping_interval`,
     /// `throttle_configure`, `queue_acknowledgement`, `receive`, ...), with
@@ -122,10 +104,25 @@ impl Host {
     pub fn with_peer<E: PeerEffect>(
         &mut self,
         index: PeerIndex,
-        op: impl FnOnce(&mut PeerMut<'_>, SendTerms) -> E,
+        op: impl FnOnce(&mut PeerMut<'_>, SendTerms<'_>) -> E,
     ) -> E::Answer {
-        let terms = self.send_terms(index);
-        let (answer, wake, delivered) = op(&mut self.engine.peer_view(index), terms).split();
+        let engine = &mut self.engine;
+        let terms = SendTerms {
+            maximum_packet_size: self.public.maximumPacketSize,
+            checksum: self.public.checksum.is_some(),
+            now: self.public.serviceTime,
+            extras: SendExtras {
+                index,
+                limits: &engine.send_limits,
+                path: &engine.path,
+            },
+        };
+        let mut view = PeerMut {
+            public: &mut engine.peers[index],
+            slot: &mut engine.slots[index],
+            recovery: engine.recovery.of(index),
+        };
+        let (answer, wake, delivered) = op(&mut view, terms).split();
         self.wake(index, wake);
         if delivered.any {
             self.mark_dispatch(index);
@@ -142,7 +139,7 @@ impl Host {
     pub(in crate::proto::host) fn with_peer_rarely<E: PeerEffect>(
         &mut self,
         index: PeerIndex,
-        op: impl FnOnce(&mut PeerMut<'_>, SendTerms) -> E,
+        op: impl FnOnce(&mut PeerMut<'_>, SendTerms<'_>) -> E,
     ) -> E::Answer {
         self.with_peer(index, op)
     }

@@ -107,11 +107,9 @@ impl PeerMut<'_> {
                 (queues.outgoing.remove(found?)?.take_acknowledged(), None)
             }
         };
-        if command.packet.is_some() {
-            queues.backlog = queues
-                .backlog
-                .saturating_sub(usize::from(command.fragment_length));
-        }
+        // A command without a packet has no length, and counted nothing.
+        // Exact, so never below zero (debug builds check it).
+        queues.backlog -= usize::from(command.fragment_length);
         let reliable_window = usize::from(sequence.window());
         if let Some(channel) = self.channel(channel_id) {
             if channel.reliableWindows[reliable_window] > 0 {

@@ -107,11 +107,16 @@ impl PeerMut<'_> {
             congestion.tokens(now, rtt, mtu)
         });
         let pacing_at_start = pacing;
-        while position < self.slot.queues().outgoing.len() {
+        // (The queues exist: a pass packs only a peer with commands queued.)
+        while let Some(command) = self
+            .slot
+            .queues
+            .as_deref()
+            .and_then(|queues| queues.outgoing.get(position))
+        {
             if window_exceeded && unwindowed_ahead == 0 {
                 break;
             }
-            let command = &self.slot.queues().outgoing[position];
             if !is_windowed(command) {
                 unwindowed_ahead -= 1;
             }
@@ -169,7 +174,11 @@ impl PeerMut<'_> {
                 full = true;
                 break;
             }
-            let Some(mut command) = self.slot.queues().outgoing.remove(position) else {
+            let Some(mut command) = self
+                .slot
+                .queues_if_any()
+                .and_then(|queues| queues.outgoing.remove(position))
+            else {
                 break;
             };
             if reliable {

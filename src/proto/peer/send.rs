@@ -12,7 +12,9 @@ use crate::mem::PacketFlags;
 use crate::mem::{PacketRef, PacketView};
 use crate::proto::state::channel_id::ChannelId;
 use crate::proto::state::command::{FragmentFields, OutgoingBody, OutgoingCommand};
-use crate::proto::state::path_search::size_for;
+use crate::proto::state::path_search::{size_for, PathTable};
+use crate::proto::state::peer_index::PeerIndex;
+use crate::proto::state::send_limit::SendLimits;
 use crate::proto::state::sequence::{ReliableSequence, UnreliableSequence};
 use crate::wire::command::CommandFlags;
 use crate::wire::header::{CHECKSUM_LEN, SENT_TIME_HEADER_LEN};
@@ -108,22 +110,45 @@ leaves_host_nothing!((), i32, Option<(u8, PacketRef)>);
 /// What the host's settings and clock say about a packet it sends now:
 /// the largest it takes (`maximumPacketSize`), whether its datagrams carry
 /// a checksum (which leaves each fragment 4 bytes less), its service
-/// time, the send limit it keeps for the peer, and, when the host
-/// discovers path MTUs, the peer's slot's connection id and path size,
-/// which its fragments are cut to (see `proto/state/path_search.rs`;
-/// `None`: the peer's MTU decides). `Host::with_peer` reads them once and
-/// lends them with the peer.
-#[derive(Debug, Clone, Copy)]
-pub struct SendTerms {
+/// time, and where the host keeps what its opt-in extensions ask of a
+/// send to the peer ([`SendExtras`]). `Host::with_peer` lends them with
+/// the peer.
+#[derive(Clone, Copy)]
+pub struct SendTerms<'a> {
     pub(crate) maximum_packet_size: usize,
     pub(crate) checksum: bool,
     pub(crate) now: u32,
+    pub(crate) extras: SendExtras<'a>,
+}
+
+/// Where the host keeps the peer's send limit and, when it discovers path
+/// MTUs, its path size. Lent as places rather than values: only a send
+/// reads them, and only after its own checks, so every other step that
+/// borrows the peer, and a send on a host with neither extension, never
+/// loads them.
+#[derive(Clone, Copy)]
+pub struct SendExtras<'a> {
+    pub(crate) index: PeerIndex,
+    pub(crate) limits: &'a SendLimits,
+    pub(crate) path: &'a Option<Box<PathTable>>,
+}
+
+impl SendExtras<'_> {
     /// The send backlog at which the peer refuses a send, in bytes; 0 for
-    /// none. Lent with the terms rather than kept on the view: only a send
-    /// reads it, so every other step that borrows the peer never looks it
-    /// up.
-    pub(crate) send_limit: usize,
-    pub(crate) path: Option<(u32, u32)>,
+    /// none.
+    #[inline(always)]
+    fn send_limit(&self) -> usize {
+        self.limits.of(self.index)
+    }
+
+    /// The size the peer's fragments are cut to when the host discovers
+    /// path MTUs (see `proto/state/path_search.rs`); `None`: the peer's
+    /// MTU decides.
+    #[inline(always)]
+    fn path_size(&self, connect_id: u32) -> Option<u32> {
+        let slot = self.path.as_deref()?.slot_size(self.index)?;
+        Some(size_for(slot, connect_id))
+    }
 }
 
 /// The payload bytes a send limit counts for a peer: those of the
@@ -162,7 +187,7 @@ impl PeerMut<'_> {
         &mut self,
         channel_id: ChannelId,
         packet: impl Into<PacketView<'p>>,
-        terms: SendTerms,
+        terms: SendTerms<'_>,
     ) -> Result<Wake, SendError> {
         let packet = packet.into();
         let peer = &*self.public;
@@ -177,11 +202,12 @@ impl PeerMut<'_> {
             return Err(SendError::TooLarge);
         }
         // With no limit set (the default) this is all a send pays.
-        if terms.send_limit != 0 && self.send_backlog() >= terms.send_limit {
+        let send_limit = terms.extras.send_limit();
+        if send_limit != 0 && self.send_backlog() >= send_limit {
             return Err(SendError::OverSendLimit);
         }
-        let mtu = match terms.path {
-            Some(slot) => peer.mtu.min(size_for(slot, peer.connectID)),
+        let mtu = match terms.extras.path_size(peer.connectID) {
+            Some(size) => peer.mtu.min(size),
             None => peer.mtu,
         };
         let mut fragment_length = mtu.saturating_sub(FRAGMENT_OVERHEAD);
