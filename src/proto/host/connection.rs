@@ -37,6 +37,9 @@ impl Host {
     /// reset would give them.
     pub fn set_datagram_overhead(&mut self, bytes: u32) {
         self.engine.datagram_overhead = bytes;
+        if let Some(table) = self.engine.path.as_deref_mut() {
+            table.set_overhead(bytes);
+        }
         if let Some(ceiling) = self.mtu_ceiling() {
             for peer in self.engine.peers.iter_mut() {
                 if peer.state == ENET_PEER_STATE_DISCONNECTED {

@@ -16,7 +16,7 @@
 //! - **Lowering.** A reliable command sent [`BLACK_HOLE_SENDS`] times
 //!   without an acknowledgement while the peer is still heard from (its
 //!   pings, its acknowledgements) means large datagrams vanish: the size
-//!   drops to [`BASE`]. So does a datagram the system refuses as too large
+//!   drops to where searches start ([`PathTable::base`]). So does a datagram the system refuses as too large
 //!   (EMSGSIZE, with don't-fragment set). Either way the search starts
 //!   again a while later.
 //!
@@ -31,7 +31,7 @@ use super::service::Transport;
 use crate::abi::ENetPeerState::*;
 use crate::abi::*;
 use crate::proto::state::channel_id::ChannelId;
-use crate::proto::state::path_search::{PathSearch, PathTable, BASE};
+use crate::proto::state::path_search::{PathSearch, PathTable};
 use crate::proto::state::peer_index::PeerIndex;
 use crate::proto::state::sequence::ReliableSequence;
 use crate::time::time_difference;
@@ -61,7 +61,8 @@ impl Host {
         match (on, self.engine.path.is_some()) {
             (true, false) => {
                 let slots = self.public.peerCount;
-                self.engine.path = Some(Box::new(PathTable::new(slots)));
+                let overhead = self.engine.datagram_overhead;
+                self.engine.path = Some(Box::new(PathTable::new(slots, overhead)));
             }
             (false, true) => self.engine.path = None,
             _ => {}
@@ -86,7 +87,7 @@ impl Host {
     }
 
     /// The path size of the peer in slot `index` (`u32::MAX` when it has
-    /// none): the size found, or [`BASE`] until its search starts.
+    /// none): the size found, or the table's base until its search starts.
     // Inlined, and only loads: where the caller does not use it (a step
     // of `Host::with_peer` other than a send), it costs nothing.
     #[inline]
@@ -218,12 +219,13 @@ impl Host {
         let peer = &self.engine.peers[index];
         let (mtu, connect_id) = (peer.mtu, peer.connectID);
         let table = self.engine.path.as_deref_mut()?;
+        let base = table.base();
         let search = table
             .searches
             .entry(index)
-            .or_insert_with(|| PathSearch::new(mtu, connect_id, now));
+            .or_insert_with(|| PathSearch::new(mtu, connect_id, now, base));
         if search.connect_id != connect_id {
-            *search = PathSearch::new(mtu, connect_id, now);
+            *search = PathSearch::new(mtu, connect_id, now, base);
         }
         table.sync(index);
         table.searches.get_mut(&index)
@@ -261,7 +263,7 @@ impl Host {
     /// After the peer's retransmission timeouts at `now`: a reliable
     /// command sent [`BLACK_HOLE_SENDS`] times while the peer is still
     /// heard from (within two ping intervals) lowers its path size to
-    /// [`BASE`].
+    /// where searches start ([`PathTable::base`]).
     #[cold]
     #[inline(never)]
     pub(in crate::proto::host) fn check_black_hole(&mut self, index: PeerIndex, now: u32) {
@@ -287,14 +289,15 @@ impl Host {
         let Some(table) = self.engine.path.as_deref_mut() else {
             return;
         };
+        let base = table.base();
         if let Some(search) = table
             .searches
             .get_mut(&index)
             .filter(|search| search.connect_id == connect_id)
         {
             let size = search.size();
-            if size > BASE {
-                search.lower(size, BASE, now);
+            if size > base {
+                search.lower(size, base, now);
             }
         }
         table.sync(index);
@@ -311,6 +314,9 @@ impl Host {
     ) {
         let mut refused = Vec::new();
         transport.take_too_big(&mut refused);
+        // The system counts the datagram as it went out; the path size
+        // counts it before the host's own overhead was added.
+        let overhead = self.engine.datagram_overhead as usize;
         for (to, length) in refused {
             let peer = self
                 .engine
@@ -318,22 +324,26 @@ impl Host {
                 .iter()
                 .find(|&index| self.peer_endpoint(index) == to);
             if let Some(index) = peer {
-                let size = u32::try_from(length).unwrap_or(u32::MAX);
+                let size = u32::try_from(length.saturating_sub(overhead)).unwrap_or(u32::MAX);
                 self.path_too_big(index, size, now);
             }
         }
     }
 
-    /// The system refused a datagram of `size` bytes to the peer in slot
-    /// `index` as too large for the path: its path size drops below it.
+    /// The system refused a datagram of `size` bytes (ENet's count, before
+    /// the host's datagram overhead) to the peer in slot `index` as too
+    /// large for the path: its path size drops below it.
     pub fn path_too_big(&mut self, index: PeerIndex, size: u32, now: u32) {
         if !has_path(self.engine.peers[index].state) {
             return;
         }
+        let Some(base) = self.engine.path.as_deref().map(PathTable::base) else {
+            return;
+        };
         let Some(search) = self.search_mut(index, now) else {
             return;
         };
-        let to = if size > BASE { BASE } else { size - size / 8 };
+        let to = if size > base { base } else { size - size / 8 };
         search.lower(size, to, now);
         if let Some(table) = self.engine.path.as_deref_mut() {
             table.sync(index);

@@ -12,7 +12,7 @@ use crate::mem::PacketFlags;
 use crate::mem::{PacketRef, PacketView};
 use crate::proto::state::channel_id::ChannelId;
 use crate::proto::state::command::{FragmentFields, OutgoingBody, OutgoingCommand};
-use crate::proto::state::path_search::{size_for, PathTable};
+use crate::proto::state::path_search::PathTable;
 use crate::proto::state::peer_index::PeerIndex;
 use crate::proto::state::send_limit::SendLimits;
 use crate::proto::state::sequence::{ReliableSequence, UnreliableSequence};
@@ -146,8 +146,7 @@ impl SendExtras<'_> {
     /// MTU decides.
     #[inline(always)]
     fn path_size(&self, connect_id: u32) -> Option<u32> {
-        let slot = self.path.as_deref()?.slot_size(self.index)?;
-        Some(size_for(slot, connect_id))
+        self.path.as_deref()?.slot_size(self.index, connect_id)
     }
 }
 

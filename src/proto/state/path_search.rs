@@ -12,7 +12,10 @@
 //! after the size was lowered.
 //!
 //! Sizes are ENet datagram bytes as the datagram builder counts them (the
-//! 4-byte header included, a checksum not), the unit of `peer->mtu`. This
+//! 4-byte header included, a checksum not), the unit of `peer->mtu`. On a
+//! host whose datagrams grow on the way out (encryption's records), a
+//! search starts that much below [`BASE`] ([`PathTable::base`]), so that
+//! what the path carries is still a [`BASE`]-byte datagram. This
 //! module decides; sending probes and reading acknowledgements is the
 //! host's (`proto/host/path_mtu.rs`).
 
@@ -44,6 +47,9 @@ const PROBE_TIMEOUT_MIN: u32 = 200;
 /// entry of an earlier connection in the slot is replaced when met).
 pub struct PathTable {
     pub searches: BTreeMap<PeerIndex, PathSearch>,
+    /// Where each search starts: [`BASE`] less what the host adds to each
+    /// datagram on the way out, never below [`FLOOR`].
+    base: u32,
     /// Each slot's connection id and path size, copied from its search
     /// ([`PathTable::sync`]) so that a send reads it with plain loads.
     sizes: SlotVec<(u32, u32)>,
@@ -53,9 +59,10 @@ pub struct PathTable {
 }
 
 impl PathTable {
-    /// An empty table for a host of `peer_count` slots, with padding for
-    /// the largest datagram ENet sends.
-    pub fn new(peer_count: usize) -> PathTable {
+    /// An empty table for a host of `peer_count` slots whose datagrams
+    /// grow by `overhead` bytes on the way out, with padding for the
+    /// largest datagram ENet sends.
+    pub fn new(peer_count: usize, overhead: u32) -> PathTable {
         let mut state = 0x9E37_79B9_7F4A_7C15u64;
         let padding = (0..crate::abi::ENET_PROTOCOL_MAXIMUM_MTU)
             .map(|_| {
@@ -65,26 +72,41 @@ impl PathTable {
                 (state >> 32) as u8
             })
             .collect();
+        let base = base_for(overhead);
         PathTable {
             searches: BTreeMap::new(),
-            sizes: SlotVec::filled(peer_count, (0, BASE)),
+            base,
+            sizes: SlotVec::filled(peer_count, (0, base)),
             padding,
         }
     }
 
     /// The path size of the connection `connect_id` in slot `index`:
-    /// [`BASE`] until its search started.
+    /// [`PathTable::base`] until its search started.
     #[inline]
     pub fn size(&self, index: PeerIndex, connect_id: u32) -> u32 {
-        size_for(self.sizes[index], connect_id)
+        size_for(self.sizes[index], connect_id, self.base)
     }
 
-    /// The connection id and path size in slot `index`, for
-    /// [`size_for`] (`None` for a slot the host does not have). It cannot
-    /// panic, so where the caller drops it, it costs nothing.
+    /// The path size of the connection `connect_id` in slot `index`, as
+    /// [`PathTable::size`] (`None` for a slot the host does not have). It
+    /// cannot panic, so where the caller drops it, it costs nothing.
     #[inline]
-    pub fn slot_size(&self, index: PeerIndex) -> Option<(u32, u32)> {
-        self.sizes.get(index).copied()
+    pub fn slot_size(&self, index: PeerIndex, connect_id: u32) -> Option<u32> {
+        let slot = *self.sizes.get(index)?;
+        Some(size_for(slot, connect_id, self.base))
+    }
+
+    /// Where a search starts on this host: [`BASE`] less the host's
+    /// datagram overhead.
+    pub fn base(&self) -> u32 {
+        self.base
+    }
+
+    /// The host's datagrams now grow by `overhead` bytes on the way out:
+    /// searches started from now on start lower (or higher).
+    pub fn set_overhead(&mut self, overhead: u32) {
+        self.base = base_for(overhead);
     }
 
     /// Copies the size of the search in slot `index` to where
@@ -105,14 +127,20 @@ impl PathTable {
 }
 
 /// The path size a slot's `(connection id, size)` gives the connection
-/// `connect_id`: its own, or [`BASE`] if it belongs to an earlier one.
+/// `connect_id`: its own, or `base` if it belongs to an earlier one.
 #[inline]
-pub fn size_for((id, size): (u32, u32), connect_id: u32) -> u32 {
+fn size_for((id, size): (u32, u32), connect_id: u32, base: u32) -> u32 {
     if id == connect_id {
         size
     } else {
-        BASE
+        base
     }
+}
+
+/// Where a search starts on a host whose datagrams grow by `overhead`
+/// bytes on the way out.
+fn base_for(overhead: u32) -> u32 {
+    BASE.saturating_sub(overhead).max(FLOOR)
 }
 
 /// A probe in flight: its size and the sequence number of the PING it
@@ -147,13 +175,13 @@ pub struct PathSearch {
 
 impl PathSearch {
     /// A search for a peer of MTU `mtu`, connected under `connect_id`,
-    /// starting at [`BASE`] (or the MTU, if smaller) with a probe due at
+    /// starting at `base` (or the MTU, if smaller) with a probe due at
     /// once.
-    pub fn new(mtu: u32, connect_id: u32, now: u32) -> PathSearch {
+    pub fn new(mtu: u32, connect_id: u32, now: u32, base: u32) -> PathSearch {
         let mtu = mtu.max(FLOOR);
         PathSearch {
             connect_id,
-            size: BASE.min(mtu),
+            size: base.min(mtu),
             ceiling: mtu,
             too_big: mtu + 1,
             failures: 0,
@@ -302,7 +330,7 @@ mod tests {
 
     #[test]
     fn a_clean_path_takes_the_mtu_with_one_probe() {
-        let mut s = PathSearch::new(1400, 7, 0);
+        let mut s = PathSearch::new(1400, 7, 0, BASE);
         assert_eq!(s.size(), BASE);
         assert_eq!(s.next_wake(), Some(0));
         let (probed, _) = search(&mut s, 1400, 0);
@@ -314,7 +342,7 @@ mod tests {
     #[test]
     fn a_black_hole_at_1252_is_found_by_bisection_without_going_over() {
         // 1280-byte IPv4 path: 1252 bytes of UDP payload.
-        let mut s = PathSearch::new(1400, 7, 0);
+        let mut s = PathSearch::new(1400, 7, 0, BASE);
         let (probed, _) = search(&mut s, 1252, 0);
         assert_eq!(&probed[..3], [1400, 1400, 1400], "three tries per size");
         assert!(
@@ -327,7 +355,7 @@ mod tests {
 
     #[test]
     fn an_ordinary_loss_is_not_a_too_large_size() {
-        let mut s = PathSearch::new(1400, 7, 0);
+        let mut s = PathSearch::new(1400, 7, 0, BASE);
         let size = s.probe_due(0).unwrap();
         s.probe_sent(size, 1, 0, 50);
         assert_eq!(s.next_wake(), Some(200));
@@ -346,7 +374,7 @@ mod tests {
 
     #[test]
     fn a_finished_search_rests_then_tries_the_mtu_again() {
-        let mut s = PathSearch::new(1400, 7, 0);
+        let mut s = PathSearch::new(1400, 7, 0, BASE);
         let (_, now) = search(&mut s, 1252, 0);
         let found = s.size();
         assert_eq!(s.probe_due(now), None);
@@ -361,7 +389,7 @@ mod tests {
 
     #[test]
     fn lowering_drops_the_size_and_searches_again_later() {
-        let mut s = PathSearch::new(1400, 7, 0);
+        let mut s = PathSearch::new(1400, 7, 0, BASE);
         search(&mut s, 1400, 0);
         s.probe_sent(1400, 9, 10, 0);
         assert!(s.lower(1400, BASE, 10));
@@ -380,10 +408,10 @@ mod tests {
 
     #[test]
     fn the_table_gives_each_connection_its_own_size() {
-        let mut table = PathTable::new(2);
+        let mut table = PathTable::new(2, 0);
         let slot = PeerIndex::for_tests(1);
         assert_eq!(table.size(slot, 7), BASE, "no search yet");
-        let mut search = PathSearch::new(1400, 7, 0);
+        let mut search = PathSearch::new(1400, 7, 0, BASE);
         search.probe_sent(1400, 1, 0, 0);
         assert!(search.acknowledged(1));
         table.searches.insert(slot, search);
@@ -396,11 +424,23 @@ mod tests {
     }
 
     #[test]
+    fn a_host_with_an_overhead_starts_its_searches_that_much_lower() {
+        let mut table = PathTable::new(1, 37);
+        let slot = PeerIndex::for_tests(0);
+        assert_eq!(table.base(), BASE - 37);
+        assert_eq!(table.size(slot, 7), BASE - 37, "no search yet");
+        table.set_overhead(0);
+        assert_eq!(table.base(), BASE);
+        table.set_overhead(1000);
+        assert_eq!(table.base(), FLOOR, "never below ENet's minimum");
+    }
+
+    #[test]
     fn a_small_mtu_starts_and_stays_at_it() {
-        let mut s = PathSearch::new(1000, 7, 0);
+        let mut s = PathSearch::new(1000, 7, 0, BASE);
         assert_eq!(s.size(), 1000);
         assert_eq!(s.probe_due(0), None);
-        let s = PathSearch::new(100, 7, 0);
+        let s = PathSearch::new(100, 7, 0, BASE);
         assert_eq!(s.size(), FLOOR);
     }
 }
