@@ -109,6 +109,47 @@ static void expect_drop(ENetHost *host, ENetSocket raw, const void *bytes, size_
             CHECK(after.dropped[other] == before.dropped[other]);
 }
 
+/* An intercept that takes every datagram starting with "IN" for itself. */
+static int ENET_CALLBACK take_marked(ENetHost *host, ENetEvent *event)
+{
+    (void) event;
+    return host->receivedDataLength >= 2 && memcmp(host->receivedData, "IN", 2) == 0;
+}
+
+/* Datagrams the program's intercept consumed are counted as such, and
+ * as received, never as dropped. */
+static void intercepted(ENetHost *server)
+{
+    ENetSocket raw = enet_socket_create(ENET_SOCKET_TYPE_DATAGRAM);
+    const char marked[] = "INTERCEPTED";
+    ENetRsHostStats before, after;
+    ENetBuffer buffer;
+    ENetEvent event;
+    int sent, round;
+
+    CHECK(raw != ENET_SOCKET_NULL);
+    server->intercept = take_marked;
+    before = stats_of(server);
+    buffer.data = (void *) marked;
+    buffer.dataLength = sizeof marked;
+    for (sent = 0; sent < 3; ++sent)
+        CHECK(enet_socket_send(raw, &server->address, &buffer, 1) == (int) sizeof marked);
+    for (round = 0; round < 200; ++round) {
+        while (enet_host_service(server, &event, 5) > 0)
+            if (event.type == ENET_EVENT_TYPE_RECEIVE)
+                enet_packet_destroy(event.packet);
+        after = stats_of(server);
+        if (after.datagramsIntercepted >= before.datagramsIntercepted + 3)
+            break;
+    }
+    after = stats_of(server);
+    CHECK(after.datagramsIntercepted == before.datagramsIntercepted + 3);
+    CHECK(after.datagramsReceived >= before.datagramsReceived + 3);
+    CHECK(total_dropped(&after) == total_dropped(&before));
+    server->intercept = NULL;
+    enet_socket_destroy(raw);
+}
+
 static void bad_arguments(ENetHost *host)
 {
     ENetRsHostStats stats;
@@ -373,6 +414,7 @@ int main(int argc, char **argv)
     bad_arguments(server);
     exchange(server, client);
     drops(server);
+    intercepted(server);
     check_totals(server);
 
     enet_host_destroy(client);

@@ -12,6 +12,8 @@ use enet::wire::{
     Envelope,
 };
 
+use enet::proto::WireCodec;
+
 use crate::sim::forge::{fragment_on, Forger};
 use crate::sim::{connect, Sim};
 
@@ -183,6 +185,37 @@ fn each_bad_datagram_raises_its_own_drop_counter_by_one() {
         later.datagrams_out > quiet.datagrams_out,
         "and are answered"
     );
+}
+
+#[test]
+fn a_compressed_datagram_that_does_not_decompress_is_counted() {
+    // A server with the range coder (as `enet_host_compress_with_range_coder`).
+    let mut sim = Sim::new(73, 50_000);
+    let server = sim.add_host_with(2, 2, 0, 0, Box::new(WireCodec::new(false, true)));
+    let client = sim.add_host_with(1, 2, 0, 0, Box::new(WireCodec::new(false, true)));
+    let (client_peer, _) = connect(&mut sim, client, server, 2, 0);
+    let peer = sim.host(client).peer(client_peer);
+    let (peer_id, session) = (peer.outgoingPeerID, peer.outgoingSessionID);
+    let mut s = Setup {
+        sim,
+        server,
+        client,
+        peer_id,
+        session,
+    };
+    let from = s.from();
+    // The compressed flag and nothing to decompress (a range coder reads
+    // most other bytes as some commands, which their own checks drop).
+    let mut bytes = header(peer_id, session, Some(1));
+    bytes[0] |= (FLAG_COMPRESSED >> 8) as u8;
+    assert_eq!(
+        s.deliver(from, bytes),
+        vec![(DropReason::DecompressionFailed, 1)]
+    );
+    // The connection itself, compressed both ways, goes on without a drop.
+    let quiet = s.counters();
+    s.sim.run_for(2000);
+    assert_eq!(quiet.drops, s.counters().drops);
 }
 
 #[test]
