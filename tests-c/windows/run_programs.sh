@@ -5,8 +5,9 @@
 #
 # - single-process tests: the hardening host test, the extension tests
 #   that make sense on Windows (ext_reuse_port does not: Windows has no
-#   SO_REUSEPORT, which ext_ipv6 checks is refused; the send limit and the
-#   host counters run here too), and the program
+#   SO_REUSEPORT, which ext_ipv6 checks is refused; the send limit, the
+#   host counters and path MTU discovery with Windows' don't-fragment
+#   option run here too), and the program
 #   written against ENet 1.3.18's API (TTL, enet_host_random, ...);
 # - ENet's tutorial server and client as two processes, Windows with
 #   Windows and across systems with Debian's stock ENet on Linux, each
@@ -47,7 +48,7 @@ build() {
 }
 build hardening_host "$root/tests-c/hardening_host.c"
 for test in ext_ipv6 ext_loss_recovery ext_sender ext_netsim compat_1_3_18 ext_send_limit \
-    ext_host_stats; do
+    ext_host_stats ext_pmtu; do
     build "$test" "$root/tests-c/$test.c"
 done
 # The wait handle as Windows has it (a WinSock event).
@@ -64,7 +65,7 @@ gcc -std=c99 -Wall -Wextra -Wpedantic -Werror -O2 "$root/tests-c/tutorial/tutori
     -lenet -o "$bin/tutorial_stock" || { echo "FAIL building the stock tutorial"; status=1; }
 
 for test in hardening_host ext_ipv6 ext_loss_recovery ext_sender ext_netsim compat_1_3_18 \
-    ext_send_limit ext_host_stats wait_handle; do
+    ext_send_limit ext_host_stats ext_pmtu wait_handle; do
     if timeout 120 wine "$bin/$test.exe" >"$work/$test.out" 2>&1; then
         echo "PASS $test.exe"
     else
