@@ -6,6 +6,8 @@
 use std::thread::sleep;
 use std::time::{Duration, Instant};
 
+mod common;
+
 use enet_safe::{Event, Host, HostConfig, Packet, Peer};
 
 /// The stalling host's peer gives up after this much silence (ms).
@@ -37,25 +39,11 @@ fn pump(host: &mut Host, seen: &mut Seen, for_how_long: Duration) {
 }
 
 fn connected_pair() -> (Host, Host, Peer) {
-    let mut server = Host::bind("127.0.0.1:0".parse().unwrap(), HostConfig::default()).unwrap();
-    let mut client = Host::client(HostConfig::default()).unwrap();
-    let peer = client.connect(server.local_addr().unwrap(), 1, 0).unwrap();
-    let deadline = Instant::now() + Duration::from_secs(5);
-    let (mut accepted, mut done) = (false, false);
-    while Instant::now() < deadline && !(accepted && done) {
-        if let Some(Event::Connect { peer, .. }) = server.service(Duration::from_millis(1)).unwrap()
-        {
-            // The other side waits as long as it takes.
-            server
-                .set_timeout(peer, u32::MAX, u32::MAX, u32::MAX)
-                .unwrap();
-            accepted = true;
-        }
-        if let Some(Event::Connect { .. }) = client.service(Duration::ZERO).unwrap() {
-            done = true;
-        }
-    }
-    assert!(accepted && done, "connected");
+    let (mut server, client, accepted, peer) = common::connected_pair(1);
+    // The other side waits as long as it takes.
+    server
+        .set_timeout(accepted, u32::MAX, u32::MAX, u32::MAX)
+        .unwrap();
     (server, client, peer)
 }
 

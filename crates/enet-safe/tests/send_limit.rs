@@ -4,25 +4,13 @@
 
 use std::time::{Duration, Instant};
 
+mod common;
+
 use enet_safe::{Error, Event, Host, HostConfig, Packet, Peer};
 
 /// Connects `client` to `server`; the server's peer.
 fn connect(server: &mut Host, client: &mut Host) -> Peer {
-    let address = server.local_addr().unwrap();
-    client.connect(address, 1, 0).unwrap();
-    let deadline = Instant::now() + Duration::from_secs(5);
-    let mut accepted = None;
-    let mut client_done = false;
-    while Instant::now() < deadline && (accepted.is_none() || !client_done) {
-        if let Some(Event::Connect { peer, .. }) = server.service(Duration::from_millis(1)).unwrap()
-        {
-            accepted = Some(peer);
-        }
-        if let Some(Event::Connect { .. }) = client.service(Duration::ZERO).unwrap() {
-            client_done = true;
-        }
-    }
-    accepted.expect("connected")
+    common::connect(server, client, 1).0
 }
 
 #[test]

@@ -5,7 +5,9 @@
 use std::thread;
 use std::time::{Duration, Instant};
 
-use enet_safe::{Error, Event, Host, HostConfig, Packet, Peer, Sender};
+mod common;
+
+use enet_safe::{Error, Event, Host, Packet, Peer, Sender};
 
 const THREADS: u8 = 4;
 const PER_THREAD: u32 = 500;
@@ -14,23 +16,8 @@ fn assert_send_sync<T: Send + Sync + Clone>() {}
 
 /// A server and a connected client; the server's handle of the client.
 fn connected_pair() -> (Host, Host, Peer) {
-    let mut server = Host::bind("127.0.0.1:0".parse().unwrap(), HostConfig::default()).unwrap();
-    let mut client = Host::client(HostConfig::default()).unwrap();
-    client
-        .connect(server.local_addr().unwrap(), usize::from(THREADS), 0)
-        .unwrap();
-    let deadline = Instant::now() + Duration::from_secs(5);
-    let (mut accepted, mut client_done) = (None, false);
-    while Instant::now() < deadline && (accepted.is_none() || !client_done) {
-        if let Some(Event::Connect { peer, .. }) = server.service(Duration::from_millis(1)).unwrap()
-        {
-            accepted = Some(peer);
-        }
-        if let Some(Event::Connect { .. }) = client.service(Duration::ZERO).unwrap() {
-            client_done = true;
-        }
-    }
-    (server, client, accepted.expect("connected"))
+    let (server, client, accepted, _) = common::connected_pair(usize::from(THREADS));
+    (server, client, accepted)
 }
 
 #[test]
