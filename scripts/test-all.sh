@@ -21,7 +21,7 @@ step() {
 }
 
 # The cross builds (Windows 64- and 32-bit, the other Linux targets, the
-# compile checks of macOS, Android and iOS) are CPU
+# compile checks of FreeBSD, Android and iOS) are CPU
 # work with no timing in them. They start now in the background at idle
 # priority (SCHED_IDLE), each chain in a session of its own, and take what
 # the steps below leave of the cores (test runs, ctest, the interop steps
@@ -55,9 +55,9 @@ chain() {
 # tests, whose aarch64 debug build costs minutes, run with
 # scripts/test-arm64.sh alone). The other systems' compile check is CPU too
 # (each target compiles std from source, about 190 CPU-seconds): in CI,
-# macOS on aarch64 stands for both Macs and for FreeBSD, which take the
-# same code of ours (every cfg of ours that is not Linux or Windows is
-# plain unix), and aarch64 Android and iOS for the other mobile targets;
+# iOS on aarch64 stands for both Macs (every cfg of ours names macOS and
+# iOS together), FreeBSD for itself (its don't-fragment option is its
+# own), and aarch64 Android for the other Android targets;
 # `cargo xtask check-targets` with no arguments checks all seven.
 # The compile check comes last, after enet.dll in its chain: it has no
 # step that waits on it but its own, while the builds that arm64's and
@@ -65,7 +65,7 @@ chain() {
 # those steps (emulated and wine-hosted peers) leave of the cores.
 chain dll_chain background dll cargo xtask build-windows ';' \
     background dll_i686 cargo xtask build-windows --target i686-pc-windows-gnu ';' \
-    background targets cargo xtask check-targets aarch64-apple-darwin aarch64-linux-android aarch64-apple-ios
+    background targets cargo xtask check-targets x86_64-unknown-freebsd aarch64-linux-android aarch64-apple-ios
 chain windows_chain background windows scripts/test-windows.sh --prebuild ';' \
     background windows_i686 scripts/test-windows.sh --target i686-pc-windows-gnu --prebuild
 # The 1.3.18 identity's build (docs/packaging.md) follows the arm64 build
@@ -230,7 +230,7 @@ step "the 32-bit Windows SDK zip under 32-bit wine: the CMake consumer against s
 scripts/package-windows.sh --target i686-pc-windows-gnu | tee target/package-windows-x86.log
 tests-c/windows/sdk/test-sdk.sh --target i686-pc-windows-gnu --zip "$(tail -n 1 target/package-windows-x86.log)"
 
-step "other systems compile: macOS, Android and iOS on aarch64 (cargo xtask check-targets, run in the background)"
+step "other systems compile: FreeBSD, and Android and iOS on aarch64 (cargo xtask check-targets, run in the background)"
 joined targets "$dll_chain"
 
 step "Linux on armv7 (armhf) under qemu-arm: the layout, the unit tests, the range coder and CRC-32, the interop matrices against Debian's armhf and x86_64 stock ENet"
