@@ -87,6 +87,34 @@ impl PeerMut<'_> {
         Some(packet)
     }
 
+    /// The packet for reliable command `sequence`, next in order on the
+    /// channel, when the waiting-data budget is full: made anyway if the
+    /// channel holds commands that wait for it (the unreliable ones sent
+    /// after it, or the reliable one after it). Refusing it would keep
+    /// them, and itself however often it is resent, waiting for good:
+    /// the budget fills with commands held for a reliable one whose
+    /// datagram was lost (an unreliable flood that outran its receiver
+    /// lost one of the reliable commands it carries every 65536
+    /// messages), and only that command releases them. Each admission
+    /// past the budget releases at least one held command, so what waits
+    /// stays within the budget plus one packet per command it held.
+    #[cold]
+    #[inline(never)]
+    fn admit_over_budget(
+        &mut self,
+        channel_id: ChannelId,
+        sequence: ReliableSequence,
+        data: &[u8],
+    ) -> Option<PacketRef> {
+        let held = self.slot.holding(channel_id)?;
+        let releases = held.holds_reliable(sequence.next())
+            || held.unreliable_sequences().any(|group| group == sequence);
+        if !releases {
+            return None;
+        }
+        self.new_incoming_packet(usize::MAX, data, PacketFlags::RELIABLE)
+    }
+
     /// Queues a received SEND_RELIABLE, SEND_UNRELIABLE or SEND_UNSEQUENCED
     /// at service time `now`, within the waiting-data budget `limit`.
     pub(crate) fn queue_incoming(
@@ -116,9 +144,15 @@ impl PeerMut<'_> {
                 }
                 let in_order =
                     sequence == current.next() && held.is_none_or(|held| held.holds_no_reliable());
-                let Some(packet) = self.new_incoming_packet(limit, data, PacketFlags::RELIABLE)
-                else {
-                    return Received::new(Queued::Error);
+                let packet = match self.new_incoming_packet(limit, data, PacketFlags::RELIABLE) {
+                    Some(packet) => packet,
+                    None if sequence == current.next() => {
+                        match self.admit_over_budget(channel_id, sequence, data) {
+                            Some(packet) => packet,
+                            None => return Received::new(Queued::Error),
+                        }
+                    }
+                    None => return Received::new(Queued::Error),
                 };
                 if in_order {
                     // The common case: next in sequence, nothing held before
