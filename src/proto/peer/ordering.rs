@@ -82,37 +82,69 @@ impl PeerMut<'_> {
         if !self.waiting_room(limit) {
             return None;
         }
+        self.make_incoming_packet(data, flags)
+    }
+
+    /// The packet for a received command the budget already admitted.
+    #[inline(always)]
+    fn make_incoming_packet(&mut self, data: &[u8], flags: PacketFlags) -> Option<PacketRef> {
         let packet = PacketRef::new_with_data(data, flags)?;
         self.public.totalWaitingData += packet.len();
         Some(packet)
     }
 
-    /// The packet for reliable command `sequence`, next in order on the
-    /// channel, when the waiting-data budget is full: made anyway if the
-    /// channel holds commands that wait for it (the unreliable ones sent
-    /// after it, or the reliable one after it). Refusing it would keep
-    /// them, and itself however often it is resent, waiting for good:
-    /// the budget fills with commands held for a reliable one whose
-    /// datagram was lost (an unreliable flood that outran its receiver
-    /// lost one of the reliable commands it carries every 65536
-    /// messages), and only that command releases them. Each admission
-    /// past the budget releases at least one held command, so what waits
-    /// stays within the budget plus one packet per command it held.
+    /// A reliable command `sequence` that the full waiting-data budget
+    /// refused: queued anyway if it is next in order on the channel and
+    /// the channel holds commands that wait for it (the unreliable ones
+    /// sent after it, or the reliable one after it), else refused.
+    ///
+    /// Refusing it would keep them, and itself however often it is resent,
+    /// waiting for good: the budget fills with commands held for a reliable
+    /// one whose datagram was lost (an unreliable flood that outran its
+    /// receiver lost one of the reliable commands a sender makes of every
+    /// 65536th unreliable message), and only that command releases them.
+    /// Each admission past the budget releases at least one held command,
+    /// so what waits stays within the budget plus one packet per command
+    /// it held.
     #[cold]
     #[inline(never)]
-    fn admit_over_budget(
+    fn over_budget_reliable(
         &mut self,
         channel_id: ChannelId,
         sequence: ReliableSequence,
         data: &[u8],
-    ) -> Option<PacketRef> {
-        let held = self.slot.holding(channel_id)?;
+        now: u32,
+    ) -> Received {
+        let Some(channel) = self.channel(channel_id) else {
+            return Received::new(Queued::Error);
+        };
+        let current = ReliableSequence::new(channel.incomingReliableSequenceNumber);
+        let Some(held) = self.slot.holding(channel_id) else {
+            return Received::new(Queued::Error);
+        };
         let releases = held.holds_reliable(sequence.next())
             || held.unreliable_sequences().any(|group| group == sequence);
-        if !releases {
-            return None;
+        let in_order = held.holds_no_reliable();
+        if sequence != current.next() || !releases {
+            return Received::new(Queued::Error);
         }
-        self.new_incoming_packet(usize::MAX, data, PacketFlags::RELIABLE)
+        let Some(packet) = self.make_incoming_packet(data, PacketFlags::RELIABLE) else {
+            return Received::new(Queued::Error);
+        };
+        if in_order {
+            self.deliver(channel_id, packet, now);
+            self.reliable_advanced(channel_id, sequence, false, now);
+            return Received {
+                queued: Queued::Accepted,
+                delivered: true,
+            };
+        }
+        let whole = Incoming::whole(number::SEND_RELIABLE, packet);
+        self.hold_reliable(channel_id, sequence, whole);
+        Received {
+            queued: Queued::Accepted,
+            delivered: self.deliver_next_reliable(channel_id, now),
+        }
     }
 
     /// Queues a received SEND_RELIABLE, SEND_UNRELIABLE or SEND_UNSEQUENCED
@@ -144,15 +176,11 @@ impl PeerMut<'_> {
                 }
                 let in_order =
                     sequence == current.next() && held.is_none_or(|held| held.holds_no_reliable());
-                let packet = match self.new_incoming_packet(limit, data, PacketFlags::RELIABLE) {
-                    Some(packet) => packet,
-                    None if sequence == current.next() => {
-                        match self.admit_over_budget(channel_id, sequence, data) {
-                            Some(packet) => packet,
-                            None => return Received::new(Queued::Error),
-                        }
-                    }
-                    None => return Received::new(Queued::Error),
+                if !self.waiting_room(limit) {
+                    return self.over_budget_reliable(channel_id, sequence, data, now);
+                }
+                let Some(packet) = self.make_incoming_packet(data, PacketFlags::RELIABLE) else {
+                    return Received::new(Queued::Error);
                 };
                 if in_order {
                     // The common case: next in sequence, nothing held before
