@@ -4,7 +4,8 @@
 # and the table shows medians. See bench/engine.c for what each mode does.
 #
 # usage: bench/engine.sh [--ours DIR] [--runs N] [--seconds S] [--peers N]
-#                        [--queued N] [--burst N] [--flood N] [--only overload]
+#                        [--queued N] [--burst N] [--flood N] [--waiting BYTES]
+#                        [--only overload]
 #   --ours DIR    directory holding our libenet.so (default: target/release,
 #                 built first)
 #   --runs N      runs per library and metric (default 3)
@@ -16,6 +17,9 @@
 #                 1000000): a sender that outruns its receiver, then one
 #                 reliable END; each run's line shows delivered %, the
 #                 receiver socket's rcvbuf errors and END's arrival
+#   --waiting BYTES  the overload receiver's maximumWaitingData (default
+#                 ENet's 32 MiB; a small one fills with the messages held
+#                 for a reliable one the receiver lost, the END stall)
 #   --only overload  runs only the overload scenario
 # Not a test: it prints figures, which vary with the machine's load.
 set -uo pipefail
@@ -28,6 +32,7 @@ peers=4000
 queued=200000
 burst=4000
 flood=1000000
+waiting=()
 only=""
 
 die() { echo "bench/engine.sh: $*" >&2; exit 2; }
@@ -40,8 +45,9 @@ while [ $# -gt 0 ]; do
         --queued) [ $# -ge 2 ] || die "--queued needs a count"; queued=$2; shift ;;
         --burst) [ $# -ge 2 ] || die "--burst needs a count"; burst=$2; shift ;;
         --flood) [ $# -ge 2 ] || die "--flood needs a count"; flood=$2; shift ;;
+        --waiting) [ $# -ge 2 ] || die "--waiting needs a size"; waiting=(--waiting "$2"); shift ;;
         --only) [ "${2:-}" = overload ] || die "--only takes: overload"; only=$2; shift ;;
-        -h|--help) sed -n '2,20p' "$0"; exit 0 ;;
+        -h|--help) sed -n '2,24p' "$0"; exit 0 ;;
         *) die "unknown argument $1" ;;
     esac
     shift
@@ -106,7 +112,7 @@ single() {
 overload() {
     local column=$1 out="$work/osink.out" spid cpid port
     rm -f "$out"
-    LD_LIBRARY_PATH=$(libdir "$column") "$engine" overload-sink --count "$flood" >"$out" 2>"$work/osink.err" &
+    LD_LIBRARY_PATH=$(libdir "$column") "$engine" overload-sink --count "$flood" "${waiting[@]}" >"$out" 2>"$work/osink.err" &
     spid=$!; track "$spid"
     port=$(wait_port "$out" "$spid" "$column overload sink")
     LD_LIBRARY_PATH=$(libdir "$column") "$engine" overload-source --port "$port" --count "$flood" \
