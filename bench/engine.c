@@ -285,8 +285,12 @@ static int overload_sink(enet_uint32 count)
     printf("rcvbuf_errors %ld\n", socket_drops(host->address.port) - drops_before);
     printf("disconnected %d\n", disconnected);
     if (peer != NULL && !disconnected)
-        printf("peer_state %d rtt %u throttle %u\n", (int) peer->state,
-               (unsigned) peer->roundTripTime, (unsigned) peer->packetThrottle);
+        printf("peer_state %d rtt %u throttle %u waiting_bytes %zu incoming_reliable %u "
+               "incoming_unreliable %u\n",
+               (int) peer->state, (unsigned) peer->roundTripTime,
+               (unsigned) peer->packetThrottle, peer->totalWaitingData,
+               (unsigned) peer->channels[0].incomingReliableSequenceNumber,
+               (unsigned) peer->channels[0].incomingUnreliableSequenceNumber);
     fflush(stdout);
     if (peer != NULL && !disconnected)
         enet_peer_disconnect_now(peer, 0);

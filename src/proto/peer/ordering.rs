@@ -94,18 +94,20 @@ impl PeerMut<'_> {
     }
 
     /// A reliable command `sequence` that the full waiting-data budget
-    /// refused: queued anyway if it is next in order on the channel and
-    /// the channel holds commands that wait for it (the unreliable ones
-    /// sent after it, or the reliable one after it), else refused.
+    /// `limit` refused: queued anyway if it is next in order on the
+    /// channel and the channel holds commands (which only it, and the
+    /// reliable ones after it, can release), within twice the budget; else
+    /// refused.
     ///
     /// Refusing it would keep them, and itself however often it is resent,
-    /// waiting for good: the budget fills with commands held for a reliable
-    /// one whose datagram was lost (an unreliable flood that outran its
-    /// receiver lost one of the reliable commands a sender makes of every
-    /// 65536th unreliable message), and only that command releases them.
-    /// Each admission past the budget releases at least one held command,
-    /// so what waits stays within the budget plus one packet per command
-    /// it held.
+    /// waiting for good. That is what an unreliable flood that outruns its
+    /// receiver does: the receiver's socket drops the datagram of one of
+    /// the reliable commands a sender makes of every 65536th unreliable
+    /// message (and maybe of the next ones too), the unreliable messages
+    /// sent after them are held until they fill the budget, and then the
+    /// resent reliable commands are refused for want of room. Queued, it
+    /// is delivered at once (it is next in order), so what it adds leaves
+    /// as soon as the program takes its events.
     #[cold]
     #[inline(never)]
     fn over_budget_reliable(
@@ -113,6 +115,7 @@ impl PeerMut<'_> {
         channel_id: ChannelId,
         sequence: ReliableSequence,
         data: &[u8],
+        limit: usize,
         now: u32,
     ) -> Received {
         let Some(channel) = self.channel(channel_id) else {
@@ -122,10 +125,9 @@ impl PeerMut<'_> {
         let Some(held) = self.slot.holding(channel_id) else {
             return Received::new(Queued::Error);
         };
-        let releases = held.holds_reliable(sequence.next())
-            || held.unreliable_sequences().any(|group| group == sequence);
         let in_order = held.holds_no_reliable();
-        if sequence != current.next() || !releases {
+        let holds_any = !in_order || !held.holds_no_unreliable();
+        if sequence != current.next() || !holds_any || !self.waiting_room(limit.saturating_mul(2)) {
             return Received::new(Queued::Error);
         }
         let Some(packet) = self.make_incoming_packet(data, PacketFlags::RELIABLE) else {
@@ -177,7 +179,7 @@ impl PeerMut<'_> {
                 let in_order =
                     sequence == current.next() && held.is_none_or(|held| held.holds_no_reliable());
                 if !self.waiting_room(limit) {
-                    return self.over_budget_reliable(channel_id, sequence, data, now);
+                    return self.over_budget_reliable(channel_id, sequence, data, limit, now);
                 }
                 let Some(packet) = self.make_incoming_packet(data, PacketFlags::RELIABLE) else {
                     return Received::new(Queued::Error);
