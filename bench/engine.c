@@ -18,7 +18,8 @@
  *       arrives, or 10 s after the first message without it. Prints
  *       "delivered_pct" (of N, default 200000), "end_ms" (END's arrival
  *       after the first message, -1 if it never came), "last_ms" (the last
- *       unreliable message's), "rcvbuf_errors" (the kernel's drops on this
+ *       unreliable message's), "cpu_ms" (this process's CPU time from the
+ *       first message to END), "rcvbuf_errors" (the kernel's drops on this
  *       socket, /proc/net/udp) and "disconnected" (whether the peer went).
  *       Then disconnects the peer. --waiting sets the host's
  *       maximumWaitingData (a small one makes held messages fill it).
@@ -250,6 +251,7 @@ static int overload_sink(enet_uint32 count)
     if (waiting_limit != 0)
         host->maximumWaitingData = waiting_limit;
     double connect_deadline = now_s() + 10.0, start = 0, last = 0, end = -1;
+    double cpu_start = 0, cpu_end = 0;
 
     while (end < 0 && !disconnected) {
         double t = now_s();
@@ -264,10 +266,13 @@ static int overload_sink(enet_uint32 count)
                 peer = ev.peer;
             } else if (ev.type == ENET_EVENT_TYPE_RECEIVE) {
                 t = now_s();
-                if (start == 0)
+                if (start == 0) {
                     start = t;
+                    cpu_start = cpu_s();
+                }
                 if (ev.packet->dataLength >= 4 && get32(ev.packet->data) == END_TAG) {
                     end = t - start;
+                    cpu_end = cpu_s();
                 } else {
                     last = t - start;
                     ++received;
@@ -282,6 +287,7 @@ static int overload_sink(enet_uint32 count)
     printf("delivered_pct %.2f\n", 100.0 * (double) received / (double) count);
     printf("end_ms %.1f\n", end < 0 ? -1.0 : end * 1e3);
     printf("last_ms %.1f\n", last * 1e3);
+    printf("cpu_ms %.1f\n", end < 0 ? -1.0 : (cpu_end - cpu_start) * 1e3);
     printf("rcvbuf_errors %ld\n", socket_drops(host->address.port) - drops_before);
     printf("disconnected %d\n", disconnected);
     if (peer != NULL && !disconnected)
