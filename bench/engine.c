@@ -12,6 +12,24 @@
  *   engine source --port P [--unreliable] [--size BYTES]
  *       Connects to 127.0.0.1:P and keeps sending messages (at most 4096 or
  *       4 MiB alive) until the sink disconnects; prints "cpu_ns_total".
+ *   engine overload-sink [--count N] [--waiting BYTES]
+ *       Binds 127.0.0.1:0, prints "PORT <n>", accepts one peer and counts
+ *       its unreliable 64-byte messages until its reliable END message
+ *       arrives, or 10 s after the first message without it. Prints
+ *       "delivered_pct" (of N, default 200000), "end_ms" (END's arrival
+ *       after the first message, -1 if it never came), "last_ms" (the last
+ *       unreliable message's), "cpu_ms" (this process's CPU time from the
+ *       first message to END), "rcvbuf_errors" (the kernel's drops on this
+ *       socket, /proc/net/udp) and "disconnected" (whether the peer went).
+ *       Then disconnects the peer. --waiting sets the host's
+ *       maximumWaitingData (a small one makes held messages fill it).
+ *   engine overload-source --port P [--count N]
+ *       Connects to 127.0.0.1:P, sends N unreliable 64-byte messages as
+ *       fast as the library takes them (at most 4096 alive), then one
+ *       reliable END message, and services until the sink disconnects
+ *       (at most 20 s); prints "end_freed_ms", when END's packet was freed
+ *       after it was queued (acknowledged, or dropped with its peer; -1:
+ *       neither) and "service_failures" (service calls that returned -1).
  *   engine rss-server --peers N
  *       Prints "PORT <n>", waits for N connected peers (the idle-clients
  *       mode of bench/bench.c connects them), settles 1 s, prints
@@ -192,6 +210,159 @@ static int source(enet_uint16 port, int reliable)
     }
 }
 
+/* The END message's tag; the unreliable ones count up from 0. */
+#define END_TAG 0xFFFFFFFFu
+
+/* The kernel's drop count for the UDP socket bound to 127.0.0.1:port
+ * (/proc/net/udp's last column), or -1. */
+static long socket_drops(enet_uint16 port)
+{
+    char line[512], local[32];
+    long drops = -1;
+    FILE *udp = fopen("/proc/net/udp", "r");
+    if (udp == NULL)
+        return -1;
+    snprintf(local, sizeof local, "0100007F:%04X", (unsigned) port);
+    while (fgets(line, sizeof line, udp) != NULL) {
+        char *field, *last = NULL;
+        if (strstr(line, local) == NULL || strstr(line, local) > line + 16)
+            continue;
+        /* The drops are the last field (the line ends in spaces). */
+        for (field = strtok(line, " \n"); field != NULL; field = strtok(NULL, " \n"))
+            last = field;
+        if (last != NULL)
+            drops = strtol(last, NULL, 10);
+    }
+    fclose(udp);
+    return drops;
+}
+
+/* --waiting BYTES: the overload sink's maximumWaitingData (0: default). */
+static size_t waiting_limit = 0;
+
+static int overload_sink(enet_uint32 count)
+{
+    ENetHost *host = bind_loopback(1);
+    ENetEvent ev;
+    ENetPeer *peer = NULL;
+    enet_uint32 received = 0;
+    int disconnected = 0;
+    long drops_before = socket_drops(host->address.port);
+    if (waiting_limit != 0)
+        host->maximumWaitingData = waiting_limit;
+    double connect_deadline = now_s() + 10.0, start = 0, last = 0, end = -1;
+    double cpu_start = 0, cpu_end = 0;
+
+    while (end < 0 && !disconnected) {
+        double t = now_s();
+        if (start == 0 && t > connect_deadline)
+            die("no traffic within 10 s");
+        if (start != 0 && t > start + 10.0)
+            break;
+        if (enet_host_service(host, &ev, 1) <= 0)
+            continue;
+        do {
+            if (ev.type == ENET_EVENT_TYPE_CONNECT) {
+                peer = ev.peer;
+            } else if (ev.type == ENET_EVENT_TYPE_RECEIVE) {
+                t = now_s();
+                if (start == 0) {
+                    start = t;
+                    cpu_start = cpu_s();
+                }
+                if (ev.packet->dataLength >= 4 && get32(ev.packet->data) == END_TAG) {
+                    end = t - start;
+                    cpu_end = cpu_s();
+                } else {
+                    last = t - start;
+                    ++received;
+                }
+                enet_packet_destroy(ev.packet);
+            } else if (ev.type == ENET_EVENT_TYPE_DISCONNECT) {
+                disconnected = 1;
+            }
+        } while (enet_host_check_events(host, &ev) > 0);
+    }
+    printf("received %lu\n", (unsigned long) received);
+    printf("delivered_pct %.2f\n", 100.0 * (double) received / (double) count);
+    printf("end_ms %.1f\n", end < 0 ? -1.0 : end * 1e3);
+    printf("last_ms %.1f\n", last * 1e3);
+    printf("cpu_ms %.1f\n", end < 0 ? -1.0 : (cpu_end - cpu_start) * 1e3);
+    printf("rcvbuf_errors %ld\n", socket_drops(host->address.port) - drops_before);
+    printf("disconnected %d\n", disconnected);
+    if (peer != NULL && !disconnected)
+        printf("peer_state %d rtt %u throttle %u waiting_bytes %zu incoming_reliable %u "
+               "incoming_unreliable %u\n",
+               (int) peer->state, (unsigned) peer->roundTripTime,
+               (unsigned) peer->packetThrottle, peer->totalWaitingData,
+               (unsigned) peer->channels[0].incomingReliableSequenceNumber,
+               (unsigned) peer->channels[0].incomingUnreliableSequenceNumber);
+    fflush(stdout);
+    if (peer != NULL && !disconnected)
+        enet_peer_disconnect_now(peer, 0);
+    enet_host_flush(host);
+    enet_host_destroy(host);
+    return 0;
+}
+
+static double end_freed_at = -1;
+
+static void ENET_CALLBACK end_freed(ENetPacket *packet)
+{
+    (void) packet;
+    end_freed_at = now_s();
+}
+
+static int overload_source(enet_uint16 port, enet_uint32 count)
+{
+    ENetHost *host = enet_host_create(NULL, 1, 1, 0, 0);
+    ENetAddress address = loopback(port);
+    ENetPeer *peer;
+    ENetEvent ev;
+    enet_uint32 sent = 0;
+    int connected = 0, failures = 0;
+    double deadline = now_s() + 60.0, end_queued = 0;
+
+    if (host == NULL)
+        die("enet_host_create (client) failed");
+    peer = enet_host_connect(host, &address, 1, 0);
+    if (peer == NULL)
+        die("enet_host_connect failed");
+    for (;;) {
+        int rc;
+        if (now_s() > deadline)
+            die("source ran over 60 s");
+        while (connected && sent < count && sent - freed_packets < MAX_QUEUED) {
+            ENetPacket *p = message(sent++, 0);
+            p->freeCallback = count_freed;
+            if (enet_peer_send(peer, 0, p) < 0)
+                die("enet_peer_send failed");
+        }
+        if (connected && sent == count && end_queued == 0) {
+            ENetPacket *p = message(END_TAG, ENET_PACKET_FLAG_RELIABLE);
+            p->freeCallback = end_freed;
+            if (enet_peer_send(peer, 0, p) < 0)
+                die("enet_peer_send (END) failed");
+            end_queued = now_s();
+            deadline = end_queued + 20.0;
+        }
+        while ((rc = enet_host_service(host, &ev, end_queued != 0 || !connected ? 1 : 0)) > 0) {
+            if (ev.type == ENET_EVENT_TYPE_CONNECT) {
+                connected = 1;
+            } else if (ev.type == ENET_EVENT_TYPE_DISCONNECT) {
+                printf("end_freed_ms %.1f\n",
+                       end_freed_at < 0 ? -1.0 : (end_freed_at - end_queued) * 1e3);
+                printf("service_failures %d\n", failures);
+                enet_host_destroy(host);
+                return 0;
+            } else if (ev.type == ENET_EVENT_TYPE_RECEIVE) {
+                enet_packet_destroy(ev.packet);
+            }
+        }
+        failures += rc < 0;
+    }
+}
+
 static int rss_server(int peers)
 {
     long rss_before_host = rss_kb();
@@ -360,6 +531,8 @@ static void usage(void)
 {
     fprintf(stderr, "usage: engine sink [--seconds S] [--unreliable]\n"
                     "       engine source --port P [--unreliable]\n"
+                    "       engine overload-sink [--count N] [--waiting BYTES]\n"
+                    "       engine overload-source --port P [--count N]\n"
                     "       engine rss-server --peers N\n"
                     "       engine queued --count N\n"
                     "       engine burst --peers N\n"
@@ -390,6 +563,8 @@ int main(int argc, char **argv)
             port = atol(argv[++i]);
         else if (strcmp(argv[i], "--size") == 0)
             msg_len = (size_t) atol(argv[++i]);
+        else if (strcmp(argv[i], "--waiting") == 0)
+            waiting_limit = (size_t) atol(argv[++i]);
         else if (strcmp(argv[i], "--dtls") == 0)
             dtls_dir = argv[++i];
         else
@@ -404,6 +579,10 @@ int main(int argc, char **argv)
         rc = sink(seconds, reliable);
     else if (strcmp(argv[1], "source") == 0 && port > 0)
         rc = source((enet_uint16) port, reliable);
+    else if (strcmp(argv[1], "overload-sink") == 0)
+        rc = overload_sink((enet_uint32) count);
+    else if (strcmp(argv[1], "overload-source") == 0 && port > 0)
+        rc = overload_source((enet_uint16) port, (enet_uint32) count);
     else if (strcmp(argv[1], "rss-server") == 0)
         rc = rss_server((int) peers);
     else if (strcmp(argv[1], "queued") == 0)

@@ -4,7 +4,8 @@
 # and the table shows medians. See bench/engine.c for what each mode does.
 #
 # usage: bench/engine.sh [--ours DIR] [--runs N] [--seconds S] [--peers N]
-#                        [--queued N] [--burst N]
+#                        [--queued N] [--burst N] [--flood N] [--waiting BYTES]
+#                        [--only overload]
 #   --ours DIR    directory holding our libenet.so (default: target/release,
 #                 built first)
 #   --runs N      runs per library and metric (default 3)
@@ -12,6 +13,14 @@
 #   --peers N     connected peers for the RSS metric (default 4000)
 #   --queued N    messages queued up front (default 200000)
 #   --burst N     peers connecting at once (default 4000)
+#   --flood N     unreliable messages of the overload scenario (default
+#                 1000000): a sender that outruns its receiver, then one
+#                 reliable END; each run's line shows delivered %, the
+#                 receiver socket's rcvbuf errors and END's arrival
+#   --waiting BYTES  the overload receiver's maximumWaitingData (default
+#                 ENet's 32 MiB; a small one fills with the messages held
+#                 for a reliable one the receiver lost, the END stall)
+#   --only overload  runs only the overload scenario
 # Not a test: it prints figures, which vary with the machine's load.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -22,6 +31,9 @@ seconds=3
 peers=4000
 queued=200000
 burst=4000
+flood=1000000
+waiting=()
+only=""
 
 die() { echo "bench/engine.sh: $*" >&2; exit 2; }
 while [ $# -gt 0 ]; do
@@ -32,7 +44,10 @@ while [ $# -gt 0 ]; do
         --peers) [ $# -ge 2 ] || die "--peers needs a count"; peers=$2; shift ;;
         --queued) [ $# -ge 2 ] || die "--queued needs a count"; queued=$2; shift ;;
         --burst) [ $# -ge 2 ] || die "--burst needs a count"; burst=$2; shift ;;
-        -h|--help) sed -n '2,15p' "$0"; exit 0 ;;
+        --flood) [ $# -ge 2 ] || die "--flood needs a count"; flood=$2; shift ;;
+        --waiting) [ $# -ge 2 ] || die "--waiting needs a size"; waiting=(--waiting "$2"); shift ;;
+        --only) [ "${2:-}" = overload ] || die "--only takes: overload"; only=$2; shift ;;
+        -h|--help) sed -n '2,24p' "$0"; exit 0 ;;
         *) die "unknown argument $1" ;;
     esac
     shift
@@ -92,8 +107,31 @@ single() {
     fi
 }
 
-for _ in $(seq "$runs"); do
+# overload COLUMN RUN: one overload run; prints its line and appends
+# "delivered_pct rcvbuf_errors end_ms" to $work/COLUMN.overload.
+overload() {
+    local column=$1 out="$work/osink.out" spid cpid port
+    rm -f "$out"
+    LD_LIBRARY_PATH=$(libdir "$column") "$engine" overload-sink --count "$flood" "${waiting[@]}" >"$out" 2>"$work/osink.err" &
+    spid=$!; track "$spid"
+    port=$(wait_port "$out" "$spid" "$column overload sink")
+    LD_LIBRARY_PATH=$(libdir "$column") "$engine" overload-source --port "$port" --count "$flood" \
+        >"$work/osource.out" 2>"$work/osource.err" &
+    cpid=$!; track "$cpid"
+    bounded_wait "$spid" 40
+    [ "$RC" -eq 0 ] || { cat "$work/osink.err" >&2; die "$column overload sink failed ($RC)"; }
+    bounded_wait "$cpid" 30
+    local pct errors end
+    pct=$(value delivered_pct "$out"); errors=$(value rcvbuf_errors "$out"); end=$(value end_ms "$out")
+    echo "$pct $errors $end" >>"$work/$column.overload"
+    printf 'overload run %s %-5s delivered %6s %%  rcvbuf errors %6s  END %s\n' "$2" "$column" \
+        "$pct" "$errors" "$(awk -v e="$end" 'BEGIN { if (e < 0) print "LOST (10 s)"; else print "after " e " ms" }')"
+}
+
+for run in $(seq "$runs"); do
     for column in stock ours; do
+        overload "$column" "$run"
+        [ "$only" = overload ] && continue
         two_process "$column" ""
         two_process "$column" "-unreliable" --unreliable
         two_process "$column" "-bulk" --size 1048576
@@ -110,7 +148,14 @@ timeouts() { grep -c timeout "$work/$1.$2" || true; }
 ratio() { awk -v s="$1" -v o="$2" 'BEGIN { if (s + 0 > 0 && o + 0 > 0) printf "%.2fx", o / s; else print "-" }'; }
 row() { printf '%-50s %14s %14s %8s\n' "$1" "$2" "$3" "$(ratio "$2" "$3")"; }
 
+# lost COLUMN: overload runs whose END never arrived.
+lost() { awk '$3 < 0' "$work/$1.overload" | wc -l; }
+
 printf '%-50s %14s %14s %8s\n' "metric (median of $runs runs)" stock ours "ours/stock"
+row "overload ($flood unreliable 64 B), delivered %" "$(field stock overload 1)" "$(field ours overload 1)"
+row "  receiver socket's rcvbuf errors" "$(field stock overload 2)" "$(field ours overload 2)"
+row "  END message lost (runs)" "$(lost stock)" "$(lost ours)"
+if [ "$only" = overload ]; then echo "(ours from $ours)"; exit 0; fi
 row "reliable 64 B msgs/s, two processes" "$(field stock tp 1)" "$(field ours tp 1)"
 row "  receiver CPU ns per message" "$(field stock tp 2)" "$(field ours tp 2)"
 row "unreliable 64 B msgs/s, two processes" "$(field stock tp-unreliable 1)" "$(field ours tp-unreliable 1)"

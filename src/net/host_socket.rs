@@ -1,7 +1,8 @@
 //! A host's socket, opened and bound, with the options every host's
 //! socket has ([`set_host_options`], the one place they are set):
 //! - stock's IPv4 socket for `enet_host_create` ([`open_stock`]), with
-//!   stock's exact system calls (`socket.rs`) in stock's order;
+//!   stock's system calls (`socket.rs`) in stock's order (the receive
+//!   buffer asked for is larger: [`HOST_RECEIVE_BUFFER`]);
 //! - the extensions' socket (`enet_rs_host_create`, the safe Rust API;
 //!   [`open`]): IPv4, IPv6 or dual-stack, optionally sharing its port with
 //!   other hosts, made with `socket2`.
@@ -62,10 +63,22 @@ pub struct HostSocketOptions {
     pub reuse_port: bool,
 }
 
+/// The receive buffer a host's socket asks for. Stock asks for
+/// [`ENET_HOST_RECEIVE_BUFFER_SIZE`] (256 KiB); that is a floor, not a
+/// ceiling: the kernel caps any request at `net.core.rmem_max`, so asking
+/// for more never leaves less than stock gets, and where the system
+/// allows more, a burst that outruns the receiver (a sender's unreliable
+/// flood, the receiving program descheduled for a few milliseconds on a
+/// busy machine) waits in the buffer instead of being dropped. The
+/// buffer is a limit, not an allocation: an idle host costs nothing more.
+pub const HOST_RECEIVE_BUFFER: c_int = 4 << 20;
+
 /// Sets the options of a host's socket, as stock sets them on its own, in
 /// stock's order: non-blocking, broadcast (not on an IPv6-only socket,
-/// which has no IPv4), and stock's buffer sizes. Only a socket that cannot
-/// be made non-blocking is an error; stock's own hosts ignore even that.
+/// which has no IPv4), and the buffer sizes (stock's send buffer, a
+/// receive buffer of at least stock's, [`HOST_RECEIVE_BUFFER`]). Only a
+/// socket that cannot be made non-blocking is an error; stock's own hosts
+/// ignore even that.
 pub fn set_host_options(sock: ENetSocket, family: SocketFamily) -> io::Result<()> {
     let set =
         |option: ENetSocketOption, value: c_int| socket::set_option(sock, option as c_int, value);
@@ -75,7 +88,7 @@ pub fn set_host_options(sock: ENetSocket, family: SocketFamily) -> io::Result<()
     }
     let _ = set(
         ENetSocketOption::ENET_SOCKOPT_RCVBUF,
-        ENET_HOST_RECEIVE_BUFFER_SIZE as c_int,
+        HOST_RECEIVE_BUFFER.max(ENET_HOST_RECEIVE_BUFFER_SIZE as c_int),
     );
     let _ = set(
         ENetSocketOption::ENET_SOCKOPT_SNDBUF,

@@ -20,6 +20,7 @@ mod sim_lifecycle;
 mod sim_long_timeouts;
 mod sim_lossy;
 mod sim_options;
+mod sim_overload;
 mod sim_path_base;
 mod sim_reasons;
 mod sim_reassembly;

@@ -82,9 +82,71 @@ impl PeerMut<'_> {
         if !self.waiting_room(limit) {
             return None;
         }
+        self.make_incoming_packet(data, flags)
+    }
+
+    /// The packet for a received command the budget already admitted.
+    #[inline(always)]
+    fn make_incoming_packet(&mut self, data: &[u8], flags: PacketFlags) -> Option<PacketRef> {
         let packet = PacketRef::new_with_data(data, flags)?;
         self.public.totalWaitingData += packet.len();
         Some(packet)
+    }
+
+    /// A reliable command `sequence` that the full waiting-data budget
+    /// `limit` refused: queued anyway if it is next in order on the
+    /// channel and the channel holds commands (which only it, and the
+    /// reliable ones after it, can release), within twice the budget; else
+    /// refused.
+    ///
+    /// Refusing it would keep them, and itself however often it is resent,
+    /// waiting for good. That is what an unreliable flood that outruns its
+    /// receiver does: the receiver's socket drops the datagram of one of
+    /// the reliable commands a sender makes of every 65536th unreliable
+    /// message (and maybe of the next ones too), the unreliable messages
+    /// sent after them are held until they fill the budget, and then the
+    /// resent reliable commands are refused for want of room. Queued, it
+    /// is delivered at once (it is next in order), so what it adds leaves
+    /// as soon as the program takes its events.
+    #[cold]
+    #[inline(never)]
+    fn over_budget_reliable(
+        &mut self,
+        channel_id: ChannelId,
+        sequence: ReliableSequence,
+        data: &[u8],
+        limit: usize,
+        now: u32,
+    ) -> Received {
+        let Some(channel) = self.channel(channel_id) else {
+            return Received::new(Queued::Error);
+        };
+        let current = ReliableSequence::new(channel.incomingReliableSequenceNumber);
+        let Some(held) = self.slot.holding(channel_id) else {
+            return Received::new(Queued::Error);
+        };
+        let in_order = held.holds_no_reliable();
+        let holds_any = !in_order || !held.holds_no_unreliable();
+        if sequence != current.next() || !holds_any || !self.waiting_room(limit.saturating_mul(2)) {
+            return Received::new(Queued::Error);
+        }
+        let Some(packet) = self.make_incoming_packet(data, PacketFlags::RELIABLE) else {
+            return Received::new(Queued::Error);
+        };
+        if in_order {
+            self.deliver(channel_id, packet, now);
+            self.reliable_advanced(channel_id, sequence, false, now);
+            return Received {
+                queued: Queued::Accepted,
+                delivered: true,
+            };
+        }
+        let whole = Incoming::whole(number::SEND_RELIABLE, packet);
+        self.hold_reliable(channel_id, sequence, whole);
+        Received {
+            queued: Queued::Accepted,
+            delivered: self.deliver_next_reliable(channel_id, now),
+        }
     }
 
     /// Queues a received SEND_RELIABLE, SEND_UNRELIABLE or SEND_UNSEQUENCED
@@ -116,8 +178,10 @@ impl PeerMut<'_> {
                 }
                 let in_order =
                     sequence == current.next() && held.is_none_or(|held| held.holds_no_reliable());
-                let Some(packet) = self.new_incoming_packet(limit, data, PacketFlags::RELIABLE)
-                else {
+                if !self.waiting_room(limit) {
+                    return self.over_budget_reliable(channel_id, sequence, data, limit, now);
+                }
+                let Some(packet) = self.make_incoming_packet(data, PacketFlags::RELIABLE) else {
                     return Received::new(Queued::Error);
                 };
                 if in_order {
