@@ -217,7 +217,10 @@ static void test_conditioner_deadline(void)
     drain(host, NULL);
     CHECK(host->totalReceivedPackets == 0);
     deadline = enet_rs_host_next_deadline_ms(host);
-    CHECK(deadline > 0 && deadline <= LAG_MS);
+    /* Due within the lag; already due only if the lag has passed (a slow
+       run: valgrind on a busy machine). */
+    CHECK(deadline <= LAG_MS);
+    CHECK(deadline > 0 || now_ms() - shot.sent_at >= LAG_MS - 1.0);
     while (host->totalReceivedPackets == 0 && now_ms() - shot.sent_at < 1000) {
         wait_on(host, handle, 1000, NULL);
         drain(host, NULL);
@@ -274,7 +277,10 @@ static int test_retransmission_on_time(void)
         if (first_resend == 0 && peer->packetsLost != lost_before)
             first_resend = now_ms();
     }
-    CHECK(peer->packetsLost == lost_before + RESENDS);
+    /* At least the packet's resends: a ping the client had in flight
+       when the server stopped answering (a slow run's set-up can outlast
+       the ping interval) is resent as well. */
+    CHECK(peer->packetsLost >= lost_before + RESENDS);
     CHECK(client->totalSentPackets >= sent_before + 1 + RESENDS);
     qsort(lateness, (size_t) wakes, sizeof lateness[0], compare_doubles);
     printf("retransmission: timeout %u ms, first resend after %.1f ms; %d wakes for %d "
