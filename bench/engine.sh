@@ -46,7 +46,7 @@ while [ $# -gt 0 ]; do
         --load-peers) [ $# -ge 2 ] || die "--load-peers needs counts"; load_peers=$2; shift ;;
         --load-seconds) [ $# -ge 2 ] || die "--load-seconds needs a value"; load_seconds=$2; shift ;;
         --load-only) load_only=1 ;;
-        -h|--help) sed -n '2,24p' "$0"; exit 0 ;;
+        -h|--help) sed -n '2,23p' "$0"; exit 0 ;;
         *) die "unknown argument $1" ;;
     esac
     shift

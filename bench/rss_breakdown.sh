@@ -33,7 +33,7 @@ while [ $# -gt 0 ]; do
         --runs) [ $# -ge 2 ] || die "--runs needs a count"; runs=$2; shift ;;
         --peers) [ $# -ge 2 ] || die "--peers needs a count"; peers=$2; shift ;;
         --load) [ $# -ge 2 ] || die "--load needs seconds"; load=$2; shift ;;
-        -h|--help) sed -n '2,23p' "$0"; exit 0 ;;
+        -h|--help) sed -n '2,24p' "$0"; exit 0 ;;
         *) die "unknown argument $1 (see --help)" ;;
     esac
     shift
