@@ -34,6 +34,21 @@
  *       Prints "PORT <n>", waits for N connected peers (the idle-clients
  *       mode of bench/bench.c connects them), settles 1 s, prints
  *       "rss_kb <VmRSS>" and disconnects them all.
+ *   engine load-server --peers N [--seconds S] [--echo]
+ *       Prints "PORT <n>", waits for N connected peers (load-clients
+ *       connects them all at once), prints "rss_burst_kb <VmRSS>", then
+ *       receives (and with --echo sends each message back on the same
+ *       channel, reliably) for S + 1 seconds, sampling VmRSS every 100 ms;
+ *       prints "rss_kb <VmRSS at the end>", "rss_peak_kb <VmHWM>",
+ *       "rss_sampled_peak_kb", "received <n>", "heap_in_use_kb"
+ *       (mallinfo2, read last) and disconnects them all.
+ *   engine load-clients --port P --peers N [--seconds S]
+ *       4 client hosts (this one process) call enet_host_connect N times
+ *       in all at once (again for a connect that times out); once all N
+ *       are connected, each peer sends a
+ *       reliable 64-byte message every 50 ms (20/s, the peers' phases
+ *       spread over the 50 ms) for S seconds, then they idle until the
+ *       server disconnects them (or 60 s pass).
  *   engine queued --count N
  *       One process, two hosts: N reliable 64-byte messages queued on the
  *       client before any service call, then both hosts serviced until the
@@ -62,6 +77,7 @@
 #include "bench_common.h"
 
 #include <malloc.h>
+#include <stdint.h>
 
 #include "../tests-c/dynamic_dtls.h"
 
@@ -75,18 +91,25 @@ static size_t msg_len = 64;
 /* --dtls DIR, or NULL for plain hosts. */
 static const char *dtls_dir = NULL;
 
-static long rss_kb(void)
+/* A "Vm...:" line of /proc/self/status, in KiB (KEY with its colon). */
+static long status_kb(const char *key)
 {
     char line[256];
     long kb = -1;
+    size_t len = strlen(key);
     FILE *status = fopen("/proc/self/status", "r");
     if (status == NULL)
         return -1;
     while (fgets(line, sizeof line, status) != NULL)
-        if (strncmp(line, "VmRSS:", 6) == 0)
-            kb = strtol(line + 6, NULL, 10);
+        if (strncmp(line, key, len) == 0)
+            kb = strtol(line + len, NULL, 10);
     fclose(status);
     return kb;
+}
+
+static long rss_kb(void)
+{
+    return status_kb("VmRSS:");
 }
 
 static ENetHost *bind_loopback(size_t peers)
@@ -394,6 +417,149 @@ static int rss_server(int peers)
     return 0;
 }
 
+static int load_server(int peers, double seconds, int echo)
+{
+    ENetHost *host = bind_loopback((size_t) peers);
+    ENetEvent ev;
+    int connected = 0, i;
+    unsigned long received = 0;
+    long peak = 0, now_kb;
+    double deadline = now_s() + 120.0, end, next_sample;
+
+    while (connected < peers) {
+        if (now_s() > deadline)
+            die("not all peers connected within 120 s");
+        if (enet_host_service(host, &ev, 10) <= 0)
+            continue;
+        do {
+            if (ev.type == ENET_EVENT_TYPE_CONNECT)
+                ++connected;
+            else if (ev.type == ENET_EVENT_TYPE_DISCONNECT)
+                --connected; /* its client connects again */
+            else if (ev.type == ENET_EVENT_TYPE_RECEIVE) {
+                ++received;
+                enet_packet_destroy(ev.packet);
+            }
+        } while (enet_host_check_events(host, &ev) > 0);
+    }
+    printf("rss_burst_kb %ld\n", rss_kb());
+    fflush(stdout);
+    end = now_s() + seconds + 1.0;
+    next_sample = 0;
+    while (now_s() < end) {
+        if (now_s() >= next_sample) {
+            now_kb = rss_kb();
+            if (now_kb > peak)
+                peak = now_kb;
+            next_sample = now_s() + 0.1;
+        }
+        if (enet_host_service(host, &ev, 1) <= 0)
+            continue;
+        do {
+            if (ev.type == ENET_EVENT_TYPE_RECEIVE) {
+                ++received;
+                if (!echo || enet_peer_send(ev.peer, ev.channelID, ev.packet) < 0)
+                    enet_packet_destroy(ev.packet);
+            } else if (ev.type == ENET_EVENT_TYPE_DISCONNECT) {
+                --connected;
+            }
+        } while (enet_host_check_events(host, &ev) > 0);
+    }
+    printf("rss_kb %ld\n", rss_kb());
+    printf("rss_peak_kb %ld\n", status_kb("VmHWM:"));
+    printf("rss_sampled_peak_kb %ld\n", peak);
+    printf("received %lu\n", received);
+    printf("connected_peers %d\n", connected);
+    printf("heap_in_use_kb %zu\n", mallinfo2().uordblks / 1024);
+    fflush(stdout);
+    for (i = 0; i < (int) host->peerCount; ++i)
+        if (host->peers[i].state == ENET_PEER_STATE_CONNECTED)
+            enet_peer_disconnect_now(&host->peers[i], 0);
+    enet_host_destroy(host);
+    return 0;
+}
+
+/* Connects peer I of the load clients (its index in its data). */
+static void load_connect(ENetHost **clients, ENetPeer **peer, int i, const ENetAddress *address)
+{
+    peer[i] = enet_host_connect(clients[i % CLIENT_HOSTS], address, 1, 0);
+    if (peer[i] == NULL)
+        die("enet_host_connect failed");
+    peer[i]->data = (void *) (intptr_t) i;
+}
+
+static int load_clients(enet_uint16 port, int peers, double seconds)
+{
+    ENetAddress address = loopback(port);
+    ENetHost *clients[CLIENT_HOSTS];
+    ENetPeer **peer = calloc((size_t) peers, sizeof *peer);
+    double *next = calloc((size_t) peers, sizeof *next);
+    int *up = calloc((size_t) peers, sizeof *up);
+    ENetEvent ev;
+    int h, i, connected = 0, gone = 0, any;
+    int per_host = (peers + CLIENT_HOSTS - 1) / CLIENT_HOSTS;
+    double deadline = now_s() + 120.0, start = 0, t;
+    enet_uint32 tag = 0;
+
+    if (peer == NULL || next == NULL || up == NULL)
+        die("out of memory");
+    for (h = 0; h < CLIENT_HOSTS; ++h) {
+        clients[h] = enet_host_create(NULL, (size_t) per_host, 1, 0, 0);
+        if (clients[h] == NULL)
+            die("enet_host_create (client) failed");
+    }
+    for (i = 0; i < peers; ++i)
+        load_connect(clients, peer, i, &address);
+    while (gone < peers && now_s() < deadline) {
+        t = now_s();
+        if (start == 0 && connected == peers) {
+            start = t;
+            deadline = start + seconds + 60.0;
+            for (i = 0; i < peers; ++i)
+                next[i] = start + 0.05 * (double) i / (double) peers;
+        }
+        if (start != 0 && t < start + seconds)
+            for (i = 0; i < peers; ++i)
+                if (t >= next[i] && peer[i]->state == ENET_PEER_STATE_CONNECTED) {
+                    if (enet_peer_send(peer[i], 0, message(tag++, ENET_PACKET_FLAG_RELIABLE)) < 0)
+                        die("enet_peer_send failed");
+                    next[i] += 0.05;
+                }
+        any = 0;
+        for (h = 0; h < CLIENT_HOSTS; ++h)
+            while (enet_host_service(clients[h], &ev, 0) > 0) {
+                any = 1;
+                if (ev.type == ENET_EVENT_TYPE_CONNECT) {
+                    up[(int) (intptr_t) ev.peer->data] = 1;
+                    ++connected;
+                } else if (ev.type == ENET_EVENT_TYPE_DISCONNECT && start == 0) {
+                    /* A connect that timed out in the burst (stock's
+                     * backoff can outlast its attempts) is made again. */
+                    i = (int) (intptr_t) ev.peer->data;
+                    connected -= up[i];
+                    up[i] = 0;
+                    load_connect(clients, peer, i, &address);
+                } else if (ev.type == ENET_EVENT_TYPE_DISCONNECT) {
+                    ++gone;
+                } else if (ev.type == ENET_EVENT_TYPE_RECEIVE) {
+                    enet_packet_destroy(ev.packet);
+                }
+            }
+        if (!any) {
+            struct timespec ts = {0, 500000L};
+            nanosleep(&ts, NULL);
+        }
+    }
+    fprintf(stderr, "load-clients: %d connected, %d disconnected, %lu sent\n", connected, gone,
+            (unsigned long) tag);
+    for (h = 0; h < CLIENT_HOSTS; ++h)
+        enet_host_destroy(clients[h]);
+    free(peer);
+    free(next);
+    free(up);
+    return 0;
+}
+
 static int queued(enet_uint32 count)
 {
     ENetAddress address = loopback(0);
@@ -534,6 +700,8 @@ static void usage(void)
                     "       engine overload-sink [--count N] [--waiting BYTES]\n"
                     "       engine overload-source --port P [--count N]\n"
                     "       engine rss-server --peers N\n"
+                    "       engine load-server --peers N [--seconds S] [--echo]\n"
+                    "       engine load-clients --port P --peers N [--seconds S]\n"
                     "       engine queued --count N\n"
                     "       engine burst --peers N\n"
                     "       engine handshakes --count N\n"
@@ -545,12 +713,14 @@ int main(int argc, char **argv)
 {
     double seconds = 3.0;
     long count = 200000, peers = 4000, port = 0;
-    int reliable = 1, i, rc;
+    int reliable = 1, echo = 0, i, rc;
     if (argc < 2)
         usage();
     for (i = 2; i < argc; ++i) {
         if (strcmp(argv[i], "--unreliable") == 0)
             reliable = 0;
+        else if (strcmp(argv[i], "--echo") == 0)
+            echo = 1;
         else if (i + 1 >= argc)
             usage();
         else if (strcmp(argv[i], "--seconds") == 0)
@@ -585,6 +755,10 @@ int main(int argc, char **argv)
         rc = overload_source((enet_uint16) port, (enet_uint32) count);
     else if (strcmp(argv[1], "rss-server") == 0)
         rc = rss_server((int) peers);
+    else if (strcmp(argv[1], "load-server") == 0)
+        rc = load_server((int) peers, seconds, echo);
+    else if (strcmp(argv[1], "load-clients") == 0 && port > 0)
+        rc = load_clients((enet_uint16) port, (int) peers, seconds);
     else if (strcmp(argv[1], "queued") == 0)
         rc = queued((enet_uint32) count);
     else if (strcmp(argv[1], "burst") == 0)

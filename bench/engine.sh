@@ -5,7 +5,8 @@
 #
 # usage: bench/engine.sh [--ours DIR] [--runs N] [--seconds S] [--peers N]
 #                        [--queued N] [--burst N] [--flood N] [--waiting BYTES]
-#                        [--only overload]
+#                        [--only overload] [--load-peers "N ..."]
+#                        [--load-seconds S] [--load-only]
 #   --ours DIR    directory holding our libenet.so (default: target/release,
 #                 built first)
 #   --runs N      runs per library and metric (default 3)
@@ -21,6 +22,13 @@
 #                 ENet's 32 MiB; a small one fills with the messages held
 #                 for a reliable one the receiver lost, the END stall)
 #   --only overload  runs only the overload scenario
+#   --load-peers "N ..."  peer counts of the loaded-server metric (default
+#                 "500 2000 4000"; "" skips it): N peers connect at once,
+#                 then each sends a reliable 64-byte message 20 times a
+#                 second (the server receives, as a game server takes its
+#                 players' input); the server's RSS at the end and its peak
+#   --load-seconds S  how long the load lasts (default 10)
+#   --load-only   run the loaded-server metric alone
 # Not a test: it prints figures, which vary with the machine's load.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -34,6 +42,9 @@ burst=4000
 flood=1000000
 waiting=()
 only=""
+load_peers="500 2000 4000"
+load_seconds=10
+load_only=0
 
 die() { echo "bench/engine.sh: $*" >&2; exit 2; }
 while [ $# -gt 0 ]; do
@@ -47,7 +58,10 @@ while [ $# -gt 0 ]; do
         --flood) [ $# -ge 2 ] || die "--flood needs a count"; flood=$2; shift ;;
         --waiting) [ $# -ge 2 ] || die "--waiting needs a size"; waiting=(--waiting "$2"); shift ;;
         --only) [ "${2:-}" = overload ] || die "--only takes: overload"; only=$2; shift ;;
-        -h|--help) sed -n '2,24p' "$0"; exit 0 ;;
+        --load-peers) [ $# -ge 2 ] || die "--load-peers needs counts"; load_peers=$2; shift ;;
+        --load-seconds) [ $# -ge 2 ] || die "--load-seconds needs a value"; load_seconds=$2; shift ;;
+        --load-only) load_only=1 ;;
+        -h|--help) sed -n '2,32p' "$0"; exit 0 ;;
         *) die "unknown argument $1" ;;
     esac
     shift
@@ -91,6 +105,27 @@ rss() {
     value rss_kb "$work/rss.out" >>"$work/$1.rss"
 }
 
+# loaded COLUMN PEERS: engine.c's load-server with PEERS of its load-clients
+# (a connect burst, then 20 messages/s a peer for $load_seconds s); appends
+# the RSS after the burst, at the end and at the peak (VmHWM) to
+# $work/COLUMN.loadPEERS.
+loaded() {
+    local column=$1 n=$2 out="$work/load.out" spid cpid port
+    rm -f "$out"
+    LD_LIBRARY_PATH=$(libdir "$column") "$engine" load-server --peers "$n" --seconds "$load_seconds" \
+        >"$out" 2>"$work/load.err" &
+    spid=$!; track "$spid"
+    port=$(wait_port "$out" "$spid" "$column load-server")
+    LD_LIBRARY_PATH=$(libdir "$column") "$engine" load-clients --port "$port" --peers "$n" \
+        --seconds "$load_seconds" >/dev/null 2>"$work/load-clients.err" &
+    cpid=$!; track "$cpid"
+    bounded_wait "$spid" $((load_seconds + 150))
+    [ "$RC" -eq 0 ] || { cat "$work/load.err" >&2; die "$column load-server failed ($RC)"; }
+    bounded_wait "$cpid" 70
+    echo "$(value rss_burst_kb "$out") $(value rss_kb "$out") $(value rss_peak_kb "$out")" \
+        >>"$work/$column.load$n"
+}
+
 # single COLUMN MODE ARGS...: a one-process mode's "seconds" (or "timeout").
 single() {
     local column=$1 out="$work/single.out" pid
@@ -130,8 +165,14 @@ overload() {
 
 for run in $(seq "$runs"); do
     for column in stock ours; do
-        overload "$column" "$run"
+        if [ "$load_only" -eq 0 ]; then
+            overload "$column" "$run"
+        fi
         [ "$only" = overload ] && continue
+        for n in $load_peers; do
+            loaded "$column" "$n"
+        done
+        [ "$load_only" -eq 1 ] && continue
         two_process "$column" ""
         two_process "$column" "-unreliable" --unreliable
         two_process "$column" "-bulk" --size 1048576
@@ -152,10 +193,21 @@ row() { printf '%-50s %14s %14s %8s\n' "$1" "$2" "$3" "$(ratio "$2" "$3")"; }
 lost() { awk '$3 < 0' "$work/$1.overload" | wc -l; }
 
 printf '%-50s %14s %14s %8s\n' "metric (median of $runs runs)" stock ours "ours/stock"
-row "overload ($flood unreliable 64 B), delivered %" "$(field stock overload 1)" "$(field ours overload 1)"
-row "  receiver socket's rcvbuf errors" "$(field stock overload 2)" "$(field ours overload 2)"
-row "  END message lost (runs)" "$(lost stock)" "$(lost ours)"
+if [ "$load_only" -eq 0 ]; then
+    row "overload ($flood unreliable 64 B), delivered %" "$(field stock overload 1)" "$(field ours overload 1)"
+    row "  receiver socket's rcvbuf errors" "$(field stock overload 2)" "$(field ours overload 2)"
+    row "  END message lost (runs)" "$(lost stock)" "$(lost ours)"
+fi
 if [ "$only" = overload ]; then echo "(ours from $ours)"; exit 0; fi
+for n in $load_peers; do
+    row "server RSS KiB, $n peers: after the burst" "$(field stock "load$n" 1)" "$(field ours "load$n" 1)"
+    row "  after ${load_seconds} s of 20 msgs/s a peer" "$(field stock "load$n" 2)" "$(field ours "load$n" 2)"
+    row "  peak (VmHWM)" "$(field stock "load$n" 3)" "$(field ours "load$n" 3)"
+done
+if [ "$load_only" -eq 1 ]; then
+    echo "(ours from $ours)"
+    exit 0
+fi
 row "reliable 64 B msgs/s, two processes" "$(field stock tp 1)" "$(field ours tp 1)"
 row "  receiver CPU ns per message" "$(field stock tp 2)" "$(field ours tp 2)"
 row "unreliable 64 B msgs/s, two processes" "$(field stock tp-unreliable 1)" "$(field ours tp-unreliable 1)"

@@ -5,11 +5,14 @@
 # server reads its RSS (bench/smaps_snapshot.c, preloaded). Prints the
 # median over the runs of each part's resident KiB, side by side.
 #
-# usage: bench/rss_breakdown.sh [--ours DIR] [--runs N] [--peers N]
+# usage: bench/rss_breakdown.sh [--ours DIR] [--runs N] [--peers N] [--load S]
 #   --ours DIR   directory holding our libenet.so (default: target/release,
 #                built first)
 #   --runs N     runs per library (default 3)
 #   --peers N    connected idle peers (default 4000)
+#   --load S     the loaded server of bench/engine.sh instead: the peers
+#                connect at once and send 20 reliable messages/s each for
+#                S seconds; the snapshot is taken at the end
 # Large anonymous mappings are listed by size: with 4000 peers, the
 # ENetPeer array (4000 x 456 bytes) is the one of about 1790 KiB in both,
 # our per-slot bookkeeping (PeerSlot, 48 bytes a slot) the one of about
@@ -23,13 +26,14 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/.." && pwd)
 die() { echo "bench/rss_breakdown.sh: $*" >&2; exit 2; }
-ours="" runs=3 peers=4000
+ours="" runs=3 peers=4000 load=""
 while [ $# -gt 0 ]; do
     case "$1" in
         --ours) [ $# -ge 2 ] || die "--ours needs a directory"; ours=$2; shift ;;
         --runs) [ $# -ge 2 ] || die "--runs needs a count"; runs=$2; shift ;;
         --peers) [ $# -ge 2 ] || die "--peers needs a count"; peers=$2; shift ;;
-        -h|--help) sed -n '2,20p' "$0"; exit 0 ;;
+        --load) [ $# -ge 2 ] || die "--load needs seconds"; load=$2; shift ;;
+        -h|--help) sed -n '2,24p' "$0"; exit 0 ;;
         *) die "unknown argument $1 (see --help)" ;;
     esac
     shift
@@ -85,11 +89,30 @@ for line in open(server_out):
 PY
 }
 
+loaded_server() { # LIBDIR BASE
+    local lib=$1 base=$2 spid cpid port
+    rm -f "$base.out"
+    SMAPS_SNAPSHOT="$base.smaps" LD_PRELOAD="$work/smaps_snapshot.so" LD_LIBRARY_PATH="$lib" \
+        "$work/engine" load-server --peers "$peers" --seconds "$load" >"$base.out" 2>"$base.err" &
+    spid=$!; track "$spid"
+    port=$(wait_port "$base.out" "$spid" "load-server") || die "load-server on $lib gave no port"
+    LD_LIBRARY_PATH="$lib" "$work/engine" load-clients --port "$port" --peers "$peers" \
+        --seconds "$load" >/dev/null 2>"$base.clients.err" &
+    cpid=$!; track "$cpid"
+    bounded_wait "$spid" $((load + 150))
+    [ "$RC" -eq 0 ] || { cat "$base.err" >&2; die "load-server on $lib failed ($RC)"; }
+    bounded_wait "$cpid" 70
+}
+
 run() { # COLUMN INDEX
     local column=$1 index=$2 lib=$ours_dir
     [ "$column" = stock ] && lib=$stock_dir
-    idle_server "$work/engine" "$work/bench" "$lib" "$peers" "$work/$column.$index.out" 300 30 \
-        SMAPS_SNAPSHOT="$work/$column.$index.smaps" LD_PRELOAD="$work/smaps_snapshot.so"
+    if [ -n "$load" ]; then
+        loaded_server "$lib" "$work/$column.$index"
+    else
+        idle_server "$work/engine" "$work/bench" "$lib" "$peers" "$work/$column.$index.out" 300 30 \
+            SMAPS_SNAPSHOT="$work/$column.$index.smaps" LD_PRELOAD="$work/smaps_snapshot.so"
+    fi
     [ -s "$work/$column.$index.smaps" ] || die "$column: no smaps snapshot"
     parts "$work/$column.$index.smaps" "$work/$column.$index.out" >"$work/$column.$index.parts"
 }
@@ -123,4 +146,8 @@ for part in first + rest:
     if stock or ours:
         print(f"{part:<48} {stock:>8g} {ours:>8g}")
 PY
-echo "($peers connected idle peers; ours from $ours_dir)"
+if [ -n "$load" ]; then
+    echo "($peers peers after a connect burst and $load s of 20 msgs/s each; ours from $ours_dir)"
+else
+    echo "($peers connected idle peers; ours from $ours_dir)"
+fi
