@@ -21,6 +21,8 @@
 mod aead;
 mod gate;
 mod hello;
+#[cfg(feature = "ring")]
+mod record;
 mod session;
 mod setup;
 mod setup_error;
@@ -92,6 +94,12 @@ pub struct SecureLayer {
     outbox: Outbox,
     /// The library's output buffer.
     scratch: Vec<u8>,
+    /// A received record opened outside the library (`record.rs`).
+    #[cfg(feature = "ring")]
+    opened: Vec<u8>,
+    /// A record sealed outside the library, on its way to the socket.
+    #[cfg(feature = "ring")]
+    sealed: Vec<u8>,
     /// Addresses whose session ended since the engine last asked.
     lost: Vec<SocketAddr>,
     /// Why recent sessions ended, oldest first.
@@ -111,6 +119,10 @@ impl SecureLayer {
             sessions: HashMap::new(),
             outbox: Outbox::default(),
             scratch: vec![0; 16 * 1024],
+            #[cfg(feature = "ring")]
+            opened: Vec::new(),
+            #[cfg(feature = "ring")]
+            sealed: Vec::new(),
             lost: Vec::new(),
             failures: Vec::new(),
             swept: Instant::now(),
@@ -166,6 +178,38 @@ impl SecureLayer {
         match self.failures.iter().rev().find(|(at, _)| at == peer) {
             Some((_, why)) => Status::Failed(why.clone()),
             None => Status::None,
+        }
+    }
+
+    /// Opens a datagram from `from` outside the library if it is one
+    /// application-data record of a session ready for that (`record.rs`):
+    /// `None` if it goes to [`SecureLayer::receive`], else the plaintext's
+    /// range in `self.opened`, or `Some(None)` if the record was refused.
+    #[cfg(feature = "ring")]
+    fn open(
+        &mut self,
+        from: SocketAddr,
+        datagram: &[u8],
+        now: Instant,
+    ) -> Option<Option<std::ops::Range<usize>>> {
+        let opened = self
+            .sessions
+            .get_mut(&from)?
+            .open(datagram, now, &mut self.opened)?;
+        if opened.is_none() {
+            self.drops.discarded += 1;
+        }
+        Some(opened)
+    }
+
+    /// Seals an ENet datagram to `to` into `self.sealed` outside the
+    /// library, if its session is ready for that; false if it goes to
+    /// [`SecureLayer::send`].
+    #[cfg(feature = "ring")]
+    fn seal(&mut self, to: &SocketAddr, datagram: &[u8]) -> bool {
+        match self.sessions.get_mut(to) {
+            Some(session) => session.seal(datagram, &mut self.sealed),
+            None => false,
         }
     }
 

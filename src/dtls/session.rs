@@ -9,6 +9,8 @@ use std::time::Instant;
 
 use dimpl::{Dtls, Output};
 
+#[cfg(feature = "ring")]
+use super::record::{self, CipherKey};
 use super::verify::Verifier;
 
 /// How far a session has got.
@@ -130,6 +132,81 @@ pub struct Session {
     timer: Option<Instant>,
     /// When a datagram last came from the peer.
     pub heard: Instant,
+    /// The session's record keys, for application data sealed and opened
+    /// outside the library (`record.rs`).
+    #[cfg(feature = "ring")]
+    keys: Keys,
+}
+
+/// A session's record keys, as the library made them.
+#[cfg(feature = "ring")]
+#[derive(Default)]
+struct Keys {
+    write: Option<Arc<CipherKey>>,
+    read: Option<Arc<CipherKey>>,
+    /// The library made ciphers other than one pair: the session stays on
+    /// the library's record layer.
+    unusual: bool,
+    /// The next epoch-1 sequence number to send, once this path sends
+    /// (from then on, a record the library seals is sealed again under
+    /// one of these, so no sequence number, and so no ChaCha20 nonce, is
+    /// used twice).
+    next_sequence: Option<u64>,
+}
+
+#[cfg(feature = "ring")]
+impl Keys {
+    /// Takes the ciphers the library made during a call: the client's
+    /// write key, then the server's (`dtls12/context.rs`).
+    fn take(&mut self, made: Vec<Arc<CipherKey>>, is_client: bool) {
+        if made.is_empty() {
+            return;
+        }
+        let [client, server]: [Arc<CipherKey>; 2] = match made.try_into() {
+            Ok(pair) if self.write.is_none() => pair,
+            _ => {
+                self.unusual = true;
+                return;
+            }
+        };
+        (self.write, self.read) = if is_client {
+            (Some(client), Some(server))
+        } else {
+            (Some(server), Some(client))
+        };
+    }
+
+    /// The keys, once both are known and the library is past its
+    /// handshake for good (it opened the peer's application data, so it
+    /// never sends a flight again).
+    fn ready(&self) -> Option<(&CipherKey, &CipherKey)> {
+        let (write, read) = (self.write.as_deref()?, self.read.as_deref()?);
+        (!self.unusual && write.is_known() && read.is_known() && read.opened_application_data())
+            .then_some((write, read))
+    }
+
+    /// The library's datagram `packet` with its epoch-1 records sealed
+    /// again under this path's sequence numbers, once this path sends;
+    /// `None` when it goes as it is. A record that cannot be sealed again
+    /// is left out.
+    fn reseal(&mut self, packet: &[u8]) -> Option<Vec<u8>> {
+        let next = self.next_sequence.as_mut()?;
+        let write = self.write.as_deref()?;
+        if record::records(packet).all(|part| record::epoch(part) == Some(0)) {
+            return None;
+        }
+        let mut out = Vec::with_capacity(packet.len());
+        let mut sealed = Vec::new();
+        for part in record::records(packet) {
+            if record::epoch(part) == Some(0) {
+                out.extend_from_slice(part);
+            } else if write.reseal(part, *next, &mut sealed) {
+                *next += 1;
+                out.extend_from_slice(&sealed);
+            }
+        }
+        Some(out)
+    }
 }
 
 impl Session {
@@ -143,7 +220,67 @@ impl Session {
             judged: false,
             timer: None,
             heard: now,
+            #[cfg(feature = "ring")]
+            keys: Keys::default(),
         }
+    }
+
+    /// Runs `call` on the library's state, taking the record keys it makes.
+    fn call<T>(&mut self, call: impl FnOnce(&mut Dtls) -> T) -> T {
+        #[cfg(feature = "ring")]
+        {
+            let (result, made) = record::capture(|| call(&mut self.dtls));
+            // A client always has a judge of certificates; a server never.
+            let is_client = self.verifier.is_some();
+            self.keys.take(made, is_client);
+            result
+        }
+        #[cfg(not(feature = "ring"))]
+        call(&mut self.dtls)
+    }
+
+    /// Opens `datagram` from the peer in `opened` (a copy) if it is one
+    /// application-data record and the session is ready for this path:
+    /// `None` if it goes to the library, else the plaintext's range in
+    /// `opened`, or `Some(None)` if the record was refused.
+    #[cfg(feature = "ring")]
+    pub fn open(
+        &mut self,
+        datagram: &[u8],
+        now: Instant,
+        opened: &mut Vec<u8>,
+    ) -> Option<Option<Range<usize>>> {
+        if self.progress != Progress::Established || datagram.first() != Some(&23) {
+            return None;
+        }
+        let (_, read) = self.keys.ready()?;
+        opened.clear();
+        opened.extend_from_slice(datagram);
+        let result = read.open(opened)?;
+        self.heard = now;
+        Some(result)
+    }
+
+    /// Seals `datagram` as one application-data record into `sealed`, if
+    /// the session is ready for this path; false if it goes to the
+    /// library.
+    #[cfg(feature = "ring")]
+    pub fn seal(&mut self, datagram: &[u8], sealed: &mut Vec<u8>) -> bool {
+        if self.progress != Progress::Established {
+            return false;
+        }
+        let Some((write, _)) = self.keys.ready() else {
+            return false;
+        };
+        let sequence = self
+            .keys
+            .next_sequence
+            .unwrap_or_else(|| write.next_sequence());
+        if !write.seal(sequence, 23, datagram, sealed) {
+            return false;
+        }
+        self.keys.next_sequence = Some(sequence + 1);
+        true
     }
 
     pub fn progress(&self) -> Progress {
@@ -164,8 +301,16 @@ impl Session {
         scratch: &mut Vec<u8>,
     ) -> Result<(), Ended> {
         self.heard = now;
-        self.dtls
-            .handle_packet(datagram)
+        // Records this path's window refuses never reach the library,
+        // whose own window has not seen what this path opened.
+        #[cfg(feature = "ring")]
+        let mut kept = Vec::new();
+        #[cfg(feature = "ring")]
+        let datagram = match &self.keys.read {
+            Some(read) if read.strip_refused(datagram, &mut kept) => &kept[..],
+            _ => datagram,
+        };
+        self.call(|dtls| dtls.handle_packet(datagram))
             .map_err(|error| Ended::Failed(error.to_string()))?;
         self.drain(peer, outbox, scratch)
     }
@@ -179,8 +324,7 @@ impl Session {
         outbox: &mut Outbox,
         scratch: &mut Vec<u8>,
     ) -> Result<(), Ended> {
-        self.dtls
-            .send_application_data(datagram)
+        self.call(|dtls| dtls.send_application_data(datagram))
             .map_err(|error| Ended::Failed(error.to_string()))?;
         // Drained at once, so each ENet datagram leaves as a datagram of
         // its own (the library would otherwise pack records together).
@@ -195,8 +339,7 @@ impl Session {
         outbox: &mut Outbox,
         scratch: &mut Vec<u8>,
     ) -> Result<(), Ended> {
-        self.dtls
-            .handle_timeout(now)
+        self.call(|dtls| dtls.handle_timeout(now))
             .map_err(|error| Ended::Failed(error.to_string()))?;
         self.drain(peer, outbox, scratch)
     }
@@ -225,7 +368,13 @@ impl Session {
     ) -> Result<(), Ended> {
         loop {
             match self.dtls.poll_output(scratch) {
-                Output::Packet(record) => outbox.record(peer, record),
+                #[cfg(feature = "ring")]
+                Output::Packet(packet) => match self.keys.reseal(packet) {
+                    Some(resealed) => outbox.record(peer, &resealed),
+                    None => outbox.record(peer, packet),
+                },
+                #[cfg(not(feature = "ring"))]
+                Output::Packet(packet) => outbox.record(peer, packet),
                 Output::Timeout(at) => {
                     self.timer = Some(at);
                     return Ok(());
