@@ -401,3 +401,302 @@ impl Session {
         }
     }
 }
+
+/// Application-data records sealed and opened outside the library
+/// (`record.rs`) against the library's own, on a real pair of sessions.
+#[cfg(all(test, feature = "ring"))]
+mod tests {
+    use std::net::SocketAddr;
+    use std::time::Instant;
+
+    use dimpl::Dtls;
+
+    use super::{Ended, Outbox, Progress, Session};
+    use crate::dtls::setup::{ClientSetup, ServerSetup};
+
+    const CLIENT: &str = "127.0.0.1:1";
+    const SERVER: &str = "127.0.0.1:2";
+
+    struct Pair {
+        client: Session,
+        server: Session,
+        outbox: Outbox,
+        scratch: Vec<u8>,
+    }
+
+    fn address(text: &str) -> SocketAddr {
+        text.parse().unwrap()
+    }
+
+    /// The peer of the session at `at`.
+    fn peer(at: &str) -> &'static str {
+        if at == CLIENT {
+            SERVER
+        } else {
+            CLIENT
+        }
+    }
+
+    fn sequence(record: &[u8]) -> u64 {
+        let mut bytes = [0; 8];
+        bytes[2..].copy_from_slice(&record[5..11]);
+        u64::from_be_bytes(bytes)
+    }
+
+    impl Pair {
+        /// A client and a server session through their handshake, with one
+        /// application-data record each way through the library.
+        fn established() -> Pair {
+            let now = Instant::now();
+            let client_setup = ClientSetup::new(false, "", None).unwrap();
+            let server_setup = ServerSetup::self_signed().unwrap();
+            let mut client_dtls = Dtls::new_12(client_setup.config, client_setup.certificate, now);
+            client_dtls.set_active(true);
+            client_dtls.handle_timeout(now).unwrap();
+            let mut server_dtls =
+                Dtls::new_12(server_setup.config, server_setup.certificate, now);
+            server_dtls.handle_timeout(now).unwrap();
+            let mut pair = Pair {
+                client: Session::new(client_dtls, Some(client_setup.verifier), now),
+                server: Session::new(server_dtls, None, now),
+                outbox: Outbox::default(),
+                scratch: vec![0; 4096],
+            };
+            pair.client
+                .drain(address(SERVER), &mut pair.outbox, &mut pair.scratch)
+                .unwrap();
+            for _ in 0..20 {
+                pair.deliver();
+                if pair.client.progress() == Progress::Established
+                    && pair.server.progress() == Progress::Established
+                {
+                    break;
+                }
+            }
+            assert_eq!(pair.client.progress(), Progress::Established);
+            assert_eq!(pair.server.progress(), Progress::Established);
+            // Neither is ready before its library opened the peer's data.
+            assert!(!pair.client.seal(b"early", &mut Vec::new()));
+            assert!(!pair.server.seal(b"early", &mut Vec::new()));
+            for from in [CLIENT, SERVER] {
+                let record = pair.library_record(from, b"hello");
+                assert_eq!(pair.open(peer(from), &record), None);
+                assert_eq!(pair.receive(peer(from), &record), vec![b"hello".to_vec()]);
+            }
+            assert!(pair.client.keys.ready().is_some());
+            assert!(pair.server.keys.ready().is_some());
+            pair
+        }
+
+        fn session(&mut self, at: &str) -> &mut Session {
+            if at == CLIENT {
+                &mut self.client
+            } else {
+                &mut self.server
+            }
+        }
+
+        /// Hands every queued record to its addressee.
+        fn deliver(&mut self) {
+            let mut records = Vec::new();
+            self.outbox
+                .send_records(|to, record| records.push((*to, record.to_vec())));
+            for (to, record) in records {
+                let (session, from) = if to == address(SERVER) {
+                    (&mut self.server, address(CLIENT))
+                } else {
+                    (&mut self.client, address(SERVER))
+                };
+                session
+                    .receive(from, &record, Instant::now(), &mut self.outbox, &mut self.scratch)
+                    .unwrap();
+            }
+        }
+
+        /// The record the library of the session at `from` seals for
+        /// `plaintext`.
+        fn library_record(&mut self, from: &str, plaintext: &[u8]) -> Vec<u8> {
+            let to = address(peer(from));
+            let Pair {
+                client,
+                server,
+                outbox,
+                scratch,
+            } = self;
+            let session = if from == CLIENT { client } else { server };
+            session.send(to, plaintext, outbox, scratch).unwrap();
+            let mut records = Vec::new();
+            outbox.send_records(|_, record| records.push(record.to_vec()));
+            assert_eq!(records.len(), 1);
+            records.pop().unwrap()
+        }
+
+        /// The record the session at `from` seals outside the library.
+        fn our_record(&mut self, from: &str, plaintext: &[u8]) -> Vec<u8> {
+            let mut sealed = Vec::new();
+            assert!(self.session(from).seal(plaintext, &mut sealed));
+            sealed
+        }
+
+        /// What the library of the session at `at` makes of `datagram`:
+        /// the plaintexts it yields.
+        fn receive(&mut self, at: &str, datagram: &[u8]) -> Vec<Vec<u8>> {
+            let from = address(peer(at));
+            let Pair {
+                client,
+                server,
+                outbox,
+                scratch,
+            } = self;
+            let session = if at == CLIENT { client } else { server };
+            session
+                .receive(from, datagram, Instant::now(), outbox, scratch)
+                .unwrap();
+            let mut plaintexts = Vec::new();
+            while let Some((_, range)) = outbox.next_plaintext() {
+                plaintexts.push(outbox.bytes(range).to_vec());
+            }
+            outbox.tidy();
+            plaintexts
+        }
+
+        /// What this path makes of `datagram` at `at`: `None` if it is the
+        /// library's, else the plaintext, or `Some(None)` if refused.
+        fn open(&mut self, at: &str, datagram: &[u8]) -> Option<Option<Vec<u8>>> {
+            let mut opened = Vec::new();
+            let result = self.session(at).open(datagram, Instant::now(), &mut opened)?;
+            Some(result.map(|range| opened[range].to_vec()))
+        }
+    }
+
+    /// A record the library sealed opens here, and one sealed here opens in
+    /// the library, both ways; the sequence numbers go on from the
+    /// library's; the format is the library's, byte for byte but the
+    /// explicit nonce (the library's is random).
+    #[test]
+    fn records_sealed_here_and_by_the_library_open_in_the_other() {
+        let mut pair = Pair::established();
+        for from in [CLIENT, SERVER] {
+            let to = peer(from);
+            let theirs = pair.library_record(from, b"from the library");
+            assert_eq!(
+                pair.open(to, &theirs),
+                Some(Some(b"from the library".to_vec()))
+            );
+            let ours = pair.our_record(from, b"from here");
+            assert_eq!(sequence(&ours), sequence(&theirs) + 1);
+            assert_eq!(ours.len(), theirs.len() - 16 + 9);
+            assert_eq!(ours[..5], theirs[..5]);
+            assert_eq!(pair.receive(to, &ours), vec![b"from here".to_vec()]);
+            // The same bytes make a record of the library's length.
+            let same_length = pair.our_record(from, b"from the library");
+            assert_eq!(same_length.len(), theirs.len());
+            assert_eq!(same_length[11..13], theirs[11..13]);
+            assert_eq!(
+                pair.open(to, &same_length),
+                Some(Some(b"from the library".to_vec()))
+            );
+        }
+    }
+
+    /// A record accepted once, by either path, is refused by both after;
+    /// so is one older than the window, a tampered one, one cut short,
+    /// and one of another epoch (the library's to judge, as before).
+    #[test]
+    fn replayed_old_tampered_and_other_epoch_records_are_refused_as_before() {
+        let mut pair = Pair::established();
+        for from in [CLIENT, SERVER] {
+            let to = peer(from);
+            let ours = pair.our_record(from, b"once");
+            assert_eq!(pair.open(to, &ours), Some(Some(b"once".to_vec())));
+            assert_eq!(pair.open(to, &ours), Some(None));
+            assert!(pair.receive(to, &ours).is_empty());
+
+            let theirs = pair.library_record(from, b"once more");
+            assert_eq!(pair.receive(to, &theirs), vec![b"once more".to_vec()]);
+            assert_eq!(pair.open(to, &theirs), Some(None));
+            assert!(pair.receive(to, &theirs).is_empty());
+
+            // A replay beside a fresh record in one datagram: only the
+            // fresh one gets through the library.
+            let fresh = pair.our_record(from, b"fresh");
+            let both = [ours.clone(), fresh].concat();
+            assert_eq!(pair.receive(to, &both), vec![b"fresh".to_vec()]);
+
+            // Older than the 64 before the newest.
+            let old = pair.our_record(from, b"old");
+            for _ in 0..64 {
+                let newer = pair.our_record(from, b"newer");
+                assert!(pair.open(to, &newer).unwrap().is_some());
+            }
+            assert_eq!(pair.open(to, &old), Some(None));
+            assert!(pair.receive(to, &old).is_empty());
+            // Out of order within the window is fine.
+            let skipped = pair.our_record(from, b"skipped");
+            let next = pair.our_record(from, b"next");
+            assert_eq!(pair.open(to, &next), Some(Some(b"next".to_vec())));
+            assert_eq!(pair.open(to, &skipped), Some(Some(b"skipped".to_vec())));
+
+            let good = pair.our_record(from, b"good");
+            for at in [0, 2, 4, 6, 12, 13, 20, good.len() - 1] {
+                let mut tampered = good.clone();
+                tampered[at] ^= 1;
+                // A changed header makes no application-data record of
+                // this path's (it goes to the library), or fails to open.
+                assert!(
+                    matches!(pair.open(to, &tampered), None | Some(None)),
+                    "byte {at}"
+                );
+                assert!(pair.receive(to, &tampered).is_empty(), "byte {at}");
+            }
+            let mut short = good.clone();
+            short.truncate(13 + 8 + 15);
+            short[11..13].copy_from_slice(&23u16.to_be_bytes());
+            assert_eq!(pair.open(to, &short), Some(None));
+            assert!(pair.receive(to, &short).is_empty());
+            // Untouched, it still opens: none of the above moved the window.
+            assert_eq!(pair.open(to, &good), Some(Some(b"good".to_vec())));
+
+            let mut epoch_0 = pair.our_record(from, b"epoch 0");
+            epoch_0[3..5].copy_from_slice(&[0, 0]);
+            assert_eq!(pair.open(to, &epoch_0), None);
+            assert!(pair.receive(to, &epoch_0).is_empty());
+            let mut epoch_2 = pair.our_record(from, b"epoch 2");
+            epoch_2[3..5].copy_from_slice(&[0, 2]);
+            assert_eq!(pair.open(to, &epoch_2), None);
+            assert!(pair.receive(to, &epoch_2).is_empty());
+        }
+    }
+
+    /// Once this path sends, a record the library still seals (a
+    /// close_notify, say) leaves under this path's next sequence number,
+    /// so none is used twice.
+    #[test]
+    fn the_library_never_reuses_a_sequence_number_this_path_sent() {
+        let mut pair = Pair::established();
+        let ours = pair.our_record(CLIENT, b"ours");
+        pair.client.dtls.close().unwrap();
+        let Pair {
+            client,
+            outbox,
+            scratch,
+            ..
+        } = &mut pair;
+        client.drain(address(SERVER), outbox, scratch).unwrap();
+        let mut records = Vec::new();
+        outbox.send_records(|_, record| records.push(record.to_vec()));
+        assert_eq!(records.len(), 1);
+        let alert = &records[0];
+        assert_eq!(alert[0], 21);
+        assert_eq!(sequence(alert), sequence(&ours) + 1);
+        // The server takes it as the close it is.
+        let result = pair.server.receive(
+            address(CLIENT),
+            alert,
+            Instant::now(),
+            &mut pair.outbox,
+            &mut pair.scratch,
+        );
+        assert_eq!(result, Err(Ended::Closed));
+    }
+}
