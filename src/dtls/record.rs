@@ -261,6 +261,9 @@ impl CipherKey {
         let Some(iv) = self.iv.get() else {
             return false;
         };
+        if sequence > SEQUENCE_MASK {
+            return false;
+        }
         let explicit_nonce = self.explicit_nonce;
         let fragment = explicit_nonce + plaintext.len() + TAG;
         let Ok(fragment_length) = u16::try_from(fragment) else {

@@ -409,10 +409,33 @@ mod tests {
     use std::net::SocketAddr;
     use std::time::Instant;
 
-    use dimpl::Dtls;
+    use std::sync::Arc;
+
+    use dimpl::crypto::Dtls12CipherSuite;
+    use dimpl::{Config, Dtls};
 
     use super::{Ended, Outbox, Progress, Session};
     use crate::dtls::setup::{ClientSetup, ServerSetup};
+
+    /// The suites a session may agree on, with the nonce bytes each
+    /// record carries.
+    const SUITES: [(Dtls12CipherSuite, usize); 3] = [
+        (Dtls12CipherSuite::ECDHE_ECDSA_AES128_GCM_SHA256, 8),
+        (Dtls12CipherSuite::ECDHE_ECDSA_AES256_GCM_SHA384, 8),
+        (Dtls12CipherSuite::ECDHE_ECDSA_CHACHA20_POLY1305_SHA256, 0),
+    ];
+
+    /// The host's session configuration, on `suite` alone.
+    fn config(suite: Dtls12CipherSuite) -> Arc<Config> {
+        let config = Config::builder()
+            .with_crypto_provider(crate::dtls::aead::provider())
+            .require_client_certificate(false)
+            .use_server_cookie(true)
+            .dtls12_cipher_suites(&[suite])
+            .build()
+            .unwrap();
+        Arc::new(config)
+    }
 
     const CLIENT: &str = "127.0.0.1:1";
     const SERVER: &str = "127.0.0.1:2";
@@ -446,15 +469,14 @@ mod tests {
     impl Pair {
         /// A client and a server session through their handshake, with one
         /// application-data record each way through the library.
-        fn established() -> Pair {
+        fn established(suite: Dtls12CipherSuite) -> Pair {
             let now = Instant::now();
             let client_setup = ClientSetup::new(false, "", None).unwrap();
             let server_setup = ServerSetup::self_signed().unwrap();
-            let mut client_dtls = Dtls::new_12(client_setup.config, client_setup.certificate, now);
+            let mut client_dtls = Dtls::new_12(config(suite), client_setup.certificate, now);
             client_dtls.set_active(true);
             client_dtls.handle_timeout(now).unwrap();
-            let mut server_dtls =
-                Dtls::new_12(server_setup.config, server_setup.certificate, now);
+            let mut server_dtls = Dtls::new_12(config(suite), server_setup.certificate, now);
             server_dtls.handle_timeout(now).unwrap();
             let mut pair = Pair {
                 client: Session::new(client_dtls, Some(client_setup.verifier), now),
@@ -508,7 +530,13 @@ mod tests {
                     (&mut self.client, address(SERVER))
                 };
                 session
-                    .receive(from, &record, Instant::now(), &mut self.outbox, &mut self.scratch)
+                    .receive(
+                        from,
+                        &record,
+                        Instant::now(),
+                        &mut self.outbox,
+                        &mut self.scratch,
+                    )
                     .unwrap();
             }
         }
@@ -564,7 +592,9 @@ mod tests {
         /// library's, else the plaintext, or `Some(None)` if refused.
         fn open(&mut self, at: &str, datagram: &[u8]) -> Option<Option<Vec<u8>>> {
             let mut opened = Vec::new();
-            let result = self.session(at).open(datagram, Instant::now(), &mut opened)?;
+            let result = self
+                .session(at)
+                .open(datagram, Instant::now(), &mut opened)?;
             Some(result.map(|range| opened[range].to_vec()))
         }
     }
@@ -575,14 +605,23 @@ mod tests {
     /// explicit nonce (the library's is random).
     #[test]
     fn records_sealed_here_and_by_the_library_open_in_the_other() {
-        let mut pair = Pair::established();
-        for from in [CLIENT, SERVER] {
+        for (suite, explicit_nonce) in SUITES {
+            let mut pair = Pair::established(suite);
+            for from in [CLIENT, SERVER] {
+                sealed_here_and_by_the_library(&mut pair, from, explicit_nonce);
+            }
+        }
+    }
+
+    fn sealed_here_and_by_the_library(pair: &mut Pair, from: &str, explicit_nonce: usize) {
+        {
             let to = peer(from);
             let theirs = pair.library_record(from, b"from the library");
             assert_eq!(
                 pair.open(to, &theirs),
                 Some(Some(b"from the library".to_vec()))
             );
+            assert_eq!(theirs.len(), 13 + explicit_nonce + 16 + 16);
             let ours = pair.our_record(from, b"from here");
             assert_eq!(sequence(&ours), sequence(&theirs) + 1);
             assert_eq!(ours.len(), theirs.len() - 16 + 9);
@@ -604,8 +643,16 @@ mod tests {
     /// and one of another epoch (the library's to judge, as before).
     #[test]
     fn replayed_old_tampered_and_other_epoch_records_are_refused_as_before() {
-        let mut pair = Pair::established();
-        for from in [CLIENT, SERVER] {
+        for (suite, explicit_nonce) in SUITES {
+            let mut pair = Pair::established(suite);
+            for from in [CLIENT, SERVER] {
+                refused_as_before(&mut pair, from, explicit_nonce);
+            }
+        }
+    }
+
+    fn refused_as_before(pair: &mut Pair, from: &str, explicit_nonce: usize) {
+        {
             let to = peer(from);
             let ours = pair.our_record(from, b"once");
             assert_eq!(pair.open(to, &ours), Some(Some(b"once".to_vec())));
@@ -650,8 +697,8 @@ mod tests {
                 assert!(pair.receive(to, &tampered).is_empty(), "byte {at}");
             }
             let mut short = good.clone();
-            short.truncate(13 + 8 + 15);
-            short[11..13].copy_from_slice(&23u16.to_be_bytes());
+            short.truncate(13 + explicit_nonce + 15);
+            short[11..13].copy_from_slice(&(explicit_nonce as u16 + 15).to_be_bytes());
             assert_eq!(pair.open(to, &short), Some(None));
             assert!(pair.receive(to, &short).is_empty());
             // Untouched, it still opens: none of the above moved the window.
@@ -673,7 +720,7 @@ mod tests {
     /// so none is used twice.
     #[test]
     fn the_library_never_reuses_a_sequence_number_this_path_sent() {
-        let mut pair = Pair::established();
+        let mut pair = Pair::established(Dtls12CipherSuite::ECDHE_ECDSA_CHACHA20_POLY1305_SHA256);
         let ours = pair.our_record(CLIENT, b"ours");
         pair.client.dtls.close().unwrap();
         let Pair {
