@@ -190,12 +190,11 @@ impl SecureLayer {
         &mut self,
         from: SocketAddr,
         datagram: &[u8],
-        now: Instant,
     ) -> Option<Option<std::ops::Range<usize>>> {
         let opened = self
             .sessions
             .get_mut(&from)?
-            .open(datagram, now, &mut self.opened)?;
+            .open(datagram, &mut self.opened)?;
         if opened.is_none() {
             self.drops.discarded += 1;
         }
@@ -355,6 +354,9 @@ impl SecureLayer {
         }
         if now.duration_since(self.swept) >= Duration::from_secs(1) {
             self.swept = now;
+            for session in self.sessions.values_mut() {
+                session.catch_up(now);
+            }
             let idle: Vec<SocketAddr> = self
                 .sessions
                 .iter()

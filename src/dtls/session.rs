@@ -136,6 +136,11 @@ pub struct Session {
     /// outside the library (`record.rs`).
     #[cfg(feature = "ring")]
     keys: Keys,
+    /// Whether a record opened outside the library came since `heard` was
+    /// last brought up to date (that path reads no clock; see
+    /// [`Session::catch_up`]).
+    #[cfg(feature = "ring")]
+    heard_lately: bool,
 }
 
 /// A session's record keys, as the library made them.
@@ -222,7 +227,21 @@ impl Session {
             heard: now,
             #[cfg(feature = "ring")]
             keys: Keys::default(),
+            #[cfg(feature = "ring")]
+            heard_lately: false,
         }
+    }
+
+    /// Brings `heard` up to `now` if the peer was heard from since it was
+    /// last set (called at least once a second, so `heard` is at most
+    /// that late).
+    pub fn catch_up(&mut self, now: Instant) {
+        #[cfg(feature = "ring")]
+        if std::mem::take(&mut self.heard_lately) {
+            self.heard = now;
+        }
+        #[cfg(not(feature = "ring"))]
+        let _ = now;
     }
 
     /// Runs `call` on the library's state, taking the record keys it makes.
@@ -244,12 +263,7 @@ impl Session {
     /// `None` if it goes to the library, else the plaintext's range in
     /// `opened`, or `Some(None)` if the record was refused.
     #[cfg(feature = "ring")]
-    pub fn open(
-        &mut self,
-        datagram: &[u8],
-        now: Instant,
-        opened: &mut Vec<u8>,
-    ) -> Option<Option<Range<usize>>> {
+    pub fn open(&mut self, datagram: &[u8], opened: &mut Vec<u8>) -> Option<Option<Range<usize>>> {
         if self.progress != Progress::Established || datagram.first() != Some(&23) {
             return None;
         }
@@ -257,7 +271,7 @@ impl Session {
         opened.clear();
         opened.extend_from_slice(datagram);
         let result = read.open(opened)?;
-        self.heard = now;
+        self.heard_lately = true;
         Some(result)
     }
 
@@ -592,9 +606,7 @@ mod tests {
         /// library's, else the plaintext, or `Some(None)` if refused.
         fn open(&mut self, at: &str, datagram: &[u8]) -> Option<Option<Vec<u8>>> {
             let mut opened = Vec::new();
-            let result = self
-                .session(at)
-                .open(datagram, Instant::now(), &mut opened)?;
+            let result = self.session(at).open(datagram, &mut opened)?;
             Some(result.map(|range| opened[range].to_vec()))
         }
     }

@@ -83,19 +83,18 @@ impl<T: Transport> Transport for SecureTransport<'_, T> {
                 return Ok(Some(handle(from, self.layer.outbox.bytes(range))));
             }
             self.layer.outbox.tidy();
-            let now = Instant::now();
             let SecureTransport { inner, layer } = self;
             let got = inner.receive(|from, datagram| {
                 // An application-data record opened outside the library
                 // goes to the engine at once.
                 #[cfg(feature = "ring")]
-                if let Some(opened) = layer.open(from, datagram, now) {
+                if let Some(opened) = layer.open(from, datagram) {
                     return match (opened, handle.take()) {
                         (Some(range), Some(handle)) => Some(handle(from, &layer.opened[range])),
                         _ => None,
                     };
                 }
-                layer.receive(from, datagram, now);
+                layer.receive(from, datagram, Instant::now());
                 None
             })?;
             match got {
