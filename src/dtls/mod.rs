@@ -14,8 +14,11 @@
 //!
 //! The DTLS protocol and its cryptography are the `dimpl` crate's (pure
 //! Rust, sans-IO, RustCrypto); certificates are judged with rustls-webpki.
-//! This module only routes datagrams, admits new addresses statelessly
-//! (`gate.rs`), and keeps the sessions.
+//! This module routes datagrams, admits new addresses statelessly
+//! (`gate.rs`), and keeps the sessions. Once a session is established,
+//! its application-data records are sealed and opened here with the
+//! library's keys, format and replay window (`record.rs`, with `ring`):
+//! the library's general record layer costs more than the cipher.
 #![forbid(unsafe_code)]
 
 mod aead;
