@@ -64,6 +64,9 @@ column_args() { if [ "$1" = encrypted ]; then echo "--dtls $work"; fi; }
 two_process() {
     local column=$1 tag=$2 out="$work/sink.out" spid cpid port received
     shift 2
+    # The last run's output goes first: its PORT line must not be read
+    # before this sink's own replaces it.
+    rm -f "$out"
     # shellcheck disable=SC2046 # the column's arguments: none, or two words
     LD_LIBRARY_PATH="$ours_dir" "$engine" sink --seconds "$seconds" "$@" $(column_args "$column") \
         >"$out" 2>"$work/sink.err" &

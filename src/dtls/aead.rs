@@ -32,8 +32,12 @@ mod ring_suites {
         Aad, Buf, Cipher, Dtls12CipherSuite, HashAlgorithm, Nonce, SupportedDtls12CipherSuite,
         TmpBuf,
     };
+    use std::sync::Arc;
+
     use dimpl::{CryptoError, CryptoOperation};
     use ring::aead::{self, LessSafeKey, UnboundKey};
+
+    use super::super::record::{self, CipherKey};
 
     /// Tag length of all three suites.
     const TAG: usize = 16;
@@ -104,17 +108,24 @@ mod ring_suites {
         fn create_cipher(&self, key: &[u8]) -> Result<Box<dyn Cipher>, CryptoError> {
             let key = UnboundKey::new(self.algorithm, key)
                 .map_err(|_| CryptoError::OperationFailed(CryptoOperation::Encrypt))?;
-            Ok(Box::new(RingCipher(LessSafeKey::new(key))))
+            let key = Arc::new(CipherKey::new(
+                LessSafeKey::new(key),
+                self.explicit_nonce_length,
+            ));
+            // The session being set up gets the key too (`record.rs`).
+            record::made(&key);
+            Ok(Box::new(RingCipher(key)))
         }
     }
 
     #[derive(Debug)]
-    struct RingCipher(LessSafeKey);
+    struct RingCipher(Arc<CipherKey>);
 
     impl Cipher for RingCipher {
         fn encrypt(&mut self, data: &mut Buf, aad: Aad, nonce: Nonce) -> Result<(), CryptoError> {
             let tag = self
                 .0
+                .key()
                 .seal_in_place_separate_tag(
                     aead::Nonce::assume_unique_for_key(nonce.0),
                     aead::Aad::from(&aad[..]),
@@ -122,6 +133,7 @@ mod ring_suites {
                 )
                 .map_err(|_| CryptoError::OperationFailed(CryptoOperation::Encrypt))?;
             data.extend_from_slice(tag.as_ref());
+            self.0.sealed_by_library(&nonce.0, &aad);
             Ok(())
         }
 
@@ -136,6 +148,7 @@ mod ring_suites {
                 return Err(CryptoError::OperationFailed(CryptoOperation::Decrypt));
             }
             self.0
+                .key()
                 .open_in_place(
                     aead::Nonce::assume_unique_for_key(nonce.0),
                     aead::Aad::from(&aad[..]),
@@ -143,6 +156,7 @@ mod ring_suites {
                 )
                 .map_err(|_| CryptoError::OperationFailed(CryptoOperation::Decrypt))?;
             ciphertext.truncate(length - TAG);
+            self.0.opened_by_library(&nonce.0, &aad);
             Ok(())
         }
     }

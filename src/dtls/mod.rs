@@ -14,13 +14,18 @@
 //!
 //! The DTLS protocol and its cryptography are the `dimpl` crate's (pure
 //! Rust, sans-IO, RustCrypto); certificates are judged with rustls-webpki.
-//! This module only routes datagrams, admits new addresses statelessly
-//! (`gate.rs`), and keeps the sessions.
+//! This module routes datagrams, admits new addresses statelessly
+//! (`gate.rs`), and keeps the sessions. Once a session is established,
+//! its application-data records are sealed and opened here with the
+//! library's keys, format and replay window (`record.rs`, with `ring`):
+//! the library's general record layer costs more than the cipher.
 #![forbid(unsafe_code)]
 
 mod aead;
 mod gate;
 mod hello;
+#[cfg(feature = "ring")]
+mod record;
 mod session;
 mod setup;
 mod setup_error;
@@ -92,6 +97,12 @@ pub struct SecureLayer {
     outbox: Outbox,
     /// The library's output buffer.
     scratch: Vec<u8>,
+    /// A received record opened outside the library (`record.rs`).
+    #[cfg(feature = "ring")]
+    opened: Vec<u8>,
+    /// A record sealed outside the library, on its way to the socket.
+    #[cfg(feature = "ring")]
+    sealed: Vec<u8>,
     /// Addresses whose session ended since the engine last asked.
     lost: Vec<SocketAddr>,
     /// Why recent sessions ended, oldest first.
@@ -111,6 +122,10 @@ impl SecureLayer {
             sessions: HashMap::new(),
             outbox: Outbox::default(),
             scratch: vec![0; 16 * 1024],
+            #[cfg(feature = "ring")]
+            opened: Vec::new(),
+            #[cfg(feature = "ring")]
+            sealed: Vec::new(),
             lost: Vec::new(),
             failures: Vec::new(),
             swept: Instant::now(),
@@ -166,6 +181,37 @@ impl SecureLayer {
         match self.failures.iter().rev().find(|(at, _)| at == peer) {
             Some((_, why)) => Status::Failed(why.clone()),
             None => Status::None,
+        }
+    }
+
+    /// Opens a datagram from `from` outside the library if it is one
+    /// application-data record of a session ready for that (`record.rs`):
+    /// `None` if it goes to [`SecureLayer::receive`], else the plaintext's
+    /// range in `self.opened`, or `Some(None)` if the record was refused.
+    #[cfg(feature = "ring")]
+    fn open(
+        &mut self,
+        from: SocketAddr,
+        datagram: &[u8],
+    ) -> Option<Option<std::ops::Range<usize>>> {
+        let opened = self
+            .sessions
+            .get_mut(&from)?
+            .open(datagram, &mut self.opened)?;
+        if opened.is_none() {
+            self.drops.discarded += 1;
+        }
+        Some(opened)
+    }
+
+    /// Seals an ENet datagram to `to` into `self.sealed` outside the
+    /// library, if its session is ready for that; false if it goes to
+    /// [`SecureLayer::send`].
+    #[cfg(feature = "ring")]
+    fn seal(&mut self, to: &SocketAddr, datagram: &[u8]) -> bool {
+        match self.sessions.get_mut(to) {
+            Some(session) => session.seal(datagram, &mut self.sealed),
+            None => false,
         }
     }
 
@@ -311,6 +357,9 @@ impl SecureLayer {
         }
         if now.duration_since(self.swept) >= Duration::from_secs(1) {
             self.swept = now;
+            for session in self.sessions.values_mut() {
+                session.catch_up(now);
+            }
             let idle: Vec<SocketAddr> = self
                 .sessions
                 .iter()

@@ -74,24 +74,55 @@ impl<T: Transport> Transport for SecureTransport<'_, T> {
         // Datagrams that carry no plaintext (handshakes, floods of
         // ClientHellos) end the receive phase after this many, so the
         // engine still gets to send.
+        let mut handle = Some(handle);
         for _ in 0..DATAGRAMS_WITHOUT_PLAINTEXT {
             if let Some((from, range)) = self.layer.outbox.next_plaintext() {
+                let Some(handle) = handle.take() else {
+                    return Ok(None);
+                };
                 return Ok(Some(handle(from, self.layer.outbox.bytes(range))));
             }
             self.layer.outbox.tidy();
-            let now = Instant::now();
             let SecureTransport { inner, layer } = self;
-            let got = inner.receive(|from, datagram| layer.receive(from, datagram, now))?;
-            // Handshake flights answer at once.
-            self.send_records(Grouping::Alone)?;
-            if got.is_none() {
-                return Ok(None);
+            let got = inner.receive(|from, datagram| {
+                // An application-data record opened outside the library
+                // goes to the engine at once.
+                #[cfg(feature = "ring")]
+                if let Some(opened) = layer.open(from, datagram) {
+                    return match (opened, handle.take()) {
+                        (Some(range), Some(handle)) => Some(handle(from, &layer.opened[range])),
+                        _ => None,
+                    };
+                }
+                layer.receive(from, datagram, Instant::now());
+                None
+            })?;
+            match got {
+                None => {
+                    // Handshake flights answer at once.
+                    self.send_records(Grouping::Alone)?;
+                    return Ok(None);
+                }
+                Some(Some(handled)) => return Ok(Some(handled)),
+                // Handshake flights answer at once.
+                Some(None) => self.send_records(Grouping::Alone)?,
             }
         }
         Ok(None)
     }
 
     fn transmit(&mut self, to: &SocketAddr, bytes: &[u8], grouping: Grouping) -> Transmitted {
+        // A record sealed outside the library goes to the socket in its
+        // own buffer, which the socket's batch takes instead of copying.
+        #[cfg(feature = "ring")]
+        if self.layer.seal(to, bytes) {
+            let SecureTransport { inner, layer } = self;
+            let length = layer.sealed.len();
+            return match inner.transmit_buffer(to, &mut layer.sealed, 0..length, grouping) {
+                Transmitted::Failed => Transmitted::Failed,
+                _ => Transmitted::Sent(bytes.len()),
+            };
+        }
         if !self.layer.send(*to, bytes, Instant::now()) {
             // Never in the clear: a datagram no session can carry is
             // dropped, as a lost one (the engine's timeouts take over).
