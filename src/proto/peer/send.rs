@@ -111,7 +111,7 @@ leaves_host_nothing!((), i32, Option<(u8, PacketRef)>);
 /// the largest it takes (`maximumPacketSize`), whether its datagrams carry
 /// a checksum (which leaves each fragment 4 bytes less), its service
 /// time, and where the host keeps what its opt-in extensions ask of a
-/// send to the peer ([`SendExtras`]). `Host::with_peer` lends them with
+/// send to the peer (`SendExtras`). `Host::with_peer` lends them with
 /// the peer.
 #[derive(Clone, Copy)]
 pub struct SendTerms<'a> {
