@@ -995,8 +995,8 @@ ENET_API int enet_rs_peer_get_counters(ENetPeer *peer, ENetRsPeerCounters *count
  * read during the peer's DISCONNECT event, and it stays until the peer's
  * slot connects again (`enet_host_connect`, or an incoming connect
  * taking it). 0, or -1 for a NULL or foreign argument, a `size` below
- * `ENET_RS_DISCONNECT_REASON_SIZE_V1`, or a peer whose connection has not ended
- * (or that never connected). As for `enet_rs_host_get_stats`, the call
+ * `ENET_RS_DISCONNECT_REASON_SIZE_V1`, or a peer whose connection has not
+ * ended (or that never connected). As for `enet_rs_host_get_stats`, the call
  * fills as much of the struct as `size` covers and writes back in `size`
  * the bytes it filled.
  */

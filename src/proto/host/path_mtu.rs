@@ -16,9 +16,10 @@
 //! - **Lowering.** A reliable command sent [`BLACK_HOLE_SENDS`] times
 //!   without an acknowledgement while the peer is still heard from (its
 //!   pings, its acknowledgements) means large datagrams vanish: the size
-//!   drops to where searches start ([`PathTable::base`]). So does a datagram the system refuses as too large
-//!   (EMSGSIZE, with don't-fragment set). Either way the search starts
-//!   again a while later.
+//!   drops to where searches start ([`PathTable::base`]). So does a
+//!   datagram the system refuses as too large (EMSGSIZE, with
+//!   don't-fragment set). Either way the search starts again a while
+//!   later.
 //!
 //! A fragment keeps the size it was cut to: one cut larger than the path
 //! now carries cannot reach the peer, and its packet is stuck until the
