@@ -86,12 +86,16 @@ impl<T: Transport> Transport for SecureTransport<'_, T> {
             let SecureTransport { inner, layer } = self;
             let got = inner.receive(|from, datagram| {
                 // An application-data record opened outside the library
-                // goes to the engine at once.
+                // goes to the engine at once. The handler is taken only
+                // for a record that opened: a refused one (a replay, a
+                // forgery) leaves it for the next datagram of this call.
                 #[cfg(feature = "ring")]
                 if let Some(opened) = layer.open(from, datagram) {
-                    return match (opened, handle.take()) {
-                        (Some(range), Some(handle)) => Some(handle(from, &layer.opened[range])),
-                        _ => None,
+                    return match opened {
+                        Some(range) => handle
+                            .take()
+                            .map(|handle| handle(from, &layer.opened[range])),
+                        None => None,
                     };
                 }
                 layer.receive(from, datagram, Instant::now());
