@@ -97,9 +97,6 @@ pub struct SecureLayer {
     outbox: Outbox,
     /// The library's output buffer.
     scratch: Vec<u8>,
-    /// A received record opened outside the library (`record.rs`).
-    #[cfg(feature = "ring")]
-    opened: Vec<u8>,
     /// A record sealed outside the library, on its way to the socket.
     #[cfg(feature = "ring")]
     sealed: Vec<u8>,
@@ -122,8 +119,6 @@ impl SecureLayer {
             sessions: HashMap::new(),
             outbox: Outbox::default(),
             scratch: vec![0; 16 * 1024],
-            #[cfg(feature = "ring")]
-            opened: Vec::new(),
             #[cfg(feature = "ring")]
             sealed: Vec::new(),
             lost: Vec::new(),
@@ -186,18 +181,16 @@ impl SecureLayer {
 
     /// Opens a datagram from `from` outside the library if it is one
     /// application-data record of a session ready for that (`record.rs`):
-    /// `None` if it goes to [`SecureLayer::receive`], else the plaintext's
-    /// range in `self.opened`, or `Some(None)` if the record was refused.
+    /// `None` if it goes to [`SecureLayer::receive`] untouched, else the
+    /// plaintext's range in `datagram`, decrypted where it lies, or
+    /// `Some(None)` if the record was refused.
     #[cfg(feature = "ring")]
     fn open(
         &mut self,
         from: SocketAddr,
-        datagram: &[u8],
+        datagram: &mut [u8],
     ) -> Option<Option<std::ops::Range<usize>>> {
-        let opened = self
-            .sessions
-            .get_mut(&from)?
-            .open(datagram, &mut self.opened)?;
+        let opened = self.sessions.get_mut(&from)?.open(datagram)?;
         if opened.is_none() {
             self.drops.discarded += 1;
         }

@@ -90,8 +90,11 @@ impl Outbox {
         self.next_plaintext < self.plaintexts.len()
     }
 
-    pub fn bytes(&self, range: Range<usize>) -> &[u8] {
-        &self.bytes[range]
+    /// The bytes at `range` (a plaintext's, as [`Outbox::next_plaintext`]
+    /// gave it), lent mutably as the engine's transport lends what it
+    /// received.
+    pub fn bytes(&mut self, range: Range<usize>) -> &mut [u8] {
+        &mut self.bytes[range]
     }
 
     /// Empties the buffer once nothing in it is waiting.
@@ -260,17 +263,16 @@ impl Session {
 
     /// Opens `datagram` from the peer in `opened` (a copy) if it is one
     /// application-data record and the session is ready for this path:
-    /// `None` if it goes to the library, else the plaintext's range in
-    /// `opened`, or `Some(None)` if the record was refused.
+    /// `None` if it goes to the library (`datagram` untouched), else the
+    /// plaintext's range in `datagram`, decrypted in place, or
+    /// `Some(None)` if the record was refused.
     #[cfg(feature = "ring")]
-    pub fn open(&mut self, datagram: &[u8], opened: &mut Vec<u8>) -> Option<Option<Range<usize>>> {
+    pub fn open(&mut self, datagram: &mut [u8]) -> Option<Option<Range<usize>>> {
         if self.progress != Progress::Established || datagram.first() != Some(&23) {
             return None;
         }
         let (_, read) = self.keys.ready()?;
-        opened.clear();
-        opened.extend_from_slice(datagram);
-        let result = read.open(opened)?;
+        let result = read.open(datagram)?;
         self.heard_lately = true;
         Some(result)
     }
@@ -605,8 +607,8 @@ mod tests {
         /// What this path makes of `datagram` at `at`: `None` if it is the
         /// library's, else the plaintext, or `Some(None)` if refused.
         fn open(&mut self, at: &str, datagram: &[u8]) -> Option<Option<Vec<u8>>> {
-            let mut opened = Vec::new();
-            let result = self.session(at).open(datagram, &mut opened)?;
+            let mut opened = datagram.to_vec();
+            let result = self.session(at).open(&mut opened)?;
             Some(result.map(|range| opened[range].to_vec()))
         }
     }

@@ -69,7 +69,7 @@ impl<T: Transport> Transport for SecureTransport<'_, T> {
 
     fn receive<R>(
         &mut self,
-        handle: impl FnOnce(SocketAddr, &[u8]) -> R,
+        handle: impl FnOnce(SocketAddr, &mut [u8]) -> R,
     ) -> Result<Option<R>, ServiceFailed> {
         // Datagrams that carry no plaintext (handshakes, floods of
         // ClientHellos) end the receive phase after this many, so the
@@ -85,16 +85,17 @@ impl<T: Transport> Transport for SecureTransport<'_, T> {
             self.layer.outbox.tidy();
             let SecureTransport { inner, layer } = self;
             let got = inner.receive(|from, datagram| {
-                // An application-data record opened outside the library
-                // goes to the engine at once. The handler is taken only
-                // for a record that opened: a refused one (a replay, a
-                // forgery) leaves it for the next datagram of this call.
+                // An application-data record opened outside the library,
+                // where it was received, goes to the engine at once. The
+                // handler is taken only for a record that opened: a
+                // refused one (a replay, a forgery) leaves it for the next
+                // datagram of this call.
                 #[cfg(feature = "ring")]
                 if let Some(opened) = layer.open(from, datagram) {
                     return match opened {
                         Some(range) => handle
                             .take()
-                            .map(|handle| handle(from, &layer.opened[range])),
+                            .map(|handle| handle(from, &mut datagram[range])),
                         None => None,
                     };
                 }
@@ -203,7 +204,7 @@ impl<T: Transport> Transport for MaybeSecure<'_, T> {
 
     fn receive<R>(
         &mut self,
-        handle: impl FnOnce(SocketAddr, &[u8]) -> R,
+        handle: impl FnOnce(SocketAddr, &mut [u8]) -> R,
     ) -> Result<Option<R>, ServiceFailed> {
         match self {
             MaybeSecure::Plain(inner) => inner.receive(handle),

@@ -20,11 +20,13 @@ pub const DATAGRAM_CAPACITY: usize = ENET_PROTOCOL_MAXIMUM_MTU as usize;
 pub const NOBODY: SocketAddr = SocketAddr::V4(SocketAddrV4::new(Ipv4Addr::UNSPECIFIED, 0));
 
 /// One datagram taken from a [`ReceiveBatch`](super::sys::ReceiveBatch).
+/// Its bytes are the batch's to lend mutably: an encrypted host opens a
+/// record where it was received.
 #[derive(Debug)]
 pub enum Datagram<'a> {
     Received {
         from: SocketAddr,
-        bytes: &'a [u8],
+        bytes: &'a mut [u8],
     },
     /// Longer than [`DATAGRAM_CAPACITY`]; its contents are lost.
     Truncated,

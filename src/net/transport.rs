@@ -136,7 +136,7 @@ fn receive_raw<R>(
     socket: ENetSocket,
     received: &mut ReceiveBatch,
     oversized: &mut u64,
-    handle: impl FnOnce(SocketAddr, &[u8]) -> R,
+    handle: impl FnOnce(SocketAddr, &mut [u8]) -> R,
 ) -> Result<Option<R>, ServiceFailed> {
     loop {
         if !received.has_pending() {
@@ -209,7 +209,7 @@ impl SocketTransport<'_> {
     #[inline(never)]
     fn receive_conditioned<R>(
         &mut self,
-        handle: impl FnOnce(SocketAddr, &[u8]) -> R,
+        handle: impl FnOnce(SocketAddr, &mut [u8]) -> R,
     ) -> Result<Option<R>, ServiceFailed> {
         let SocketTransport {
             socket,
@@ -231,14 +231,14 @@ impl SocketTransport<'_> {
             let taken = receive_raw(*socket, received, oversized, |from, bytes| {
                 netsim
                     .incoming
-                    .admit_ip(now, bytes, from, ip_headers(&from))
+                    .admit_ip(now, &*bytes, from, ip_headers(&from))
             })?;
             if taken.is_none() {
                 due = netsim.incoming.pop_due(now);
                 break;
             }
         }
-        Ok(due.map(|(from, bytes)| handle(from, &bytes)))
+        Ok(due.map(|(from, mut bytes)| handle(from, &mut bytes)))
     }
 
     /// [`Transport::transmit`] through the conditioner: the datagram goes
@@ -305,7 +305,7 @@ impl Transport for SocketTransport<'_> {
 
     fn receive<R>(
         &mut self,
-        handle: impl FnOnce(SocketAddr, &[u8]) -> R,
+        handle: impl FnOnce(SocketAddr, &mut [u8]) -> R,
     ) -> Result<Option<R>, ServiceFailed> {
         if self.netsim.is_some() {
             return self.receive_conditioned(handle);

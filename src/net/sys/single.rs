@@ -70,7 +70,7 @@ impl ReceiveBatch {
         let start = index * DATAGRAM_CAPACITY;
         Some(Datagram::Received {
             from: self.sources[index],
-            bytes: &self.storage[start..start + self.lengths[index]],
+            bytes: &mut self.storage[start..start + self.lengths[index]],
         })
     }
 

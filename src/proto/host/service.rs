@@ -39,10 +39,11 @@ pub trait Transport {
     /// The clock, in milliseconds.
     fn now(&mut self) -> u32;
     /// Hands the next received datagram to `handle` and returns what it
-    /// returned, or `None` when nothing is waiting.
+    /// returned, or `None` when nothing is waiting. The bytes are lent
+    /// mutably, so a transport that decrypts can do it where they lie.
     fn receive<R>(
         &mut self,
-        handle: impl FnOnce(SocketAddr, &[u8]) -> R,
+        handle: impl FnOnce(SocketAddr, &mut [u8]) -> R,
     ) -> Result<Option<R>, ServiceFailed>;
     /// Queues a datagram for sending, and says what became of it.
     /// `grouping`: how it may leave in one segmented send with the

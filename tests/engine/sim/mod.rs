@@ -68,12 +68,12 @@ impl Transport for SimTransport<'_> {
 
     fn receive<R>(
         &mut self,
-        handle: impl FnOnce(SocketAddr, &[u8]) -> R,
+        handle: impl FnOnce(SocketAddr, &mut [u8]) -> R,
     ) -> Result<Option<R>, ServiceFailed> {
         Ok(self
             .due
             .pop_front()
-            .map(|(from, bytes)| handle(from.into(), &bytes)))
+            .map(|(from, mut bytes)| handle(from.into(), &mut bytes)))
     }
 
     fn transmit(&mut self, to: &SocketAddr, bytes: &[u8], _grouping: Grouping) -> Transmitted {

@@ -77,13 +77,13 @@ impl Transport for LinkTransport<'_> {
 
     fn receive<R>(
         &mut self,
-        handle: impl FnOnce(SocketAddr, &[u8]) -> R,
+        handle: impl FnOnce(SocketAddr, &mut [u8]) -> R,
     ) -> Result<Option<R>, ServiceFailed> {
         Ok(self
             .0
             .inbox
             .pop_front()
-            .map(|(from, datagram)| handle(from, &datagram)))
+            .map(|(from, mut datagram)| handle(from, &mut datagram)))
     }
 
     fn transmit(&mut self, to: &SocketAddr, bytes: &[u8], _grouping: Grouping) -> Transmitted {

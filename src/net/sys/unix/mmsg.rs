@@ -252,7 +252,7 @@ impl ReceiveBatch {
         let base = index * self.slot;
         Some(Datagram::Received {
             from: self.sources[index],
-            bytes: &self.storage[base + start..base + end],
+            bytes: &mut self.storage[base + start..base + end],
         })
     }
 
