@@ -27,6 +27,17 @@
 //!   its own HelloVerifyRequest left it, then this one: it checks the
 //!   cookie too, and goes on with the handshake.
 //!
+//! A client may split its ClientHello into several handshake fragments
+//! (OpenSSL 3 does with its default cipher list and a small MTU guess),
+//! in one datagram or several. A first ClientHello (message sequence 0)
+//! needs no reassembly: the fragment that starts it carries the client
+//! random, and the record sequence number and the random are all a
+//! HelloVerifyRequest depends on, so that fragment is answered at once and
+//! the others are dropped. The second one, which echoes the cookie, comes
+//! in fragments too, and the library needs it whole: its fragments go to
+//! a small bounded table ([`fragments`]), and a ClientHello completed
+//! there is handled as one that came whole.
+//!
 //! The library's cookie covers the client random, not the address, so one
 //! cookie obtained honestly could be replayed from spoofed sources: the
 //! gate admits each client random once (it remembers the last
@@ -49,7 +60,10 @@ use rand09::rngs::StdRng;
 use rand09::{Rng, SeedableRng};
 use sha2::Sha256;
 
-use super::hello::{ClientHello, ServerFlight};
+mod fragments;
+use fragments::Fragments;
+
+use super::hello::{hello_fragments, ClientHello, ServerFlight};
 use super::session::{Outbox, Session};
 use super::setup::ServerSetup;
 
@@ -71,6 +85,8 @@ pub enum Admission {
     Dropped,
     /// Answered with a HelloVerifyRequest; nothing kept.
     Verify,
+    /// Fragments of a ClientHello, held until the rest comes.
+    Held,
     /// A valid cookie: the address's new session.
     Admitted(Box<Session>),
 }
@@ -82,6 +98,8 @@ pub struct Gate {
     cookie_secret: [u8; 32],
     admitted: VecDeque<[u8; 32]>,
     admitted_set: HashSet<[u8; 32]>,
+    /// ClientHellos arriving in fragments.
+    fragments: Fragments,
 }
 
 impl Gate {
@@ -93,6 +111,7 @@ impl Gate {
             cookie_secret: cookie_secret(server.seed),
             admitted: VecDeque::new(),
             admitted_set: HashSet::new(),
+            fragments: Fragments::default(),
         }
     }
 
@@ -115,9 +134,44 @@ impl Gate {
         outbox: &mut Outbox,
         scratch: &mut Vec<u8>,
     ) -> Admission {
-        let Some(hello) = ClientHello::parse(datagram) else {
-            return Admission::Dropped;
-        };
+        if let Some(hello) = ClientHello::parse(datagram) {
+            return self.answer(server, from, &hello, datagram, now, outbox, scratch);
+        }
+        let mut admission = Admission::Dropped;
+        for fragment in hello_fragments(datagram) {
+            if fragment.message_seq == 0 {
+                // A first ClientHello: its start is all the answer needs.
+                if let Some(random) = fragment.random() {
+                    outbox.record(from, &fragment.verify_request(&self.cookie(random)));
+                    admission = Admission::Verify;
+                }
+                continue;
+            }
+            let Some(whole) = self.fragments.add(from, &fragment, now) else {
+                admission = Admission::Held;
+                continue;
+            };
+            return match ClientHello::parse(&whole) {
+                Some(hello) => self.answer(server, from, &hello, &whole, now, outbox, scratch),
+                None => Admission::Dropped,
+            };
+        }
+        admission
+    }
+
+    /// Answers `hello`, whose record is `record`: a HelloVerifyRequest, or
+    /// a session when it echoes a valid cookie.
+    #[allow(clippy::too_many_arguments)]
+    fn answer(
+        &mut self,
+        server: &ServerSetup,
+        from: SocketAddr,
+        hello: &ClientHello,
+        record: &[u8],
+        now: Instant,
+        outbox: &mut Outbox,
+        scratch: &mut Vec<u8>,
+    ) -> Admission {
         let cookie = self.cookie(hello.random());
         let random: [u8; 32] = hello.random().try_into().unwrap_or([0; 32]);
         if !same(hello.cookie(), &cookie) || self.admitted_set.contains(&random) {
@@ -132,7 +186,7 @@ impl Gate {
             return Admission::Dropped;
         }
         discard_flight(&mut dtls, scratch);
-        if dtls.handle_packet(datagram).is_err() {
+        if dtls.handle_packet(record).is_err() {
             return Admission::Dropped;
         }
         let mark = outbox.records_mark();
@@ -232,6 +286,7 @@ mod tests {
                 cookie_secret: cookie_secret(seed),
                 admitted: VecDeque::new(),
                 admitted_set: HashSet::new(),
+                fragments: Fragments::default(),
             };
             for _ in 0..3 {
                 let hello = client_hello();
