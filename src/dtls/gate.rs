@@ -255,6 +255,7 @@ fn discard_flight(dtls: &mut Dtls, scratch: &mut Vec<u8>) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::dtls::hello::fragment_records;
     use crate::dtls::setup::{session_config, ClientSetup};
 
     /// A ClientHello from a real client session (the library's own).
@@ -349,6 +350,120 @@ mod tests {
         let elsewhere: SocketAddr = "127.0.0.9:9".parse().unwrap();
         assert!(matches!(
             gate.admit(&server, elsewhere, &good, now, &mut outbox, &mut scratch),
+            Admission::Verify
+        ));
+    }
+
+    /// The records of an outbox, in order.
+    fn sent(outbox: &mut Outbox) -> Vec<Vec<u8>> {
+        let mut records = Vec::new();
+        outbox.send_records(|_, record| records.push(record.to_vec()));
+        records
+    }
+
+    #[test]
+    fn a_first_hello_in_fragments_gets_the_answer_a_whole_one_gets() {
+        let server = ServerSetup::self_signed().unwrap();
+        let mut gate = Gate::new(&server);
+        let mut scratch = vec![0; 4096];
+        let mut outbox = Outbox::default();
+        let from: SocketAddr = "127.0.0.1:2".parse().unwrap();
+        let now = Instant::now();
+        let hello = client_hello();
+        let body_length = hello.len() - 25;
+        let records = fragment_records(&hello, &[(0, 60), (60, body_length - 60)], 0);
+        let whole_answer = ClientHello::parse(&hello)
+            .unwrap()
+            .verify_request(&gate.cookie(ClientHello::parse(&hello).unwrap().random()));
+        // Both fragments in one datagram, then each in its own, in either
+        // order: one answer per opening fragment, nothing held.
+        for datagrams in [
+            vec![records.concat()],
+            records.clone(),
+            vec![records[1].clone(), records[0].clone()],
+        ] {
+            let mut outcomes = Vec::new();
+            for datagram in &datagrams {
+                outcomes.push(gate.admit(&server, from, datagram, now, &mut outbox, &mut scratch));
+            }
+            assert_eq!(
+                outcomes
+                    .iter()
+                    .filter(|outcome| matches!(outcome, Admission::Verify))
+                    .count(),
+                1
+            );
+            assert!(!outcomes.iter().any(|o| matches!(o, Admission::Admitted(_))));
+            assert_eq!(sent(&mut outbox), vec![whole_answer.clone()]);
+            assert_eq!(gate.fragments.len(), 0);
+        }
+    }
+
+    #[test]
+    fn a_cookie_in_fragments_admits_once_they_are_all_in() {
+        let server = ServerSetup::self_signed().unwrap();
+        let mut scratch = vec![0; 4096];
+        let mut outbox = Outbox::default();
+        let now = Instant::now();
+        let hello = client_hello();
+        let parsed = ClientHello::parse(&hello).unwrap();
+        let second = |cookie: &[u8]| {
+            let mut second = parsed.first();
+            let at = cookie_offset(&second);
+            second[at] = cookie.len() as u8;
+            second.splice(at + 1..at + 1, cookie.iter().copied());
+            fix_lengths(&mut second, 1);
+            second
+        };
+        let from: SocketAddr = "127.0.0.1:2".parse().unwrap();
+        let elsewhere: SocketAddr = "127.0.0.9:9".parse().unwrap();
+        for order in [[0, 1, 2], [2, 0, 1], [1, 2, 0]] {
+            let mut gate = Gate::new(&server);
+            let good = second(&gate.cookie(parsed.random()));
+            let body_length = good.len() - 25;
+            // Three overlapping fragments, each in its own datagram.
+            let third = body_length / 3;
+            let records = fragment_records(
+                &good,
+                &[(0, third + 10), (third, third + 10), (2 * third, body_length - 2 * third)],
+                2,
+            );
+            let (last, firsts) = order.split_last().unwrap();
+            for &i in firsts {
+                assert!(matches!(
+                    gate.admit(&server, from, &records[i], now, &mut outbox, &mut scratch),
+                    Admission::Held
+                ));
+            }
+            // The last fragment from another address completes nothing.
+            assert!(matches!(
+                gate.admit(&server, elsewhere, &records[*last], now, &mut outbox, &mut scratch),
+                Admission::Held
+            ));
+            assert!(matches!(
+                gate.admit(&server, from, &records[*last], now, &mut outbox, &mut scratch),
+                Admission::Admitted(_)
+            ));
+            // The same fragments again (a replay, from anywhere): nothing.
+            let replayer: SocketAddr = "127.0.0.7:7".parse().unwrap();
+            for &i in firsts {
+                assert!(matches!(
+                    gate.admit(&server, replayer, &records[i], now, &mut outbox, &mut scratch),
+                    Admission::Held
+                ));
+            }
+            assert!(matches!(
+                gate.admit(&server, replayer, &records[*last], now, &mut outbox, &mut scratch),
+                Admission::Verify
+            ));
+        }
+        // A forged cookie in fragments gets a HelloVerifyRequest, no session.
+        let mut gate = Gate::new(&server);
+        let forged = second(&[7; 32]);
+        let half = (forged.len() - 25) / 2;
+        let records = fragment_records(&forged, &[(0, half), (half, forged.len() - 25 - half)], 2);
+        assert!(matches!(
+            gate.admit(&server, from, &records.concat(), now, &mut outbox, &mut scratch),
             Admission::Verify
         ));
     }
