@@ -425,7 +425,11 @@ mod tests {
             let third = body_length / 3;
             let records = fragment_records(
                 &good,
-                &[(0, third + 10), (third, third + 10), (2 * third, body_length - 2 * third)],
+                &[
+                    (0, third + 10),
+                    (third, third + 10),
+                    (2 * third, body_length - 2 * third),
+                ],
                 2,
             );
             let (last, firsts) = order.split_last().unwrap();
@@ -437,23 +441,51 @@ mod tests {
             }
             // The last fragment from another address completes nothing.
             assert!(matches!(
-                gate.admit(&server, elsewhere, &records[*last], now, &mut outbox, &mut scratch),
+                gate.admit(
+                    &server,
+                    elsewhere,
+                    &records[*last],
+                    now,
+                    &mut outbox,
+                    &mut scratch
+                ),
                 Admission::Held
             ));
             assert!(matches!(
-                gate.admit(&server, from, &records[*last], now, &mut outbox, &mut scratch),
+                gate.admit(
+                    &server,
+                    from,
+                    &records[*last],
+                    now,
+                    &mut outbox,
+                    &mut scratch
+                ),
                 Admission::Admitted(_)
             ));
             // The same fragments again (a replay, from anywhere): nothing.
             let replayer: SocketAddr = "127.0.0.7:7".parse().unwrap();
             for &i in firsts {
                 assert!(matches!(
-                    gate.admit(&server, replayer, &records[i], now, &mut outbox, &mut scratch),
+                    gate.admit(
+                        &server,
+                        replayer,
+                        &records[i],
+                        now,
+                        &mut outbox,
+                        &mut scratch
+                    ),
                     Admission::Held
                 ));
             }
             assert!(matches!(
-                gate.admit(&server, replayer, &records[*last], now, &mut outbox, &mut scratch),
+                gate.admit(
+                    &server,
+                    replayer,
+                    &records[*last],
+                    now,
+                    &mut outbox,
+                    &mut scratch
+                ),
                 Admission::Verify
             ));
         }
@@ -463,7 +495,14 @@ mod tests {
         let half = (forged.len() - 25) / 2;
         let records = fragment_records(&forged, &[(0, half), (half, forged.len() - 25 - half)], 2);
         assert!(matches!(
-            gate.admit(&server, from, &records.concat(), now, &mut outbox, &mut scratch),
+            gate.admit(
+                &server,
+                from,
+                &records.concat(),
+                now,
+                &mut outbox,
+                &mut scratch
+            ),
             Admission::Verify
         ));
     }

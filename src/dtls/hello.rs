@@ -393,7 +393,9 @@ mod tests {
         assert_eq!(fragments.len(), 2);
         assert_eq!((fragments[0].offset, fragments[0].bytes.len()), (0, 50));
         assert_eq!(fragments[1].offset, 50);
-        assert!(fragments.iter().all(|f| f.message_seq == 1 && f.length == body_length));
+        assert!(fragments
+            .iter()
+            .all(|f| f.message_seq == 1 && f.length == body_length));
         assert_eq!(fragments[1].record_sequence(), &[0, 0, 0, 0, 0, 4]);
         assert_eq!(
             fragments[0].random(),
@@ -407,7 +409,9 @@ mod tests {
         let cookie = [5; 32];
         assert_eq!(
             fragments[0].verify_request(&cookie),
-            ClientHello::parse(&resequenced).unwrap().verify_request(&cookie)
+            ClientHello::parse(&resequenced)
+                .unwrap()
+                .verify_request(&cookie)
         );
         let mut body = fragments[0].bytes.to_vec();
         body.extend_from_slice(fragments[1].bytes);
@@ -424,7 +428,11 @@ mod tests {
         let datagram = records.concat();
         for cut in 0..datagram.len() {
             let expected = usize::from(cut >= records[0].len());
-            assert_eq!(hello_fragments(&datagram[..cut]).count(), expected, "cut at {cut}");
+            assert_eq!(
+                hello_fragments(&datagram[..cut]).count(),
+                expected,
+                "cut at {cut}"
+            );
         }
         assert_eq!(hello_fragments(&datagram).count(), 2);
         // A fragment that claims to reach past the message's length.

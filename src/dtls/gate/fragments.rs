@@ -114,8 +114,7 @@ impl Fragments {
         fragment: &HelloFragment,
         now: Instant,
     ) -> Option<Vec<u8>> {
-        if fragment.length > MAX_BODY || fragment.offset + fragment.bytes.len() > fragment.length
-        {
+        if fragment.length > MAX_BODY || fragment.offset + fragment.bytes.len() > fragment.length {
             return None;
         }
         self.entries
@@ -144,7 +143,11 @@ impl Fragments {
         if !entry.is_whole() {
             return None;
         }
-        let whole = whole_hello(&entry.record, entry.message_seq, &entry.body[..entry.length]);
+        let whole = whole_hello(
+            &entry.record,
+            entry.message_seq,
+            &entry.body[..entry.length],
+        );
         self.entries.swap_remove(at);
         Some(whole)
     }
@@ -253,7 +256,13 @@ mod tests {
         let mut other_message = records[1].clone();
         other_message[RECORD_HEADER + 5] = 2;
         let mut table = Fragments::default();
-        assert!(feed(&mut table, address(1), &[records[0].clone(), other_message], now).is_empty());
+        assert!(feed(
+            &mut table,
+            address(1),
+            &[records[0].clone(), other_message],
+            now
+        )
+        .is_empty());
     }
 
     #[test]
