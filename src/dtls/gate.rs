@@ -140,8 +140,9 @@ impl Gate {
         let mut admission = Admission::Dropped;
         for fragment in hello_fragments(datagram) {
             if fragment.message_seq == 0 {
-                // A first ClientHello: its start is all the answer needs.
-                if let Some(random) = fragment.random() {
+                // A first ClientHello: its start is all the answer needs
+                // (one answer a datagram, however many starts it holds).
+                if let (Some(random), Admission::Dropped) = (fragment.random(), &admission) {
                     outbox.record(from, &fragment.verify_request(&self.cookie(random)));
                     admission = Admission::Verify;
                 }
@@ -379,6 +380,7 @@ mod tests {
         // order: one answer per opening fragment, nothing held.
         for datagrams in [
             vec![records.concat()],
+            vec![[records[0].clone(), records[0].clone()].concat()],
             records.clone(),
             vec![records[1].clone(), records[0].clone()],
         ] {
