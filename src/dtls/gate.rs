@@ -27,6 +27,17 @@
 //!   its own HelloVerifyRequest left it, then this one: it checks the
 //!   cookie too, and goes on with the handshake.
 //!
+//! A client may split its ClientHello into several handshake fragments
+//! (OpenSSL 3 does with its default cipher list and a small MTU guess),
+//! in one datagram or several. A first ClientHello (message sequence 0)
+//! needs no reassembly: the fragment that starts it carries the client
+//! random, and the record sequence number and the random are all a
+//! HelloVerifyRequest depends on, so that fragment is answered at once and
+//! the others are dropped. The second one, which echoes the cookie, comes
+//! in fragments too, and the library needs it whole: its fragments go to
+//! a small bounded table ([`fragments`]), and a ClientHello completed
+//! there is handled as one that came whole.
+//!
 //! The library's cookie covers the client random, not the address, so one
 //! cookie obtained honestly could be replayed from spoofed sources: the
 //! gate admits each client random once (it remembers the last
@@ -49,7 +60,10 @@ use rand09::rngs::StdRng;
 use rand09::{Rng, SeedableRng};
 use sha2::Sha256;
 
-use super::hello::{ClientHello, ServerFlight};
+mod fragments;
+use fragments::Fragments;
+
+use super::hello::{hello_fragments, ClientHello, ServerFlight};
 use super::session::{Outbox, Session};
 use super::setup::ServerSetup;
 
@@ -71,6 +85,8 @@ pub enum Admission {
     Dropped,
     /// Answered with a HelloVerifyRequest; nothing kept.
     Verify,
+    /// Fragments of a ClientHello, held until the rest comes.
+    Held,
     /// A valid cookie: the address's new session.
     Admitted(Box<Session>),
 }
@@ -82,6 +98,8 @@ pub struct Gate {
     cookie_secret: [u8; 32],
     admitted: VecDeque<[u8; 32]>,
     admitted_set: HashSet<[u8; 32]>,
+    /// ClientHellos arriving in fragments.
+    fragments: Fragments,
 }
 
 impl Gate {
@@ -93,6 +111,7 @@ impl Gate {
             cookie_secret: cookie_secret(server.seed),
             admitted: VecDeque::new(),
             admitted_set: HashSet::new(),
+            fragments: Fragments::default(),
         }
     }
 
@@ -115,9 +134,45 @@ impl Gate {
         outbox: &mut Outbox,
         scratch: &mut Vec<u8>,
     ) -> Admission {
-        let Some(hello) = ClientHello::parse(datagram) else {
-            return Admission::Dropped;
-        };
+        if let Some(hello) = ClientHello::parse(datagram) {
+            return self.answer(server, from, &hello, datagram, now, outbox, scratch);
+        }
+        let mut admission = Admission::Dropped;
+        for fragment in hello_fragments(datagram) {
+            if fragment.message_seq == 0 {
+                // A first ClientHello: its start is all the answer needs
+                // (one answer a datagram, however many starts it holds).
+                if let (Some(random), Admission::Dropped) = (fragment.random(), &admission) {
+                    outbox.record(from, &fragment.verify_request(&self.cookie(random)));
+                    admission = Admission::Verify;
+                }
+                continue;
+            }
+            let Some(whole) = self.fragments.add(from, &fragment, now) else {
+                admission = Admission::Held;
+                continue;
+            };
+            return match ClientHello::parse(&whole) {
+                Some(hello) => self.answer(server, from, &hello, &whole, now, outbox, scratch),
+                None => Admission::Dropped,
+            };
+        }
+        admission
+    }
+
+    /// Answers `hello`, whose record is `record`: a HelloVerifyRequest, or
+    /// a session when it echoes a valid cookie.
+    #[allow(clippy::too_many_arguments)]
+    fn answer(
+        &mut self,
+        server: &ServerSetup,
+        from: SocketAddr,
+        hello: &ClientHello,
+        record: &[u8],
+        now: Instant,
+        outbox: &mut Outbox,
+        scratch: &mut Vec<u8>,
+    ) -> Admission {
         let cookie = self.cookie(hello.random());
         let random: [u8; 32] = hello.random().try_into().unwrap_or([0; 32]);
         if !same(hello.cookie(), &cookie) || self.admitted_set.contains(&random) {
@@ -132,7 +187,7 @@ impl Gate {
             return Admission::Dropped;
         }
         discard_flight(&mut dtls, scratch);
-        if dtls.handle_packet(datagram).is_err() {
+        if dtls.handle_packet(record).is_err() {
             return Admission::Dropped;
         }
         let mark = outbox.records_mark();
@@ -201,6 +256,7 @@ fn discard_flight(dtls: &mut Dtls, scratch: &mut Vec<u8>) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::dtls::hello::fragment_records;
     use crate::dtls::setup::{session_config, ClientSetup};
 
     /// A ClientHello from a real client session (the library's own).
@@ -232,6 +288,7 @@ mod tests {
                 cookie_secret: cookie_secret(seed),
                 admitted: VecDeque::new(),
                 admitted_set: HashSet::new(),
+                fragments: Fragments::default(),
             };
             for _ in 0..3 {
                 let hello = client_hello();
@@ -294,6 +351,160 @@ mod tests {
         let elsewhere: SocketAddr = "127.0.0.9:9".parse().unwrap();
         assert!(matches!(
             gate.admit(&server, elsewhere, &good, now, &mut outbox, &mut scratch),
+            Admission::Verify
+        ));
+    }
+
+    /// The records of an outbox, in order.
+    fn sent(outbox: &mut Outbox) -> Vec<Vec<u8>> {
+        let mut records = Vec::new();
+        outbox.send_records(|_, record| records.push(record.to_vec()));
+        records
+    }
+
+    #[test]
+    fn a_first_hello_in_fragments_gets_the_answer_a_whole_one_gets() {
+        let server = ServerSetup::self_signed().unwrap();
+        let mut gate = Gate::new(&server);
+        let mut scratch = vec![0; 4096];
+        let mut outbox = Outbox::default();
+        let from: SocketAddr = "127.0.0.1:2".parse().unwrap();
+        let now = Instant::now();
+        let hello = client_hello();
+        let body_length = hello.len() - 25;
+        let records = fragment_records(&hello, &[(0, 60), (60, body_length - 60)], 0);
+        let whole_answer = ClientHello::parse(&hello)
+            .unwrap()
+            .verify_request(&gate.cookie(ClientHello::parse(&hello).unwrap().random()));
+        // Both fragments in one datagram, then each in its own, in either
+        // order: one answer per opening fragment, nothing held.
+        for datagrams in [
+            vec![records.concat()],
+            vec![[records[0].clone(), records[0].clone()].concat()],
+            records.clone(),
+            vec![records[1].clone(), records[0].clone()],
+        ] {
+            let mut outcomes = Vec::new();
+            for datagram in &datagrams {
+                outcomes.push(gate.admit(&server, from, datagram, now, &mut outbox, &mut scratch));
+            }
+            assert_eq!(
+                outcomes
+                    .iter()
+                    .filter(|outcome| matches!(outcome, Admission::Verify))
+                    .count(),
+                1
+            );
+            assert!(!outcomes.iter().any(|o| matches!(o, Admission::Admitted(_))));
+            assert_eq!(sent(&mut outbox), vec![whole_answer.clone()]);
+            assert_eq!(gate.fragments.len(), 0);
+        }
+    }
+
+    #[test]
+    fn a_cookie_in_fragments_admits_once_they_are_all_in() {
+        let server = ServerSetup::self_signed().unwrap();
+        let mut scratch = vec![0; 4096];
+        let mut outbox = Outbox::default();
+        let now = Instant::now();
+        let hello = client_hello();
+        let parsed = ClientHello::parse(&hello).unwrap();
+        let second = |cookie: &[u8]| {
+            let mut second = parsed.first();
+            let at = cookie_offset(&second);
+            second[at] = cookie.len() as u8;
+            second.splice(at + 1..at + 1, cookie.iter().copied());
+            fix_lengths(&mut second, 1);
+            second
+        };
+        let from: SocketAddr = "127.0.0.1:2".parse().unwrap();
+        let elsewhere: SocketAddr = "127.0.0.9:9".parse().unwrap();
+        for order in [[0, 1, 2], [2, 0, 1], [1, 2, 0]] {
+            let mut gate = Gate::new(&server);
+            let good = second(&gate.cookie(parsed.random()));
+            let body_length = good.len() - 25;
+            // Three overlapping fragments, each in its own datagram.
+            let third = body_length / 3;
+            let records = fragment_records(
+                &good,
+                &[
+                    (0, third + 10),
+                    (third, third + 10),
+                    (2 * third, body_length - 2 * third),
+                ],
+                2,
+            );
+            let (last, firsts) = order.split_last().unwrap();
+            for &i in firsts {
+                assert!(matches!(
+                    gate.admit(&server, from, &records[i], now, &mut outbox, &mut scratch),
+                    Admission::Held
+                ));
+            }
+            // The last fragment from another address completes nothing.
+            assert!(matches!(
+                gate.admit(
+                    &server,
+                    elsewhere,
+                    &records[*last],
+                    now,
+                    &mut outbox,
+                    &mut scratch
+                ),
+                Admission::Held
+            ));
+            assert!(matches!(
+                gate.admit(
+                    &server,
+                    from,
+                    &records[*last],
+                    now,
+                    &mut outbox,
+                    &mut scratch
+                ),
+                Admission::Admitted(_)
+            ));
+            // The same fragments again (a replay, from anywhere): nothing.
+            let replayer: SocketAddr = "127.0.0.7:7".parse().unwrap();
+            for &i in firsts {
+                assert!(matches!(
+                    gate.admit(
+                        &server,
+                        replayer,
+                        &records[i],
+                        now,
+                        &mut outbox,
+                        &mut scratch
+                    ),
+                    Admission::Held
+                ));
+            }
+            assert!(matches!(
+                gate.admit(
+                    &server,
+                    replayer,
+                    &records[*last],
+                    now,
+                    &mut outbox,
+                    &mut scratch
+                ),
+                Admission::Verify
+            ));
+        }
+        // A forged cookie in fragments gets a HelloVerifyRequest, no session.
+        let mut gate = Gate::new(&server);
+        let forged = second(&[7; 32]);
+        let half = (forged.len() - 25) / 2;
+        let records = fragment_records(&forged, &[(0, half), (half, forged.len() - 25 - half)], 2);
+        assert!(matches!(
+            gate.admit(
+                &server,
+                from,
+                &records.concat(),
+                now,
+                &mut outbox,
+                &mut scratch
+            ),
             Admission::Verify
         ));
     }

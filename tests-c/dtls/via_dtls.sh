@@ -30,7 +30,8 @@
 # GODOT_RELAY_POLL_US, how long a Godot relay sleeps when it found nothing
 # to do (default 1000); SOCAT_CIPHER, the socat client's cipher list
 # (default ECDHE-ECDSA-AES128-GCM-SHA256: Godot's mbedtls refuses the
-# ClientHello OpenSSL 3 sends with its default list).
+# ClientHello OpenSSL 3 sends with its default list; "default" leaves the
+# list to OpenSSL, whose ClientHello then comes in two fragments).
 # stdout: "PORT n", the port for the client. stderr: the relays' logs. Runs
 # until SIGTERM, then stops the relays (by PID) and exits 0, or 1 if a Godot
 # relay had exited on its own before (it never should). A socat relay exits
@@ -75,6 +76,8 @@ DTLS_DIR=$(cd "$DTLS_DIR" && pwd)
 ca=$(realpath "$ca")
 godot=${GODOT:-godot3-server}
 cipher=${SOCAT_CIPHER:-ECDHE-ECDSA-AES128-GCM-SHA256}
+cipher_option="cipher=$cipher,"
+[ "$cipher" = default ] && cipher_option=""
 
 is_native() {
     local side
@@ -163,7 +166,7 @@ if ! is_native "${INTEROP_CLIENT_SIDE:-}"; then
         if [ $no_verify -eq 1 ]; then verify="verify=0"
         else verify="cafile=$ca,commonname=$hostname"; fi
         socat_relay socat-dtls-client "UDP-LISTEN:%PORT%,bind=127.0.0.1" \
-            "OPENSSL-DTLS-CLIENT:127.0.0.1:$dtls_port,cipher=$cipher,$verify"
+            "OPENSSL-DTLS-CLIENT:127.0.0.1:$dtls_port,${cipher_option}$verify"
     fi
     client_port=$PORT
 fi
