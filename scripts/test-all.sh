@@ -52,7 +52,7 @@ chain() {
     setsid bash -c "echo 19 >/proc/self/autogroup 2>/dev/null; $(declare -f background); $*" &
     printf -v "$var" %s "$!"
 }
-# Five chains: release builds spend long stretches on one core (one
+# Four chains: release builds spend long stretches on one core (one
 # codegen unit, LTO), so several of them and the debug builds share the
 # cores well.
 # In CI the arm64 library is tested through the interop matrices (its unit
@@ -63,16 +63,15 @@ chain() {
 # iOS together), FreeBSD for itself (its don't-fragment option is its
 # own), and aarch64 Android for the other Android targets;
 # `cargo xtask check-targets` with no arguments checks all seven.
-# The compile check comes last, after the Windows tests' builds in their
-# chain: it has no step that waits on it but its own, while the builds that
-# arm64's and Windows's steps wait for end sooner without it, and it then
-# takes what those steps (emulated and wine-hosted peers) leave of the
-# cores.
+# The compile check comes last, after enet.dll in its chain: it has no
+# step that waits on it but its own, while the builds that arm64's and
+# Windows's steps wait for end sooner without it, and it then takes what
+# those steps (emulated and wine-hosted peers) leave of the cores.
 chain dll_chain background dll cargo xtask build-windows ';' \
-    background dll_i686 cargo xtask build-windows --target i686-pc-windows-gnu
-chain windows_chain background windows scripts/test-windows.sh --prebuild ';' \
-    background windows_i686 scripts/test-windows.sh --target i686-pc-windows-gnu --prebuild ';' \
+    background dll_i686 cargo xtask build-windows --target i686-pc-windows-gnu ';' \
     background targets cargo xtask check-targets x86_64-unknown-freebsd aarch64-linux-android aarch64-apple-ios
+chain windows_chain background windows scripts/test-windows.sh --prebuild ';' \
+    background windows_i686 scripts/test-windows.sh --target i686-pc-windows-gnu --prebuild
 # The 1.3.18 identity's build (docs/packaging.md) follows the arm64 build
 # in its chain: its own Cargo target directory, so it never waits on the
 # default build's lock. Only the library (enetperf is the same in both
@@ -83,13 +82,13 @@ chain arm64_chain background arm64 scripts/test-arm64.sh --prebuild --no-unit-te
     background identity cmake --build build-1.3.18 --target enet_build -j2
 # The other Linux targets (docs/platforms.md): each target's library, its
 # test build (unit tests and the layout proof) and its C peers, built with
-# std compiled for it. Two chains: i686 then armv7, in the order their
-# steps come, and s390x beside them. In one chain of three, s390x's builds
-# began last and ended alone, their final links on one core while the
-# other had nothing left to do, ten minutes after every other build.
+# std compiled for it; one chain, in the order their steps come. (A fifth
+# chain for s390x alone was tried: every chain then got a smaller share of
+# the idle cores, and the early steps waited longer for theirs than the
+# s390x step saved.)
 chain linux_chain background linux_i686 scripts/test-linux-target.sh i686-unknown-linux-gnu --prebuild ';' \
-    background linux_armv7 scripts/test-linux-target.sh armv7-unknown-linux-gnueabihf --prebuild
-chain s390x_chain background linux_s390x scripts/test-linux-target.sh s390x-unknown-linux-gnu --prebuild
+    background linux_armv7 scripts/test-linux-target.sh armv7-unknown-linux-gnueabihf --prebuild ';' \
+    background linux_s390x scripts/test-linux-target.sh s390x-unknown-linux-gnu --prebuild
 # joined NAME PID: waits until NAME has ended in chain PID, prints its log,
 # and succeeds if it did.
 joined() {
@@ -103,7 +102,7 @@ joined() {
 finish() {
     local group
     step_end
-    for group in "$dll_chain" "$windows_chain" "$arm64_chain" "$linux_chain" "$s390x_chain"; do kill -TERM -- "-$group" 2>/dev/null || true; done
+    for group in "$dll_chain" "$windows_chain" "$arm64_chain" "$linux_chain"; do kill -TERM -- "-$group" 2>/dev/null || true; done
     echo "-- $SECONDS s in all"
 }
 trap finish EXIT
@@ -239,12 +238,12 @@ scripts/package-windows.sh --target i686-pc-windows-gnu | tee target/package-win
 tests-c/windows/sdk/test-sdk.sh --target i686-pc-windows-gnu --zip "$(tail -n 1 target/package-windows-x86.log)"
 
 step "other systems compile: FreeBSD, and Android and iOS on aarch64 (cargo xtask check-targets, run in the background)"
-joined targets "$windows_chain"
+joined targets "$dll_chain"
 
 step "Linux on armv7 (armhf) under qemu-arm: the layout, the unit tests, the range coder and CRC-32, the interop matrices against Debian's armhf and x86_64 stock ENet"
 joined linux_armv7 "$linux_chain"
 scripts/test-linux-target.sh armv7-unknown-linux-gnueabihf --reduced
 
 step "Linux on s390x (big-endian) under qemu-s390x, our side with UDP offload off (qemu 7.2 does not byte-swap its control messages): the layout, the unit tests, the range coder and CRC-32, the interop matrices against Debian's s390x and x86_64 stock ENet"
-joined linux_s390x "$s390x_chain"
+joined linux_s390x "$linux_chain"
 scripts/test-linux-target.sh s390x-unknown-linux-gnu --reduced
