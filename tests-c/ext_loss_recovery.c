@@ -78,8 +78,17 @@ static int connected(void)
     return client_peer->state == ENET_PEER_STATE_CONNECTED && server_host->connectedPeers == 1;
 }
 
+/* The widest congestion window the client's peer had while sending: a
+ * timeout on a loaded machine (the process descheduled past the
+ * retransmission timeout) rightly shrinks the window again, so what the
+ * traffic opened is read as it goes, not only at the end. */
+static enet_uint32 widest_window;
+
 static int all_delivered(void)
 {
+    ENetRsPeerStats now;
+    if (enet_rs_peer_get_stats(client_peer, &now) == 0 && now.congestionWindow > widest_window)
+        widest_window = now.congestionWindow;
     return received == 400 && client_peer->reliableDataInTransit == 0;
 }
 
@@ -157,7 +166,7 @@ int main(void)
     }
     CHECK(service_until(client, server_host, all_delivered, &last));
     CHECK(enet_rs_peer_get_stats(client_peer, &stats) == 0);
-    CHECK(stats.congestionWindow > 65536);
+    CHECK(widest_window > 65536);
     CHECK(stats.retransmittedBytes <= 400 * 1000);
     CHECK(stats.fastRetransmits + stats.timeouts == stats.retransmittedCommands);
 
