@@ -323,15 +323,7 @@ mod tests {
         let from: SocketAddr = "127.0.0.1:2".parse().unwrap();
         let hello = client_hello();
         let parsed = ClientHello::parse(&hello).unwrap();
-        let answer = |cookie: &[u8]| {
-            // The client's second ClientHello: the cookie put in.
-            let mut second = parsed.first();
-            let at = cookie_offset(&second);
-            second[at] = cookie.len() as u8;
-            second.splice(at + 1..at + 1, cookie.iter().copied());
-            fix_lengths(&mut second, 1);
-            second
-        };
+        let answer = |cookie: &[u8]| with_cookie(&parsed, cookie);
         let now = Instant::now();
         assert!(matches!(
             gate.admit(&server, from, &hello, now, &mut outbox, &mut scratch),
@@ -409,14 +401,7 @@ mod tests {
         let now = Instant::now();
         let hello = client_hello();
         let parsed = ClientHello::parse(&hello).unwrap();
-        let second = |cookie: &[u8]| {
-            let mut second = parsed.first();
-            let at = cookie_offset(&second);
-            second[at] = cookie.len() as u8;
-            second.splice(at + 1..at + 1, cookie.iter().copied());
-            fix_lengths(&mut second, 1);
-            second
-        };
+        let second = |cookie: &[u8]| with_cookie(&parsed, cookie);
         let from: SocketAddr = "127.0.0.1:2".parse().unwrap();
         let elsewhere: SocketAddr = "127.0.0.9:9".parse().unwrap();
         for order in [[0, 1, 2], [2, 0, 1], [1, 2, 0]] {
@@ -507,6 +492,17 @@ mod tests {
             ),
             Admission::Verify
         ));
+    }
+
+    /// The client's second ClientHello: `hello`'s first one with `cookie`
+    /// put in.
+    fn with_cookie(hello: &ClientHello, cookie: &[u8]) -> Vec<u8> {
+        let mut second = hello.first();
+        let at = cookie_offset(&second);
+        second[at] = cookie.len() as u8;
+        second.splice(at + 1..at + 1, cookie.iter().copied());
+        fix_lengths(&mut second, 1);
+        second
     }
 
     /// Where the cookie's length byte sits in a ClientHello record.
