@@ -420,59 +420,25 @@ mod tests {
                 2,
             );
             let (last, firsts) = order.split_last().unwrap();
+            let mut admit = |from: SocketAddr, datagram: &[u8]| {
+                gate.admit(&server, from, datagram, now, &mut outbox, &mut scratch)
+            };
             for &i in firsts {
-                assert!(matches!(
-                    gate.admit(&server, from, &records[i], now, &mut outbox, &mut scratch),
-                    Admission::Held
-                ));
+                assert!(matches!(admit(from, &records[i]), Admission::Held));
             }
             // The last fragment from another address completes nothing.
+            assert!(matches!(admit(elsewhere, &records[*last]), Admission::Held));
             assert!(matches!(
-                gate.admit(
-                    &server,
-                    elsewhere,
-                    &records[*last],
-                    now,
-                    &mut outbox,
-                    &mut scratch
-                ),
-                Admission::Held
-            ));
-            assert!(matches!(
-                gate.admit(
-                    &server,
-                    from,
-                    &records[*last],
-                    now,
-                    &mut outbox,
-                    &mut scratch
-                ),
+                admit(from, &records[*last]),
                 Admission::Admitted(_)
             ));
             // The same fragments again (a replay, from anywhere): nothing.
             let replayer: SocketAddr = "127.0.0.7:7".parse().unwrap();
             for &i in firsts {
-                assert!(matches!(
-                    gate.admit(
-                        &server,
-                        replayer,
-                        &records[i],
-                        now,
-                        &mut outbox,
-                        &mut scratch
-                    ),
-                    Admission::Held
-                ));
+                assert!(matches!(admit(replayer, &records[i]), Admission::Held));
             }
             assert!(matches!(
-                gate.admit(
-                    &server,
-                    replayer,
-                    &records[*last],
-                    now,
-                    &mut outbox,
-                    &mut scratch
-                ),
+                admit(replayer, &records[*last]),
                 Admission::Verify
             ));
         }
