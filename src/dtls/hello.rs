@@ -103,26 +103,23 @@ impl<'a> ClientHello<'a> {
     /// The first ClientHello this one repeats: the same message without
     /// its cookie, with message and record sequence numbers 0.
     pub fn first(&self) -> Vec<u8> {
-        let cookie_length = self.cookie().len();
-        let after_cookie = self.cookie_at + 1 + cookie_length;
-        let mut first = Vec::with_capacity(self.datagram.len() - cookie_length);
-        first.extend_from_slice(&self.datagram[..self.cookie_at]);
-        first.push(0);
-        first.extend_from_slice(&self.datagram[after_cookie..]);
-        let body_length = first.len() - RECORD_HEADER - HANDSHAKE_HEADER;
-        let length = (body_length as u32).to_be_bytes();
-        let handshake = RECORD_HEADER;
-        // Record sequence number 0, record length.
-        first[5..11].fill(0);
-        let record_length = (first.len() - RECORD_HEADER) as u16;
-        first[11..13].copy_from_slice(&record_length.to_be_bytes());
-        // Message length, message sequence 0, fragment length.
-        first[handshake + 1..handshake + 4].copy_from_slice(&length[1..]);
-        first[handshake + 4..handshake + 6].fill(0);
-        first[handshake + 9..handshake + 12].copy_from_slice(&length[1..]);
-        debug_assert!(first[self.session_id_at] as usize <= 32);
-        first
+        debug_assert!(self.datagram[self.session_id_at] as usize <= 32);
+        let after_cookie = self.cookie_at + 1 + self.cookie().len();
+        let mut body = Vec::with_capacity(self.datagram.len() - after_cookie + self.cookie_at);
+        body.extend_from_slice(&self.datagram[RECORD_HEADER + HANDSHAKE_HEADER..self.cookie_at]);
+        body.push(0);
+        body.extend_from_slice(&self.datagram[after_cookie..]);
+        let mut header = *record_header(self.datagram);
+        header[5..11].fill(0);
+        whole_hello(&header, 0, &body)
     }
+}
+
+/// The record header at the start of a parsed record.
+fn record_header(record: &[u8]) -> &[u8; RECORD_HEADER] {
+    record[..RECORD_HEADER]
+        .try_into()
+        .unwrap_or_else(|_| unreachable!("a parsed record starts with its header"))
 }
 
 /// The sequence number in a record header of [`RECORD_HEADER`] bytes.
