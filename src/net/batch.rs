@@ -12,6 +12,20 @@ use crate::proto::Grouping;
 
 /// Datagrams per batch (per system call where the system batches).
 pub const BATCH: usize = 32;
+/// The datagrams a send pass hands to the system before the rest of its
+/// first batch: the peer starts on them while the pass builds (and, on an
+/// encrypted host, seals) the others. A window of reliable data otherwise
+/// waits for a whole batch to be built, and then for the peer to handle it
+/// all, before its acknowledgements come back: sender and receiver take
+/// turns instead of working side by side. Measured with `bench/dtls.sh`
+/// against no early flush: 1 MiB messages at 1.50x the MB/s in plaintext
+/// and 1.35x encrypted; 64-byte messages at 1.13x and 1.16x the rate,
+/// with the sender's CPU per message down by an eighth and the
+/// receiver's the same (plaintext) or 6 % up (encrypted). A first flush
+/// at 4 cost the encrypted receiver more, and flushing every 8 cost the
+/// plaintext receiver 11 %. Costs one system call more for a pass of
+/// more than this many datagrams, and none for a shorter one.
+pub const FIRST_FLUSH: usize = 8;
 /// Room for one datagram: the largest ENet datagram (its maximum MTU).
 /// A longer one arrives truncated and is reported as such.
 pub const DATAGRAM_CAPACITY: usize = ENET_PROTOCOL_MAXIMUM_MTU as usize;
@@ -62,12 +76,24 @@ pub struct Waiting {
 /// first flushes no datagram costs an allocation. At most a batch's worth
 /// of buffers (plus one) exist at a time, each as long as the longest
 /// datagram it held.
-#[derive(Default)]
 pub struct OutgoingDatagrams {
     /// The first `count` entries are the datagrams waiting, each with the
     /// buffer it is in; the buffers after them are spares.
     held: Vec<(Waiting, Vec<u8>)>,
     count: usize,
+    /// How many waiting make the batch due: [`FIRST_FLUSH`] until
+    /// datagrams of the send pass went to the system, then [`BATCH`].
+    due_at: usize,
+}
+
+impl Default for OutgoingDatagrams {
+    fn default() -> Self {
+        OutgoingDatagrams {
+            held: Vec::new(),
+            count: 0,
+            due_at: FIRST_FLUSH,
+        }
+    }
 }
 
 impl OutgoingDatagrams {
@@ -145,9 +171,28 @@ impl OutgoingDatagrams {
         })
     }
 
-    /// Forgets every datagram, keeping their buffers for later ones.
+    /// Forgets every datagram (they were sent), keeping their buffers
+    /// for later ones.
     pub fn clear(&mut self) {
         self.count = 0;
+    }
+
+    /// The datagrams waiting go to the system before the send pass ends:
+    /// the pass's later ones wait for a whole batch.
+    pub fn sending_in_pass(&mut self) {
+        self.due_at = BATCH;
+    }
+
+    /// Whether the datagrams waiting should go now: a whole batch, or the
+    /// send pass's first [`FIRST_FLUSH`].
+    #[inline]
+    pub fn is_due(&self) -> bool {
+        self.count >= self.due_at
+    }
+
+    /// The send pass ends: the next one's first datagrams go early again.
+    pub fn end_pass(&mut self) {
+        self.due_at = FIRST_FLUSH;
     }
 }
 
@@ -164,6 +209,33 @@ mod tests {
             .iter_from(0)
             .map(|(_, bytes)| bytes.to_vec())
             .collect()
+    }
+
+    #[test]
+    fn a_send_pass_sends_its_first_datagrams_early_then_whole_batches() {
+        let mut datagrams = OutgoingDatagrams::default();
+        let mut due_at = Vec::new();
+        let mut queue = |datagrams: &mut OutgoingDatagrams, count: usize| {
+            for number in 1..=count {
+                datagrams.copy(&to(), b"x", Grouping::Windowed);
+                if datagrams.is_due() {
+                    due_at.push(number);
+                    datagrams.sending_in_pass();
+                    datagrams.clear();
+                }
+            }
+            datagrams.end_pass();
+            datagrams.clear();
+        };
+        queue(&mut datagrams, 2 * BATCH);
+        queue(&mut datagrams, FIRST_FLUSH);
+        queue(&mut datagrams, FIRST_FLUSH - 1);
+        let first = FIRST_FLUSH;
+        assert_eq!(
+            due_at,
+            [first, first + BATCH, FIRST_FLUSH],
+            "each pass's first datagrams early, then whole batches"
+        );
     }
 
     #[test]

@@ -176,14 +176,14 @@ fn transmit_raw(
     grouping: Grouping,
 ) -> bool {
     outgoing.push(to, bytes, grouping);
-    flush_if_full(socket, outgoing)
+    flush_if_due(socket, outgoing)
 }
 
-/// Sends the batch if a datagram just queued filled it; `false` if that
-/// send failed.
+/// Sends the batch if the datagram just queued made it due; `false` if
+/// that send failed.
 #[inline(always)]
-fn flush_if_full(socket: ENetSocket, outgoing: &mut SendBatch) -> bool {
-    !(outgoing.is_full() && outgoing.flush(socket).is_err())
+fn flush_if_due(socket: ENetSocket, outgoing: &mut SendBatch) -> bool {
+    !(outgoing.is_due() && outgoing.flush_due(socket).is_err())
 }
 
 /// Hands the outgoing copies due by `now_us` to the send batch.
@@ -338,7 +338,7 @@ impl Transport for SocketTransport<'_> {
         }
         let length = range.len();
         if !(self.outgoing.push_buffer(to, buffer, range, grouping)
-            && flush_if_full(self.socket, self.outgoing))
+            && flush_if_due(self.socket, self.outgoing))
         {
             return Transmitted::Failed;
         }
@@ -353,6 +353,7 @@ impl Transport for SocketTransport<'_> {
         if self.netsim.is_some() {
             self.release_conditioned()?;
         }
+        self.outgoing.end_pass();
         self.outgoing.flush(self.socket).map_err(|_| ServiceFailed)
     }
 

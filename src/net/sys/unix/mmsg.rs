@@ -406,11 +406,24 @@ impl SendBatch {
         self.datagrams.is_empty()
     }
 
-    /// Whether a whole `sendmmsg` call's worth is waiting: flushing then
-    /// keeps the batch (and its memory) bounded however many peers a send
-    /// pass visits.
-    pub fn is_full(&self) -> bool {
-        self.datagrams.len() >= BATCH
+    /// Whether the datagrams waiting should go now: a whole batch's worth
+    /// (flushing then keeps the batch, and its memory, bounded however
+    /// many peers a send pass visits), or a send pass's first few
+    /// ([`FIRST_FLUSH`](crate::net::batch::FIRST_FLUSH)).
+    pub fn is_due(&self) -> bool {
+        self.datagrams.is_due()
+    }
+
+    /// [`Self::flush`] for a batch [`Self::is_due`] before its send pass
+    /// ends.
+    pub fn flush_due(&mut self, socket: ENetSocket) -> io::Result<()> {
+        self.datagrams.sending_in_pass();
+        self.flush(socket)
+    }
+
+    /// The send pass ends (its last datagrams are flushed with it).
+    pub fn end_pass(&mut self) {
+        self.datagrams.end_pass();
     }
 
     /// Messages handed to the kernel since creation (a segmented run is
@@ -962,7 +975,7 @@ mod tests {
         };
         for number in 0..total {
             outgoing.push(&receiver_address, &datagram(number), Grouping::Windowed);
-            if outgoing.is_full() {
+            if outgoing.is_due() {
                 outgoing.flush(sender).unwrap();
                 read(&mut incoming, &mut seen);
             }
