@@ -562,6 +562,57 @@ fn through_relay_with(
     }
 }
 
+/// A datagram that ends a session with an error (a fatal alert in the
+/// handshake, from the client's address) is counted as DTLS failed, and
+/// the session goes.
+#[test]
+fn a_fatal_alert_in_the_handshake_counts_as_dtls_failed() {
+    let ca = certs::ca("the CA");
+    let server = dtls_server(&certs::server(&ca, "localhost"));
+    let client = dtls_client(&ca.certificate_pem, Some("localhost"));
+    // SAFETY: a live host.
+    let port = unsafe { (*server).address.port };
+    let relay = Relay::start(
+        std::net::SocketAddr::from(([127, 0, 0, 1], port)),
+        Tamper::FatalAlertAfterServerHello,
+        true,
+    );
+    // SAFETY: a live host and a valid address.
+    let peer = unsafe { enet_host_connect(client, &localhost(relay.address.port()), 1, 0) };
+    assert!(!peer.is_null());
+    let failed = || dropped(server, ENetRsDropReason::ENET_RS_DROP_DTLS_FAILED);
+    let mut server_connects = 0;
+    pump(server, client, 3, |event| match event {
+        None => failed() > 0,
+        Some((true, event)) => {
+            server_connects += i32::from(event.r#type == ENetEventType::ENET_EVENT_TYPE_CONNECT);
+            false
+        }
+        Some(_) => false,
+    });
+    let alerts = relay
+        .counts
+        .alerts
+        .load(std::sync::atomic::Ordering::Relaxed);
+    assert_eq!(
+        alerts, 1,
+        "the relay saw the ServerHello and sent its alert"
+    );
+    assert_eq!(failed(), 1);
+    assert_eq!(server_connects, 0, "the handshake never finished");
+    // The other DTLS drops are not this one.
+    assert_eq!(
+        dropped(server, ENetRsDropReason::ENET_RS_DROP_DTLS_DISCARDED),
+        0
+    );
+    drop(relay);
+    // SAFETY: live hosts, destroyed once.
+    unsafe {
+        enet_host_destroy(client);
+        enet_host_destroy(server);
+    }
+}
+
 #[test]
 fn replayed_datagrams_are_dropped_before_the_engine() {
     let run = through_relay(true, Tamper::Replay, 200);

@@ -24,6 +24,21 @@ pub enum Tamper {
     FlipOneInThree,
     /// Passes every datagram on as it came (to measure them).
     Nothing,
+    /// Passes every datagram on, and once the server's ServerHello flight
+    /// comes back (the server now holds a handshaking session for the
+    /// relay's address), first sends the server a plaintext fatal alert
+    /// (handshake_failure) from that address.
+    FatalAlertAfterServerHello,
+}
+
+/// An epoch-0 DTLS 1.2 alert record: fatal, handshake_failure. Its
+/// sequence number (99) is past any the client uses in its handshake.
+const FATAL_ALERT: [u8; 15] = [21, 0xfe, 0xfd, 0, 0, 0, 0, 0, 0, 0, 99, 0, 2, 2, 40];
+
+/// Whether `datagram` from the server starts with a ServerHello: a
+/// handshake record (22) whose message type (at 13) is 2.
+fn is_server_hello(datagram: &[u8]) -> bool {
+    datagram.first() == Some(&22) && datagram.get(13) == Some(&2)
 }
 
 /// Counts of the client's datagrams the relay picked.
@@ -35,6 +50,8 @@ pub struct Counts {
     pub flipped: AtomicU64,
     /// The longest datagram either side sent, in bytes.
     pub longest: AtomicU64,
+    /// Fatal alerts sent to the server.
+    pub alerts: AtomicU64,
 }
 
 pub struct Relay {
@@ -91,7 +108,9 @@ impl Relay {
                                 let _ = back.send_to(datagram, server);
                                 counts.flipped.fetch_add(1, Ordering::Relaxed);
                             }
-                            Tamper::FlipOneInThree | Tamper::Nothing => {
+                            Tamper::FlipOneInThree
+                            | Tamper::Nothing
+                            | Tamper::FatalAlertAfterServerHello => {
                                 let _ = back.send_to(datagram, server);
                                 counts.intact.fetch_add(1, Ordering::Relaxed);
                             }
@@ -99,6 +118,13 @@ impl Relay {
                     }
                     if let (Ok((length, _)), Some(client)) = (back.recv_from(&mut buffer), client) {
                         counts.longest.fetch_max(length as u64, Ordering::Relaxed);
+                        if matches!(tamper, Tamper::FatalAlertAfterServerHello)
+                            && is_server_hello(&buffer[..length])
+                            && counts.alerts.load(Ordering::Relaxed) == 0
+                        {
+                            let _ = back.send_to(&FATAL_ALERT, server);
+                            counts.alerts.fetch_add(1, Ordering::Relaxed);
+                        }
                         let _ = front.send_to(&buffer[..length], client);
                     }
                 }
