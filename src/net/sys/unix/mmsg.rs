@@ -976,7 +976,7 @@ mod tests {
         for number in 0..total {
             outgoing.push(&receiver_address, &datagram(number), Grouping::Windowed);
             if outgoing.is_due() {
-                outgoing.flush(sender).unwrap();
+                outgoing.flush_due(sender).unwrap();
                 read(&mut incoming, &mut seen);
             }
         }
