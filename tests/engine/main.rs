@@ -15,6 +15,7 @@ mod hostile;
 mod sim_basic;
 mod sim_counters;
 mod sim_deadlines;
+mod sim_early_acks;
 mod sim_flood;
 mod sim_lifecycle;
 mod sim_long_timeouts;

@@ -119,6 +119,9 @@ pub(crate) struct Engine {
     /// what reaches the wire stays within the MTU the program set. 0 for
     /// a plain host, whose MTU rules are stock's.
     pub(in crate::proto::host) datagram_overhead: u32,
+    /// Bytes of reliable fragments received since the last send pass:
+    /// their acknowledgements are pending (see `receive_phase`).
+    pub(in crate::proto::host) fragment_bytes_unacknowledged: usize,
     /// What the host counted of its traffic (`counters.rs`).
     pub(in crate::proto::host) counters: crate::proto::state::counters::HostCounters,
     /// Why each ended slot's connection ended (see `ending.rs`).
@@ -374,6 +377,7 @@ impl Engine {
             datagram_overhead: 0,
             path: None,
             requests: Vec::new(),
+            fragment_bytes_unacknowledged: 0,
             counters: Default::default(),
             ends: Default::default(),
         })

@@ -313,6 +313,9 @@ impl Host {
         if !self.payload_allowed(index, header, length) {
             return Err(());
         }
+        if reliable {
+            self.engine.fragment_bytes_unacknowledged += length;
+        }
         let Some(channel) = self.channel_mut(index, header.channel_id.into()) else {
             return Err(());
         };

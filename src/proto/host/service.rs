@@ -29,6 +29,16 @@ use crate::wire::DropReason;
 /// Datagrams handled per receive phase, as stock.
 const RECEIVES_PER_PHASE: usize = 256;
 
+/// Bytes of reliable fragments after which a receive phase stops to send
+/// their acknowledgements before it reads on: a quarter of the largest
+/// window a sender may have in flight. A large message's sender is bound
+/// by that window, so acknowledgements that wait for the end of a long
+/// receive phase stall it while the receiver works through what it sent
+/// (an encrypted receiver, which opens each record, for longer). A pass
+/// of whole messages never stops early, so their cost is stock's: one
+/// send pass after the receive phase.
+const EARLY_ACKNOWLEDGEMENT_BYTES: usize = ENET_PROTOCOL_MAXIMUM_WINDOW_SIZE as usize / 4;
+
 /// The socket, the wait or the program's intercept failed: the service
 /// call returns -1.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -311,6 +321,7 @@ impl Host {
         check_timeouts: bool,
         want_event: bool,
     ) -> Result<Phase, ServiceFailed> {
+        self.engine.fragment_bytes_unacknowledged = 0;
         let mut slot = if want_event {
             EventSlot::wanted()
         } else {
@@ -356,6 +367,11 @@ impl Host {
                         return Ok(Phase::Done(serviced));
                     }
                 }
+            }
+            if self.engine.fragment_bytes_unacknowledged >= EARLY_ACKNOWLEDGEMENT_BYTES {
+                // What `enet_host_flush` would send: no timeouts checked,
+                // and any event stays queued for dispatch.
+                self.send_phase(transport, hooks, now, false, false)?;
             }
         }
         Ok(Phase::Continue)

@@ -1,0 +1,162 @@
+//! A receive phase that has taken a quarter window of a large reliable
+//! message's fragments sends their acknowledgements before it reads on,
+//! so the sender, bound by that window, refills it while the receiver
+//! works; a phase of whole messages sends its acknowledgements once, at
+//! its end, as stock's does.
+
+use std::collections::VecDeque;
+use std::net::SocketAddr;
+
+use enet::mem::{PacketFlags, PacketRef};
+use enet::proto::host::endpoint::enet_view;
+use enet::proto::{
+    ChannelId, CodecOnly, Grouping, ServiceFailed, Serviced, Transmitted, Transport,
+};
+
+use crate::sim::{address_of, connect, Sim};
+
+/// What the receiver's transport saw, in order.
+#[derive(Debug, PartialEq)]
+enum Step {
+    Received,
+    Sent,
+}
+
+/// A transport that hands over the datagrams it holds and logs each
+/// receive and each send.
+struct Logging {
+    now: u32,
+    due: VecDeque<(SocketAddr, Vec<u8>)>,
+    log: Vec<Step>,
+}
+
+impl Transport for Logging {
+    fn now(&mut self) -> u32 {
+        self.now
+    }
+
+    fn receive<R>(
+        &mut self,
+        handle: impl FnOnce(SocketAddr, &mut [u8]) -> R,
+    ) -> Result<Option<R>, ServiceFailed> {
+        Ok(self.due.pop_front().map(|(from, mut bytes)| {
+            self.log.push(Step::Received);
+            handle(from, &mut bytes)
+        }))
+    }
+
+    fn transmit(&mut self, _to: &SocketAddr, bytes: &[u8], _grouping: Grouping) -> Transmitted {
+        self.log.push(Step::Sent);
+        Transmitted::Sent(bytes.len())
+    }
+
+    fn flush(&mut self) -> Result<(), ServiceFailed> {
+        Ok(())
+    }
+
+    fn wait(&mut self, _ms: u32) -> Result<bool, ServiceFailed> {
+        Ok(true)
+    }
+}
+
+/// The client sends `count` reliable messages of `size` bytes in one send
+/// pass; the server then takes all of its datagrams in one receive phase.
+/// The log of the server's transport, and how many datagrams it took.
+fn receive_in_one_phase(size: usize, count: usize) -> (Vec<Step>, usize) {
+    let mut sim = Sim::new(7, 0);
+    let server = sim.add_host(1, 1);
+    let client = sim.add_host(1, 1);
+    let (client_peer, _) = connect(&mut sim, client, server, 1, 0);
+    sim.run_for(50);
+
+    for _ in 0..count {
+        let packet = PacketRef::new_with_data(&vec![0x5A; size], PacketFlags::RELIABLE).unwrap();
+        let accepted = sim
+            .host(client)
+            .with_peer(client_peer, |view, terms| {
+                view.send(ChannelId::from(0), &packet, terms)
+            })
+            .is_ok();
+        assert!(accepted);
+        let _ = packet.hand_to_program();
+    }
+    // Only the client runs: its datagrams are traced, none delivered yet.
+    sim.trace = Some(Vec::new());
+    sim.stalled[server] = true;
+    sim.step();
+    let client_port = address_of(client).port;
+    let from: SocketAddr = address_of(client).into();
+    let due: VecDeque<(SocketAddr, Vec<u8>)> = sim
+        .trace
+        .take()
+        .unwrap()
+        .into_iter()
+        .zip(&sim.trace_sent)
+        .filter(|(_, (_, port))| *port == client_port)
+        .map(|(bytes, _)| (from, bytes))
+        .collect();
+    let datagrams = due.len();
+    assert_eq!(enet_view(&from).port, client_port);
+
+    let now = sim.now;
+    let sim_host = &mut sim.hosts[server];
+    let mut transport = Logging {
+        now,
+        due,
+        log: Vec::new(),
+    };
+    let mut hooks = CodecOnly(sim_host.codec.as_mut());
+    // As a program calls enet_host_service until it reports nothing.
+    loop {
+        match sim_host.host.service(&mut transport, &mut hooks, true, 0) {
+            Ok(Serviced::Idle) if transport.due.is_empty() => break,
+            Ok(_) => {}
+            Err(ServiceFailed) => panic!("service failed"),
+        }
+    }
+    (transport.log, datagrams)
+}
+
+/// Positions (counted in datagrams received before it) of each send.
+fn sends_after(log: &[Step]) -> Vec<usize> {
+    let mut received = 0;
+    let mut sends = Vec::new();
+    for step in log {
+        match step {
+            Step::Received => received += 1,
+            Step::Sent => sends.push(received),
+        }
+    }
+    sends
+}
+
+#[test]
+fn a_large_message_is_acknowledged_a_quarter_window_at_a_time() {
+    // 48 KiB: about 36 fragments, all in the sender's first window.
+    let (log, datagrams) = receive_in_one_phase(48 * 1024, 1);
+    assert!(datagrams >= 30, "{datagrams} datagrams");
+    let sends = sends_after(&log);
+    // 16 KiB of fragments is 12 datagrams of the default MTU's.
+    let first = sends[0];
+    assert!(
+        (12..=13).contains(&first),
+        "first acknowledgements after {first} of {datagrams} datagrams: {sends:?}"
+    );
+    assert!(
+        sends.iter().filter(|&&at| at < datagrams).count() >= 2,
+        "acknowledgements sent while reading on: {sends:?}"
+    );
+}
+
+#[test]
+fn whole_messages_are_acknowledged_after_the_receive_phase() {
+    // 36 reliable messages of 1000 bytes: one a datagram, 36 KiB in all.
+    let (log, datagrams) = receive_in_one_phase(1000, 36);
+    assert!(datagrams >= 30, "{datagrams} datagrams");
+    let sends = sends_after(&log);
+    assert!(!sends.is_empty());
+    assert!(
+        sends.iter().all(|&at| at == datagrams),
+        "sent before the receive phase ended: {sends:?} of {datagrams}"
+    );
+}
