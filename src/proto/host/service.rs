@@ -370,8 +370,11 @@ impl Host {
             }
             if self.engine.fragment_bytes_unacknowledged >= EARLY_ACKNOWLEDGEMENT_BYTES {
                 // What `enet_host_flush` would send: no timeouts checked,
-                // and any event stays queued for dispatch.
+                // and any event stays queued for dispatch. Then the calls
+                // its checksum, compressor or free callbacks made, as
+                // after the service loop's own send passes.
                 self.send_phase(transport, hooks, now, false, false)?;
+                self.apply_callback_calls(transport, hooks)?;
             }
         }
         Ok(Phase::Continue)
