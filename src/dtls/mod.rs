@@ -21,6 +21,7 @@
 //! the library's general record layer costs more than the cipher.
 #![forbid(unsafe_code)]
 
+mod address_hash;
 mod aead;
 mod gate;
 mod hello;
@@ -38,6 +39,7 @@ use std::time::{Duration, Instant};
 
 use dimpl::Dtls;
 
+use address_hash::AddressHashing;
 use gate::{Admission, Gate};
 use session::{Ended, Outbox, Progress, Session};
 pub use setup::{ClientSetup, ServerSetup};
@@ -93,7 +95,8 @@ pub struct SecureLayer {
     /// A server's gate, made with its set-up.
     gate: Option<Gate>,
     /// Boxed: a session is a few KiB.
-    sessions: HashMap<SocketAddr, Box<Session>>,
+    /// Keyed by the peer's address, hashed as `address_hash.rs` says.
+    sessions: HashMap<SocketAddr, Box<Session>, AddressHashing>,
     outbox: Outbox,
     /// The library's output buffer.
     scratch: Vec<u8>,
@@ -116,7 +119,7 @@ impl SecureLayer {
             server: None,
             client: None,
             gate: None,
-            sessions: HashMap::new(),
+            sessions: HashMap::with_hasher(AddressHashing::new()),
             outbox: Outbox::default(),
             scratch: vec![0; 16 * 1024],
             #[cfg(feature = "ring")]
