@@ -368,7 +368,14 @@ impl Host {
                     }
                 }
             }
-            if self.engine.fragment_bytes_unacknowledged >= EARLY_ACKNOWLEDGEMENT_BYTES {
+            // Only while nothing received waits for the program: as after
+            // stock's receive phase, no acknowledgement leaves before the
+            // packets it covers can be handed over, so a reply it prompts
+            // (a DISCONNECT once everything is acknowledged, which resets
+            // the peer's queues) finds them delivered.
+            if self.engine.fragment_bytes_unacknowledged >= EARLY_ACKNOWLEDGEMENT_BYTES
+                && self.engine.dispatch_queue.is_empty()
+            {
                 // What `enet_host_flush` would send: no timeouts checked,
                 // and any event stays queued for dispatch. Then the calls
                 // its checksum, compressor or free callbacks made, as
