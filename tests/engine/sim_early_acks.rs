@@ -160,3 +160,20 @@ fn whole_messages_are_acknowledged_after_the_receive_phase() {
         "sent before the receive phase ended: {sends:?} of {datagrams}"
     );
 }
+
+#[test]
+fn nothing_is_acknowledged_early_while_a_packet_waits_for_the_program() {
+    // The first 48 KiB message completes at its last fragment and waits
+    // for dispatch; the second's fragments read after it must not be
+    // acknowledged before the phase ends (a reply to them could reset
+    // the peer's queues before the program has the first).
+    let (_, first_length) = receive_in_one_phase(48 * 1024, 1);
+    let (log, datagrams) = receive_in_one_phase(48 * 1024, 2);
+    assert!(datagrams > first_length + 8, "{datagrams} datagrams");
+    let sends = sends_after(&log);
+    assert!(sends.iter().any(|&at| at < first_length), "{sends:?}");
+    assert!(
+        sends.iter().all(|&at| at < first_length || at == datagrams),
+        "acknowledged while the first message waited: {sends:?}, it completed at {first_length}"
+    );
+}
