@@ -33,7 +33,15 @@ ROOT_PACKAGE = "enet-rs"
 
 def cargo(repo, *arguments):
     command = ["cargo", *arguments, "--locked", "--offline"]
-    return subprocess.run(command, cwd=repo, check=True, capture_output=True, text=True).stdout
+    result = subprocess.run(command, cwd=repo, capture_output=True, text=True)
+    if result.returncode != 0:
+        # `cargo metadata` reads every package of the lock file, those of
+        # other systems too, which a fresh machine's builds have not
+        # downloaded yet: fetch them once (from the registry, at the
+        # locked versions), then ask again offline.
+        subprocess.run(["cargo", "fetch", "--locked"], cwd=repo, check=True, capture_output=True)
+        result = subprocess.run(command, cwd=repo, check=True, capture_output=True, text=True)
+    return result.stdout
 
 
 def linked_packages(repo, target):
