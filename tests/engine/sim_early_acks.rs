@@ -8,12 +8,11 @@ use std::collections::VecDeque;
 use std::net::SocketAddr;
 
 use enet::mem::{PacketFlags, PacketRef};
-use enet::proto::host::endpoint::enet_view;
 use enet::proto::{
     ChannelId, CodecOnly, Grouping, ServiceFailed, Serviced, Transmitted, Transport,
 };
 
-use crate::sim::{address_of, connect, Sim};
+use crate::sim::{address_of, connect, Sim, SimTransport};
 
 /// What the receiver's transport saw, in order.
 #[derive(Debug, PartialEq)]
@@ -22,40 +21,39 @@ enum Step {
     Sent,
 }
 
-/// A transport that hands over the datagrams it holds and logs each
-/// receive and each send.
-struct Logging {
-    now: u32,
-    due: VecDeque<(SocketAddr, Vec<u8>)>,
+/// The simulator's transport, logging each receive and each send.
+struct Logging<'a> {
+    inner: SimTransport<'a>,
     log: Vec<Step>,
 }
 
-impl Transport for Logging {
+impl Transport for Logging<'_> {
     fn now(&mut self) -> u32 {
-        self.now
+        self.inner.now()
     }
 
     fn receive<R>(
         &mut self,
         handle: impl FnOnce(SocketAddr, &mut [u8]) -> R,
     ) -> Result<Option<R>, ServiceFailed> {
-        Ok(self.due.pop_front().map(|(from, mut bytes)| {
-            self.log.push(Step::Received);
-            handle(from, &mut bytes)
-        }))
+        let log = &mut self.log;
+        self.inner.receive(|from, bytes| {
+            log.push(Step::Received);
+            handle(from, bytes)
+        })
     }
 
-    fn transmit(&mut self, _to: &SocketAddr, bytes: &[u8], _grouping: Grouping) -> Transmitted {
+    fn transmit(&mut self, to: &SocketAddr, bytes: &[u8], grouping: Grouping) -> Transmitted {
         self.log.push(Step::Sent);
-        Transmitted::Sent(bytes.len())
+        self.inner.transmit(to, bytes, grouping)
     }
 
     fn flush(&mut self) -> Result<(), ServiceFailed> {
-        Ok(())
+        self.inner.flush()
     }
 
-    fn wait(&mut self, _ms: u32) -> Result<bool, ServiceFailed> {
-        Ok(true)
+    fn wait(&mut self, ms: u32) -> Result<bool, ServiceFailed> {
+        self.inner.wait(ms)
     }
 }
 
@@ -84,32 +82,34 @@ fn receive_in_one_phase(size: usize, count: usize) -> (Vec<Step>, usize) {
     sim.trace = Some(Vec::new());
     sim.stalled[server] = true;
     sim.step();
-    let client_port = address_of(client).port;
-    let from: SocketAddr = address_of(client).into();
-    let due: VecDeque<(SocketAddr, Vec<u8>)> = sim
+    let from = address_of(client);
+    let due: VecDeque<_> = sim
         .trace
         .take()
         .unwrap()
         .into_iter()
         .zip(&sim.trace_sent)
-        .filter(|(_, (_, port))| *port == client_port)
+        .filter(|(_, (_, port))| *port == from.port)
         .map(|(bytes, _)| (from, bytes))
         .collect();
     let datagrams = due.len();
-    assert_eq!(enet_view(&from).port, client_port);
 
     let now = sim.now;
     let sim_host = &mut sim.hosts[server];
+    let mut outbox = Vec::new();
     let mut transport = Logging {
-        now,
-        due,
+        inner: SimTransport {
+            now,
+            due,
+            outbox: &mut outbox,
+        },
         log: Vec::new(),
     };
     let mut hooks = CodecOnly(sim_host.codec.as_mut());
     // As a program calls enet_host_service until it reports nothing.
     loop {
         match sim_host.host.service(&mut transport, &mut hooks, true, 0) {
-            Ok(Serviced::Idle) if transport.due.is_empty() => break,
+            Ok(Serviced::Idle) if transport.inner.due.is_empty() => break,
             Ok(_) => {}
             Err(ServiceFailed) => panic!("service failed"),
         }
