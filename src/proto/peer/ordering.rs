@@ -434,12 +434,12 @@ impl PeerMut<'_> {
         };
         let current = ReliableSequence::new(channel.incomingReliableSequenceNumber);
         let mut last_delivered = UnreliableSequence::new(channel.incomingUnreliableSequenceNumber);
-        let Some(mut held) = self.unhold_unreliable_group(channel_id, current) else {
+        let Some(held) = self.unhold_unreliable_group(channel_id, current) else {
             return false;
         };
         let mut delivered = false;
         let mut kept = BTreeMap::new();
-        for (unreliable, incoming) in std::mem::take(&mut held) {
+        for (unreliable, incoming) in held.into_iter() {
             if !incoming.is_complete() {
                 kept.insert(unreliable, incoming);
             } else if unreliable > last_delivered {

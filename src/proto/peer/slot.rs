@@ -5,7 +5,7 @@
 //! host, are in `peer_ops.rs`.
 
 use crate::proto::state::channel_id::ChannelId;
-use std::collections::{BTreeMap, VecDeque};
+use std::collections::VecDeque;
 
 use crate::abi::*;
 use crate::mem::heap::QueueSetAlive;
@@ -16,6 +16,7 @@ use crate::proto::state::queue::OutgoingQueue;
 use crate::proto::state::recovery::{CongestionWindow, LossRecovery, ResendCounts};
 use crate::proto::state::sent::SentQueue;
 use crate::proto::state::sequence::{ReliableSequence, UnreliableSequence};
+use crate::proto::state::unreliable_group::UnreliableGroup;
 use crate::time::{time_difference, time_less};
 
 pub(crate) const NEEDS_DISPATCH: u16 = ENetPeerFlag::ENET_PEER_FLAG_NEEDS_DISPATCH as u16;
@@ -393,7 +394,7 @@ impl<'a> PeerMut<'a> {
         &mut self,
         channel: ChannelId,
         sequence: ReliableSequence,
-    ) -> Option<BTreeMap<UnreliableSequence, Incoming>> {
+    ) -> Option<UnreliableGroup<Incoming>> {
         let queues = self.slot.queues.as_deref_mut()?;
         let group = queues
             .incoming

@@ -10,6 +10,7 @@ use super::channel_id::ChannelId;
 use super::reassembly::Reassembly;
 use super::sequence::{ReliableSequence, UnreliableSequence};
 use super::sequence_map::SequenceMap;
+use super::unreliable_group::UnreliableGroup;
 use crate::mem::PacketRef;
 
 /// A received command held until it can be delivered.
@@ -90,7 +91,7 @@ struct HeldMaps {
     /// Unreliable commands by the reliable sequence number they follow,
     /// then by unreliable sequence number: partial fragments of the current
     /// one, and anything for reliable numbers not reached yet.
-    unreliable: BTreeMap<u16, BTreeMap<UnreliableSequence, Incoming>>,
+    unreliable: BTreeMap<u16, UnreliableGroup<Incoming>>,
 }
 
 /// The ordering state of each of a peer's channels. Allocated when one of
@@ -187,7 +188,7 @@ impl IncomingChannel {
         let held = maps.reliable.into_values().chain(
             maps.unreliable
                 .into_values()
-                .flat_map(BTreeMap::into_values),
+                .flat_map(UnreliableGroup::into_values),
         );
         for incoming in held {
             waiting += incoming.waiting_len();
@@ -199,7 +200,12 @@ impl IncomingChannel {
     /// Commands held, counted in the maps.
     pub(crate) fn count(&self) -> usize {
         self.held.as_ref().map_or(0, |maps| {
-            maps.reliable.len() + maps.unreliable.values().map(BTreeMap::len).sum::<usize>()
+            maps.reliable.len()
+                + maps
+                    .unreliable
+                    .values()
+                    .map(UnreliableGroup::len)
+                    .sum::<usize>()
         })
     }
 
@@ -333,7 +339,7 @@ impl IncomingChannel {
     pub(crate) fn remove_unreliable_group(
         &mut self,
         sequence: ReliableSequence,
-    ) -> Option<BTreeMap<UnreliableSequence, Incoming>> {
+    ) -> Option<UnreliableGroup<Incoming>> {
         let removed = self.held.as_mut()?.unreliable.remove(&sequence.get());
         self.release_if_empty();
         removed

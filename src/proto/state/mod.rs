@@ -29,3 +29,4 @@ pub(in crate::proto) mod send_limit;
 pub(in crate::proto) mod sent;
 pub mod sequence;
 pub(in crate::proto) mod sequence_map;
+pub(in crate::proto) mod unreliable_group;
