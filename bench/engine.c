@@ -20,7 +20,8 @@
  *       after the first message, -1 if it never came), "last_ms" (the last
  *       unreliable message's), "cpu_ms" (this process's CPU time from the
  *       first message to END), "rcvbuf_errors" (the kernel's drops on this
- *       socket, /proc/net/udp) and "disconnected" (whether the peer went).
+ *       socket, /proc/net/udp), "disconnected" (whether the peer went)
+ *       and "datagrams_received" (the host's totalReceivedPackets).
  *       Then disconnects the peer. --waiting sets the host's
  *       maximumWaitingData (a small one makes held messages fill it).
  *   engine overload-source --port P [--count N]
@@ -29,7 +30,10 @@
  *       reliable END message, and services until the sink disconnects
  *       (at most 20 s); prints "end_freed_ms", when END's packet was freed
  *       after it was queued (acknowledged, or dropped with its peer; -1:
- *       neither) and "service_failures" (service calls that returned -1).
+ *       neither), "service_failures" (service calls that returned -1),
+ *       "datagrams_sent" and "bytes_sent" (the host's totalSentPackets and
+ *       totalSentData: fewer bytes than the flood's means the sender's
+ *       packet throttle dropped messages).
  *   engine rss-server --peers N
  *       Prints "PORT <n>", waits for N connected peers (the idle-clients
  *       mode of bench/bench.c connects them), settles 1 s, prints
@@ -313,6 +317,7 @@ static int overload_sink(enet_uint32 count)
     printf("cpu_ms %.1f\n", end < 0 ? -1.0 : (cpu_end - cpu_start) * 1e3);
     printf("rcvbuf_errors %ld\n", socket_drops(host->address.port) - drops_before);
     printf("disconnected %d\n", disconnected);
+    printf("datagrams_received %lu\n", (unsigned long) host->totalReceivedPackets);
     if (peer != NULL && !disconnected)
         printf("peer_state %d rtt %u throttle %u waiting_bytes %zu incoming_reliable %u "
                "incoming_unreliable %u\n",
@@ -376,6 +381,8 @@ static int overload_source(enet_uint16 port, enet_uint32 count)
                 printf("end_freed_ms %.1f\n",
                        end_freed_at < 0 ? -1.0 : (end_freed_at - end_queued) * 1e3);
                 printf("service_failures %d\n", failures);
+                printf("datagrams_sent %lu\n", (unsigned long) host->totalSentPackets);
+                printf("bytes_sent %lu\n", (unsigned long) host->totalSentData);
                 enet_host_destroy(host);
                 return 0;
             } else if (ev.type == ENET_EVENT_TYPE_RECEIVE) {
