@@ -95,3 +95,48 @@ fn lost_reliable_commands_get_through_a_budget_full_of_messages_held_behind_them
     // The flood waits for the second; the first releases nothing itself.
     flood_after_lost_reliable_messages(2);
 }
+
+/// A reliable message lost, the unreliable ones sent after it, a second
+/// reliable message and more unreliable ones: everything after the lost
+/// one waits for its resend, which then releases it all in the order it
+/// was sent. (Releasing both reliable messages first would leave the
+/// unreliable ones between them under a passed number, to be dropped: a
+/// flooded receiver whose socket lost one of the flood's reliable
+/// commands lost the next 65535 messages with it.)
+#[test]
+fn messages_held_behind_a_resent_reliable_one_keep_their_place_before_the_next() {
+    let mut sim = Sim::new(53, 0);
+    let server = sim.add_host(1, 1);
+    let client = sim.add_host(1, 1);
+    let (client_peer, _) = connect(&mut sim, client, server, 1, 0);
+
+    send(&mut sim, client, client_peer, FIRST, PacketFlags::RELIABLE);
+    sim.link.loss = 1.0;
+    sim.step();
+    sim.link.loss = 0.0;
+    let mut sent = vec![FIRST];
+    for tag in 0..50 {
+        send(&mut sim, client, client_peer, tag, PacketFlags::NONE);
+        sent.push(tag);
+    }
+    send(
+        &mut sim,
+        client,
+        client_peer,
+        FIRST + 1,
+        PacketFlags::RELIABLE,
+    );
+    sent.push(FIRST + 1);
+    for tag in 100..150 {
+        send(&mut sim, client, client_peer, tag, PacketFlags::NONE);
+        sent.push(tag);
+    }
+    send(&mut sim, client, client_peer, END, PacketFlags::RELIABLE);
+    sent.push(END);
+
+    let end_arrived = sim.run_until(10_000, |s| {
+        numbers_on(&s.received(server), 0).contains(&END)
+    });
+    assert!(end_arrived, "END not delivered within 10 s");
+    assert_eq!(numbers_on(&sim.received(server), 0), sent);
+}

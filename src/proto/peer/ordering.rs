@@ -323,6 +323,17 @@ impl PeerMut<'_> {
                 self.deliver(channel_id, packet, now);
             }
             advanced = true;
+            // The unreliable packets sent between this reliable packet and
+            // the next go out before the next: advancing past both at
+            // once would leave them under a passed number, dropped.
+            let reached = next.plus(span.wrapping_sub(1));
+            if self
+                .slot
+                .incoming(channel_id)
+                .reliable_is_complete(reached.next())
+            {
+                self.reliable_advanced(channel_id, reached, span > 1, now);
+            }
         }
         if !advanced {
             return false;
