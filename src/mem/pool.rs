@@ -5,9 +5,21 @@
 //! A block is always a whole allocation from [`hooks::malloc`] (a packet's
 //! header and its inline bytes), rounded up to its class's size while the
 //! pool is on so that any block of a class can serve any packet of it.
-//! Each class holds at most `CLASS_BYTES` of idle blocks; beyond that a
-//! block goes straight back to `free`. [`trim`] (at `enet_deinitialize`)
-//! gives every idle block back.
+//!
+//! How many idle blocks a class keeps follows what traffic needs. It
+//! starts at `BASE_CLASS_BYTES` worth; beyond its bound a block goes
+//! straight back to `free`. A class that had to `malloc` (it ran empty)
+//! and then has to `free` (it is full) is churning: a receive phase made
+//! more packets than it keeps, and the program destroyed them all before
+//! the next one. Its bound doubles then, up to `MOST_CLASS_BYTES` worth,
+//! so that the next phase takes every packet from the pool. (Without it,
+//! a flooded receiver spent a quarter of its time in `malloc`, `free` and
+//! the page faults of a heap that glibc trimmed and grew again on every
+//! phase: docs/performance.md.) The way back is [`decay`], once a second
+//! from the hosts' service calls: blocks that stayed idle through a whole
+//! interval were not needed, so they are freed (down to the base) and the
+//! bound shrinks by as many. [`trim`] (at `enet_deinitialize`) gives every
+//! idle block back.
 //!
 //! The pool is on only where it changes nothing a program can observe:
 //! - with the default allocator. A program that installs its own with
@@ -49,7 +61,7 @@
 
 use core::cell::UnsafeCell;
 use core::ffi::c_void;
-use std::sync::atomic::{AtomicBool, AtomicU8, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU8, Ordering};
 use std::sync::OnceLock;
 
 use super::{checker, hooks};
@@ -58,8 +70,16 @@ use super::{checker, hooks};
 /// fits. The largest covers a datagram of the default MTU.
 const CLASS_SIZES: [usize; 5] = [128, 256, 512, 1024, 2048];
 
-/// The most idle bytes each class keeps.
-const CLASS_BYTES: usize = 16 * 1024;
+/// The idle bytes each class keeps however quiet the process is.
+const BASE_CLASS_BYTES: usize = 16 * 1024;
+
+/// The most idle bytes a churning class keeps: a receive phase of 256
+/// full datagrams of 64-byte messages makes about 4,900 packets, 600 KiB
+/// of the smallest class.
+const MOST_CLASS_BYTES: usize = 1024 * 1024;
+
+/// The least time between two [`decay`]s, in ms.
+const DECAY_INTERVAL: u32 = 1000;
 
 const UNDECIDED: u8 = 0;
 const ON: u8 = 1;
@@ -129,19 +149,20 @@ fn class_of(size: usize) -> Option<usize> {
     CLASS_SIZES.iter().position(|&class| size <= class)
 }
 
-/// The most idle blocks a class keeps.
-const BOUNDS: [usize; CLASS_SIZES.len()] = {
-    let mut bounds = [0; CLASS_SIZES.len()];
+/// The idle blocks each class keeps for `bytes`.
+const fn blocks_for(bytes: usize) -> [usize; CLASS_SIZES.len()] {
+    let mut blocks = [0; CLASS_SIZES.len()];
     let mut class = 0;
     while class < CLASS_SIZES.len() {
-        bounds[class] = CLASS_BYTES / CLASS_SIZES[class];
+        blocks[class] = bytes / CLASS_SIZES[class];
         class += 1;
     }
-    bounds
-};
+    blocks
+}
 
-/// Room for the largest class's bound (the smallest class's).
-const MOST_BLOCKS: usize = CLASS_BYTES / CLASS_SIZES[0];
+/// The idle blocks a class keeps however quiet, and at most.
+const BASE_BOUNDS: [usize; CLASS_SIZES.len()] = blocks_for(BASE_CLASS_BYTES);
+const MOST_BOUNDS: [usize; CLASS_SIZES.len()] = blocks_for(MOST_CLASS_BYTES);
 
 /// One class's idle blocks, behind a spin lock: the critical sections are
 /// a handful of instructions, where a `Mutex`'s bookkeeping (poisoning, a
@@ -151,9 +172,19 @@ struct Class {
     idle: UnsafeCell<Idle>,
 }
 
+/// A class's idle blocks: a stack threaded through the blocks themselves
+/// (an idle block's first word points at the next one), so keeping more
+/// of them costs nothing but the blocks.
 struct Idle {
+    top: *mut c_void,
     len: usize,
-    blocks: [*mut c_void; MOST_BLOCKS],
+    /// How many it keeps now, between the class's base and most bounds.
+    bound: usize,
+    /// Whether an allocation found the class empty since the last decay.
+    ran_empty: bool,
+    /// The fewest idle blocks since the last decay: that many were never
+    /// needed in the interval.
+    fewest: usize,
 }
 
 // SAFETY: `idle` is only reached through `Class::lock`, which lets one
@@ -167,12 +198,15 @@ struct Held<'a> {
 }
 
 impl Class {
-    const fn new() -> Class {
+    const fn new(bound: usize) -> Class {
         Class {
             locked: AtomicBool::new(false),
             idle: UnsafeCell::new(Idle {
+                top: core::ptr::null_mut(),
                 len: 0,
-                blocks: [core::ptr::null_mut(); MOST_BLOCKS],
+                bound,
+                ran_empty: false,
+                fewest: 0,
             }),
         }
     }
@@ -223,18 +257,52 @@ impl Drop for Held<'_> {
 
 impl Idle {
     fn pop(&mut self) -> Option<*mut c_void> {
-        self.len = self.len.checked_sub(1)?;
-        Some(self.blocks[self.len])
+        if self.top.is_null() {
+            self.ran_empty = true;
+            return None;
+        }
+        let block = self.top;
+        // SAFETY: an idle block is a live allocation of at least a class's
+        // size, suitably aligned for a pointer (from `malloc`), whose first
+        // word `push` wrote; no one else points into it.
+        self.top = unsafe { block.cast::<*mut c_void>().read() };
+        self.len -= 1;
+        self.fewest = self.fewest.min(self.len);
+        Some(block)
     }
 
-    /// Keeps `block` unless `bound` blocks are idle already.
-    fn push(&mut self, block: *mut c_void, bound: usize) -> bool {
-        if self.len >= bound {
-            return false;
+    /// Keeps `block` unless the bound is reached and the class has not
+    /// run empty since the last decay; a class that has grows its bound
+    /// (doubling, up to `most`) to keep it.
+    ///
+    /// # Safety
+    /// `block` is a live allocation of at least a pointer's size from
+    /// `malloc`, which no one uses any more.
+    unsafe fn push(&mut self, block: *mut c_void, most: usize) -> bool {
+        if self.len >= self.bound {
+            if !self.ran_empty || self.bound >= most {
+                return false;
+            }
+            self.bound = (self.bound * 2).min(most);
         }
-        self.blocks[self.len] = block;
+        // SAFETY: the caller's contract: the block is ours, large and
+        // aligned enough for a pointer.
+        unsafe { block.cast::<*mut c_void>().write(self.top) };
+        self.top = block;
         self.len += 1;
         true
+    }
+
+    /// Ends a decay interval: takes out the blocks that stayed idle
+    /// through it, beyond `base`, and lowers the bound by as many (never
+    /// below `base`). The caller frees what it returns, outside the lock.
+    fn decay(&mut self, base: usize) -> Vec<*mut c_void> {
+        let unneeded = self.fewest.min(self.len.saturating_sub(base));
+        let freed: Vec<*mut c_void> = (0..unneeded).filter_map(|_| self.pop()).collect();
+        self.bound = self.bound.saturating_sub(unneeded).max(base);
+        self.ran_empty = false;
+        self.fewest = self.len;
+        freed
     }
 }
 
@@ -248,7 +316,13 @@ static POOL: Pool = Pool::new();
 impl Pool {
     const fn new() -> Pool {
         Pool {
-            classes: [const { Class::new() }; CLASS_SIZES.len()],
+            classes: [
+                Class::new(BASE_BOUNDS[0]),
+                Class::new(BASE_BOUNDS[1]),
+                Class::new(BASE_BOUNDS[2]),
+                Class::new(BASE_BOUNDS[3]),
+                Class::new(BASE_BOUNDS[4]),
+            ],
         }
     }
 
@@ -270,12 +344,30 @@ impl Pool {
     #[inline]
     unsafe fn release(&self, block: *mut c_void, size: usize) {
         if let Some(class) = class_of(size) {
-            if self.classes[class].lock().idle().push(block, BOUNDS[class]) {
+            // SAFETY: forwarded contract: a block from `allocate` (at
+            // least a class's size, from `malloc`), not used again.
+            if unsafe {
+                self.classes[class]
+                    .lock()
+                    .idle()
+                    .push(block, MOST_BOUNDS[class])
+            } {
                 return;
             }
         }
         // SAFETY: the block came from `hooks::malloc`, through `allocate`.
         unsafe { hooks::free(block) }
+    }
+
+    fn decay(&self) {
+        for (class, base) in self.classes.iter().zip(BASE_BOUNDS) {
+            let freed = class.lock().idle().decay(base);
+            for block in freed {
+                // SAFETY: idle blocks came from `hooks::malloc` and no one
+                // points into them.
+                unsafe { hooks::free(block) };
+            }
+        }
     }
 
     fn trim(&self) {
@@ -359,6 +451,24 @@ pub unsafe fn release(block: *mut c_void, size: usize) {
     }
 }
 
+/// When the pool last decayed, in the hosts' ms.
+static LAST_DECAY: AtomicU32 = AtomicU32::new(0);
+
+/// Frees the idle blocks no packet needed since the last decay, at most
+/// once every `DECAY_INTERVAL` ms of `now` (a host's service time; the
+/// hosts call it about once a second each).
+pub fn decay(now: u32) {
+    let last = LAST_DECAY.load(Ordering::Relaxed);
+    if now.wrapping_sub(last) < DECAY_INTERVAL
+        || LAST_DECAY
+            .compare_exchange(last, now, Ordering::Relaxed, Ordering::Relaxed)
+            .is_err()
+    {
+        return;
+    }
+    POOL.decay();
+}
+
 /// Gives every idle block back to the allocator's `free`.
 pub fn trim() {
     POOL.trim();
@@ -416,17 +526,84 @@ mod tests {
         pool.trim();
     }
 
+    /// Allocates `count` blocks of `size` bytes and releases them all.
+    fn phase(pool: &Pool, size: usize, count: usize) {
+        let blocks: Vec<_> = (0..count).map(|_| pool.allocate(size)).collect();
+        for &block in &blocks {
+            // SAFETY: each from `allocate`, released once.
+            unsafe { pool.release(block, size) };
+        }
+    }
+
+    fn bound(pool: &Pool, class: usize) -> usize {
+        pool.classes[class].lock().idle().bound
+    }
+
     #[test]
-    fn each_class_is_bounded_and_trim_empties_it() {
+    fn a_class_keeps_its_base_until_it_churns_and_trim_empties_it() {
         let pool = Pool::new();
-        let blocks: Vec<_> = (0..BOUNDS[4] + 3).map(|_| pool.allocate(2000)).collect();
+        // Blocks released without the class having run empty since the
+        // last decay: the base bound holds.
+        let blocks: Vec<_> = (0..BASE_BOUNDS[4] + 3)
+            .map(|_| pool.allocate(2000))
+            .collect();
+        pool.decay();
         for &block in &blocks {
             // SAFETY: each from `allocate`, released once.
             unsafe { pool.release(block, 2000) };
         }
-        assert_eq!(pool.idle_counts()[4], BOUNDS[4]);
+        assert_eq!(pool.idle_counts()[4], BASE_BOUNDS[4]);
         pool.trim();
         assert_eq!(pool.idle_counts(), [0; 5]);
+    }
+
+    /// A phase of more packets than the class keeps grows it to keep
+    /// them all, so the next phase is served whole; never past its most.
+    #[test]
+    fn a_churning_class_grows_to_its_phase_and_no_further_than_its_most() {
+        let pool = Pool::new();
+        let phase_blocks = 10 * BASE_BOUNDS[0] + 7;
+        phase(&pool, 100, phase_blocks);
+        assert_eq!(pool.idle_counts()[0], phase_blocks);
+        let grown = bound(&pool, 0);
+        assert!((phase_blocks..2 * phase_blocks).contains(&grown), "{grown}");
+        // The next phase takes every block from the pool.
+        pool.decay();
+        let blocks: Vec<_> = (0..phase_blocks).map(|_| pool.allocate(100)).collect();
+        assert_eq!(pool.idle_counts()[0], 0);
+        assert!(!pool.classes[0].lock().idle().ran_empty);
+        for &block in &blocks {
+            // SAFETY: each from `allocate`, released once.
+            unsafe { pool.release(block, 100) };
+        }
+        phase(&pool, 2000, MOST_BOUNDS[4] + 50);
+        assert_eq!(pool.idle_counts()[4], MOST_BOUNDS[4]);
+        assert_eq!(bound(&pool, 4), MOST_BOUNDS[4]);
+        pool.trim();
+    }
+
+    /// Blocks idle through a whole interval are freed down to the base;
+    /// ones a phase used in it are kept.
+    #[test]
+    fn decay_frees_what_an_interval_did_not_use() {
+        let pool = Pool::new();
+        let phase_blocks = 4 * BASE_BOUNDS[0];
+        phase(&pool, 100, phase_blocks);
+        pool.decay();
+        // An interval whose phase used every idle block: all stay.
+        phase(&pool, 100, phase_blocks);
+        pool.decay();
+        assert_eq!(pool.idle_counts()[0], phase_blocks);
+        // An interval that used half of them: the other half go.
+        phase(&pool, 100, phase_blocks / 2);
+        pool.decay();
+        assert_eq!(pool.idle_counts()[0], phase_blocks / 2);
+        assert_eq!(bound(&pool, 0), phase_blocks / 2);
+        // A quiet interval: down to the base, and the bound with it.
+        pool.decay();
+        assert_eq!(pool.idle_counts()[0], BASE_BOUNDS[0]);
+        assert_eq!(bound(&pool, 0), BASE_BOUNDS[0]);
+        pool.trim();
     }
 
     #[test]

@@ -221,6 +221,9 @@ impl Host {
                 >= ENET_HOST_BANDWIDTH_THROTTLE_INTERVAL
             {
                 self.bandwidth_throttle(now);
+                // The packet pool gives back what no packet needed in the
+                // last second (once a second for all hosts).
+                crate::mem::pool::decay(now);
             }
             if let Phase::Done(serviced) =
                 self.send_phase(transport, hooks, now, true, want_event)?
