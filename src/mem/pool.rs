@@ -16,10 +16,12 @@
 //! a flooded receiver spent a quarter of its time in `malloc`, `free` and
 //! the page faults of a heap that glibc trimmed and grew again on every
 //! phase: docs/performance.md.) The way back is [`decay`], once a second
-//! from the hosts' service calls: blocks that stayed idle through a whole
-//! interval were not needed, so they are freed (down to the base) and the
-//! bound shrinks by as many. [`trim`] (at `enet_deinitialize`) gives every
-//! idle block back.
+//! from the hosts' service calls: a class that did not run empty in the
+//! interval had more than it needed, so half of what it keeps beyond its
+//! base is freed, and its bound comes down by as many. (Halving needs no
+//! bookkeeping on the per-packet path, where a low-water mark would; a
+//! class halved below its need runs empty and grows again.) [`trim`] (at
+//! `enet_deinitialize`) gives every idle block back.
 //!
 //! The pool is on only where it changes nothing a program can observe:
 //! - with the default allocator. A program that installs its own with
@@ -182,9 +184,6 @@ struct Idle {
     bound: usize,
     /// Whether an allocation found the class empty since the last decay.
     ran_empty: bool,
-    /// The fewest idle blocks since the last decay: that many were never
-    /// needed in the interval.
-    fewest: usize,
 }
 
 // SAFETY: `idle` is only reached through `Class::lock`, which lets one
@@ -206,7 +205,6 @@ impl Class {
                 len: 0,
                 bound,
                 ran_empty: false,
-                fewest: 0,
             }),
         }
     }
@@ -267,7 +265,6 @@ impl Idle {
         // word `push` wrote; no one else points into it.
         self.top = unsafe { block.cast::<*mut c_void>().read() };
         self.len -= 1;
-        self.fewest = self.fewest.min(self.len);
         Some(block)
     }
 
@@ -293,15 +290,17 @@ impl Idle {
         true
     }
 
-    /// Ends a decay interval: takes out the blocks that stayed idle
-    /// through it, beyond `base`, and lowers the bound by as many (never
-    /// below `base`). The caller frees what it returns, outside the lock.
+    /// Ends a decay interval: unless the class ran empty in it, takes out
+    /// half of the idle blocks beyond `base` (rounded up), and the bound
+    /// comes down to what is left (never below `base`). The caller frees
+    /// what it returns, outside the lock.
     fn decay(&mut self, base: usize) -> Vec<*mut c_void> {
-        let unneeded = self.fewest.min(self.len.saturating_sub(base));
+        if std::mem::take(&mut self.ran_empty) {
+            return Vec::new();
+        }
+        let unneeded = self.len.saturating_sub(base).div_ceil(2);
         let freed: Vec<*mut c_void> = (0..unneeded).filter_map(|_| self.pop()).collect();
-        self.bound = self.bound.saturating_sub(unneeded).max(base);
-        self.ran_empty = false;
-        self.fewest = self.len;
+        self.bound = self.len.max(base);
         freed
     }
 }
@@ -582,25 +581,29 @@ mod tests {
         pool.trim();
     }
 
-    /// Blocks idle through a whole interval are freed down to the base;
-    /// ones a phase used in it are kept.
+    /// An interval in which a class ran empty keeps every block; each
+    /// quiet one halves what it keeps beyond its base, down to the base.
     #[test]
-    fn decay_frees_what_an_interval_did_not_use() {
+    fn decay_keeps_what_a_phase_needed_and_halves_the_rest() {
         let pool = Pool::new();
         let phase_blocks = 4 * BASE_BOUNDS[0];
         phase(&pool, 100, phase_blocks);
         pool.decay();
-        // An interval whose phase used every idle block: all stay.
-        phase(&pool, 100, phase_blocks);
-        pool.decay();
         assert_eq!(pool.idle_counts()[0], phase_blocks);
-        // An interval that used half of them: the other half go.
-        phase(&pool, 100, phase_blocks / 2);
+        // A phase one block larger runs empty: everything stays.
+        phase(&pool, 100, phase_blocks + 1);
         pool.decay();
-        assert_eq!(pool.idle_counts()[0], phase_blocks / 2);
-        assert_eq!(bound(&pool, 0), phase_blocks / 2);
-        // A quiet interval: down to the base, and the bound with it.
+        assert_eq!(pool.idle_counts()[0], phase_blocks + 1);
+        // Quiet intervals: half of the excess each.
         pool.decay();
+        let excess = phase_blocks + 1 - BASE_BOUNDS[0];
+        assert_eq!(
+            pool.idle_counts()[0],
+            BASE_BOUNDS[0] + excess - excess.div_ceil(2)
+        );
+        for _ in 0..16 {
+            pool.decay();
+        }
         assert_eq!(pool.idle_counts()[0], BASE_BOUNDS[0]);
         assert_eq!(bound(&pool, 0), BASE_BOUNDS[0]);
         pool.trim();
