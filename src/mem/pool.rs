@@ -270,17 +270,18 @@ impl Idle {
 
     /// Keeps `block` unless the bound is reached and the class has not
     /// run empty since the last decay; a class that has grows its bound
-    /// (doubling, up to `most`) to keep it.
+    /// (doubling, up to `most`) to keep it, and sets `grown`.
     ///
     /// # Safety
     /// `block` is a live allocation of at least a pointer's size from
     /// `malloc`, which no one uses any more.
-    unsafe fn push(&mut self, block: *mut c_void, most: usize) -> bool {
+    unsafe fn push(&mut self, block: *mut c_void, most: usize, grown: &AtomicBool) -> bool {
         if self.len >= self.bound {
             if !self.ran_empty || self.bound >= most {
                 return false;
             }
             self.bound = (self.bound * 2).min(most);
+            grown.store(true, Ordering::Relaxed);
         }
         // SAFETY: the caller's contract: the block is ours, large and
         // aligned enough for a pointer.
@@ -290,24 +291,30 @@ impl Idle {
         true
     }
 
-    /// Ends a decay interval: unless the class ran empty in it, takes out
-    /// half of the idle blocks beyond `base` (rounded up), and the bound
-    /// comes down to what is left (never below `base`). The caller frees
-    /// what it returns, outside the lock.
-    fn decay(&mut self, base: usize) -> Vec<*mut c_void> {
-        if std::mem::take(&mut self.ran_empty) {
-            return Vec::new();
-        }
-        let unneeded = self.len.saturating_sub(base).div_ceil(2);
-        let freed: Vec<*mut c_void> = (0..unneeded).filter_map(|_| self.pop()).collect();
-        self.bound = self.len.max(base);
-        freed
+    /// Ends a decay interval: unless the class ran empty in it, half of
+    /// the idle blocks beyond `base` (rounded up) are to go, and the bound
+    /// comes down to what stays (never below `base`). Returns how many
+    /// blocks the caller is to take out and free, outside the lock, and
+    /// whether the bound is still above `base`.
+    fn decay(&mut self, base: usize) -> (usize, bool) {
+        let unneeded = if std::mem::take(&mut self.ran_empty) {
+            0
+        } else {
+            let unneeded = self.len.saturating_sub(base).div_ceil(2);
+            self.bound = (self.len - unneeded).max(base);
+            unneeded
+        };
+        (unneeded, self.bound > base)
     }
 }
 
 /// Idle blocks by class.
 struct Pool {
     classes: [Class; CLASS_SIZES.len()],
+    /// Whether a class's bound may be above its base: only then has
+    /// [`decay`] anything to do, so a pool that never grew costs a
+    /// service call one load (and runs no code outside the hot text).
+    grown: AtomicBool,
 }
 
 static POOL: Pool = Pool::new();
@@ -322,6 +329,7 @@ impl Pool {
                 Class::new(BASE_BOUNDS[3]),
                 Class::new(BASE_BOUNDS[4]),
             ],
+            grown: AtomicBool::new(false),
         }
     }
 
@@ -349,7 +357,7 @@ impl Pool {
                 self.classes[class]
                     .lock()
                     .idle()
-                    .push(block, MOST_BOUNDS[class])
+                    .push(block, MOST_BOUNDS[class], &self.grown)
             } {
                 return;
             }
@@ -359,13 +367,26 @@ impl Pool {
     }
 
     fn decay(&self) {
+        // Cleared first, so that a class growing meanwhile sets it again.
+        if !self.grown.swap(false, Ordering::Relaxed) {
+            return;
+        }
+        let mut still_grown = false;
         for (class, base) in self.classes.iter().zip(BASE_BOUNDS) {
-            let freed = class.lock().idle().decay(base);
-            for block in freed {
+            let (unneeded, grown) = class.lock().idle().decay(base);
+            still_grown |= grown;
+            for _ in 0..unneeded {
+                // One block at a time: `free` runs outside the lock.
+                let Some(block) = class.lock().idle().pop() else {
+                    break;
+                };
                 // SAFETY: idle blocks came from `hooks::malloc` and no one
                 // points into them.
                 unsafe { hooks::free(block) };
             }
+        }
+        if still_grown {
+            self.grown.store(true, Ordering::Relaxed);
         }
     }
 
@@ -456,7 +477,16 @@ static LAST_DECAY: AtomicU32 = AtomicU32::new(0);
 /// Frees the idle blocks no packet needed since the last decay, at most
 /// once every `DECAY_INTERVAL` ms of `now` (a host's service time; the
 /// hosts call it about once a second each).
+#[inline]
 pub fn decay(now: u32) {
+    if POOL.grown.load(Ordering::Relaxed) {
+        decay_grown(now);
+    }
+}
+
+#[cold]
+#[inline(never)]
+fn decay_grown(now: u32) {
     let last = LAST_DECAY.load(Ordering::Relaxed);
     if now.wrapping_sub(last) < DECAY_INTERVAL
         || LAST_DECAY
@@ -541,17 +571,18 @@ mod tests {
     #[test]
     fn a_class_keeps_its_base_until_it_churns_and_trim_empties_it() {
         let pool = Pool::new();
-        // Blocks released without the class having run empty since the
-        // last decay: the base bound holds.
+        // Blocks released to a class that never ran empty (made as
+        // `allocate` makes them when it does): the base bound holds.
         let blocks: Vec<_> = (0..BASE_BOUNDS[4] + 3)
-            .map(|_| pool.allocate(2000))
+            .map(|_| hooks::malloc(CLASS_SIZES[4]))
             .collect();
-        pool.decay();
         for &block in &blocks {
-            // SAFETY: each from `allocate`, released once.
+            // SAFETY: each a block of the class's size from
+            // `hooks::malloc`, released once.
             unsafe { pool.release(block, 2000) };
         }
         assert_eq!(pool.idle_counts()[4], BASE_BOUNDS[4]);
+        assert!(!pool.grown.load(Ordering::Relaxed));
         pool.trim();
         assert_eq!(pool.idle_counts(), [0; 5]);
     }
@@ -606,6 +637,7 @@ mod tests {
         }
         assert_eq!(pool.idle_counts()[0], BASE_BOUNDS[0]);
         assert_eq!(bound(&pool, 0), BASE_BOUNDS[0]);
+        assert!(!pool.grown.load(Ordering::Relaxed), "nothing left to decay");
         pool.trim();
     }
 
