@@ -18,8 +18,8 @@
 #                 1000000): a sender that outruns its receiver, then one
 #                 reliable END; each run's line shows delivered %, the
 #                 receiver socket's rcvbuf errors, the share of the
-#                 sender's datagrams the receiver never read, and END's
-#                 arrival
+#                 sender's datagrams the receiver never read, the
+#                 receiver's CPU time, and END's arrival
 #   --waiting BYTES  the overload receiver's maximumWaitingData (default
 #                 ENet's 32 MiB; a small one fills with the messages held
 #                 for a reliable one the receiver lost, the END stall)
@@ -145,7 +145,7 @@ single() {
 }
 
 # overload COLUMN RUN: one overload run; prints its line and appends
-# "delivered_pct rcvbuf_errors end_ms datagrams_missing_pct" to
+# "delivered_pct rcvbuf_errors end_ms datagrams_missing_pct cpu_ms" to
 # $work/COLUMN.overload.
 overload() {
     local column=$1 out="$work/osink.out" spid cpid port
@@ -159,16 +159,17 @@ overload() {
     bounded_wait "$spid" 40
     [ "$RC" -eq 0 ] || { cat "$work/osink.err" >&2; die "$column overload sink failed ($RC)"; }
     bounded_wait "$cpid" 30
-    local pct errors end sent received missing
+    local pct errors end sent received missing cpu
     pct=$(value delivered_pct "$out"); errors=$(value rcvbuf_errors "$out"); end=$(value end_ms "$out")
+    cpu=$(value cpu_ms "$out")
     # Datagrams the sender sent that the receiver never read, in %: the
     # socket's drops, which its rcvbuf errors undercount once the kernel
     # coalesces datagrams (a dropped coalesced run is one error).
     sent=$(value datagrams_sent "$work/osource.out"); received=$(value datagrams_received "$out")
     missing=$(awk -v s="$sent" -v r="$received" 'BEGIN { if (s + 0 > 0) printf "%.2f", 100 * (s - r) / s; else print "-" }')
-    echo "$pct $errors $end $missing" >>"$work/$column.overload"
-    printf 'overload run %s %-5s delivered %6s %%  rcvbuf errors %6s  datagrams not read %6s %%  END %s\n' \
-        "$2" "$column" "$pct" "$errors" "$missing" \
+    echo "$pct $errors $end $missing $cpu" >>"$work/$column.overload"
+    printf 'overload run %s %-5s delivered %6s %%  rcvbuf errors %6s  datagrams not read %6s %%  receiver CPU %6s ms  END %s\n' \
+        "$2" "$column" "$pct" "$errors" "$missing" "$cpu" \
         "$(awk -v e="$end" 'BEGIN { if (e < 0) print "LOST (10 s)"; else print "after " e " ms" }')"
 }
 
@@ -206,6 +207,7 @@ if [ "$load_only" -eq 0 ]; then
     row "overload ($flood unreliable 64 B), delivered %" "$(field stock overload 1)" "$(field ours overload 1)"
     row "  receiver socket's rcvbuf errors" "$(field stock overload 2)" "$(field ours overload 2)"
     row "  datagrams sent and never read, %" "$(field stock overload 4)" "$(field ours overload 4)"
+    row "  receiver CPU from first message to END, ms" "$(field stock overload 5)" "$(field ours overload 5)"
     row "  END message lost (runs)" "$(lost stock)" "$(lost ours)"
 fi
 if [ "$only" = overload ]; then echo "(ours from $ours)"; exit 0; fi
