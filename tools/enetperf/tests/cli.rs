@@ -426,10 +426,7 @@ fn json_output_has_its_stable_fields() {
         assert_eq!(field(&json, "mode"), "\"reliable\"");
         let sent: u64 = field(&json, "sent").parse().unwrap();
         let delivered: u64 = field(&json, "delivered").parse().unwrap();
-        // 2 s at 2000 a second; a client starved of CPU beside the
-        // other tests (as under CI, where one sent 1556) falls behind its
-        // rate, so the floor only says traffic flowed.
-        assert!(sent >= 400, "{library}: {sent} sent");
+        assert!(sent >= 3000, "{sent} sent");
         assert_eq!(delivered, sent, "reliable messages all arrive on loopback");
         assert_eq!(
             field(&json, "delivered_bytes").parse::<u64>().unwrap(),
