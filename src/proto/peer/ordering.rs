@@ -302,48 +302,28 @@ impl PeerMut<'_> {
     /// complete; whether there was one.
     fn deliver_next_reliable(&mut self, channel_id: ChannelId, now: u32) -> bool {
         let mut advanced = false;
-        let mut skipped_sequences = false;
         loop {
             let Some(channel) = self.channel(channel_id) else {
                 return advanced;
             };
             let next = ReliableSequence::new(channel.incomingReliableSequenceNumber).next();
             if !self.slot.incoming(channel_id).reliable_is_complete(next) {
-                break;
+                return advanced;
             }
             let Some(incoming) = self.unhold_reliable(channel_id, next) else {
-                break;
+                return advanced;
             };
             let span = incoming.sequence_span();
-            skipped_sequences |= span > 1;
-            if let Some(channel) = self.channel(channel_id) {
-                channel.incomingReliableSequenceNumber = next.plus(span.wrapping_sub(1)).get();
-            }
             if let Held::Packet(packet) = incoming.held {
                 self.deliver(channel_id, packet, now);
             }
             advanced = true;
-            // The unreliable packets sent between this reliable packet and
-            // the next go out before the next: advancing past both at
-            // once would leave them under a passed number, dropped.
-            let reached = next.plus(span.wrapping_sub(1));
-            if self
-                .slot
-                .incoming(channel_id)
-                .reliable_is_complete(reached.next())
-            {
-                self.reliable_advanced(channel_id, reached, span > 1, now);
-            }
+            // The channel advances one reliable packet at a time, so the
+            // unreliable packets sent between this one and the next go out
+            // before the next: advancing past both at once would leave them
+            // under a passed number, dropped.
+            self.reliable_advanced(channel_id, next.plus(span.wrapping_sub(1)), span > 1, now);
         }
-        if !advanced {
-            return false;
-        }
-        let Some(channel) = self.channel(channel_id) else {
-            return true;
-        };
-        let current = ReliableSequence::new(channel.incomingReliableSequenceNumber);
-        self.reliable_advanced(channel_id, current, skipped_sequences, now);
-        true
     }
 
     /// After reliable delivery moved the channel to `current` (stored
