@@ -18,7 +18,7 @@
 //! phase: docs/performance.md.) The way back is [`decay`], once a second
 //! from the hosts' service calls: a class that did not run empty in the
 //! interval had more than it needed, so half of what it keeps beyond its
-//! base is freed, and its bound comes down by as many. (Halving needs no
+//! base is freed, and its bound comes down to what stays. (Halving needs no
 //! bookkeeping on the per-packet path, where a low-water mark would; a
 //! class halved below its need runs empty and grows again.) [`trim`] (at
 //! `enet_deinitialize`) gives every idle block back.
@@ -217,6 +217,19 @@ impl Class {
         Held { class: self }
     }
 
+    /// Gives up to `count` idle blocks back to `free`, one at a time so
+    /// that `free` runs outside the lock.
+    fn free_idle(&self, count: usize) {
+        for _ in 0..count {
+            let Some(block) = self.lock().idle().pop() else {
+                break;
+            };
+            // SAFETY: idle blocks came from `hooks::malloc` and no one
+            // points into them.
+            unsafe { hooks::free(block) };
+        }
+    }
+
     /// Spins until this thread takes the lock another holds.
     #[cold]
     fn wait(&self) {
@@ -375,15 +388,7 @@ impl Pool {
         for (class, base) in self.classes.iter().zip(BASE_BOUNDS) {
             let (unneeded, grown) = class.lock().idle().decay(base);
             still_grown |= grown;
-            for _ in 0..unneeded {
-                // One block at a time: `free` runs outside the lock.
-                let Some(block) = class.lock().idle().pop() else {
-                    break;
-                };
-                // SAFETY: idle blocks came from `hooks::malloc` and no one
-                // points into them.
-                unsafe { hooks::free(block) };
-            }
+            class.free_idle(unneeded);
         }
         if still_grown {
             self.grown.store(true, Ordering::Relaxed);
@@ -392,15 +397,7 @@ impl Pool {
 
     fn trim(&self) {
         for class in &self.classes {
-            loop {
-                // One block at a time: `free` runs outside the lock.
-                let Some(block) = class.lock().idle().pop() else {
-                    break;
-                };
-                // SAFETY: idle blocks came from `hooks::malloc` and no one
-                // points into them.
-                unsafe { hooks::free(block) };
-            }
+            class.free_idle(usize::MAX);
         }
     }
 
