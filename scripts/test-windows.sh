@@ -60,12 +60,9 @@ if [ $prebuild -eq 1 ]; then
 fi
 
 . tests-c/windows/wine-env.sh
-# One wineserver for the whole run (started once the prefix exists), so no
-# test program races a server that is shutting down; `wineserver -k` at the
-# end stops it and anything left in this prefix, which is ours alone.
-wine cmd /c exit 0 >/dev/null 2>&1
-wineserver -w
-wineserver -p
+# One wineserver for the whole run; `wineserver -k` at the end stops it and
+# anything left in this prefix, which is ours alone.
+wine_start_server
 trap 'wineserver -k 2>/dev/null || true' EXIT
 
 dll_dir=target/windows/$target/release

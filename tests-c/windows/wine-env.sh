@@ -89,8 +89,37 @@ mkdir -p "$(dirname "$WINEPREFIX")"
 # to create the desktop window ("Cannot get server thread queue") and was
 # restarted without end, hundreds of processes, in every later run of that
 # prefix too. A prefix made without it works with it afterwards.
-if [ "$ENET_WIN_TARGET" = i686-pc-windows-gnu ] && [ ! -f "$WINEPREFIX/system.reg" ]; then
-    mkdir -p "$WINEPREFIX"
-    "$WINELOADER" cmd /c exit 0 >/dev/null 2>&1 || true
-    "$WINESERVER" -w
-fi
+wine_env_new_prefix() {
+    if [ "$ENET_WIN_TARGET" = i686-pc-windows-gnu ] && [ ! -f "$WINEPREFIX/system.reg" ]; then
+        mkdir -p "$WINEPREFIX"
+        "$WINELOADER" cmd /c exit 0 >/dev/null 2>&1 || true
+        "$WINESERVER" -w
+    fi
+}
+wine_env_new_prefix
+
+# wine_start_server: makes sure the prefix works and leaves one wineserver
+# running in it (`wineserver -p`), so no test program races a server that is
+# shutting down. wine's first start makes the prefix; once in CI that start
+# failed outright (exit 53, wine's code for a process that could not load
+# kernel32.dll), which no run here reproduced. A failed start is shown with
+# wine's own messages, the half-made prefix (ours alone) removed, and the
+# start tried again, up to three times.
+wine_start_server() {
+    local attempt rc log=${WINEPREFIX%/}.start.log
+    for attempt in 1 2 3; do
+        rc=0
+        wine cmd /c exit 0 >"$log" 2>&1 || rc=$?
+        wineserver -w
+        if [ $rc -eq 0 ]; then
+            wineserver -p
+            return 0
+        fi
+        echo "wine-env.sh: wine's start in $WINEPREFIX failed (exit $rc, attempt $attempt of 3); wine said:" >&2
+        tail -n 20 "$log" >&2
+        wineserver -k 2>/dev/null || true
+        rm -rf "$WINEPREFIX"
+        wine_env_new_prefix
+    done
+    return "$rc"
+}

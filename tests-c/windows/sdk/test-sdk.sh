@@ -85,11 +85,8 @@ else
 fi
 . "$root/tests-c/windows/wine-env.sh"
 command -v wine >/dev/null || die "missing wine (scripts/setup-debian.sh)"
-# One wineserver for the whole test (as scripts/test-windows.sh), so no
-# program races a server that is shutting down.
-wine cmd /c exit 0 >/dev/null 2>&1
-wineserver -w
-wineserver -p
+# One wineserver for the whole test (as scripts/test-windows.sh).
+wine_start_server
 trap 'wineserver -k 2>/dev/null || true; procs_cleanup' EXIT
 
 # imports_from_enet_dll EXE: EXE imports enet.dll's functions (names
