@@ -211,6 +211,20 @@ impl SecureLayer {
         }
     }
 
+    /// Seals the ENet datagram at `datagram` of `buffer` to `to` where it
+    /// lies, outside the library, if its session is ready for that: the
+    /// record's range in `buffer`, or `None` if it goes to
+    /// [`SecureLayer::send`].
+    #[cfg(feature = "ring")]
+    fn seal_in_place(
+        &mut self,
+        to: &SocketAddr,
+        buffer: &mut Vec<u8>,
+        datagram: std::ops::Range<usize>,
+    ) -> Option<std::ops::Range<usize>> {
+        self.sessions.get_mut(to)?.seal_in_place(buffer, datagram)
+    }
+
     /// A datagram from `from`.
     fn receive(&mut self, from: SocketAddr, datagram: &[u8], now: Instant) {
         let (has_session, established, restarting) = match self.sessions.get(&from) {

@@ -248,6 +248,12 @@ impl CipherKey {
         aead::Nonce::assume_unique_for_key(nonce)
     }
 
+    /// The bytes a record puts before its plaintext: the header, then the
+    /// explicit nonce (AES-GCM's 8, ChaCha20-Poly1305's none).
+    pub fn prefix_len(&self) -> usize {
+        HEADER + self.explicit_nonce
+    }
+
     /// Writes into `out` (emptied first) the epoch-1 record of
     /// `content_type` carrying `plaintext` under `sequence`; false if the
     /// key is not known or sealing failed.
@@ -258,40 +264,58 @@ impl CipherKey {
         plaintext: &[u8],
         out: &mut Vec<u8>,
     ) -> bool {
-        let Some(iv) = self.iv.get() else {
-            return false;
-        };
-        if sequence > SEQUENCE_MASK {
-            return false;
+        let prefix = self.prefix_len();
+        out.clear();
+        out.reserve(prefix + plaintext.len() + TAG);
+        out.resize(prefix, 0);
+        out.extend_from_slice(plaintext);
+        self.seal_in_place(
+            sequence,
+            content_type,
+            out,
+            prefix..prefix + plaintext.len(),
+        )
+        .is_some()
+    }
+
+    /// Seals the plaintext at `plaintext` of `buffer` where it lies as the
+    /// epoch-1 record of `content_type` under `sequence`: the header and
+    /// explicit nonce go into the [`prefix_len`](Self::prefix_len) bytes
+    /// before it, the plaintext is encrypted in place, and the tag is put
+    /// right after it (`buffer` is cut there first). The record's range in
+    /// `buffer`; `None`, with `buffer` untouched, if the key is not known,
+    /// the room before the plaintext is too short or sealing failed.
+    pub fn seal_in_place(
+        &self,
+        sequence: u64,
+        content_type: u8,
+        buffer: &mut Vec<u8>,
+        plaintext: Range<usize>,
+    ) -> Option<Range<usize>> {
+        let iv = self.iv.get()?;
+        if sequence > SEQUENCE_MASK || plaintext.end > buffer.len() {
+            return None;
         }
         let explicit_nonce = self.explicit_nonce;
-        let fragment = explicit_nonce + plaintext.len() + TAG;
-        let Ok(fragment_length) = u16::try_from(fragment) else {
-            return false;
-        };
+        let start = plaintext.start.checked_sub(HEADER + explicit_nonce)?;
+        let fragment_length = u16::try_from(explicit_nonce + plaintext.len() + TAG).ok()?;
         let seq64 = u64::from(EPOCH) << 48 | sequence;
-        out.clear();
-        out.reserve(HEADER + fragment);
-        out.push(content_type);
-        out.extend_from_slice(&DTLS_1_2);
-        out.extend_from_slice(&seq64.to_be_bytes());
-        out.extend_from_slice(&fragment_length.to_be_bytes());
         let explicit = seq64.to_be_bytes();
-        out.extend_from_slice(&explicit[..explicit_nonce]);
-        out.extend_from_slice(plaintext);
         let nonce = self.nonce(iv, sequence, &explicit[..explicit_nonce]);
         let aad = additional_data(sequence, content_type, plaintext.len());
-        match self.key.seal_in_place_separate_tag(
-            nonce,
-            aead::Aad::from(aad),
-            &mut out[HEADER + explicit_nonce..],
-        ) {
-            Ok(tag) => {
-                out.extend_from_slice(tag.as_ref());
-                true
-            }
-            Err(_) => false,
-        }
+        let tag = self
+            .key
+            .seal_in_place_separate_tag(nonce, aead::Aad::from(aad), &mut buffer[plaintext.clone()])
+            .ok()?;
+        let header = &mut buffer[start..plaintext.start];
+        header[0] = content_type;
+        header[1..3].copy_from_slice(&DTLS_1_2);
+        header[3..11].copy_from_slice(&explicit);
+        header[11..13].copy_from_slice(&fragment_length.to_be_bytes());
+        header[HEADER..].copy_from_slice(&explicit[..explicit_nonce]);
+        buffer.truncate(plaintext.end);
+        buffer.extend_from_slice(tag.as_ref());
+        Some(start..plaintext.end + TAG)
     }
 
     /// Authenticates and decrypts, in place, the epoch-1 record that is

@@ -282,6 +282,32 @@ impl Session {
     /// library.
     #[cfg(feature = "ring")]
     pub fn seal(&mut self, datagram: &[u8], sealed: &mut Vec<u8>) -> bool {
+        self.seal_with(|write, sequence| write.seal(sequence, 23, datagram, sealed))
+    }
+
+    /// Seals the datagram at `datagram` of `buffer` where it lies as one
+    /// application-data record ([`CipherKey::seal_in_place`]), if the
+    /// session is ready for this path; the record's range in `buffer`, or
+    /// `None` if it goes to the library.
+    #[cfg(feature = "ring")]
+    pub fn seal_in_place(
+        &mut self,
+        buffer: &mut Vec<u8>,
+        datagram: Range<usize>,
+    ) -> Option<Range<usize>> {
+        let mut record = None;
+        self.seal_with(|write, sequence| {
+            record = write.seal_in_place(sequence, 23, buffer, datagram);
+            record.is_some()
+        });
+        record
+    }
+
+    /// Runs `seal` with the write key and the next sequence number if the
+    /// session is ready for records sealed outside the library, and takes
+    /// that number if it sealed; whether it did.
+    #[cfg(feature = "ring")]
+    fn seal_with(&mut self, seal: impl FnOnce(&CipherKey, u64) -> bool) -> bool {
         if self.progress != Progress::Established {
             return false;
         }
@@ -292,7 +318,7 @@ impl Session {
             .keys
             .next_sequence
             .unwrap_or_else(|| write.next_sequence());
-        if !write.seal(sequence, 23, datagram, sealed) {
+        if !seal(write, sequence) {
             return false;
         }
         self.keys.next_sequence = Some(sequence + 1);
@@ -649,6 +675,46 @@ mod tests {
                 pair.open(to, &same_length),
                 Some(Some(b"from the library".to_vec()))
             );
+        }
+    }
+
+    /// A datagram sealed where it lies, in a buffer with room before it,
+    /// is the record the copying seal makes, byte for byte, cut right
+    /// after its tag, and the library opens it; without the room it goes
+    /// to the library untouched and takes no sequence number.
+    #[test]
+    fn a_record_sealed_in_place_is_the_copied_one() {
+        for (suite, explicit_nonce) in SUITES {
+            let mut pair = Pair::established(suite);
+            for from in [CLIENT, SERVER] {
+                let session = pair.session(from);
+                let (write, _) = session.keys.ready().unwrap();
+                let next_sequence = session
+                    .keys
+                    .next_sequence
+                    .unwrap_or_else(|| write.next_sequence());
+                let mut copied = Vec::new();
+                assert!(write.seal(next_sequence, 23, b"one datagram", &mut copied));
+
+                let mut short = b"one datagram".to_vec();
+                assert_eq!(session.seal_in_place(&mut short, 0..12), None);
+                assert_eq!(short, b"one datagram");
+
+                let mut buffer = vec![0xAA; 40];
+                buffer.extend_from_slice(b"one datagram");
+                buffer.extend_from_slice(&[0x55; 7]);
+                let record = session.seal_in_place(&mut buffer, 40..52).unwrap();
+                assert_eq!(record, 40 - 13 - explicit_nonce..52 + 16);
+                assert_eq!(record.end, buffer.len());
+                assert_eq!(buffer[record.clone()], copied[..]);
+                assert!(buffer[..record.start].iter().all(|&byte| byte == 0xAA));
+                assert_eq!(
+                    pair.receive(peer(from), &buffer[record]),
+                    vec![b"one datagram".to_vec()]
+                );
+                let next = pair.our_record(from, b"next");
+                assert_eq!(sequence(&next), next_sequence + 1);
+            }
         }
     }
 
