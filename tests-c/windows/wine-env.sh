@@ -103,23 +103,27 @@ wine_env_new_prefix
 # shutting down. wine's first start makes the prefix; once in CI that start
 # failed outright (exit 53, wine's code for a process that could not load
 # kernel32.dll), which no run here reproduced. A failed start is shown with
-# wine's own messages, the half-made prefix (ours alone) removed, and the
-# start tried again, up to three times.
+# wine's own messages and tried again, up to three times in all; a prefix
+# of the project's own (under target/) is removed first, as half made.
 wine_start_server() {
     local attempt rc log=${WINEPREFIX%/}.start.log
     for attempt in 1 2 3; do
+        wine_env_new_prefix
         rc=0
         wine cmd /c exit 0 >"$log" 2>&1 || rc=$?
-        wineserver -w
         if [ $rc -eq 0 ]; then
+            wineserver -w
             wineserver -p
             return 0
         fi
         echo "wine-env.sh: wine's start in $WINEPREFIX failed (exit $rc, attempt $attempt of 3); wine said:" >&2
         tail -n 20 "$log" >&2
+        # Stop first: a start that failed may have left processes behind.
         wineserver -k 2>/dev/null || true
-        rm -rf "$WINEPREFIX"
-        wine_env_new_prefix
+        [ "$attempt" -lt 3 ] || break
+        case "$WINEPREFIX" in
+            "$wine_env_root"/target/*) rm -rf "$WINEPREFIX" ;;
+        esac
     done
     return "$rc"
 }
