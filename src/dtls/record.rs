@@ -41,6 +41,12 @@ use ring::aead::{self, LessSafeKey};
 pub const HEADER: usize = 13;
 /// The tag every suite appends.
 const TAG: usize = 16;
+/// The longest a record puts before its plaintext: the header and
+/// AES-GCM's 8-byte explicit nonce.
+const LONGEST_PREFIX: usize = HEADER + 8;
+// The engine's datagram buffers keep this much room before each datagram,
+// so every record can be sealed where the engine built it.
+const _: () = assert!(crate::wire::builder::TRANSPORT_ROOM >= LONGEST_PREFIX);
 const APPLICATION_DATA: u8 = 23;
 const DTLS_1_2: [u8; 2] = [0xfe, 0xfd];
 /// The epoch of every DTLS 1.2 session's keys (the library never
@@ -250,13 +256,13 @@ impl CipherKey {
 
     /// The bytes a record puts before its plaintext: the header, then the
     /// explicit nonce (AES-GCM's 8, ChaCha20-Poly1305's none).
-    pub fn prefix_len(&self) -> usize {
+    fn prefix_len(&self) -> usize {
         HEADER + self.explicit_nonce
     }
 
     /// Writes into `out` (emptied first) the epoch-1 record of
     /// `content_type` carrying `plaintext` under `sequence`; false if the
-    /// key is not known or sealing failed.
+    /// key is not known or sealing failed (`out` then holds no record).
     pub fn seal(
         &self,
         sequence: u64,
@@ -293,7 +299,7 @@ impl CipherKey {
         plaintext: Range<usize>,
     ) -> Option<Range<usize>> {
         let iv = self.iv.get()?;
-        if sequence > SEQUENCE_MASK || plaintext.end > buffer.len() {
+        if sequence > SEQUENCE_MASK || buffer.get(plaintext.clone()).is_none() {
             return None;
         }
         let explicit_nonce = self.explicit_nonce;

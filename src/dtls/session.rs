@@ -699,6 +699,13 @@ mod tests {
                 let mut short = b"one datagram".to_vec();
                 assert_eq!(session.seal_in_place(&mut short, 0..12), None);
                 assert_eq!(short, b"one datagram");
+                let mut room = vec![0; 40];
+                room.extend_from_slice(b"one datagram");
+                #[allow(clippy::reversed_empty_ranges)]
+                let reversed = 52..40;
+                assert_eq!(session.seal_in_place(&mut room, reversed), None);
+                assert_eq!(session.seal_in_place(&mut room, 40..53), None);
+                assert_eq!(room[40..], *b"one datagram");
 
                 let mut buffer = vec![0xAA; 40];
                 buffer.extend_from_slice(b"one datagram");
@@ -706,6 +713,19 @@ mod tests {
                 let record = session.seal_in_place(&mut buffer, 40..52).unwrap();
                 assert_eq!(record, 40 - 13 - explicit_nonce..52 + 16);
                 assert_eq!(record.end, buffer.len());
+                // Application data, DTLS 1.2, epoch 1, this sequence number,
+                // the fragment's length, and (AES-GCM) the epoch and
+                // sequence number again as the explicit nonce.
+                let sealed = &buffer[record.clone()];
+                let epoch_and_sequence = (1u64 << 48 | next_sequence).to_be_bytes();
+                assert_eq!(sealed[..3], [23, 0xfe, 0xfd]);
+                assert_eq!(sealed[3..11], epoch_and_sequence);
+                let fragment = u16::try_from(explicit_nonce + 12 + 16).unwrap();
+                assert_eq!(sealed[11..13], fragment.to_be_bytes());
+                assert_eq!(
+                    sealed[13..13 + explicit_nonce],
+                    epoch_and_sequence[..explicit_nonce]
+                );
                 assert_eq!(buffer[record.clone()], copied[..]);
                 assert!(buffer[..record.start].iter().all(|&byte| byte == 0xAA));
                 assert_eq!(

@@ -10,11 +10,6 @@ use std::time::Instant;
 use super::SecureLayer;
 use crate::proto::{Grouping, ServiceFailed, Transmitted, Transport};
 
-// The engine's datagram buffers keep room for the longest record prefix
-// (AES-GCM's header and explicit nonce), so every record can be sealed in
-// place.
-const _: () = assert!(crate::wire::builder::TRANSPORT_ROOM >= super::record::HEADER + 8);
-
 /// See [`SecureTransport::receive`].
 const DATAGRAMS_WITHOUT_PLAINTEXT: usize = 256;
 
@@ -123,8 +118,9 @@ impl<T: Transport> Transport for SecureTransport<'_, T> {
     }
 
     fn transmit(&mut self, to: &SocketAddr, bytes: &[u8], grouping: Grouping) -> Transmitted {
-        // A record sealed outside the library goes to the socket in its
-        // own buffer, which the socket's batch takes instead of copying.
+        // A datagram handed over as bytes (the engine's own go through
+        // `transmit_buffer`, sealed where they lie) is sealed into the
+        // layer's buffer, which the socket's batch takes instead of copying.
         #[cfg(feature = "ring")]
         if self.layer.seal(to, bytes) {
             let SecureTransport { inner, layer } = self;
@@ -245,6 +241,19 @@ impl<T: Transport> Transport for MaybeSecure<'_, T> {
         match self {
             MaybeSecure::Plain(inner) => inner.transmit(to, bytes, grouping),
             MaybeSecure::Secure(secure) => secure.transmit(to, bytes, grouping),
+        }
+    }
+
+    fn transmit_buffer(
+        &mut self,
+        to: &SocketAddr,
+        buffer: &mut Vec<u8>,
+        range: Range<usize>,
+        grouping: Grouping,
+    ) -> Transmitted {
+        match self {
+            MaybeSecure::Plain(inner) => inner.transmit_buffer(to, buffer, range, grouping),
+            MaybeSecure::Secure(secure) => secure.transmit_buffer(to, buffer, range, grouping),
         }
     }
 

@@ -64,7 +64,7 @@ pub struct DatagramBuilder {
 /// Room kept before the header for a transport's own framing, so that it
 /// can frame the finished datagram where it lies instead of copying it: an
 /// encrypted host's DTLS record header and explicit nonce take 13 + 8.
-pub const TRANSPORT_ROOM: usize = 24;
+pub const TRANSPORT_ROOM: usize = 21;
 
 /// Room before the commands for the transport's framing and the longest
 /// header.
@@ -260,6 +260,9 @@ impl DatagramBuilder {
     /// may take that buffer and put another (of any length) in its place:
     /// the builder works in whatever buffer it finds, so a transport that
     /// keeps datagrams until it sends them can keep this one without a copy.
+    /// It may also frame the datagram where it lies: at least
+    /// [`TRANSPORT_ROOM`] bytes before the range are free, and the buffer
+    /// may be cut or grown after it.
     pub fn finish_for_transmit(&mut self, envelope: Envelope<'_>) -> (&mut Vec<u8>, Range<usize>) {
         let header = self.seal(envelope);
         let header_bytes = header.to_bytes();

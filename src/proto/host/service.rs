@@ -62,8 +62,10 @@ pub trait Transport {
     /// [`Transport::transmit`] for the datagram at `range` of `buffer`, a
     /// buffer the transport may keep: one that holds datagrams until it
     /// flushes takes `buffer` itself and leaves another (of any length) in
-    /// its place, instead of copying the bytes. A range outside the buffer
-    /// fails.
+    /// its place, instead of copying the bytes. One that frames datagrams
+    /// may write into the room the engine keeps before `range` (see
+    /// `DatagramBuilder::finish_for_transmit`) and cut or grow the buffer
+    /// after it. A range outside the buffer fails.
     fn transmit_buffer(
         &mut self,
         to: &SocketAddr,
