@@ -463,6 +463,7 @@ static void test_idle_wakes(void)
     ENetPeer *server_side = NULL, *peer;
     struct idle_figures service, waited;
     pthread_t thread;
+    int attempt, within = 0;
 
     service = idle_with_service(alone, 2000);
     waited = idle_with_handle(alone, 2000);
@@ -474,17 +475,26 @@ static void test_idle_wakes(void)
     CHECK(peer != NULL);
     stop_client = 0;
     pthread_create(&thread, NULL, keep_serviced, client);
-    service = idle_with_service(server, 2000);
-    waited = idle_with_handle(server, 2000);
-    stop_client = 1;
-    pthread_join(thread, NULL);
-    report("one connected peer", service, waited);
     /* Both wake for the same pings and acknowledgements; where the 2 s
        windows fall against the 500 ms ping period can put one exchange
-       (two datagrams) more into either window. Under valgrind every
-       thread switch goes through its lock, so only the figures print. */
+       (two datagrams) more into either window. The client's thread runs
+       beside them, so a busy machine that delays it shifts its pings
+       between the windows too: as with the timed tests, the bound must
+       hold in one of three pairs of windows. Under valgrind every thread
+       switch goes through its lock, so only the figures print. */
+    for (attempt = 1; attempt <= 3; ++attempt) {
+        service = idle_with_service(server, 2000);
+        waited = idle_with_handle(server, 2000);
+        report("one connected peer", service, waited);
+        within = waited.switches <= service.switches + 2;
+        if (within || under_valgrind())
+            break;
+        printf("one connected peer: over the bound on attempt %d\n", attempt);
+    }
+    stop_client = 1;
+    pthread_join(thread, NULL);
     if (!under_valgrind())
-        CHECK(waited.switches <= service.switches + 2);
+        CHECK(within);
     enet_host_destroy(client);
     enet_host_destroy(server);
     enet_host_destroy(alone);
