@@ -184,6 +184,12 @@ impl Keys {
         };
     }
 
+    /// The sequence number the next record this path seals takes: one
+    /// past its last, or, for its first, one past the library's last.
+    fn next_to_seal(&self, write: &CipherKey) -> u64 {
+        self.next_sequence.unwrap_or_else(|| write.next_sequence())
+    }
+
     /// The keys, once both are known and the library is past its
     /// handshake for good (it opened the peer's application data, so it
     /// never sends a flight again).
@@ -282,7 +288,8 @@ impl Session {
     /// library.
     #[cfg(feature = "ring")]
     pub fn seal(&mut self, datagram: &[u8], sealed: &mut Vec<u8>) -> bool {
-        self.seal_with(|write, sequence| write.seal(sequence, 23, datagram, sealed))
+        self.seal_with(|write, sequence| write.seal(sequence, 23, datagram, sealed).then_some(()))
+            .is_some()
     }
 
     /// Seals the datagram at `datagram` of `buffer` where it lies as one
@@ -295,34 +302,22 @@ impl Session {
         buffer: &mut Vec<u8>,
         datagram: Range<usize>,
     ) -> Option<Range<usize>> {
-        let mut record = None;
-        self.seal_with(|write, sequence| {
-            record = write.seal_in_place(sequence, 23, buffer, datagram);
-            record.is_some()
-        });
-        record
+        self.seal_with(|write, sequence| write.seal_in_place(sequence, 23, buffer, datagram))
     }
 
     /// Runs `seal` with the write key and the next sequence number if the
     /// session is ready for records sealed outside the library, and takes
-    /// that number if it sealed; whether it did.
+    /// that number if it sealed; what it returned.
     #[cfg(feature = "ring")]
-    fn seal_with(&mut self, seal: impl FnOnce(&CipherKey, u64) -> bool) -> bool {
+    fn seal_with<R>(&mut self, seal: impl FnOnce(&CipherKey, u64) -> Option<R>) -> Option<R> {
         if self.progress != Progress::Established {
-            return false;
+            return None;
         }
-        let Some((write, _)) = self.keys.ready() else {
-            return false;
-        };
-        let sequence = self
-            .keys
-            .next_sequence
-            .unwrap_or_else(|| write.next_sequence());
-        if !seal(write, sequence) {
-            return false;
-        }
+        let (write, _) = self.keys.ready()?;
+        let sequence = self.keys.next_to_seal(write);
+        let sealed = seal(write, sequence)?;
         self.keys.next_sequence = Some(sequence + 1);
-        true
+        Some(sealed)
     }
 
     pub fn progress(&self) -> Progress {
@@ -689,10 +684,7 @@ mod tests {
             for from in [CLIENT, SERVER] {
                 let session = pair.session(from);
                 let (write, _) = session.keys.ready().unwrap();
-                let next_sequence = session
-                    .keys
-                    .next_sequence
-                    .unwrap_or_else(|| write.next_sequence());
+                let next_sequence = session.keys.next_to_seal(write);
                 let mut copied = Vec::new();
                 assert!(write.seal(next_sequence, 23, b"one datagram", &mut copied));
 

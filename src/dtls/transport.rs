@@ -63,6 +63,17 @@ impl<T: Transport> SecureTransport<'_, T> {
     }
 }
 
+/// What the engine hears of its datagram of `length` bytes that went to
+/// the socket as a record: sent, with the datagram's length rather than
+/// the record's, unless the socket failed.
+#[cfg(feature = "ring")]
+fn sent_as_record(record: Transmitted, length: usize) -> Transmitted {
+    match record {
+        Transmitted::Failed => Transmitted::Failed,
+        _ => Transmitted::Sent(length),
+    }
+}
+
 impl<T: Transport> Transport for SecureTransport<'_, T> {
     fn now(&mut self) -> u32 {
         self.inner.now()
@@ -125,10 +136,8 @@ impl<T: Transport> Transport for SecureTransport<'_, T> {
         if self.layer.seal(to, bytes) {
             let SecureTransport { inner, layer } = self;
             let length = layer.sealed.len();
-            return match inner.transmit_buffer(to, &mut layer.sealed, 0..length, grouping) {
-                Transmitted::Failed => Transmitted::Failed,
-                _ => Transmitted::Sent(bytes.len()),
-            };
+            let record = inner.transmit_buffer(to, &mut layer.sealed, 0..length, grouping);
+            return sent_as_record(record, bytes.len());
         }
         if !self.layer.send(*to, bytes, Instant::now()) {
             // Never in the clear: a datagram no session can carry is
@@ -155,15 +164,10 @@ impl<T: Transport> Transport for SecureTransport<'_, T> {
         // and the buffer goes to the socket's batch as a plain one does.
         #[cfg(feature = "ring")]
         if let Some(record) = self.layer.seal_in_place(to, buffer, range.clone()) {
-            return match self.inner.transmit_buffer(to, buffer, record, grouping) {
-                Transmitted::Failed => Transmitted::Failed,
-                _ => Transmitted::Sent(range.len()),
-            };
+            let sent = self.inner.transmit_buffer(to, buffer, record, grouping);
+            return sent_as_record(sent, range.len());
         }
-        match buffer.get(range) {
-            Some(bytes) => self.transmit(to, bytes, grouping),
-            None => Transmitted::Failed,
-        }
+        self.transmit_range(to, buffer, range, grouping)
     }
 
     fn flush(&mut self) -> Result<(), ServiceFailed> {

@@ -73,6 +73,18 @@ pub trait Transport {
         range: Range<usize>,
         grouping: Grouping,
     ) -> Transmitted {
+        self.transmit_range(to, buffer, range, grouping)
+    }
+    /// [`Transport::transmit`] of a copy of the datagram at `range` of
+    /// `buffer`: what [`Transport::transmit_buffer`] does where the
+    /// transport cannot keep the buffer. A range outside the buffer fails.
+    fn transmit_range(
+        &mut self,
+        to: &SocketAddr,
+        buffer: &[u8],
+        range: Range<usize>,
+        grouping: Grouping,
+    ) -> Transmitted {
         match buffer.get(range) {
             Some(bytes) => self.transmit(to, bytes, grouping),
             None => Transmitted::Failed,
