@@ -10,6 +10,7 @@
 //! This module, `ffi` and `net` are the only places with `unsafe`.
 
 pub mod cbox;
+pub mod channels;
 mod checker;
 pub mod chunked;
 pub mod heap;

@@ -115,6 +115,18 @@ fn pooling() -> bool {
     STATE.load(Ordering::Acquire) == ON
 }
 
+/// Whether this process recycles memory the C side sees (deciding now
+/// if it has not and a switches' reader is installed; not while
+/// undecided): the packet blocks here, and the same conditions rule the
+/// peers' channel arrays ([`super::channels`]).
+pub fn recycles() -> bool {
+    match STATE.load(Ordering::Acquire) {
+        ON => true,
+        OFF => false,
+        _ => decide().unwrap_or(false),
+    }
+}
+
 /// Decides once whether this process pools (see the module's notes), if
 /// a reader has been installed; `None` while none has.
 #[cold]

@@ -177,3 +177,48 @@ fn a_full_host_refuses_and_a_freed_slot_is_reused() {
     assert_eq!(sim.connects(server), 20);
     let _ = first_peer;
 }
+
+#[test]
+fn a_new_connection_gets_fresh_channels_in_a_slot_used_before() {
+    let mut sim = Sim::new(27, 0);
+    let server = sim.add_host(1, 2);
+    let client = sim.add_host(1, 2);
+    let (client_peer, server_peer) = connect(&mut sim, client, server, 2, 0);
+    for _ in 0..3 {
+        send(&mut sim, client, client_peer, b"numbered");
+    }
+    sim.run_for(500);
+    let old_channels = sim.host(server).peer(server_peer).channels;
+    // SAFETY: the connected peer's two channels live at `channels`.
+    let used = unsafe { (*old_channels).incomingReliableSequenceNumber };
+    assert_eq!(used, 3, "the channel counted the messages");
+    assert_eq!(
+        sim.host(client).disconnect(client_peer, 0),
+        DisconnectEffect::Done
+    );
+    assert!(time_to_disconnect(&mut sim, server, 5000).is_some());
+    assert!(sim.host(server).peer(server_peer).channels.is_null());
+    sim.run_until(5000, |s| {
+        s.state(client, client_peer) == ENET_PEER_STATE_DISCONNECTED
+    });
+
+    let (_, again) = connect(&mut sim, client, server, 2, 0);
+    let peer = sim.host(server).peer(again);
+    assert_eq!(peer.channelCount, 2);
+    if enet::mem::pool::recycles() {
+        // The array the last connection gave back, of the same length.
+        assert_eq!(peer.channels, old_channels);
+    }
+    // SAFETY: the new connection's two channels live at `channels`.
+    let fresh = unsafe { core::slice::from_raw_parts(peer.channels, 2) };
+    for channel in fresh {
+        assert_eq!(channel.incomingReliableSequenceNumber, 0);
+        assert_eq!(channel.outgoingReliableSequenceNumber, 0);
+        assert_eq!(channel.usedReliableWindows, 0);
+        let list = &channel.incomingReliableCommands;
+        assert_eq!(
+            list.sentinel.next,
+            core::ptr::addr_of!(list.sentinel).cast_mut()
+        );
+    }
+}

@@ -11,7 +11,7 @@
 //! [`Delivered`]: crate::proto::peer::Delivered
 use super::engine::{clear_list, Host};
 use crate::abi::*;
-use crate::mem::CSlice;
+use crate::mem::channels::ChannelArray;
 use crate::proto::peer::send::{PeerEffect, SendExtras, SendTerms, Wake};
 use crate::proto::peer::slot::{blank_channel, PeerMut, Receipts};
 use crate::proto::state::channel_id::ChannelId;
@@ -21,7 +21,7 @@ use crate::proto::state::peer_index::PeerIndex;
 impl Host {
     /// Gives the peer `count` fresh channels; false if allocation fails.
     pub(crate) fn allocate_channels(&mut self, index: PeerIndex, count: usize) -> bool {
-        let Some(mut channels) = CSlice::new_with(count, |_| blank_channel()) else {
+        let Some(mut channels) = ChannelArray::new(count, blank_channel) else {
             return false;
         };
         for channel in channels.iter_mut() {

@@ -138,7 +138,7 @@ impl Host {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::mem::CSlice;
+    use crate::mem::channels::ChannelArray;
     use crate::proto::host::engine::HostSettings;
     use crate::proto::peer::slot::blank_channel;
     use crate::proto::peer::slot::LonePeer;
@@ -150,7 +150,7 @@ mod tests {
         peer.public.flags = NEEDS_DISPATCH;
         peer.public.channelCount = 3;
         let mut view = peer.view();
-        view.slot.channels = CSlice::new_with(3, |_| blank_channel());
+        view.slot.channels = ChannelArray::new(3, blank_channel);
         assert_eq!(view.drop_queues(), LeftDispatchQueue(true));
         assert!(view.slot.channels.is_none(), "channels freed");
         assert_eq!(view.drop_queues(), LeftDispatchQueue(false));

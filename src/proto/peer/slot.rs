@@ -8,8 +8,9 @@ use crate::proto::state::channel_id::ChannelId;
 use std::collections::VecDeque;
 
 use crate::abi::*;
+use crate::mem::channels::ChannelArray;
 use crate::mem::heap::QueueSetAlive;
-use crate::mem::{CBox, CSlice, PacketRef};
+use crate::mem::{CBox, PacketRef};
 use crate::proto::state::channel::{Incoming, IncomingChannel, IncomingChannels, NOTHING_HELD};
 use crate::proto::state::command::Acknowledgement;
 use crate::proto::state::queue::OutgoingQueue;
@@ -36,7 +37,7 @@ pub struct Delivery {
 #[derive(Default)]
 pub struct PeerSlot {
     /// The array `peer->channels` points at.
-    pub channels: Option<CSlice<ENetChannel>>,
+    pub channels: Option<ChannelArray>,
     /// The command queues and the channels' ordering state, while there is
     /// anything to queue or hold.
     pub(crate) queues: Option<Box<PeerQueues>>,
