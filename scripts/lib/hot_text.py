@@ -150,16 +150,16 @@ def main():
             profiles[tier].append(argument)
     symbols = text_symbols(library)
     kept = kept_patterns(keep, symbols) if keep else {t: set() for t in TIERS}
-    idle = patterns_run(profiles["idle"], symbols) | kept["idle"]
-    calls = {}
-    busy = (patterns_run(profiles["busy"], symbols, calls) | kept["busy"]) - idle
-    # The idle tier by name; the busy tier most called first, so that what
-    # runs per message or datagram comes before what a run met once (a
-    # host's creation and destruction), which trails into the next window
-    # when the tier outgrows its windows.
-    for tier, patterns in (("idle", sorted(idle)), ("busy", sorted(busy))):
-        if tier == "busy":
-            patterns = sorted(patterns, key=lambda p: (-(calls.get(p, 0) >= CALLED_OFTEN), p))
+    calls = {tier: {} for tier in TIERS}
+    idle = patterns_run(profiles["idle"], symbols, calls["idle"]) | kept["idle"]
+    busy = (patterns_run(profiles["busy"], symbols, calls["busy"]) | kept["busy"]) - idle
+    # Each tier most called first, then by name, so that what runs per
+    # pass, message or datagram comes before what a run met once (a host's
+    # creation and destruction, reading the process's switches), which
+    # trails into the next window when the tier outgrows its windows.
+    for tier, patterns in (("idle", idle), ("busy", busy)):
+        often = calls[tier]
+        patterns = sorted(patterns, key=lambda p: (-(often.get(p, 0) >= CALLED_OFTEN), p))
         print(MARKER + tier)
         for pattern in patterns:
             print(pattern)
