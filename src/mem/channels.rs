@@ -9,7 +9,7 @@
 //! none of them back, and a server stays at the RSS of the burst's peak.
 //!
 //! So with the default allocator the arrays come from chunks of their own
-//! ([`CHUNK_CHANNELS`] channels each, allocated as needed and kept for the
+//! (`CHUNK_CHANNELS` channels each, allocated as needed and kept for the
 //! process's life), and an array given back waits, by length, for the next
 //! connection that asks for as many channels. The chunks hold nothing but
 //! channel arrays, and the heap pages around them empty once the queues
