@@ -53,11 +53,13 @@ pub unsafe extern "C" fn enet_initialize_with_callbacks(
 }
 
 /// Shuts ENet down: undoes one `enet_initialize` (WinSock and the timer
-/// on Windows), and gives the packet pool's idle blocks back to `free`.
+/// on Windows), and gives the packet pool's idle blocks back to `free`,
+/// and the channel arrays' chunks too when no host has a peer using them.
 #[no_mangle]
 pub extern "C" fn enet_deinitialize() {
     guard!((), {
         crate::mem::pool::trim();
+        crate::mem::channels::trim();
         net::cleanup()
     })
 }

@@ -9,9 +9,9 @@
 //! none of them back, and a server stays at the RSS of the burst's peak.
 //!
 //! So with the default allocator the arrays come from chunks of their own
-//! (`CHUNK_CHANNELS` channels each, allocated as needed and kept for the
-//! process's life), and an array given back waits, by length, for the next
-//! connection that asks for as many channels. The chunks hold nothing but
+//! (`CHUNK_CHANNELS` channels each, allocated as needed and kept until
+//! `enet_deinitialize` finds none in use), and an array given back waits,
+//! by length, for the next connection that asks for as many channels. The chunks hold nothing but
 //! channel arrays, and the heap pages around them empty once the queues
 //! go. Everything else is as before: the array is made anew at each
 //! connect, its address does not move while
@@ -44,8 +44,8 @@ pub struct ChannelArray {
 }
 
 // SAFETY: the array is owned as a `CSlice` is (nothing else refers to it
-// through Rust), and `ENetChannel`s are plain data; the recycled memory
-// lives for the process and goes back through a lock.
+// through Rust), and `ENetChannel`s are plain data; recycled memory goes
+// back through a lock, and its chunk stays while the array is in use.
 unsafe impl Send for ChannelArray {}
 
 impl ChannelArray {
@@ -110,7 +110,8 @@ impl Deref for ChannelArray {
     type Target = [ENetChannel];
     fn deref(&self) -> &[ENetChannel] {
         // SAFETY: `len` initialised channels live at `pointer`, in memory
-        // this owns until it is dropped (the chunks are never freed).
+        // this owns until it is dropped (a chunk is freed only with no
+        // array of it in use).
         unsafe { core::slice::from_raw_parts(self.pointer.as_ptr(), self.len as usize) }
     }
 }
@@ -141,32 +142,66 @@ impl Drop for ChannelArray {
 /// The recycled arrays of the process.
 static RECYCLED: Mutex<Chunks> = Mutex::new(Chunks::new());
 
-/// Chunks of channel memory, never freed, and the arrays given back.
+/// Gives every chunk back to `free` if no array is in use (no host has a
+/// connected peer): `enet_deinitialize` calls it, as it empties the packet
+/// pool, so a program that shuts ENet down leaves nothing allocated.
+pub fn trim() {
+    if let Ok(mut recycled) = RECYCLED.lock() {
+        recycled.free_if_unused();
+    }
+}
+
+/// Chunks of channel memory, kept while arrays are in use, and the arrays
+/// given back.
 struct Chunks {
+    /// Every chunk's start, to free it by.
+    chunks: Vec<NonNull<ENetChannel>>,
     /// The unused rest of the newest chunk.
     rest: Option<NonNull<ENetChannel>>,
     rest_len: usize,
     /// Arrays given back, by length (index `len - 1`).
     free: Vec<Vec<NonNull<ENetChannel>>>,
+    /// Arrays handed out and not given back.
+    in_use: usize,
 }
 
-// SAFETY: the pointers refer to chunks that live for the process and are
-// only handed out or taken back under the lock.
+// SAFETY: the pointers refer to chunks that are only handed out, taken
+// back or freed under the lock.
 unsafe impl Send for Chunks {}
 
 impl Chunks {
     const fn new() -> Chunks {
         Chunks {
+            chunks: Vec::new(),
             rest: None,
             rest_len: 0,
             free: Vec::new(),
+            in_use: 0,
         }
+    }
+
+    /// Frees every chunk if no array is in use.
+    fn free_if_unused(&mut self) {
+        if self.in_use != 0 {
+            return;
+        }
+        for chunk in self.chunks.drain(..) {
+            // SAFETY: the chunk came from `hooks::malloc` while recycling
+            // was on, which is only with the default allocator (hooks
+            // installed since then do not own it); no array in it is in
+            // use, and every pointer into it goes with the lists below.
+            unsafe { hooks::free_from_default(chunk.as_ptr().cast()) };
+        }
+        self.rest = None;
+        self.rest_len = 0;
+        self.free = Vec::new();
     }
 
     /// Room for `len` channels: an array given back with that length, or
     /// the next `len` of the newest chunk (a new one if it has too few).
     fn take(&mut self, len: usize) -> Option<NonNull<ENetChannel>> {
         if let Some(array) = self.free.get_mut(len - 1).and_then(Vec::pop) {
+            self.in_use += 1;
             return Some(array);
         }
         if self.rest_len < len {
@@ -174,7 +209,9 @@ impl Chunks {
             let bytes = chunk_len.checked_mul(core::mem::size_of::<ENetChannel>())?;
             // The unused rest of the old chunk stays unused: at most a
             // connection's worth of channels short of the chunk.
-            self.rest = Some(NonNull::new(hooks::malloc(bytes).cast::<ENetChannel>())?);
+            let chunk = NonNull::new(hooks::malloc(bytes).cast::<ENetChannel>())?;
+            self.chunks.push(chunk);
+            self.rest = Some(chunk);
             self.rest_len = chunk_len;
         }
         let start = self.rest?;
@@ -182,6 +219,7 @@ impl Chunks {
         // SAFETY: `len` channels fit before the chunk's end (`rest_len` was
         // at least `len`), so the new rest starts inside it or at its end.
         self.rest = Some(unsafe { start.add(len) });
+        self.in_use += 1;
         Some(start)
     }
 
@@ -190,6 +228,7 @@ impl Chunks {
             self.free.resize_with(len, Vec::new);
         }
         self.free[len - 1].push(array);
+        self.in_use -= 1;
     }
 }
 
@@ -213,6 +252,25 @@ mod tests {
         chunks.give_back(first, 2);
         assert_ne!(chunks.take(3).unwrap(), first, "another length");
         assert_eq!(chunks.take(2).unwrap(), first);
+    }
+
+    #[test]
+    fn chunks_are_freed_only_with_no_array_in_use() {
+        let mut chunks = Chunks::new();
+        let first = chunks.take(3).unwrap();
+        let second = chunks.take(3).unwrap();
+        chunks.give_back(first, 3);
+        chunks.free_if_unused();
+        assert_eq!(chunks.chunks.len(), 1, "one array is in use");
+        assert_eq!(chunks.take(3), Some(first), "and the other still waits");
+        chunks.give_back(first, 3);
+        chunks.give_back(second, 3);
+        chunks.free_if_unused();
+        assert!(chunks.chunks.is_empty() && chunks.free.is_empty());
+        assert_eq!(chunks.rest_len, 0);
+        // Taken again, from a new chunk.
+        assert!(chunks.take(3).is_some());
+        assert_eq!((chunks.chunks.len(), chunks.in_use), (1, 1));
     }
 
     #[test]
@@ -262,6 +320,9 @@ mod tests {
         // A length no other test asks for, so the process's free list of
         // it holds only this test's array.
         const LEN: usize = 37;
+        // In use throughout, so that no `trim` elsewhere in the process
+        // frees the chunks meanwhile.
+        let _kept = ChannelArray::made(LEN, blank_channel, true).unwrap();
         let mut first = ChannelArray::made(LEN, blank_channel, true).unwrap();
         first[LEN - 1].incomingReliableSequenceNumber = 9;
         let address = first.as_mut_ptr();

@@ -69,6 +69,17 @@ pub unsafe fn free(memory: *mut c_void) {
     unsafe { installed_free()(memory) }
 }
 
+/// Frees memory that came from [`malloc`] while no hooks were installed,
+/// whatever hooks are installed now.
+///
+/// # Safety
+/// `memory` must come from [`malloc`] called with the default allocator
+/// (or be NULL) and not be used again.
+pub unsafe fn free_from_default(memory: *mut c_void) {
+    // SAFETY: the caller hands back memory from libc's malloc.
+    unsafe { libc::free(memory) }
+}
+
 /// Gives the free pages of libc's heap back to the system (glibc's
 /// `malloc_trim`, which also releases whole free pages inside the heap).
 /// Nothing with a program's own allocator or another C library.

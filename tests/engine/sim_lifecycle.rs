@@ -191,6 +191,8 @@ fn a_new_connection_gets_fresh_channels_in_a_slot_used_before() {
     let old_channels = sim.host(server).peer(server_peer).channels;
     // SAFETY: the connected peer's two channels live at `channels`.
     let used = unsafe { (*old_channels).incomingReliableSequenceNumber };
+    // (Where the process recycles channel arrays, the new connection may
+    // get this very memory: mem::channels tests that.)
     assert_eq!(used, 3, "the channel counted the messages");
     assert_eq!(
         sim.host(client).disconnect(client_peer, 0),
@@ -205,10 +207,6 @@ fn a_new_connection_gets_fresh_channels_in_a_slot_used_before() {
     let (_, again) = connect(&mut sim, client, server, 2, 0);
     let peer = sim.host(server).peer(again);
     assert_eq!(peer.channelCount, 2);
-    if enet::mem::pool::recycles() {
-        // The array the last connection gave back, of the same length.
-        assert_eq!(peer.channels, old_channels);
-    }
     // SAFETY: the new connection's two channels live at `channels`.
     let fresh = unsafe { core::slice::from_raw_parts(peer.channels, 2) };
     for channel in fresh {
