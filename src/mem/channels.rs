@@ -11,11 +11,11 @@
 //! So with the default allocator the arrays come from chunks of their own
 //! (`CHUNK_CHANNELS` channels each, allocated as needed and kept until
 //! `enet_deinitialize` finds none in use), and an array given back waits,
-//! by length, for the next connection that asks for as many channels. The chunks hold nothing but
-//! channel arrays, and the heap pages around them empty once the queues
-//! go. Everything else is as before: the array is made anew at each
-//! connect, its address does not move while
-//! the peer is connected, and it is taken back at the reset.
+//! by length, for the next connection that asks for as many channels. The
+//! chunks hold nothing but channel arrays, and the heap pages around them
+//! empty once the queues go. Everything else is as before: the array is
+//! made anew at each connect, its address does not move while the peer is
+//! connected, and it is taken back at the reset.
 //!
 //! Recycling is on where the packet pool is ([`super::pool::recycles`]):
 //! with the default allocator, and outside memory checkers, so that a

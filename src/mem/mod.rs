@@ -4,8 +4,10 @@
 //! `enet_initialize_with_callbacks`, and they hold pointers into the host,
 //! the peer array, channels and packets. All of that memory therefore comes
 //! from the installed hooks ([`hooks`]) and is owned on the Rust side by the
-//! small safe owners here ([`CBox`], [`CSlice`], [`PacketRef`]), so the
-//! protocol engine can use it without `unsafe`.
+//! small safe owners here ([`CBox`], [`CSlice`], [`PacketRef`], and
+//! [`channels::ChannelArray`] for the peers' channels, which recycles them
+//! with the default allocator), so the protocol engine can use it without
+//! `unsafe`.
 //!
 //! This module, `ffi` and `net` are the only places with `unsafe`.
 

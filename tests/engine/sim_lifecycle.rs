@@ -191,8 +191,6 @@ fn a_new_connection_gets_fresh_channels_in_a_slot_used_before() {
     let old_channels = sim.host(server).peer(server_peer).channels;
     // SAFETY: the connected peer's two channels live at `channels`.
     let used = unsafe { (*old_channels).incomingReliableSequenceNumber };
-    // (Where the process recycles channel arrays, the new connection may
-    // get this very memory: mem::channels tests that.)
     assert_eq!(used, 3, "the channel counted the messages");
     assert_eq!(
         sim.host(client).disconnect(client_peer, 0),
@@ -204,6 +202,8 @@ fn a_new_connection_gets_fresh_channels_in_a_slot_used_before() {
         s.state(client, client_peer) == ENET_PEER_STATE_DISCONNECTED
     });
 
+    // Where the process recycles channel arrays, the new connection may
+    // get the old one's memory (mem::channels tests that): it must be blank.
     let (_, again) = connect(&mut sim, client, server, 2, 0);
     let peer = sim.host(server).peer(again);
     assert_eq!(peer.channelCount, 2);
