@@ -41,7 +41,9 @@ fn is_server_hello(datagram: &[u8]) -> bool {
     datagram.first() == Some(&22) && datagram.get(13) == Some(&2)
 }
 
-/// Counts of the client's datagrams the relay picked.
+/// Counts of the client's datagrams the relay picked. Each is counted
+/// before its datagram goes: the server may act on it, and the test read
+/// the count, before this thread runs again.
 #[derive(Default)]
 pub struct Counts {
     /// Passed on as they came.
@@ -98,21 +100,21 @@ impl Relay {
                         random ^= random << 17;
                         match tamper {
                             Tamper::Replay => {
-                                let _ = back.send_to(datagram, server);
-                                let _ = back.send_to(datagram, server);
                                 counts.intact.fetch_add(1, Ordering::Relaxed);
+                                let _ = back.send_to(datagram, server);
+                                let _ = back.send_to(datagram, server);
                             }
                             Tamper::FlipOneInThree if random % 3 == 0 => {
                                 let at = length - 1 - (picked as usize % length.min(8));
                                 datagram[at] ^= 0x20;
-                                let _ = back.send_to(datagram, server);
                                 counts.flipped.fetch_add(1, Ordering::Relaxed);
+                                let _ = back.send_to(datagram, server);
                             }
                             Tamper::FlipOneInThree
                             | Tamper::Nothing
                             | Tamper::FatalAlertAfterServerHello => {
-                                let _ = back.send_to(datagram, server);
                                 counts.intact.fetch_add(1, Ordering::Relaxed);
+                                let _ = back.send_to(datagram, server);
                             }
                         }
                     }
@@ -122,8 +124,8 @@ impl Relay {
                             && is_server_hello(&buffer[..length])
                             && counts.alerts.load(Ordering::Relaxed) == 0
                         {
-                            let _ = back.send_to(&FATAL_ALERT, server);
                             counts.alerts.fetch_add(1, Ordering::Relaxed);
+                            let _ = back.send_to(&FATAL_ALERT, server);
                         }
                         let _ = front.send_to(&buffer[..length], client);
                     }
