@@ -44,8 +44,11 @@
  *       receives (and with --echo sends each message back on the same
  *       channel, reliably) for S + 1 seconds, sampling VmRSS every 100 ms;
  *       prints "rss_kb <VmRSS at the end>", "rss_peak_kb <VmHWM>",
- *       "rss_sampled_peak_kb", "received <n>", "heap_in_use_kb"
- *       (mallinfo2, read last) and disconnects them all.
+ *       "rss_sampled_peak_kb" (the most of those samples: the RSS under
+ *       load, where VmHWM also counts the burst's handshakes),
+ *       "load_cpu_ns_per_msg" (its CPU from the burst's end to its own,
+ *       per message received meanwhile), "received <n>",
+ *       "heap_in_use_kb" (mallinfo2, read last) and disconnects them all.
  *   engine load-clients --port P --peers N [--seconds S]
  *       4 client hosts (this one process) call enet_host_connect N times
  *       in all at once (again for a connect that times out); once all N
@@ -429,8 +432,9 @@ static int load_server(int peers, double seconds, int echo)
     ENetHost *host = bind_loopback((size_t) peers);
     ENetEvent ev;
     int connected = 0, i;
-    unsigned long received = 0;
+    unsigned long received = 0, burst_received;
     long peak = 0, now_kb;
+    double load_cpu;
     double deadline = now_s() + 120.0, end, next_sample;
 
     while (connected < peers) {
@@ -451,6 +455,8 @@ static int load_server(int peers, double seconds, int echo)
     }
     printf("rss_burst_kb %ld\n", rss_kb());
     fflush(stdout);
+    load_cpu = cpu_s();
+    burst_received = received;
     end = now_s() + seconds + 1.0;
     next_sample = 0;
     while (now_s() < end) {
@@ -475,6 +481,8 @@ static int load_server(int peers, double seconds, int echo)
     printf("rss_kb %ld\n", rss_kb());
     printf("rss_peak_kb %ld\n", status_kb("VmHWM:"));
     printf("rss_sampled_peak_kb %ld\n", peak);
+    printf("load_cpu_ns_per_msg %.1f\n",
+           (cpu_s() - load_cpu) * 1e9 / (double) (received > burst_received ? received - burst_received : 1));
     printf("received %lu\n", received);
     printf("connected_peers %d\n", connected);
     printf("heap_in_use_kb %zu\n", mallinfo2().uordblks / 1024);

@@ -28,7 +28,9 @@
 #                 "500 2000 4000"; "" skips it): N peers connect at once,
 #                 then each sends a reliable 64-byte message 20 times a
 #                 second (the server receives, as a game server takes its
-#                 players' input); the server's RSS at the end and its peak
+#                 players' input); the server's RSS after the burst, at
+#                 the end, at its peak (VmHWM) and at the most sampled
+#                 under the load, and its CPU per message under the load
 #   --load-seconds S  how long the load lasts (default 10)
 #   --load-only   run the loaded-server metric alone
 # Not a test: it prints figures, which vary with the machine's load.
@@ -109,8 +111,9 @@ rss() {
 
 # loaded COLUMN PEERS: engine.c's load-server with PEERS of its load-clients
 # (a connect burst, then 20 messages/s a peer for $load_seconds s); appends
-# the RSS after the burst, at the end and at the peak (VmHWM) to
-# $work/COLUMN.loadPEERS.
+# the RSS after the burst, at the end and at the peak (VmHWM), the most
+# sampled under the load, and the server's CPU per message under the load
+# to $work/COLUMN.loadPEERS.
 loaded() {
     local column=$1 n=$2 out="$work/load.out" spid cpid port
     rm -f "$out"
@@ -125,6 +128,7 @@ loaded() {
     [ "$RC" -eq 0 ] || { cat "$work/load.err" >&2; die "$column load-server failed ($RC)"; }
     bounded_wait "$cpid" 70
     echo "$(value rss_burst_kb "$out") $(value rss_kb "$out") $(value rss_peak_kb "$out")" \
+        "$(value rss_sampled_peak_kb "$out") $(value load_cpu_ns_per_msg "$out")" \
         >>"$work/$column.load$n"
 }
 
@@ -215,6 +219,8 @@ for n in $load_peers; do
     row "server RSS KiB, $n peers: after the burst" "$(field stock "load$n" 1)" "$(field ours "load$n" 1)"
     row "  after ${load_seconds} s of 20 msgs/s a peer" "$(field stock "load$n" 2)" "$(field ours "load$n" 2)"
     row "  peak (VmHWM)" "$(field stock "load$n" 3)" "$(field ours "load$n" 3)"
+    row "  peak under the load (sampled every 100 ms)" "$(field stock "load$n" 4)" "$(field ours "load$n" 4)"
+    row "  server CPU ns per message under the load" "$(field stock "load$n" 5)" "$(field ours "load$n" 5)"
 done
 if [ "$load_only" -eq 1 ]; then
     echo "(ours from $ours)"
