@@ -2,7 +2,9 @@
 //!
 //! A burst of connects gives thousands of peers their command queues at
 //! once, and each peer gives them back a second after its last payload
-//! (`proto::peer::IDLE_RELEASE_MS`). The freed queues leave the heap
+//! (`proto::peer::IDLE_RELEASE_MS`), or, if it never queued one, as soon
+//! as they are blank (`proto::peer::slot::SpareQueues`, which keeps a
+//! few of them, counted as alive). The freed queues leave the heap
 //! (glibc's `malloc`, which Rust's allocator also uses) full of holes
 //! between the peers' long-lived allocations, and `free` returns only the
 //! heap's top to the system. So when the number of live queue sets has

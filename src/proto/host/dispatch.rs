@@ -38,8 +38,7 @@ impl Host {
     fn dispatch_received(&mut self, index: PeerIndex) -> Option<Event> {
         let (channel_id, packet) = self.peer_view(index).receive()?;
         if self.engine.slots[index].dispatched_is_empty() {
-            self.engine.dispatch_queue.pop_front();
-            self.engine.peers[index].flags &= !NEEDS_DISPATCH;
+            self.drained(index);
         } else if self.engine.dispatch_queue.len() > 1 {
             self.engine.dispatch_queue.pop_front();
             self.engine.dispatch_queue.push_back(index);
@@ -49,6 +48,18 @@ impl Host {
             channel_id,
             packet,
         })
+    }
+
+    /// Takes the peer whose last packet went to the program off the
+    /// dispatch queue, and gives its queue set to the spares if it has
+    /// nothing else to do (see `SpareQueues`).
+    // Out of line: the call keeps `dispatch_received` a leaf function.
+    #[inline(never)]
+    fn drained(&mut self, index: PeerIndex) {
+        let engine = &mut self.engine;
+        engine.dispatch_queue.pop_front();
+        engine.peers[index].flags &= !NEEDS_DISPATCH;
+        engine.slots[index].release_if_blank(&mut engine.spare_queues);
     }
 
     /// The event of a peer taken off the dispatch queue for a change of

@@ -70,6 +70,7 @@ impl Host {
 
     /// Points the peer in slot `index` at `endpoint` (which is
     /// [`normalized`] already): `ENetPeer::address` gets its view.
+    #[inline]
     pub(crate) fn set_peer_endpoint(&mut self, index: PeerIndex, endpoint: SocketAddr) {
         match endpoint {
             SocketAddr::V4(_) => self.engine.ipv6_endpoints.remove(&index),

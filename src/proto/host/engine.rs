@@ -6,7 +6,7 @@ use std::net::SocketAddrV6;
 
 use crate::abi::*;
 use crate::mem::{CBox, CSlice};
-use crate::proto::peer::slot::{PeerMut, PeerSlot, Receipts};
+use crate::proto::peer::slot::{PeerMut, PeerSlot, Receipts, SpareQueues};
 use crate::proto::state::connected::ConnectedSet;
 use crate::proto::state::half_open::HalfOpen;
 use crate::proto::state::peer_index::{PeerIndex, SlotVec};
@@ -68,6 +68,8 @@ pub(crate) struct Engine {
     pub(in crate::proto::host) peers: CSlice<ENetPeer>,
     /// Private state of each peer, by slot.
     pub(in crate::proto::host) slots: SlotVec<PeerSlot>,
+    /// Queue sets peers gave up, for the next that needs one.
+    pub(in crate::proto::host) spare_queues: SpareQueues,
     /// Peers with an event to report, in order (stock's `dispatchQueue`).
     pub(in crate::proto::host) dispatch_queue: VecDeque<PeerIndex>,
     pub(in crate::proto::host) schedule: Schedule,
@@ -357,6 +359,7 @@ impl Engine {
         Some(Engine {
             peers: CSlice::new_with(settings.peer_count, |_| blank_peer())?,
             slots: SlotVec::from_fn(settings.peer_count, |_| PeerSlot::default()),
+            spare_queues: SpareQueues::default(),
             dispatch_queue: VecDeque::new(),
             schedule: Schedule::new(settings.peer_count, settings.now),
             builder: DatagramBuilder::new(ENET_HOST_DEFAULT_MTU),

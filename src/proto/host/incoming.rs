@@ -50,6 +50,19 @@ impl Host {
         result
     }
 
+    /// A datagram from the peer in slot `index` arrived from `from`: the
+    /// peer's address follows it, and the peer gets a queue set for the
+    /// acknowledgements and packets its commands may queue, from the
+    /// spares if there is one.
+    // Out of line, as the one call it wraps was: the datagram's handler
+    // stays as it was compiled.
+    #[inline(never)]
+    fn heard_from(&mut self, index: PeerIndex, from: SocketAddr) {
+        let engine = &mut self.engine;
+        engine.slots[index].ready_queues(&mut engine.spare_queues);
+        self.set_peer_endpoint(index, from);
+    }
+
     /// [`Host::receive_datagram`]; `peer` learns which peer it concerned.
     fn handle_datagram(
         &mut self,
@@ -90,7 +103,7 @@ impl Host {
         }
 
         if let Some(index) = peer_index {
-            self.set_peer_endpoint(index, from);
+            self.heard_from(index, from);
             let peer = &mut self.engine.peers[index];
             peer.incomingDataTotal = peer
                 .incomingDataTotal

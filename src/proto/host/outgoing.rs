@@ -227,13 +227,19 @@ impl Host {
     /// Sets the peer's next visit: at once if it has queued work, and at
     /// the earliest of its deadlines (see [`Timer`]).
     pub(crate) fn reschedule(&mut self, index: PeerIndex, now: u32) {
-        self.engine.slots[index].release_if_idle(now);
+        let engine = &mut self.engine;
+        let slot = &mut engine.slots[index];
+        slot.release_if_blank(&mut engine.spare_queues);
+        slot.release_if_idle(now);
         let peer = &self.engine.peers[index];
-        let slot = &self.engine.slots[index];
         if peer.state == ENET_PEER_STATE_DISCONNECTED || peer.state == ENET_PEER_STATE_ZOMBIE {
             self.engine.schedule.cancel_timers(index);
             return;
         }
+        if peer.state == ENET_PEER_STATE_ACKNOWLEDGING_CONNECT {
+            self.engine.slots[index].release_sent_storage();
+        }
+        let slot = &self.engine.slots[index];
         let paced = slot.held_back_by_pacing();
         if !slot.acknowledgements_is_empty()
             || !slot.outgoing_is_empty()

@@ -301,6 +301,7 @@ impl PeerMut<'_> {
         if let Some(queues) = self.slot.queues_if_any() {
             queues.backlog += length;
             queues.last_traffic = now;
+            queues.sends_payloads = true;
         }
     }
 

@@ -63,6 +63,11 @@ pub struct PeerQueues {
     /// service time has passed a second, so the set may go again as soon as
     /// it is empty).
     pub last_traffic: u32,
+    /// Whether the peer queued a payload since the set was made: a
+    /// sending peer keeps its set (and the storage of its queues) for its
+    /// next send, where one that only receives gives it up as soon as it
+    /// is blank (see [`SpareQueues`]).
+    pub(crate) sends_payloads: bool,
     /// Commands waiting to be sent, in order.
     pub outgoing: OutgoingQueue,
     /// The peer's send backlog, which its send limit bounds: the payload
@@ -98,6 +103,34 @@ impl PeerQueues {
             && self.held_commands == 0
     }
 
+    /// Whether the set is a receiving peer's with nothing left to do, and
+    /// giving it up now to make it anew later would make no difference:
+    /// no payload queued since it was made, nothing owed, held or waiting
+    /// for the program, and a congestion window that has learnt nothing.
+    fn is_blank(&self) -> bool {
+        !self.sends_payloads
+            && self.is_empty()
+            && self.repeated_acknowledgements.is_empty()
+            && self.backlog == 0
+            && !self.incoming.is_allocated()
+            && self.congestion.is_initial()
+    }
+
+    /// Makes a blank set as a new one is, keeping the storage of its
+    /// queues where it is small.
+    fn recycle(&mut self) {
+        self.last_traffic = 0;
+        // Its own commands (a ping, the handshake's) are rare: a spare
+        // keeps no storage for them.
+        self.outgoing.release_storage_if_empty();
+        self.sent_reliable.release_storage_if_empty();
+        release_if_over(&mut self.acknowledgements, SPARE_STORAGE);
+        release_if_over(&mut self.dispatched, SPARE_STORAGE);
+        if self.repeated_acknowledgements.capacity() > SPARE_STORAGE {
+            self.repeated_acknowledgements = Vec::new();
+        }
+    }
+
     /// Releases everything the channels hold and forgets their ordering
     /// state (sized for the channel count it was made for); returns the
     /// bytes that were waiting.
@@ -112,8 +145,54 @@ impl PeerQueues {
 
 /// Frees an empty deque's storage.
 fn release_if_empty<T>(queue: &mut VecDeque<T>) {
-    if queue.is_empty() && queue.capacity() > 0 {
+    release_if_over(queue, 0);
+}
+
+/// Frees an empty deque's storage if it holds more than `most` items.
+fn release_if_over<T>(queue: &mut VecDeque<T>, most: usize) {
+    if queue.is_empty() && queue.capacity() > most {
         *queue = VecDeque::new();
+    }
+}
+
+/// Queue sets that peers gave up as soon as they were blank, kept for the
+/// next peer that needs one. A peer that only receives (a game server's
+/// player sending its input) needs a set from each message's arrival to
+/// the moment its acknowledgement is sent and the program has taken the
+/// packet; kept until a second without payloads, as every other set is,
+/// thousands of such peers would each hold one all the time. Given up at
+/// once, they hold only as many as are busy at the same moment, and
+/// taking a spare costs no allocation (its queues keep their storage).
+// Boxes, not sets by value: a spare moves into a slot (which holds a box)
+// and back without a copy or an allocation.
+#[allow(clippy::vec_box)]
+#[derive(Default)]
+pub struct SpareQueues(Vec<Box<PeerQueues>>);
+
+/// How many spare sets a host keeps; more are freed.
+const SPARE_SETS: usize = 16;
+
+/// The most items a spare set's queues keep room for: a set that held a
+/// big transfer gives that storage back.
+const SPARE_STORAGE: usize = 32;
+
+impl SpareQueues {
+    #[inline(never)]
+    fn take(&mut self) -> Box<PeerQueues> {
+        self.0.pop().unwrap_or_default()
+    }
+
+    fn give(&mut self, mut queues: Box<PeerQueues>) {
+        if self.0.len() < SPARE_SETS {
+            queues.recycle();
+            self.0.push(queues);
+        }
+    }
+
+    /// How many sets are kept (for tests).
+    #[cfg(test)]
+    pub(crate) fn len(&self) -> usize {
+        self.0.len()
     }
 }
 
@@ -127,6 +206,16 @@ impl PeerSlot {
     /// The queues, allocated first if the peer has none.
     pub(crate) fn queues(&mut self) -> &mut PeerQueues {
         self.queues.get_or_insert_with(Box::default)
+    }
+
+    /// Gives the peer a set from `spares` (or a new one) if it has none:
+    /// done where a datagram from the peer arrives, before its commands
+    /// queue acknowledgements or packets.
+    #[inline(always)]
+    pub(crate) fn ready_queues(&mut self, spares: &mut SpareQueues) {
+        if self.queues.is_none() {
+            self.queues = Some(spares.take());
+        }
     }
 
     /// Channel `id` of the peer's `count` channels.
@@ -208,6 +297,40 @@ impl PeerSlot {
 
     pub(crate) fn dispatched_is_empty(&self) -> bool {
         self.queues.as_ref().is_none_or(|q| q.dispatched.is_empty())
+    }
+
+    /// Gives the queue set to `spares` if it is blank (see
+    /// [`SpareQueues`]).
+    // The first tests inline: a sending peer fails them at once, and so
+    // does one that just received (it owes an acknowledgement).
+    #[inline(always)]
+    pub(crate) fn release_if_blank(&mut self, spares: &mut SpareQueues) {
+        if self
+            .queues
+            .as_deref()
+            .is_some_and(|queues| !queues.sends_payloads && queues.acknowledgements.is_empty())
+        {
+            self.release_if_blank_receiver(spares);
+        }
+    }
+
+    #[inline(never)]
+    fn release_if_blank_receiver(&mut self, spares: &mut SpareQueues) {
+        if self.queues.as_deref().is_some_and(PeerQueues::is_blank) {
+            if let Some(queues) = self.queues.take() {
+                spares.give(queues);
+            }
+        }
+    }
+
+    /// Gives back the storage of the queues that the send pass emptied:
+    /// outgoing commands and acknowledgements.
+    #[cold]
+    pub(crate) fn release_sent_storage(&mut self) {
+        if let Some(queues) = self.queues.as_deref_mut() {
+            queues.outgoing.release_storage_if_empty();
+            release_if_empty(&mut queues.acknowledgements);
+        }
     }
 
     /// If the peer has gone [`IDLE_RELEASE_MS`] without payloads, gives
@@ -662,5 +785,85 @@ mod tests {
         slot.release_if_idle(500 + IDLE_RELEASE_MS);
         assert!(slot.queues.is_none());
         assert!(slot.outgoing_is_empty() && slot.sent_reliable_is_empty());
+    }
+
+    fn acknowledgement() -> Acknowledgement {
+        Acknowledgement {
+            channel_id: ChannelId::from(0),
+            reliable_sequence_number: ReliableSequence::new(1),
+            sent_time: 0,
+            command_number: crate::wire::command::number::SEND_RELIABLE,
+        }
+    }
+
+    #[test]
+    fn a_receiving_peer_gives_its_set_to_the_spares_once_blank() {
+        let mut spares = SpareQueues::default();
+        let mut slot = PeerSlot::default();
+        slot.ready_queues(&mut spares);
+        let queues = slot.queues();
+        queues.last_traffic = 500;
+        queues.acknowledgements.push_back(acknowledgement());
+        // An acknowledgement still owed: kept, whatever the time.
+        slot.release_if_blank(&mut spares);
+        assert!(slot.queues.is_some());
+        assert_eq!(spares.len(), 0);
+        // Sent: the set is blank and goes at once, storage and all.
+        slot.queues().acknowledgements.pop_front();
+        slot.release_if_blank(&mut spares);
+        assert!(slot.queues.is_none());
+        assert_eq!(spares.len(), 1);
+        // The next peer heard from takes it, blank and as new, with the
+        // room its acknowledgements had.
+        let mut other = PeerSlot::default();
+        other.ready_queues(&mut spares);
+        assert_eq!(spares.len(), 0);
+        let queues = other.queues();
+        assert!(queues.is_blank());
+        assert_eq!(queues.last_traffic, 0, "reads as a new set");
+        assert!(queues.acknowledgements.capacity() > 0);
+    }
+
+    #[test]
+    fn a_sending_peer_keeps_its_set() {
+        let mut spares = SpareQueues::default();
+        let mut slot = PeerSlot::default();
+        let queues = slot.queues();
+        queues.last_traffic = 500;
+        queues.sends_payloads = true;
+        slot.release_if_blank(&mut spares);
+        assert!(slot.queues.is_some(), "kept for the next send");
+        // Until it is idle for a second, as before.
+        slot.release_if_idle(500 + IDLE_RELEASE_MS);
+        assert!(slot.queues.is_none());
+        assert_eq!(spares.len(), 0);
+    }
+
+    #[test]
+    fn a_set_holding_commands_or_learnt_congestion_is_not_blank() {
+        let mut queues = PeerQueues::default();
+        assert!(queues.is_blank());
+        queues.outgoing.push_back(ping());
+        assert!(!queues.is_blank(), "a command waits");
+        queues.outgoing.remove(0).unwrap().discard();
+        assert!(queues.is_blank());
+        queues.congestion.on_acknowledged(1000, 1400);
+        assert!(!queues.is_blank(), "its congestion window grew");
+    }
+
+    #[test]
+    fn spares_are_bounded_and_give_no_big_storage_back_out() {
+        let mut spares = SpareQueues::default();
+        for _ in 0..SPARE_SETS + 5 {
+            let mut queues = Box::<PeerQueues>::default();
+            queues.dispatched.reserve_exact(SPARE_STORAGE + 1);
+            queues.outgoing.push_back(ping());
+            queues.outgoing.remove(0).unwrap().discard();
+            spares.give(queues);
+        }
+        assert_eq!(spares.len(), SPARE_SETS);
+        let queues = spares.take();
+        assert_eq!(queues.dispatched.capacity(), 0, "a big queue's room went");
+        assert!(queues.outgoing.is_empty());
     }
 }

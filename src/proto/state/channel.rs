@@ -156,7 +156,6 @@ impl IncomingChannels {
     }
 
     /// Whether the state is allocated.
-    #[cfg(test)]
     pub(crate) fn is_allocated(&self) -> bool {
         self.0.is_some()
     }

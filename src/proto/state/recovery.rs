@@ -366,6 +366,19 @@ impl Default for CongestionWindow {
 }
 
 impl CongestionWindow {
+    /// Whether the window is as a new one starts: nothing sent through it
+    /// or learnt, so forgetting it loses nothing.
+    pub fn is_initial(&self) -> bool {
+        self.window == ENET_PROTOCOL_MAXIMUM_WINDOW_SIZE
+            && self.threshold == MAXIMUM_WINDOW
+            && self.acknowledged == 0
+            && self.recovery_until.is_none()
+            && self.last_loss.is_none()
+            && self.tokens == 0
+            && self.filled_at.is_none()
+            && !self.paced
+    }
+
     /// The reliable bytes that may leave at service time `now`, for a
     /// round trip of `round_trip_time` ms: the bucket fills at 1.25 windows
     /// per round trip and holds at most half a window (at least 16

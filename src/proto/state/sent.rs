@@ -480,7 +480,7 @@ impl SentQueue {
 
     /// Gives back the storage of an empty queue.
     pub fn release_storage_if_empty(&mut self) {
-        if self.live == 0 {
+        if self.live == 0 && (self.slots.capacity() > 0 || !self.rings.is_empty()) {
             *self = SentQueue {
                 head: self.head,
                 ..SentQueue::default()
