@@ -326,7 +326,7 @@ const MAXIMUM_WINDOW: u32 = 16 << 20;
 /// round trip while no loss is seen (slow start), then grows by one
 /// datagram per round trip; a loss halves it, once per round trip, down to
 /// no less than stock's window.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct CongestionWindow {
     /// Bytes of reliable data allowed in flight.
     pub window: u32,
@@ -369,14 +369,7 @@ impl CongestionWindow {
     /// Whether the window is as a new one starts: nothing sent through it
     /// or learnt, so forgetting it loses nothing.
     pub fn is_initial(&self) -> bool {
-        self.window == ENET_PROTOCOL_MAXIMUM_WINDOW_SIZE
-            && self.threshold == MAXIMUM_WINDOW
-            && self.acknowledged == 0
-            && self.recovery_until.is_none()
-            && self.last_loss.is_none()
-            && self.tokens == 0
-            && self.filled_at.is_none()
-            && !self.paced
+        *self == CongestionWindow::default()
     }
 
     /// The reliable bytes that may leave at service time `now`, for a
