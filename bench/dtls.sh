@@ -5,11 +5,18 @@
 # source, and its handshakes mode.
 #
 # usage: bench/dtls.sh [--ours DIR] [--runs N] [--seconds S] [--handshakes N]
+#                      [--profile]
 #   --ours DIR       directory holding our libenet.so (default:
 #                    target/release, built first)
 #   --runs N         runs per column and metric (default 5)
 #   --seconds S      measuring time of each two-process run (default 3)
 #   --handshakes N   connections per handshake run (default 50)
+#   --profile        also run the 1 MiB receiver under `perf record` (N
+#                    more runs per column) and split its CPU per MiB by
+#                    where the samples fell: the AEAD's bulk kernel, the
+#                    rest of ring (each record's additional data, last
+#                    partial block and tag), our record layer, and all
+#                    else (needs perf)
 # Metrics: reliable 64-byte messages and reliable 1 MiB messages, each as
 # fast as the source can queue them (at most 4096 or 4 MiB alive):
 # messages/s, and CPU per message of the receiver (its CPU over the
@@ -26,6 +33,7 @@ ours=""
 runs=5
 seconds=3
 handshakes=50
+profile=0
 
 die() { echo "bench/dtls.sh: $*" >&2; exit 2; }
 while [ $# -gt 0 ]; do
@@ -34,7 +42,8 @@ while [ $# -gt 0 ]; do
         --runs) [ $# -ge 2 ] || die "--runs needs a count"; runs=$2; shift ;;
         --seconds) [ $# -ge 2 ] || die "--seconds needs a value"; seconds=$2; shift ;;
         --handshakes) [ $# -ge 2 ] || die "--handshakes needs a count"; handshakes=$2; shift ;;
-        -h|--help) sed -n '2,22p' "$0"; exit 0 ;;
+        --profile) profile=1 ;;
+        -h|--help) sed -n '2,28p' "$0"; exit 0 ;;
         *) die "unknown argument $1" ;;
     esac
     shift
@@ -47,6 +56,7 @@ source "$repo/scripts/lib/procs.sh"
 procs_init enet-dtls-bench
 ours_library "$ours"
 command -v openssl >/dev/null || die "needs openssl (scripts/setup-debian.sh installs it)"
+if [ "$profile" = 1 ]; then command -v perf >/dev/null || die "--profile needs perf"; fi
 openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -days 2 \
     -subj /CN=localhost -addext subjectAltName=DNS:localhost \
     -keyout "$work/key.pem" -out "$work/cert.pem" 2>"$work/openssl.err" \
@@ -59,16 +69,24 @@ median() { sort -g | awk '{ v[NR] = $1 } END { if (NR == 0) print "-"; else if (
 # column_args COLUMN: the engine arguments that make the column's hosts.
 column_args() { if [ "$1" = encrypted ]; then echo "--dtls $work"; fi; }
 
+# Sampling rate of --profile's runs (Hz).
+profile_hz=4000
+
 # two_process COLUMN TAG ARGS...: one sink/source run; appends "msgs/s
-# receiver-ns/msg sender-ns/msg MB/s" to $work/COLUMN.TAG.
+# receiver-ns/msg sender-ns/msg MB/s" to $work/COLUMN.TAG. With $sampled
+# set to a file name, the sink runs under `perf record` writing there.
 two_process() {
     local column=$1 tag=$2 out="$work/sink.out" spid cpid port received
+    local -a sampler=()
     shift 2
+    if [ -n "${sampled:-}" ]; then
+        sampler=(perf record -q -F "$profile_hz" -o "$sampled" --)
+    fi
     # The last run's output goes first: its PORT line must not be read
     # before this sink's own replaces it.
     rm -f "$out"
     # shellcheck disable=SC2046 # the column's arguments: none, or two words
-    LD_LIBRARY_PATH="$ours_dir" "$engine" sink --seconds "$seconds" "$@" $(column_args "$column") \
+    LD_LIBRARY_PATH="$ours_dir" "${sampler[@]}" "$engine" sink --seconds "$seconds" "$@" $(column_args "$column") \
         >"$out" 2>"$work/sink.err" &
     spid=$!; track "$spid"
     port=$(wait_port "$out" "$spid" "$column sink")
@@ -121,3 +139,38 @@ row "  sender CPU us per message" "$(field plain bulk 3 | awk '{ printf "%.0f", 
 row "connection set-up: ms per connection (wall)" "$(field plain handshakes 1)" "$(field encrypted handshakes 1)"
 row "  CPU ms per connection (both sides)" "$(field plain handshakes 2)" "$(field encrypted handshakes 2)"
 echo "(ours from $ours; two processes on 127.0.0.1; $seconds s per run)"
+
+[ "$profile" = 1 ] || exit 0
+
+# split DATA MIB: "all aead ring record" receiver microseconds per MiB from
+# one perf file of a run that received MIB messages of 1 MiB.
+split() {
+    perf report -i "$1" -n --sort sym --stdio 2>/dev/null | awk -v hz="$profile_hz" -v mib="$2" '
+        /^ +[0-9.]+%/ {
+            n = $2; all += n
+            if ($0 ~ /aes_gcm_(enc|dec)_update/) aead += n
+            else if ($0 ~ /ring|CRYPTO_/) ring += n
+            else if ($0 ~ /enet::dtls|SecureLayer/) record += n
+        }
+        END { us = 1e6 / hz / mib; printf "%.1f %.1f %.1f %.1f\n", all * us, aead * us, ring * us, record * us }'
+}
+for run in $(seq "$runs"); do
+    for column in plain encrypted; do
+        sampled="$work/perf.$column.$run"
+        two_process "$column" profiled --size 1048576
+        split "$sampled" "$(value received "$work/sink.out")" >>"$work/$column.split"
+    done
+done
+unset sampled
+ms() { field "$1" split "$2"; }
+others() { awk -v a="$1" -v b="$2" -v c="$3" -v d="$4" 'BEGIN { printf "%.1f", a - b - c - d }'; }
+echo
+printf '%-46s %12s %12s\n' "1 MiB receiver under perf (median of $runs)" plain encrypted
+printf '%-46s %12s %12s\n' "  CPU us per MiB, sampled" "$(ms plain 1)" "$(ms encrypted 1)"
+printf '%-46s %12s %12s\n' "    in the AEAD's bulk kernel" "$(ms plain 2)" "$(ms encrypted 2)"
+printf '%-46s %12s %12s\n' "    in the rest of ring (per record)" "$(ms plain 3)" "$(ms encrypted 3)"
+printf '%-46s %12s %12s\n' "    in our record layer (src/dtls)" "$(ms plain 4)" "$(ms encrypted 4)"
+printf '%-46s %12s %12s\n' "    everything else" \
+    "$(others "$(ms plain 1)" "$(ms plain 2)" "$(ms plain 3)" "$(ms plain 4)")" \
+    "$(others "$(ms encrypted 1)" "$(ms encrypted 2)" "$(ms encrypted 3)" "$(ms encrypted 4)")"
+echo "(perf record -F $profile_hz of the sink; medians of each part on its own)"
