@@ -2,21 +2,31 @@
 
 usage: hot_text.py [--keep LIST] LIBRARY --idle CALLGRIND_OUT... --busy CALLGRIND_OUT...
 
-Reads the callgrind profiles (made with LIBRARY loaded), finds every
-function executed in LIBRARY, and prints one glob pattern per function for
-link/hot-text.txt: the symbol's mangled name with what changes between
-builds (the legacy hash, v0 crate disambiguators) replaced by '*'.
+Reads the callgrind profiles (made with LIBRARY loaded, best with
+--demangle=no, which tells a generic function's instances apart), finds
+every function executed in LIBRARY, and prints one glob pattern per
+function for link/hot-text.txt: the symbol's mangled name with what
+changes between builds (the legacy hash, v0 crate disambiguators) replaced
+by '*'. Where that pattern would name several functions (the instances of
+a generic function: a vector's growth for each element type), the
+executed instance is named exactly instead, hash and all, and the pattern
+goes to a last tier: the instances that did not run then come after all
+that did, and a build whose hashes differ (another compiler, another
+target) still finds every instance there, after the tiers it misses.
 
-The list comes in two tiers, each under its marker line: first the
+The list comes in three tiers, each under its marker line: first the
 functions the --idle profiles ran (a server that accepts connections and
-keeps idle peers), then those only the --busy ones ran (traffic, teardown).
-The library's text is mapped 64 KiB at a time, so a server that only
-keeps idle peers touches the windows holding the first tier alone.
+keeps idle peers), then those only the --busy ones ran (traffic, teardown),
+then the generic functions' patterns ("shared"). The library's text is
+mapped 64 KiB at a time, so a server that only keeps idle peers touches
+the windows holding the first tier alone, and one with traffic those of
+the first two.
 
 With --keep, the patterns of the list LIST (the current hot-text.txt) that
 still name a function of LIBRARY are printed too, in the tier they had
-(the busy one, if LIST has no markers) unless an idle profile ran them.
-Some of the engine's paths run only when timing makes them (a handshake's
+(the busy one, if LIST has no markers) unless an idle profile ran them;
+a kept pattern that names several functions goes to the last tier. Some
+of the engine's paths run only when timing makes them (a handshake's
 retransmission, a queue that wraps), so one round of profiles can miss a
 function an earlier round saw; keeping the earlier list makes
 regenerating it add, not drop.
@@ -88,7 +98,7 @@ def text_symbols(library):
     return symbols
 
 
-TIERS = ("idle", "busy")
+TIERS = ("idle", "busy", "shared")
 # Calls in the busy profiles from which a function counts as run per
 # message rather than once per host or connection.
 CALLED_OFTEN = 100
@@ -111,25 +121,49 @@ def kept_patterns(path, symbols):
     return kept
 
 
-def patterns_run(profiles, symbols, calls=None):
+def generalized(mangled):
+    """The pattern that names `mangled` in any build: its legacy hash and
+    v0 crate disambiguators replaced by '*'."""
+    pattern = re.sub(r"17h[0-9a-f]{16}E$", "17h*", mangled)
+    return re.sub(r"Cs[0-9A-Za-z]+_", "Cs*_", pattern)
+
+
+def instance_counts(symbols):
+    """How many of the library's functions each generalized pattern names."""
+    counts = {}
+    for _, _, mangled, _ in symbols:
+        pattern = generalized(mangled)
+        counts[pattern] = counts.get(pattern, 0) + 1
+    return counts
+
+
+def patterns_run(profiles, symbols, calls=None, shared=None):
     """Patterns of the library's functions the profiles saw run; with
-    `calls` (a dict), each pattern's call count summed into it."""
+    `calls` (a dict), each pattern's call count summed into it. A function
+    whose generalized pattern names others too is named exactly, and that
+    pattern added to `shared` (a set)."""
     called = {}
     names, addresses = executed_functions(profiles, called)
-    hot = {mangled for _, _, mangled, plain in symbols if plain in names}
+    # Profiles made with --demangle=no name each instance; demangled ones
+    # name all instances of a generic function alike.
+    hot = {mangled for _, _, mangled, plain in symbols if mangled in names or plain in names}
     starts = [start for start, _, _, _ in symbols]
     for address in addresses:
         at = bisect.bisect_right(starts, address) - 1
         if at >= 0 and symbols[at][0] <= address < symbols[at][0] + max(symbols[at][1], 1):
             hot.add(symbols[at][2])
     plain_of = {mangled: plain for _, _, mangled, plain in symbols}
+    instances = instance_counts(symbols)
     patterns = set()
     for mangled in hot:
-        pattern = re.sub(r"17h[0-9a-f]{16}E$", "17h*", mangled)
-        pattern = re.sub(r"Cs[0-9A-Za-z]+_", "Cs*_", pattern)
+        pattern = generalized(mangled)
+        if instances.get(pattern, 0) > 1:
+            if shared is not None:
+                shared.add(pattern)
+            pattern = mangled
         patterns.add(pattern)
         if calls is not None:
-            count = called.get(plain_of.get(mangled), 0)
+            count = called.get(mangled, 0) or called.get(plain_of.get(mangled), 0)
             calls[pattern] = calls.get(pattern, 0) + count
     return patterns
 
@@ -146,18 +180,30 @@ def main():
             tier = argument[2:]
         elif tier is None:
             sys.exit("hot_text.py: name each profile's tier (--idle or --busy) before it")
+        elif tier == "shared":
+            sys.exit("hot_text.py: the shared tier is made, not profiled")
         else:
             profiles[tier].append(argument)
     symbols = text_symbols(library)
     kept = kept_patterns(keep, symbols) if keep else {t: set() for t in TIERS}
+    # A kept pattern naming several functions (an earlier list's, or a
+    # generic function's) would place them all in its tier.
+    names = [mangled for _, _, mangled, _ in symbols]
+    shared = set(kept["shared"])
+    for tier in ("idle", "busy"):
+        several = {p for p in kept[tier] if len(fnmatch.filter(names, p)) > 1}
+        kept[tier] -= several
+        shared |= several
     calls = {tier: {} for tier in TIERS}
-    idle = patterns_run(profiles["idle"], symbols, calls["idle"]) | kept["idle"]
-    busy = (patterns_run(profiles["busy"], symbols, calls["busy"]) | kept["busy"]) - idle
+    idle = patterns_run(profiles["idle"], symbols, calls["idle"], shared) | kept["idle"]
+    busy = patterns_run(profiles["busy"], symbols, calls["busy"], shared) | kept["busy"]
+    busy -= idle
+    shared -= idle | busy
     # Each tier most called first, then by name, so that what runs per
     # pass, message or datagram comes before what a run met once (a host's
     # creation and destruction, reading the process's switches), which
     # trails into the next window when the tier outgrows its windows.
-    for tier, patterns in (("idle", idle), ("busy", busy)):
+    for tier, patterns in (("idle", idle), ("busy", busy), ("shared", shared)):
         often = calls[tier]
         patterns = sorted(patterns, key=lambda p: (-(often.get(p, 0) >= CALLED_OFTEN), p))
         print(MARKER + tier)

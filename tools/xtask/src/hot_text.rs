@@ -9,7 +9,8 @@
 //! running in libenet goes in the list, beside the current list's
 //! functions that the library still has (some paths run only when timing
 //! makes them): first those the server ran before it destroyed its host,
-//! then the rest. Run it after changes that move the hot path into new
+//! then the rest, then the other instances of the generic functions among
+//! them. Run it after changes that move the hot path into new
 //! functions; a stale list costs memory, never correctness
 //! (tests-c/check_idle_text.sh finds it stale).
 //!
@@ -28,6 +29,9 @@ const STEP: &str = "hot-text";
 const LIST: &str = "link/hot-text.txt";
 /// The idle server's peers.
 const PEERS: &str = "1000";
+/// Profiles name functions as the library does, so that each instance of
+/// a generic function is told apart (scripts/lib/hot_text.py).
+const MANGLED: &str = "--demangle=no";
 
 fn die(message: impl std::fmt::Display) -> Exit {
     fail(STEP, 2, message)
@@ -78,6 +82,7 @@ pub fn run(arguments: &[String]) -> Result<(), Exit> {
         let out = work.path(&format!("{kind}.cg"));
         let status = on_ours("valgrind")
             .arg("--tool=callgrind")
+            .arg(MANGLED)
             .arg(format!("--callgrind-out-file={}", out.display()))
             .arg(work.path("msgcost"))
             .args([kind, count])
@@ -95,6 +100,7 @@ pub fn run(arguments: &[String]) -> Result<(), Exit> {
     let server = work.start(
         on_ours("valgrind")
             .arg("--tool=callgrind")
+            .arg(MANGLED)
             .arg(format!(
                 "--callgrind-out-file={}",
                 work.path("rss.cg").display()
@@ -159,8 +165,11 @@ pub fn run(arguments: &[String]) -> Result<(), Exit> {
 # Functions the engine runs in common use, by section-name pattern: build.rs
 # places them first in the library's text (see docs/performance.md#memory).
 # Made by `cargo xtask hot-text`; one glob pattern per line, '#' comments.
-# Two tiers, each under its marker: what a server keeping idle peers runs
-# (connects, pings, timeouts), then the rest of common use (traffic).
+# Three tiers, each under its marker: what a server keeping idle peers runs
+# (connects, pings, timeouts), then the rest of common use (traffic), then
+# the patterns of the generic functions whose instances that ran are named
+# exactly above (the other instances, and all of them in a build whose
+# hashes differ).
 ";
     let fresh = format!("{LIST}.new");
     fs::write(&fresh, format!("{header}{patterns}"))
