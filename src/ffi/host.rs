@@ -165,12 +165,7 @@ fn service(driver: &mut DriverHost, mut event: Option<&mut ENetEvent>, timeout: 
     // A plain host runs over the socket itself, untouched by encryption.
     let serviced = match secure {
         None => host.service(&mut transport, &mut hooks, want_event, timeout),
-        Some(layer) => host.service(
-            &mut SecureTransport::new(transport, layer),
-            &mut hooks,
-            want_event,
-            timeout,
-        ),
+        Some(layer) => service_encrypted(host, transport, layer, &mut hooks, want_event, timeout),
     };
     match serviced {
         Err(ServiceFailed) => -1,
@@ -183,6 +178,26 @@ fn service(driver: &mut DriverHost, mut event: Option<&mut ENetEvent>, timeout: 
             1
         }
     }
+}
+
+/// The engine's service loop over the encryption layer. Out of line, so
+/// that its instance of the loop (as large as the plain one) stays out of
+/// `enet_host_service` and of the pages a plain host keeps resident.
+#[inline(never)]
+fn service_encrypted(
+    host: &mut Host,
+    transport: SocketTransport<'_>,
+    layer: &mut SecureLayer,
+    hooks: &mut ProgramHooks<'_>,
+    want_event: bool,
+    timeout: u32,
+) -> Result<Serviced, ServiceFailed> {
+    host.service(
+        &mut SecureTransport::new(transport, layer),
+        hooks,
+        want_event,
+        timeout,
+    )
 }
 
 /// Creates a host bound to `address` (any address if NULL) with

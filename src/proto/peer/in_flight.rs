@@ -212,6 +212,9 @@ impl PeerMut<'_> {
     /// stock's bookkeeping untouched; each command's copies back off as its
     /// timeout would, each counted in `resent`. True if the datagram filled
     /// up with copies left over.
+    // Out of line: copies go only with a loss recovery that sends them, and
+    // in line they doubled the send pass's code that a host keeps resident.
+    #[inline(never)]
     pub(crate) fn pack_copies(
         &mut self,
         builder: &mut DatagramBuilder,
