@@ -1,6 +1,7 @@
 """Section-name patterns of the functions callgrind saw run in libenet.
 
-usage: hot_text.py [--keep LIST] LIBRARY --idle CALLGRIND_OUT... --busy CALLGRIND_OUT...
+usage: hot_text.py [--keep LIST] LIBRARY --idle CALLGRIND_OUT... [--traffic CALLGRIND_OUT...]
+                   --busy CALLGRIND_OUT...
 
 Reads the callgrind profiles (made with LIBRARY loaded, best with
 --demangle=no, which tells a generic function's instances apart), finds
@@ -14,13 +15,14 @@ goes to a last tier: the instances that did not run then come after all
 that did, and a build whose hashes differ (another compiler, another
 target) still finds every instance there, after the tiers it misses.
 
-The list comes in three tiers, each under its marker line: first the
+The list comes in four tiers, each under its marker line: first the
 functions the --idle profiles ran (a server that accepts connections and
-keeps idle peers), then those only the --busy ones ran (traffic, teardown),
-then the generic functions' patterns ("shared"). The library's text is
-mapped 64 KiB at a time, so a server that only keeps idle peers touches
-the windows holding the first tier alone, and one with traffic those of
-the first two.
+keeps idle peers), then those the --traffic ones added (a server whose
+peers send it messages), then those only the --busy ones ran (more kinds
+of traffic, teardown), then the generic functions' patterns ("shared").
+The library's text is mapped 64 KiB at a time, so a server that only
+keeps idle peers touches the windows holding the first tier alone, and
+one taking its players' messages those of the first two.
 
 With --keep, the patterns of the list LIST (the current hot-text.txt) that
 still name a function of LIBRARY are printed too, in the tier they had
@@ -98,7 +100,7 @@ def text_symbols(library):
     return symbols
 
 
-TIERS = ("idle", "busy", "shared")
+TIERS = ("idle", "traffic", "busy", "shared")
 # Calls in the busy profiles from which a function counts as run per
 # message rather than once per host or connection.
 CALLED_OFTEN = 100
@@ -179,7 +181,7 @@ def main():
         if argument.startswith("--") and argument[2:] in TIERS:
             tier = argument[2:]
         elif tier is None:
-            sys.exit("hot_text.py: name each profile's tier (--idle or --busy) before it")
+            sys.exit("hot_text.py: name each profile's tier (--idle, --traffic or --busy) before it")
         elif tier == "shared":
             sys.exit("hot_text.py: the shared tier is made, not profiled")
         else:
@@ -190,20 +192,22 @@ def main():
     # generic function's) would place them all in its tier.
     names = [mangled for _, _, mangled, _ in symbols]
     shared = set(kept["shared"])
-    for tier in ("idle", "busy"):
+    for tier in ("idle", "traffic", "busy"):
         several = {p for p in kept[tier] if len(fnmatch.filter(names, p)) > 1}
         kept[tier] -= several
         shared |= several
     calls = {tier: {} for tier in TIERS}
     idle = patterns_run(profiles["idle"], symbols, calls["idle"], shared) | kept["idle"]
+    traffic = patterns_run(profiles["traffic"], symbols, calls["traffic"], shared) | kept["traffic"]
+    traffic -= idle
     busy = patterns_run(profiles["busy"], symbols, calls["busy"], shared) | kept["busy"]
-    busy -= idle
-    shared -= idle | busy
+    busy -= idle | traffic
+    shared -= idle | traffic | busy
     # Each tier most called first, then by name, so that what runs per
     # pass, message or datagram comes before what a run met once (a host's
     # creation and destruction, reading the process's switches), which
     # trails into the next window when the tier outgrows its windows.
-    for tier, patterns in (("idle", idle), ("busy", busy), ("shared", shared)):
+    for tier, patterns in (("idle", idle), ("traffic", traffic), ("busy", busy), ("shared", shared)):
         often = calls[tier]
         patterns = sorted(patterns, key=lambda p: (-(often.get(p, 0) >= CALLED_OFTEN), p))
         print(MARKER + tier)

@@ -29,6 +29,8 @@ const STEP: &str = "hot-text";
 const LIST: &str = "link/hot-text.txt";
 /// The idle server's peers.
 const PEERS: &str = "1000";
+/// The loaded server's peers, each sending 20 messages a second.
+const LOAD_PEERS: &str = "200";
 /// Profiles name functions as the library does, so that each instance of
 /// a generic function is told apart (scripts/lib/hot_text.py).
 const MANGLED: &str = "--demangle=no";
@@ -94,60 +96,28 @@ pub fn run(arguments: &[String]) -> Result<(), Exit> {
         }
     }
 
-    // The server under callgrind, its idle clients natively. Its profile up
-    // to enet_host_destroy (rss.cg.1) is the idle tier; its teardown
-    // (rss.cg) is not.
-    let server = work.start(
-        on_ours("valgrind")
-            .arg("--tool=callgrind")
-            .arg(MANGLED)
-            .arg(format!(
-                "--callgrind-out-file={}",
-                work.path("rss.cg").display()
-            ))
-            .arg("--dump-before=enet_host_destroy")
-            .arg(work.path("engine"))
-            .args(["rss-server", "--peers", PEERS])
-            .stdout(work.file("rss.out")?)
-            .stderr(work.file("rss.err")?),
+    // Each server under callgrind, its clients natively. A server's profile
+    // up to enet_host_destroy (NAME.cg.1) is its tier; its teardown
+    // (NAME.cg) is busy.
+    let idle = profile_server(
+        &mut work,
+        &on_ours,
+        "rss",
+        &["rss-server", "--peers", PEERS],
+        ("bench", &["idle-clients", "--peers", PEERS, "--hosts", "4"]),
     )?;
-    let port = work.wait_port(
-        server,
-        "rss.out",
-        "rss.err",
-        "rss-server",
-        Duration::from_secs(60),
+    let traffic = profile_server(
+        &mut work,
+        &on_ours,
+        "load",
+        &["load-server", "--peers", LOAD_PEERS, "--seconds", "3"],
+        (
+            "engine",
+            &["load-clients", "--peers", LOAD_PEERS, "--seconds", "3"],
+        ),
     )?;
-    let clients = work.start(
-        on_ours(&work.path("bench").display().to_string())
-            .args([
-                "idle-clients",
-                "--port",
-                &port,
-                "--peers",
-                PEERS,
-                "--hosts",
-                "4",
-            ])
-            .stdout(Stdio::null())
-            .stderr(work.file("clients.err")?),
-    )?;
-    let status = work.bounded_wait(server, Duration::from_secs(300));
-    if status != 0 {
-        let errors = fs::read_to_string(work.path("rss.err")).unwrap_or_default();
-        return Err(die(format!(
-            "rss-server failed ({status}): {}",
-            errors.trim_end()
-        )));
-    }
-    work.bounded_wait(clients, Duration::from_secs(30));
-    if fs::metadata(work.path("rss.cg.1")).map_or(true, |meta| meta.len() == 0) {
-        return Err(die(
-            "rss-server's profile up to enet_host_destroy is missing",
-        ));
-    }
 
-    let mut busy: Vec<PathBuf> = ["bulk", "reliable", "rss", "unreliable"]
+    let mut busy: Vec<PathBuf> = ["bulk", "load", "reliable", "rss", "unreliable"]
         .iter()
         .map(|name| work.path(&format!("{name}.cg")))
         .collect();
@@ -157,7 +127,9 @@ pub fn run(arguments: &[String]) -> Result<(), Exit> {
             .args(["scripts/lib/hot_text.py", "--keep", LIST])
             .arg(ours.join("libenet.so.7"))
             .arg("--idle")
-            .arg(work.path("rss.cg.1"))
+            .arg(idle)
+            .arg("--traffic")
+            .arg(traffic)
             .arg("--busy")
             .args(&busy),
     )?;
@@ -165,9 +137,10 @@ pub fn run(arguments: &[String]) -> Result<(), Exit> {
 # Functions the engine runs in common use, by section-name pattern: build.rs
 # places them first in the library's text (see docs/performance.md#memory).
 # Made by `cargo xtask hot-text`; one glob pattern per line, '#' comments.
-# Three tiers, each under its marker: what a server keeping idle peers runs
-# (connects, pings, timeouts), then the rest of common use (traffic), then
-# the patterns of the generic functions whose instances that ran are named
+# Four tiers, each under its marker: what a server keeping idle peers runs
+# (connects, pings, timeouts), what one whose peers send it messages adds,
+# then the rest of common use (more kinds of traffic, teardown), then the
+# patterns of the generic functions whose instances that ran are named
 # exactly above (the other instances, and all of them in a build whose
 # hashes differ).
 ";
@@ -181,6 +154,62 @@ pub fn run(arguments: &[String]) -> Result<(), Exit> {
         .count();
     println!("{LIST}: {count} patterns");
     Ok(())
+}
+
+/// Runs bench/engine.c's server with `server` arguments under callgrind
+/// and its clients (`clients`: which program, its arguments before the
+/// port) natively; returns the path of the server's profile up to
+/// `enet_host_destroy`. NAME names its files (NAME.cg is the profile of
+/// its teardown).
+fn profile_server(
+    work: &mut Work,
+    on_ours: &dyn Fn(&str) -> Command,
+    name: &str,
+    server: &[&str],
+    clients: (&str, &[&str]),
+) -> Result<PathBuf, Exit> {
+    let (out, err) = (format!("{name}.out"), format!("{name}.err"));
+    let started = work.start(
+        on_ours("valgrind")
+            .arg("--tool=callgrind")
+            .arg(MANGLED)
+            .arg(format!(
+                "--callgrind-out-file={}",
+                work.path(&format!("{name}.cg")).display()
+            ))
+            .arg("--dump-before=enet_host_destroy")
+            .arg(work.path("engine"))
+            .args(server)
+            .stdout(work.file(&out)?)
+            .stderr(work.file(&err)?),
+    )?;
+    let port = work.wait_port(started, &out, &err, server[0], Duration::from_secs(60))?;
+    let (program, arguments) = clients;
+    let clients = work.start(
+        on_ours(&work.path(program).display().to_string())
+            .args(arguments)
+            .args(["--port", &port])
+            .stdout(Stdio::null())
+            .stderr(work.file(&format!("{name}.clients.err"))?),
+    )?;
+    let status = work.bounded_wait(started, Duration::from_secs(300));
+    if status != 0 {
+        let errors = fs::read_to_string(work.path(&err)).unwrap_or_default();
+        return Err(die(format!(
+            "{} failed ({status}): {}",
+            server[0],
+            errors.trim_end()
+        )));
+    }
+    work.bounded_wait(clients, Duration::from_secs(30));
+    let profile = work.path(&format!("{name}.cg.1"));
+    if fs::metadata(&profile).map_or(true, |meta| meta.len() == 0) {
+        return Err(die(format!(
+            "{}'s profile up to enet_host_destroy is missing",
+            server[0]
+        )));
+    }
+    Ok(profile)
 }
 
 /// The scratch directory and the programs started in it, which are
