@@ -142,9 +142,9 @@ echo "(ours from $ours; two processes on 127.0.0.1; $seconds s per run)"
 
 [ "$profile" = 1 ] || exit 0
 
-# split DATA MIB: "all aead ring record" receiver microseconds per MiB from
-# one perf file of a run that received MIB messages of 1 MiB.
-split() {
+# split_samples DATA MIB: "all aead ring record" receiver microseconds per
+# MiB from one perf file of a run that received MIB messages of 1 MiB.
+split_samples() {
     perf report -i "$1" -n --sort sym --stdio 2>/dev/null | awk -v hz="$profile_hz" -v mib="$2" '
         /^ +[0-9.]+%/ {
             n = $2; all += n
@@ -158,7 +158,7 @@ for run in $(seq "$runs"); do
     for column in plain encrypted; do
         sampled="$work/perf.$column.$run"
         two_process "$column" profiled --size 1048576
-        split "$sampled" "$(value received "$work/sink.out")" >>"$work/$column.split"
+        split_samples "$sampled" "$(value received "$work/sink.out")" >>"$work/$column.split"
     done
 done
 unset sampled

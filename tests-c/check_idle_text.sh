@@ -63,7 +63,7 @@ segment_start = int(code[0][2], 16)
 if segment_start % WINDOW:
     sys.exit(f"{lib}: the code segment starts at {segment_start:#x}, not on a 64 KiB boundary")
 if not all(functions[tier] for tier in TIERS):
-    sys.exit(f"no function of {lib} is in {listing}'s idle or busy tier alone")
+    sys.exit(f"a tier of {listing} ({', '.join(TIERS)}) names no function of {lib}")
 # The linker script puts the idle tier first, then the busy one: an idle
 # function after the first busy one was not placed by the list (a build
 # without it, or a name that is another function's alias).

@@ -26,7 +26,8 @@ one taking its players' messages those of the first two.
 
 With --keep, the patterns of the list LIST (the current hot-text.txt) that
 still name a function of LIBRARY are printed too, in the tier they had
-(the busy one, if LIST has no markers) unless an idle profile ran them;
+(the busy one, if LIST has no markers) unless an earlier tier's profile
+ran them;
 a kept pattern that names several functions goes to the last tier. Some
 of the engine's paths run only when timing makes them (a handshake's
 retransmission, a queue that wraps), so one round of profiles can miss a
@@ -139,11 +140,12 @@ def instance_counts(symbols):
     return counts
 
 
-def patterns_run(profiles, symbols, calls=None, shared=None):
+def patterns_run(profiles, symbols, instances, calls=None, shared=None):
     """Patterns of the library's functions the profiles saw run; with
     `calls` (a dict), each pattern's call count summed into it. A function
-    whose generalized pattern names others too is named exactly, and that
-    pattern added to `shared` (a set)."""
+    whose generalized pattern names others too (`instances`, from
+    `instance_counts`) is named exactly, and that pattern added to
+    `shared` (a set)."""
     called = {}
     names, addresses = executed_functions(profiles, called)
     # Profiles made with --demangle=no name each instance; demangled ones
@@ -155,7 +157,6 @@ def patterns_run(profiles, symbols, calls=None, shared=None):
         if at >= 0 and symbols[at][0] <= address < symbols[at][0] + max(symbols[at][1], 1):
             hot.add(symbols[at][2])
     plain_of = {mangled: plain for _, _, mangled, plain in symbols}
-    instances = instance_counts(symbols)
     patterns = set()
     for mangled in hot:
         pattern = generalized(mangled)
@@ -197,11 +198,14 @@ def main():
         kept[tier] -= several
         shared |= several
     calls = {tier: {} for tier in TIERS}
-    idle = patterns_run(profiles["idle"], symbols, calls["idle"], shared) | kept["idle"]
-    traffic = patterns_run(profiles["traffic"], symbols, calls["traffic"], shared) | kept["traffic"]
-    traffic -= idle
-    busy = patterns_run(profiles["busy"], symbols, calls["busy"], shared) | kept["busy"]
-    busy -= idle | traffic
+    instances = instance_counts(symbols)
+
+    def run(tier):
+        return patterns_run(profiles[tier], symbols, instances, calls[tier], shared) | kept[tier]
+
+    idle = run("idle")
+    traffic = run("traffic") - idle
+    busy = run("busy") - idle - traffic
     shared -= idle | traffic | busy
     # Each tier most called first, then by name, so that what runs per
     # pass, message or datagram comes before what a run met once (a host's
