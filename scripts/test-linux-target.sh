@@ -290,9 +290,14 @@ if [[ "$target" == i686-* ]]; then
     for side in stock ours; do
         want=$LT_STOCK path=""
         [ $side = ours ] && want=$(pwd)/$lib_dir/libenet.so.7 path=$lib_dir
-        LD_LIBRARY_PATH=$path "$peer_dir/tutorial_stock" server >"$peer_dir/maps.out" 2>&1 &
+        # Each side writes its own file, removed first: a PORT line left by
+        # the other side would let the wait end before this child has even
+        # exec'd, and its maps would still be the forked shell's.
+        out=$peer_dir/maps-$side.out
+        rm -f "$out"
+        LD_LIBRARY_PATH=$path "$peer_dir/tutorial_stock" server >"$out" 2>&1 &
         pid=$!
-        for _ in $(seq 100); do grep -q '^PORT ' "$peer_dir/maps.out" && break; sleep 0.05; done
+        for _ in $(seq 200); do grep -qs '^PORT ' "$out" && break; sleep 0.05; done
         mapped=$(awk '$6 ~ /libenet/ { print $6; exit }' "/proc/$pid/maps" 2>/dev/null || true)
         kill "$pid" 2>/dev/null || true
         wait "$pid" 2>/dev/null || true
