@@ -73,6 +73,9 @@ pub(crate) struct Engine {
     /// Peers with an event to report, in order (stock's `dispatchQueue`).
     pub(in crate::proto::host) dispatch_queue: VecDeque<PeerIndex>,
     pub(in crate::proto::host) schedule: Schedule,
+    /// The peer whose reschedule the datagrams received last left for
+    /// later (`Host::receive_datagram_deferring`), if any.
+    pub(in crate::proto::host) deferred_reschedule: Option<PeerIndex>,
     /// The datagram being packed.
     pub(in crate::proto::host) builder: DatagramBuilder,
     /// Unreliable commands in the datagram being packed (one datagram is
@@ -364,6 +367,7 @@ impl Engine {
             schedule: Schedule::new(settings.peer_count, settings.now),
             builder: DatagramBuilder::new(ENET_HOST_DEFAULT_MTU),
             sent_unreliable: Vec::new(),
+            deferred_reschedule: None,
             due: Vec::new(),
             round: Vec::new(),
             again: Vec::new(),

@@ -134,7 +134,7 @@ impl Host {
     /// any the program makes meanwhile.
     #[cold]
     #[inline(never)]
-    fn apply_taken_calls(
+    pub(in crate::proto::host) fn apply_taken_calls(
         &mut self,
         calls: Vec<CallbackCall>,
         transport: &mut impl Transport,

@@ -371,12 +371,31 @@ impl Host {
         now: u32,
         want_event: bool,
     ) -> Result<Phase, ServiceFailed> {
+        let phase = self.receive_datagrams(transport, hooks, now, want_event);
+        // Before the send pass reads the schedule, or the program runs.
+        self.reschedule_deferred(now);
+        phase
+    }
+
+    /// [`Host::receive_phase`]'s loop, leaving the last peer's reschedule
+    /// for later.
+    fn receive_datagrams(
+        &mut self,
+        transport: &mut impl Transport,
+        hooks: &mut impl Hooks,
+        now: u32,
+        want_event: bool,
+    ) -> Result<Phase, ServiceFailed> {
         for _ in 0..RECEIVES_PER_PHASE {
             let handled = transport
                 .receive(|from, bytes| self.handle_received(hooks, now, from, bytes, want_event))?;
             // Calls the intercept or the checksum made on this datagram, as
-            // soon as the transport is free again.
-            self.apply_callback_calls(transport, hooks)?;
+            // soon as the transport is free again (the program's calls
+            // find every peer's schedule up to date).
+            if let Some(calls) = hooks.take_callback_calls() {
+                self.reschedule_deferred(now);
+                self.apply_taken_calls(calls, transport, hooks)?;
+            }
             match handled {
                 None => return Ok(Phase::Continue),
                 Some(phase) => {
@@ -397,6 +416,7 @@ impl Host {
                 // and any event stays queued for dispatch. Then the calls
                 // its checksum, compressor or free callbacks made, as
                 // after the service loop's own send passes.
+                self.reschedule_deferred(now);
                 self.send_phase(transport, hooks, now, false, false)?;
                 self.apply_callback_calls(transport, hooks)?;
             }
@@ -440,7 +460,7 @@ impl Host {
             EventSlot::unwanted()
         };
         let codec = hooks.codec(&self.public);
-        let result = self.receive_datagram(now, from, bytes, codec, &mut slot);
+        let result = self.receive_datagram_deferring(now, from, bytes, codec, &mut slot);
         // A dropped datagram is no failure of the host; it is counted.
         if let Err(reason) = result {
             self.engine.counters.dropped(reason);
