@@ -265,8 +265,7 @@ impl DatagramBuilder {
     /// may be cut or grown after it.
     pub fn finish_for_transmit(&mut self, envelope: Envelope<'_>) -> (&mut Vec<u8>, Range<usize>) {
         let header = self.seal(envelope);
-        let header_bytes = header.to_bytes();
-        let start = HEADROOM - header_bytes.len();
+        let start = HEADROOM - header.buffer_len();
         let (datagram, end) = if header.compressed {
             let end = self.compressed.len();
             (&mut self.compressed, end)
@@ -278,7 +277,9 @@ impl DatagramBuilder {
         if datagram.len() < HEADROOM {
             datagram.resize(HEADROOM, 0);
         }
-        datagram[start..HEADROOM].copy_from_slice(&header_bytes);
+        // Emitted where it goes, not into an array to copy from.
+        let emitted = header.emit(&mut datagram[start..HEADROOM]);
+        debug_assert_eq!(emitted, HEADROOM - start);
         (datagram, start..end.max(HEADROOM))
     }
 
