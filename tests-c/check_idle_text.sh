@@ -7,7 +7,9 @@
 # runs bench/engine.c's rss-server with idle clients on our library, reads
 # its code's resident size at the moment it measures its RSS (the same
 # moment bench/rss_breakdown.sh describes), and compares it with the
-# windows the idle tier spans in the library.
+# windows the idle tier spans in the library. Before any run it checks the
+# list's traffic tier (what a server whose peers send it messages adds)
+# ends within those windows too.
 # usage: check_idle_text.sh OUR_LIB_DIR [PEERS [LIST]]
 #   LIST: the hot list the library was built with (link/hot-text.txt)
 #   CC, NM and READELF name the tools (gcc, nm, readelf).
@@ -74,9 +76,17 @@ if misplaced:
              f"such as {misplaced[0]}")
 idle_end = max(address + size for address, size, _ in functions["idle"])
 windows = -(-(idle_end - segment_start) // WINDOW)
+# The traffic tier follows the idle one in the same windows: a server
+# whose peers send it messages keeps no more code resident than an idle
+# one (docs/performance.md#memory). Past them it would keep another 64 KiB.
+traffic_end = max(address + size for address, size, _ in functions["traffic"])
+room = windows * WINDOW - (traffic_end - segment_start)
+if room < 0:
+    sys.exit(f"the traffic tier ends {-room} bytes past the idle tier's {windows} window(s) "
+             f"of 64 KiB: a loaded server would keep another window resident")
 print(windows * WINDOW // 1024)
-print(f"idle tier: {idle_end - segment_start} bytes of code in {windows} window(s) of 64 KiB",
-      file=sys.stderr)
+print(f"idle tier: {idle_end - segment_start} bytes of code in {windows} window(s) of 64 KiB, "
+      f"the traffic tier after it, {room} bytes before their end", file=sys.stderr)
 PY
 ) || die "reading the idle tier's place in $lib failed"
 
