@@ -267,3 +267,69 @@ fn peer_connected_through_check_events_pings_at_once() {
         "no PING on the service call after the connect (connected at {connected_at})"
     );
 }
+
+// A receive phase that takes datagrams from two peers, one after the
+// other, sets both peers' timers: the engine reschedules a peer once after
+// a run of its datagrams, so the first peer's reschedule must happen when
+// the second's datagram comes. Here the first's datagram is the ACK that
+// empties its sent queue, as in the test above, and the second's a PING
+// (neither makes an event, which would end the receive phase): the ping
+// to the first still follows its ACK by pingInterval.
+#[test]
+fn the_first_peer_of_a_receive_phase_is_rescheduled_when_another_follows() {
+    let mut sim = Sim::new(104, 50_000);
+    // The client is serviced first in each step, so what the two servers
+    // send on one step reaches it in one receive phase, the first
+    // server's datagram before the second's.
+    let client = sim.add_host(2, 1);
+    let first = sim.add_host(1, 1);
+    let second = sim.add_host(1, 1);
+    let (client_first, first_peer) = connect(&mut sim, client, first, 1, 0);
+    let (client_second, second_peer) = connect(&mut sim, client, second, 1, 0);
+    for (host, peer) in [
+        (client, client_first),
+        (client, client_second),
+        (first, first_peer),
+        (second, second_peer),
+    ] {
+        sim.host(host)
+            .with_peer(peer, |view, _| view.set_ping_interval(NO_PINGS));
+    }
+    sim.run_for(3000);
+    sim.down[first] = true;
+    send(&mut sim, client, client_first, b"A");
+    // Six sends: A's timeout is 32x the first, far beyond 500 ms.
+    wait_for_sends(&mut sim, client, client_first, 6);
+    sim.host(client)
+        .with_peer(client_first, |peer, _| peer.set_ping_interval(0));
+    sim.down[first] = false;
+    // The second server pings on every step until A's ACK has arrived, so
+    // a PING follows the ACK on the step it arrives.
+    let heard = |s: &Sim| s.hosts[client].host.peer(client_first).lastReceiveTime;
+    let second_bytes = |s: &Sim| s.hosts[client].host.peer(client_second).incomingDataTotal;
+    let before = heard(&sim);
+    let mut second_arrived = false;
+    for _ in 0..2000 {
+        if heard(&sim) != before {
+            break;
+        }
+        sim.host(second)
+            .with_peer(second_peer, |view, _| view.ping());
+        let bytes = second_bytes(&sim);
+        sim.step();
+        second_arrived = second_bytes(&sim) != bytes;
+    }
+    let acknowledged = heard(&sim);
+    assert_ne!(acknowledged, before, "A was never acknowledged");
+    assert!(
+        second_arrived,
+        "no PING from the second server arrived with A's ACK"
+    );
+    let ping_due = acknowledged.wrapping_add(500);
+    sim.run_until(2000, |s| s.now == ping_due.wrapping_add(1));
+    let last_send = sim.hosts[client].host.peer(client_first).lastSendTime;
+    assert_eq!(
+        last_send, ping_due,
+        "no ping at lastReceiveTime + pingInterval ({ping_due}); last send at {last_send}"
+    );
+}
