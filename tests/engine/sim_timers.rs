@@ -110,14 +110,7 @@ fn ack_of_a_backed_off_command_brings_the_next_retransmission_forward() {
 #[test]
 fn ping_follows_the_acknowledgement_that_emptied_the_sent_queue() {
     let (mut sim, server, client, _server_peer, client_peer) = quiet_pair(102);
-    sim.down[server] = true;
-    send(&mut sim, client, client_peer, b"A");
-    // Six sends: A's timeout is 32x the first, far beyond 500 ms.
-    wait_for_sends(&mut sim, client, client_peer, 6);
-    // Back to 500 ms.
-    sim.host(client)
-        .with_peer(client_peer, |peer, _| peer.set_ping_interval(0));
-    sim.down[server] = false;
+    back_off_a_command(&mut sim, server, client, client_peer);
     let before = sim.hosts[client].host.peer(client_peer).lastReceiveTime;
     assert!(
         sim.run_until(1000, |s| s.hosts[client]
@@ -128,6 +121,25 @@ fn ping_follows_the_acknowledgement_that_emptied_the_sent_queue() {
         "A was never acknowledged"
     );
     let acknowledged = sim.hosts[client].host.peer(client_peer).lastReceiveTime;
+    assert_pings_after(&mut sim, client, client_peer, acknowledged);
+}
+
+/// Makes the client's one reliable command back off to 32x its timeout,
+/// far beyond 500 ms, on a link to `server` that is down meanwhile, and
+/// sets the client's ping interval back to 500 ms.
+fn back_off_a_command(sim: &mut Sim, server: usize, client: usize, client_peer: PeerIndex) {
+    sim.down[server] = true;
+    send(sim, client, client_peer, b"A");
+    // Six sends: the original and five retransmissions.
+    wait_for_sends(sim, client, client_peer, 6);
+    sim.host(client)
+        .with_peer(client_peer, |peer, _| peer.set_ping_interval(0));
+    sim.down[server] = false;
+}
+
+/// Asserts the client pings `client_peer` exactly pingInterval (500 ms)
+/// after the ACK it received at `acknowledged`, as stock does.
+fn assert_pings_after(sim: &mut Sim, client: usize, client_peer: PeerIndex, acknowledged: u32) {
     let ping_due = acknowledged.wrapping_add(500);
     sim.run_until(2000, |s| s.now == ping_due.wrapping_add(1));
     let last_send = sim.hosts[client].host.peer(client_peer).lastSendTime;
@@ -296,13 +308,7 @@ fn the_first_peer_of_a_receive_phase_is_rescheduled_when_another_follows() {
             .with_peer(peer, |view, _| view.set_ping_interval(NO_PINGS));
     }
     sim.run_for(3000);
-    sim.down[first] = true;
-    send(&mut sim, client, client_first, b"A");
-    // Six sends: A's timeout is 32x the first, far beyond 500 ms.
-    wait_for_sends(&mut sim, client, client_first, 6);
-    sim.host(client)
-        .with_peer(client_first, |peer, _| peer.set_ping_interval(0));
-    sim.down[first] = false;
+    back_off_a_command(&mut sim, first, client, client_first);
     // The second server pings on every step until A's ACK has arrived, so
     // a PING follows the ACK on the step it arrives.
     let heard = |s: &Sim| s.hosts[client].host.peer(client_first).lastReceiveTime;
@@ -325,11 +331,5 @@ fn the_first_peer_of_a_receive_phase_is_rescheduled_when_another_follows() {
         second_arrived,
         "no PING from the second server arrived with A's ACK"
     );
-    let ping_due = acknowledged.wrapping_add(500);
-    sim.run_until(2000, |s| s.now == ping_due.wrapping_add(1));
-    let last_send = sim.hosts[client].host.peer(client_first).lastSendTime;
-    assert_eq!(
-        last_send, ping_due,
-        "no ping at lastReceiveTime + pingInterval ({ping_due}); last send at {last_send}"
-    );
+    assert_pings_after(&mut sim, client, client_first, acknowledged);
 }
