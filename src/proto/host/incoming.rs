@@ -45,12 +45,12 @@ impl Host {
     }
 
     /// [`Host::receive_datagram`], leaving the peer's reschedule for later
-    /// while the datagrams that follow come from the same peer:
-    /// a run of them (a burst of fragments, a batch of acknowledgements)
-    /// sets its timers once. A datagram from another peer reschedules the
-    /// deferred one first; the caller reschedules the last with
-    /// [`Host::reschedule_deferred`] before anything reads the schedule
-    /// or the program runs.
+    /// while the datagrams that follow come from the same peer: a run of
+    /// them (a burst of fragments, a batch of acknowledgements) sets its
+    /// timers once. A datagram from another peer reschedules the deferred
+    /// one first; the caller reschedules the last with
+    /// [`Host::reschedule_deferred`] before anything reads the schedule or
+    /// the program runs.
     pub(crate) fn receive_datagram_deferring(
         &mut self,
         now: u32,
@@ -74,9 +74,9 @@ impl Host {
     }
 
     /// Reschedules the peer whose reschedule was left for later, if any,
-    /// at `now`. The
-    /// reschedule reads only the peer's state as it is by then, so one
-    /// after a run of datagrams does what one after each would have.
+    /// at `now`. The reschedule reads only the peer's state as it is by
+    /// then, so one after a run of datagrams does what one after each
+    /// would have.
     // Out of line: bench/callgrind.sh counts it with the receiving stage.
     #[inline(never)]
     pub(crate) fn reschedule_deferred(&mut self, now: u32) {
