@@ -134,12 +134,16 @@ impl Host {
     /// any the program makes meanwhile.
     #[cold]
     #[inline(never)]
-    pub(in crate::proto::host) fn apply_taken_calls(
+    fn apply_taken_calls(
         &mut self,
         calls: Vec<CallbackCall>,
         transport: &mut impl Transport,
         hooks: &mut impl Hooks,
     ) -> Result<(), ServiceFailed> {
+        // The calls find every peer's schedule up to date: a receive phase
+        // may have left its last peer's reschedule for later (at the time
+        // its datagrams set as the service time).
+        self.reschedule_deferred(self.public.serviceTime);
         let mut next = Some(calls);
         while let Some(calls) = next.take() {
             for call in calls {

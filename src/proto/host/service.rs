@@ -390,12 +390,8 @@ impl Host {
             let handled = transport
                 .receive(|from, bytes| self.handle_received(hooks, now, from, bytes, want_event))?;
             // Calls the intercept or the checksum made on this datagram, as
-            // soon as the transport is free again (the program's calls
-            // find every peer's schedule up to date).
-            if let Some(calls) = hooks.take_callback_calls() {
-                self.reschedule_deferred(now);
-                self.apply_taken_calls(calls, transport, hooks)?;
-            }
+            // soon as the transport is free again.
+            self.apply_callback_calls(transport, hooks)?;
             match handled {
                 None => return Ok(Phase::Continue),
                 Some(phase) => {
