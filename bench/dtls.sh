@@ -11,12 +11,12 @@
 #   --runs N         runs per column and metric (default 5)
 #   --seconds S      measuring time of each two-process run (default 3)
 #   --handshakes N   connections per handshake run (default 50)
-#   --profile        also run the 1 MiB receiver under `perf record` (N
-#                    more runs per column) and split its CPU per MiB by
-#                    where the samples fell: the AEAD's bulk kernel, the
-#                    rest of ring (each record's additional data, last
-#                    partial block and tag), our record layer, and all
-#                    else (needs perf)
+#   --profile        also run the 1 MiB receiver and sender under `perf
+#                    record` (N more runs per column) and split each one's
+#                    CPU per MiB by where the samples fell: the AEAD's bulk
+#                    kernel, the rest of ring (each record's additional
+#                    data, last partial block and tag), our record layer,
+#                    and all else (needs perf)
 # Metrics: reliable 64-byte messages and reliable 1 MiB messages, each as
 # fast as the source can queue them (at most 4096 or 4 MiB alive):
 # messages/s, and CPU per message of the receiver (its CPU over the
@@ -74,13 +74,15 @@ profile_hz=4000
 
 # two_process COLUMN TAG ARGS...: one sink/source run; appends "msgs/s
 # receiver-ns/msg sender-ns/msg MB/s" to $work/COLUMN.TAG. With $sampled
-# set to a file name, the sink runs under `perf record` writing there.
+# set to a file name, the sink runs under `perf record` writing there, and
+# the source writing to that name with ".source" after it.
 two_process() {
     local column=$1 tag=$2 out="$work/sink.out" spid cpid port received
-    local -a sampler=()
+    local -a sampler=() source_sampler=()
     shift 2
     if [ -n "${sampled:-}" ]; then
         sampler=(perf record -q -F "$profile_hz" -o "$sampled" --)
+        source_sampler=(perf record -q -F "$profile_hz" -o "$sampled.source" --)
     fi
     # The last run's output goes first: its PORT line must not be read
     # before this sink's own replaces it.
@@ -91,8 +93,8 @@ two_process() {
     spid=$!; track "$spid"
     port=$(wait_port "$out" "$spid" "$column sink")
     # shellcheck disable=SC2046
-    LD_LIBRARY_PATH="$ours_dir" "$engine" source --port "$port" "$@" $(column_args "$column") \
-        >"$work/source.out" 2>"$work/source.err" &
+    LD_LIBRARY_PATH="$ours_dir" "${source_sampler[@]}" "$engine" source --port "$port" "$@" \
+        $(column_args "$column") >"$work/source.out" 2>"$work/source.err" &
     cpid=$!; track "$cpid"
     bounded_wait "$spid" $((seconds + 30))
     [ "$RC" -eq 0 ] || { cat "$work/sink.err" >&2; die "$column sink failed ($RC)"; }
@@ -142,14 +144,17 @@ echo "(ours from $ours; two processes on 127.0.0.1; $seconds s per run)"
 
 [ "$profile" = 1 ] || exit 0
 
-# split_samples DATA MIB: "all aead ring record" receiver microseconds per
-# MiB from one perf file of a run that received MIB messages of 1 MiB.
+# split_samples DATA MIB: "all aead ring record" microseconds per MiB of
+# the process sampled into DATA, in a run that delivered MIB messages of
+# 1 MiB. ring's functions are its Rust ones (`ring::`) and its assembly
+# and C (`ring_core_*`), not every name with "ring" in it (the engine's
+# `receive_datagram_deferring`).
 split_samples() {
     perf report -i "$1" -n --sort sym --stdio 2>/dev/null | awk -v hz="$profile_hz" -v mib="$2" '
         /^ +[0-9.]+%/ {
             n = $2; all += n
             if ($0 ~ /aes_gcm_(enc|dec)_update/) aead += n
-            else if ($0 ~ /ring|CRYPTO_/) ring += n
+            else if ($0 ~ /ring::|ring_core_|CRYPTO_/) ring += n
             else if ($0 ~ /enet::dtls|SecureLayer/) record += n
         }
         END { us = 1e6 / hz / mib; printf "%.1f %.1f %.1f %.1f\n", all * us, aead * us, ring * us, record * us }'
@@ -158,19 +163,29 @@ for run in $(seq "$runs"); do
     for column in plain encrypted; do
         sampled="$work/perf.$column.$run"
         two_process "$column" profiled --size 1048576
-        split_samples "$sampled" "$(value received "$work/sink.out")" >>"$work/$column.split"
+        delivered=$(value received "$work/sink.out")
+        split_samples "$sampled" "$delivered" >>"$work/$column.split"
+        split_samples "$sampled.source" "$delivered" >>"$work/$column.source_split"
     done
 done
 unset sampled
-ms() { field "$1" split "$2"; }
 others() { awk -v a="$1" -v b="$2" -v c="$3" -v d="$4" 'BEGIN { printf "%.1f", a - b - c - d }'; }
-echo
-printf '%-46s %12s %12s\n' "1 MiB receiver under perf (median of $runs)" plain encrypted
-printf '%-46s %12s %12s\n' "  CPU us per MiB, sampled" "$(ms plain 1)" "$(ms encrypted 1)"
-printf '%-46s %12s %12s\n' "    in the AEAD's bulk kernel" "$(ms plain 2)" "$(ms encrypted 2)"
-printf '%-46s %12s %12s\n' "    in the rest of ring (per record)" "$(ms plain 3)" "$(ms encrypted 3)"
-printf '%-46s %12s %12s\n' "    in our record layer (src/dtls)" "$(ms plain 4)" "$(ms encrypted 4)"
-printf '%-46s %12s %12s\n' "    everything else" \
-    "$(others "$(ms plain 1)" "$(ms plain 2)" "$(ms plain 3)" "$(ms plain 4)")" \
-    "$(others "$(ms encrypted 1)" "$(ms encrypted 2)" "$(ms encrypted 3)" "$(ms encrypted 4)")"
-echo "(perf record -F $profile_hz of the sink; medians of each part on its own)"
+# split_table SIDE TAG: the table of one side's split ($work/COLUMN.TAG).
+split_table() {
+    local side=$1 tag=$2 plain=() encrypted=() i
+    for i in 1 2 3 4; do
+        plain[i]=$(field plain "$tag" "$i")
+        encrypted[i]=$(field encrypted "$tag" "$i")
+    done
+    echo
+    printf '%-46s %12s %12s\n' "1 MiB $side under perf (median of $runs)" plain encrypted
+    printf '%-46s %12s %12s\n' "  CPU us per MiB, sampled" "${plain[1]}" "${encrypted[1]}"
+    printf '%-46s %12s %12s\n' "    in the AEAD's bulk kernel" "${plain[2]}" "${encrypted[2]}"
+    printf '%-46s %12s %12s\n' "    in the rest of ring (per record)" "${plain[3]}" "${encrypted[3]}"
+    printf '%-46s %12s %12s\n' "    in our record layer (src/dtls)" "${plain[4]}" "${encrypted[4]}"
+    printf '%-46s %12s %12s\n' "    everything else" \
+        "$(others "${plain[@]}")" "$(others "${encrypted[@]}")"
+}
+split_table receiver split
+split_table sender source_split
+echo "(perf record -F $profile_hz of the sink and the source; medians of each part on its own)"
