@@ -436,6 +436,91 @@ mod tests {
         assert_eq!(host.peer_end(slot), None, "evicted, then taken at once");
     }
 
+    /// What a server's send passes put on the wire for `slot`: the sent
+    /// datagrams, each from its first command on (the datagram header
+    /// holds the send time).
+    fn send_pass(host: &mut Host, now: u32) -> Vec<Vec<u8>> {
+        use crate::proto::host::codec::NoCodec;
+        use crate::proto::host::outgoing::{Grouping, Transmitted};
+        let mut sent = Vec::new();
+        let mut transmit =
+            |_: &SocketAddr, buffer: &mut Vec<u8>, range: core::ops::Range<usize>, _: Grouping| {
+                // Peer ID and flags (2), sent time (2): then the commands.
+                sent.push(buffer[range.start + 4..range.end].to_vec());
+                Transmitted::Sent(range.len())
+            };
+        let mut events = EventSlot::wanted();
+        host.send_outgoing(now, true, &mut NoCodec, &mut transmit, &mut events)
+            .expect("sent");
+        sent
+    }
+
+    #[test]
+    fn a_handshake_waits_for_its_acknowledgement_without_a_queue_set() {
+        use crate::proto::host::engine::HostSettings;
+        let mut host = Host::create(HostSettings::for_tests(2)).expect("host");
+        let connect = ConnectFields {
+            mtu: 1400,
+            window_size: 65536,
+            channel_count: 1,
+            ..ConnectFields::default()
+        };
+        let client = |number: u8| SocketAddr::from(([10, 0, 0, number], 4000));
+        let handshake = |host: &mut Host, number: u8, now: u32| {
+            let slot = host
+                .handle_connect(client(number), &connect, 0)
+                .expect("a slot");
+            host.reschedule(slot, now);
+            let sent = send_pass(host, now);
+            assert_eq!(sent.len(), 1, "the VERIFY_CONNECT");
+            assert!(host.engine.slots[slot].queues.is_none(), "parked");
+            assert_eq!(host.peer_counters(slot).in_flight_commands, 1);
+            (slot, sent)
+        };
+        let (slot, first) = handshake(&mut host, 1, 0);
+        // Sent again on its timeout, the same command, in a set again:
+        // its congestion window has learnt of the loss, which a parked
+        // command would forget.
+        let timeout = host.engine.peers[slot].nextTimeout;
+        assert!(send_pass(&mut host, timeout - 1).is_empty());
+        assert_eq!(send_pass(&mut host, timeout), first);
+        assert!(host.engine.slots[slot].queues.is_some(), "kept");
+        assert_eq!(host.peer_counters(slot).in_flight_commands, 1);
+        assert_eq!(
+            host.engine.peers[slot].state,
+            ENET_PEER_STATE_ACKNOWLEDGING_CONNECT
+        );
+        host.reset_peer(slot);
+        // A reset takes a parked command with it.
+        let mut now = timeout;
+        let (slot, _) = handshake(&mut host, 2, now);
+        host.reset_peer(slot);
+        assert_eq!(host.peer_counters(slot).in_flight_commands, 0);
+        assert!(send_pass(&mut host, now + 10_000).is_empty());
+        // A parked command's acknowledgement finds it in flight.
+        now += 10_000;
+        let (slot, _) = handshake(&mut host, 3, now);
+        // What a datagram from the peer does first.
+        let engine = &mut host.engine;
+        engine.slots[slot].ready_queues(&mut engine.spare_queues);
+        let number =
+            host.remove_sent_reliable(slot, ReliableSequence::new(1), ChannelId::CONNECTION, None);
+        assert_eq!(number, Some(crate::wire::command::number::VERIFY_CONNECT));
+        assert_eq!(host.peer_counters(slot).in_flight_commands, 0);
+        host.reset_peer(slot);
+        // One never acknowledged ends the handshake on its timeouts, as in
+        // a set.
+        let (slot, _) = handshake(&mut host, 4, now);
+        let (start, mut resent) = (now, 0);
+        while host.engine.peers[slot].state == ENET_PEER_STATE_ACKNOWLEDGING_CONNECT {
+            now += 100;
+            resent += send_pass(&mut host, now).len();
+            assert!(now - start < 60_000, "never timed out");
+        }
+        assert!(resent > 3, "{resent} sent again");
+        assert_eq!(host.peer_counters(slot).in_flight_commands, 0);
+    }
+
     #[test]
     fn connect_ids_are_mixed() {
         assert_ne!(mix_connect_id(1), 2);

@@ -22,15 +22,16 @@ impl Host {
             congestion_window,
             ..PeerCounters::default()
         };
-        if let Some(queues) = &self.engine.slots[index].queues {
+        let slot = &self.engine.slots[index];
+        if let Some(queues) = &slot.queues {
             for command in queues.outgoing.iter() {
                 counters.queued_commands += 1;
                 if command.packet.is_some() {
                     counters.queued_bytes += u64::from(command.fragment_length);
                 }
             }
-            counters.in_flight_commands = queues.sent_reliable.len() as u64;
         }
+        counters.in_flight_commands = slot.in_flight() as u64;
         counters
     }
 }

@@ -12,7 +12,7 @@ use crate::proto::state::half_open::HalfOpen;
 use crate::proto::state::peer_index::{PeerIndex, SlotVec};
 use crate::proto::state::reassembly::Budget;
 use crate::proto::state::recovery::{
-    LossRecovery, RecoveryCounts, RecoveryStats, RecoveryTable, RetransmittedBytes,
+    LossRecovery, RecoveryCounts, RecoveryStats, RecoveryTable, ResendCounts, RetransmittedBytes,
 };
 use crate::proto::state::schedule::Schedule;
 use crate::wire::builder::DatagramBuilder;
@@ -95,6 +95,13 @@ pub(crate) struct Engine {
     pub(in crate::proto::host) reassembly: Budget,
     /// Each peer's loss recovery: the host's, or its own.
     pub(in crate::proto::host) recovery: RecoveryTable,
+    /// How many commands each peer's loss recovery sent again since its
+    /// slot was last reset. A table of its own, not a box a peer gets at
+    /// its first retransmission: a burst of connects retransmits to most
+    /// of its peers, and thousands of small boxes made then would stay
+    /// scattered among the handshakes' freed queues, keeping the C heap
+    /// from giving those pages back.
+    pub(in crate::proto::host) resends: SlotVec<ResendCounts>,
     /// The payload bytes each peer's retransmissions carried since its
     /// slot was last reset.
     pub(in crate::proto::host) retransmitted_bytes: RetransmittedBytes,
@@ -178,7 +185,7 @@ impl Engine {
         // Most passes send nothing again, and cost no more than this check.
         if resent != RecoveryCounts::default() {
             let (resends, bytes) = resent.split();
-            self.slots[index].resends.add(resends);
+            self.resends[index].add(resends);
             self.retransmitted_bytes.add(index, bytes);
         }
     }
@@ -375,6 +382,7 @@ impl Engine {
             half_open: HalfOpen::new(settings.peer_count),
             reassembly: Budget::default(),
             recovery: RecoveryTable::default(),
+            resends: SlotVec::filled(settings.peer_count, ResendCounts::default()),
             retransmitted_bytes: RetransmittedBytes::default(),
             hold: Default::default(),
             send_limits: Default::default(),
@@ -570,7 +578,7 @@ impl Host {
     pub fn peer_recovery_stats(&self, index: PeerIndex) -> (RecoveryStats, u32) {
         let slot = &self.engine.slots[index];
         let bytes = self.engine.retransmitted_bytes.of(index);
-        let stats = RecoveryCounts::new(slot.resends, bytes).stats();
+        let stats = RecoveryCounts::new(self.engine.resends[index], bytes).stats();
         let window = match &slot.queues {
             Some(queues) if self.engine.recovery.of(index).congestion_control => {
                 queues.congestion.window

@@ -51,6 +51,8 @@ impl Host {
             if self.engine.slots[index].sent_reliable_is_empty() {
                 continue;
             }
+            let engine = &mut self.engine;
+            engine.slots[index].unpark(&mut engine.spare_queues);
             self.peer_view(index).restart_timeouts(now);
             self.reschedule(index, now);
         }

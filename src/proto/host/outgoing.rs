@@ -236,8 +236,13 @@ impl Host {
             self.engine.schedule.cancel_timers(index);
             return;
         }
-        if peer.state == ENET_PEER_STATE_ACKNOWLEDGING_CONNECT {
-            self.engine.slots[index].release_sent_storage();
+        if peer.state == ENET_PEER_STATE_ACKNOWLEDGING_CONNECT
+            || peer.state == ENET_PEER_STATE_CONNECTING
+        {
+            let engine = &mut self.engine;
+            let slot = &mut engine.slots[index];
+            slot.park_handshake(&mut engine.spare_queues);
+            slot.release_sent_storage();
         }
         let slot = &self.engine.slots[index];
         let paced = slot.held_back_by_pacing();
@@ -298,6 +303,8 @@ impl Host {
             return Ok(false);
         }
         if self.peer_view(index).copies_due(now) {
+            let engine = &mut self.engine;
+            engine.slots[index].unpark(&mut engine.spare_queues);
             let (mut peer, builder, _) = self.engine.packing(index);
             let mut resent = RecoveryCounts::default();
             continue_sending |= peer.pack_copies(builder, now, &mut resent);
@@ -363,6 +370,10 @@ impl Host {
     /// Resends timed-out reliable commands, or gives up on the peer (see
     /// [`PeerMut::check_timeouts`]). True if the peer was disconnected.
     fn check_timeouts(&mut self, index: PeerIndex, now: u32, events: &mut EventSlot) -> bool {
+        // A parked command in flight is due: back in a set, where the
+        // timeouts are checked.
+        let engine = &mut self.engine;
+        engine.slots[index].unpark(&mut engine.spare_queues);
         let mut resent = RecoveryCounts::default();
         let held = self.timeouts_held();
         let checked = self.peer_view(index).check_timeouts(now, held, &mut resent);

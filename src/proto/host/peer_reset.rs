@@ -75,7 +75,6 @@ impl PeerMut<'_> {
         peer.unsequencedWindow = [0; (ENET_PEER_UNSEQUENCED_WINDOW_SIZE / 32) as usize];
         let left = self.drop_queues();
         debug_assert_eq!(left, LeftDispatchQueue(false), "flags cleared above");
-        self.slot.resends = ResendCounts::default();
     }
 
     /// Drops every queued command and packet and the channels, taking
@@ -86,6 +85,9 @@ impl PeerMut<'_> {
         peer.flags &= !NEEDS_DISPATCH;
         let slot = &mut *self.slot;
         let mut dropped_waiting = 0;
+        if let Some(command) = slot.take_parked() {
+            command.discard();
+        }
         if let Some(mut queues) = slot.take_queues() {
             for command in queues
                 .sent_reliable
@@ -118,6 +120,7 @@ impl Host {
             .map_or(self.public.mtu, |ceiling| ceiling.min(self.public.mtu));
         self.peer_view(index).reset(mtu);
         self.engine.recovery.forget(index);
+        self.engine.resends[index] = ResendCounts::default();
         self.engine.retransmitted_bytes.clear(index);
         self.engine.send_limits.forget(index);
         self.engine.receipts.remove(&index);

@@ -12,9 +12,9 @@ use crate::mem::channels::ChannelArray;
 use crate::mem::heap::QueueSetAlive;
 use crate::mem::{CBox, PacketRef};
 use crate::proto::state::channel::{Incoming, IncomingChannel, IncomingChannels, NOTHING_HELD};
-use crate::proto::state::command::Acknowledgement;
+use crate::proto::state::command::{Acknowledgement, OutgoingCommand};
 use crate::proto::state::queue::OutgoingQueue;
-use crate::proto::state::recovery::{CongestionWindow, LossRecovery, ResendCounts};
+use crate::proto::state::recovery::{CongestionWindow, LossRecovery};
 use crate::proto::state::sent::SentQueue;
 use crate::proto::state::sequence::{ReliableSequence, UnreliableSequence};
 use crate::proto::state::unreliable_group::UnreliableGroup;
@@ -41,12 +41,13 @@ pub struct PeerSlot {
     /// The command queues and the channels' ordering state, while there is
     /// anything to queue or hold.
     pub(crate) queues: Option<Box<PeerQueues>>,
-    /// How many commands its loss recovery sent again. Kept here rather
-    /// than allocated at the first retransmission: a burst of connects
-    /// retransmits to most of its peers, and thousands of small boxes made
-    /// then stay scattered among the handshakes' freed queues, keeping the
-    /// C heap from giving those pages back.
-    pub(crate) resends: ResendCounts,
+    /// A handshake's only command in flight (our CONNECT or VERIFY_CONNECT)
+    /// while it waits for its acknowledgement, kept here instead of in a
+    /// queue set: a burst of connects has thousands of handshakes waiting
+    /// at once, and a set costs four times what the command does. Never
+    /// beside a set: making one takes the command into its sent queue
+    /// ([`PeerSlot::queues`], [`PeerSlot::ready_queues`]).
+    parked: Option<Box<OutgoingCommand>>,
 }
 
 /// A peer's command queues, and what else only a peer with traffic needs.
@@ -108,8 +109,16 @@ impl PeerQueues {
     /// no payload queued since it was made, nothing owed, held or waiting
     /// for the program, and a congestion window that has learnt nothing.
     fn is_blank(&self) -> bool {
+        self.sent_reliable.is_empty() && self.is_blank_but_in_flight()
+    }
+
+    /// [`PeerQueues::is_blank`], but for the commands in flight.
+    fn is_blank_but_in_flight(&self) -> bool {
         !self.sends_payloads
-            && self.is_empty()
+            && self.outgoing.is_empty()
+            && self.acknowledgements.is_empty()
+            && self.dispatched.is_empty()
+            && self.held_commands == 0
             && self.repeated_acknowledgements.is_empty()
             && self.backlog == 0
             && !self.incoming.is_allocated()
@@ -141,6 +150,27 @@ impl PeerQueues {
             .map(IncomingChannel::clear)
             .sum()
     }
+}
+
+/// A new set, for a peer that has none when there is no spare.
+// Out of line: the two ways a set is made share it.
+#[inline(never)]
+fn new_set() -> Box<PeerQueues> {
+    Box::default()
+}
+
+/// `queues`, made for a peer that had none, with the command the peer had
+/// `parked` (if any) back in flight in them.
+// Out of line: the two ways a set is made share it.
+#[inline(never)]
+fn with_parked(
+    mut queues: Box<PeerQueues>,
+    parked: &mut Option<Box<OutgoingCommand>>,
+) -> Box<PeerQueues> {
+    if let Some(command) = parked.take() {
+        queues.sent_reliable.push(*command);
+    }
+    queues
 }
 
 /// Frees an empty deque's storage.
@@ -179,7 +209,7 @@ const SPARE_STORAGE: usize = 32;
 impl SpareQueues {
     #[inline(never)]
     fn take(&mut self) -> Box<PeerQueues> {
-        self.0.pop().unwrap_or_default()
+        self.0.pop().unwrap_or_else(new_set)
     }
 
     fn give(&mut self, mut queues: Box<PeerQueues>) {
@@ -203,18 +233,80 @@ impl SpareQueues {
 pub(crate) const IDLE_RELEASE_MS: u32 = 1000;
 
 impl PeerSlot {
-    /// The queues, allocated first if the peer has none.
+    /// The queues, allocated first if the peer has none (with a parked
+    /// command in their sent queue).
+    // Always inlined: called on every path of a message, where most calls
+    // find a set.
+    #[inline(always)]
     pub(crate) fn queues(&mut self) -> &mut PeerQueues {
+        if self.queues.is_none() {
+            self.make_queues();
+        }
         self.queues.get_or_insert_with(Box::default)
+    }
+
+    // Out of line: most calls find a set, and each call site stays small.
+    #[cold]
+    #[inline(never)]
+    fn make_queues(&mut self) {
+        self.queues = Some(with_parked(new_set(), &mut self.parked));
     }
 
     /// Gives the peer a set from `spares` (or a new one) if it has none:
     /// done where a datagram from the peer arrives, before its commands
-    /// queue acknowledgements or packets.
+    /// queue acknowledgements or packets, or take an acknowledged command
+    /// out of the sent queue.
     #[inline(always)]
     pub(crate) fn ready_queues(&mut self, spares: &mut SpareQueues) {
         if self.queues.is_none() {
-            self.queues = Some(spares.take());
+            self.queues = Some(with_parked(spares.take(), &mut self.parked));
+        }
+    }
+
+    /// Gives the peer its set back if its command is parked: done before
+    /// its commands in flight are looked at for sending (a parked one is
+    /// due only for its retransmission).
+    pub(crate) fn unpark(&mut self, spares: &mut SpareQueues) {
+        if self.parked.is_some() {
+            self.ready_queues(spares);
+        }
+    }
+
+    /// Parks a handshake's only command in flight and gives its set to
+    /// `spares`, if the set holds nothing else and has learnt nothing:
+    /// made again when the command's acknowledgement (or anything else)
+    /// arrives, the set is as it was.
+    pub(crate) fn park_handshake(&mut self, spares: &mut SpareQueues) {
+        let Some(queues) = self.queues.as_deref_mut() else {
+            return;
+        };
+        if !queues.is_blank_but_in_flight() {
+            return;
+        }
+        let Some(command) = queues.sent_reliable.take_lone() else {
+            return;
+        };
+        self.parked = Some(Box::new(command));
+        if let Some(queues) = self.queues.take() {
+            spares.give(queues);
+        }
+    }
+
+    /// The parked command, if any.
+    fn parked(&self) -> Option<&OutgoingCommand> {
+        self.parked.as_deref()
+    }
+
+    /// Takes the parked command away (a reset).
+    pub(crate) fn take_parked(&mut self) -> Option<OutgoingCommand> {
+        self.parked.take().map(|command| *command)
+    }
+
+    /// Reliable commands in flight.
+    pub(crate) fn in_flight(&self) -> usize {
+        match &self.queues {
+            Some(queues) => queues.sent_reliable.len(),
+            None => usize::from(self.parked.is_some()),
         }
     }
 
@@ -241,9 +333,10 @@ impl PeerSlot {
     }
 
     pub(crate) fn sent_reliable_is_empty(&self) -> bool {
-        self.queues
-            .as_ref()
-            .is_none_or(|q| q.sent_reliable.is_empty())
+        match &self.queues {
+            Some(queues) => queues.sent_reliable.is_empty(),
+            None => self.parked.is_none(),
+        }
     }
 
     pub(crate) fn acknowledgements_is_empty(&self) -> bool {
@@ -545,9 +638,19 @@ impl<'a> PeerMut<'a> {
     /// given up, otherwise, as stock, the oldest command's (`nextTimeout`).
     /// `None` with nothing in flight.
     pub(crate) fn timeout_deadline(&self) -> Option<u32> {
-        let sent = &self.slot.queues.as_deref()?.sent_reliable;
         let recovery = self.recovery;
-        if recovery.per_command_deadlines && !recovery.keep_stock_timeouts {
+        let own_deadlines = recovery.per_command_deadlines && !recovery.keep_stock_timeouts;
+        let Some(queues) = self.slot.queues.as_deref() else {
+            // A parked command is due when it would be in a sent queue.
+            let parked = self.slot.parked()?;
+            return Some(if own_deadlines {
+                parked.due
+            } else {
+                self.public.nextTimeout
+            });
+        };
+        let sent = &queues.sent_reliable;
+        if own_deadlines {
             sent.earliest_deadline()
         } else {
             (!sent.is_empty()).then_some(self.public.nextTimeout)
@@ -561,11 +664,10 @@ impl<'a> PeerMut<'a> {
         if !(recovery.per_command_deadlines && recovery.keep_stock_timeouts) {
             return None;
         }
-        self.slot
-            .queues
-            .as_deref()?
-            .sent_reliable
-            .earliest_deadline()
+        match self.slot.queues.as_deref() {
+            Some(queues) => queues.sent_reliable.earliest_deadline(),
+            None => self.slot.parked().map(|parked| parked.due),
+        }
     }
 
     /// Whether the retransmission timeout is due at `now`.
@@ -690,11 +792,114 @@ mod tests {
     use crate::wire::command::CommandFlags;
 
     /// Every peer slot of a host has one, used or not: 4000 slots at 32
-    /// bytes are 125 KiB. Growing it is a choice to make knowingly.
+    /// bytes are 125 KiB. Growing it is a choice to make knowingly, and
+    /// costs more than its bytes: the send and receive paths index the
+    /// slots often, and a size of 40 took them 60 instructions a message
+    /// more than 32 does.
     #[test]
     #[cfg(target_pointer_width = "64")]
     fn a_peer_slot_stays_small() {
         assert_eq!(core::mem::size_of::<PeerSlot>(), 32);
+    }
+
+    /// A slot whose set holds `command` in flight, sent at `sent_time`
+    /// with a timeout of 500 ms.
+    fn in_flight(command: OutgoingCommand, sent_time: u32) -> PeerSlot {
+        let mut slot = PeerSlot::default();
+        let mut command = command;
+        command.reliable_sequence_number = ReliableSequence::new(1);
+        command.sent_time = sent_time;
+        command.round_trip_timeout = 500;
+        command.send_attempts = 1;
+        slot.queues().sent_reliable.push(command);
+        slot
+    }
+
+    #[test]
+    fn a_handshake_parks_its_command_and_gets_it_back_with_a_set() {
+        let mut spares = SpareQueues::default();
+        let mut slot = in_flight(ping(), 1000);
+        slot.park_handshake(&mut spares);
+        assert!(slot.queues.is_none(), "the set went");
+        assert_eq!(spares.len(), 1, "to the spares");
+        // Still in flight, and due when it was.
+        assert!(!slot.sent_reliable_is_empty());
+        assert_eq!(slot.in_flight(), 1);
+        let mut public = crate::proto::host::engine::blank_peer();
+        public.nextTimeout = 1500;
+        let recovery = LossRecovery::DEFAULT;
+        let view = PeerMut {
+            public: &mut public,
+            slot: &mut slot,
+            recovery: &recovery,
+        };
+        assert_eq!(view.timeout_deadline(), Some(1500));
+        assert!(!view.timeouts_due(1499) && view.timeouts_due(1500));
+        // A datagram from the peer: a set, the command in its sent queue
+        // as it was.
+        slot.ready_queues(&mut spares);
+        assert_eq!(spares.len(), 0);
+        let sent = &mut slot.queues().sent_reliable;
+        assert_eq!(sent.len(), 1);
+        let command = sent
+            .remove(ChannelId::CONNECTION, ReliableSequence::new(1))
+            .expect("the parked command");
+        assert_eq!(
+            (command.sent_time, command.round_trip_timeout, command.due),
+            (1000, 500, 1500)
+        );
+        assert_eq!(command.send_attempts, 1);
+        command.discard();
+        // Anything else that makes a set brings it back too.
+        let mut slot = in_flight(ping(), 1000);
+        slot.park_handshake(&mut spares);
+        assert_eq!(slot.queues().sent_reliable.len(), 1);
+        assert_eq!(slot.take_parked().map(|_| ()), None, "never beside a set");
+        // And a reset takes it.
+        let mut slot = in_flight(ping(), 1000);
+        slot.park_handshake(&mut spares);
+        slot.take_parked().expect("parked").discard();
+        assert!(slot.sent_reliable_is_empty());
+    }
+
+    #[test]
+    fn only_a_lone_command_in_an_otherwise_blank_set_parks() {
+        let mut spares = SpareQueues::default();
+        // Something else queued.
+        let mut slot = in_flight(ping(), 0);
+        slot.queues().outgoing.push_back(ping());
+        slot.park_handshake(&mut spares);
+        assert!(slot.queues.is_some());
+        // An acknowledgement owed.
+        let mut slot = in_flight(ping(), 0);
+        slot.queues().acknowledgements.push_back(acknowledgement());
+        slot.park_handshake(&mut spares);
+        assert!(slot.queues.is_some());
+        // Two in flight.
+        let mut slot = in_flight(ping(), 0);
+        let mut second = ping();
+        second.reliable_sequence_number = ReliableSequence::new(2);
+        slot.queues().sent_reliable.push(second);
+        slot.park_handshake(&mut spares);
+        assert!(slot.queues.is_some());
+        // A command with a packet.
+        let mut with_packet = ping();
+        with_packet.packet = Some(
+            crate::mem::PacketRef::new_with_data(b"data", crate::mem::PacketFlags::NONE).unwrap(),
+        );
+        let mut slot = in_flight(with_packet, 0);
+        slot.park_handshake(&mut spares);
+        assert!(slot.queues.is_some());
+        slot.queues()
+            .sent_reliable
+            .drain()
+            .for_each(OutgoingCommand::discard);
+        // A congestion window that learnt something.
+        let mut slot = in_flight(ping(), 0);
+        slot.queues().congestion.on_acknowledged(1000, 1400);
+        slot.park_handshake(&mut spares);
+        assert!(slot.queues.is_some());
+        assert_eq!(spares.len(), 0);
     }
 
     fn ping() -> OutgoingCommand {

@@ -265,6 +265,9 @@ impl SentQueue {
 
     /// Appends a command just sent; it is due for retransmission when its
     /// timeout has passed.
+    // Always inlined: the send pass's call is every reliable command's,
+    // and a parked command's return (the other call) is rare.
+    #[inline(always)]
     pub fn push(&mut self, mut command: OutgoingCommand) {
         let due = command.sent_time.wrapping_add(command.round_trip_timeout);
         command.due = due;
@@ -467,6 +470,21 @@ impl SentQueue {
             position: self.head,
             queue: self,
         }
+    }
+
+    /// Takes the queue's one command out, if it holds one alone, without
+    /// a packet or copies out: a handshake's, which [`SentQueue::push`]
+    /// puts back as it was (its position aside, which only orders it among
+    /// others).
+    pub fn take_lone(&mut self) -> Option<OutgoingCommand> {
+        let lone = self.live == 1
+            && self.front().is_some_and(|command| {
+                command.packet.is_none() && command.copies == 0 && !command.copy_pending
+            });
+        if !lone {
+            return None;
+        }
+        self.take(self.head)
     }
 
     /// Takes every command out, in send order.
