@@ -470,6 +470,8 @@ mod tests {
             let slot = host
                 .handle_connect(client(number), &connect, 0)
                 .expect("a slot");
+            assert!(host.engine.slots[slot].queues.is_none(), "queued, parked");
+            assert_eq!(host.peer_counters(slot).queued_commands, 1);
             host.reschedule(slot, now);
             let sent = send_pass(host, now);
             assert_eq!(sent.len(), 1, "the VERIFY_CONNECT");

@@ -31,6 +31,8 @@ impl Host {
                 }
             }
         }
+        // Parked only without a packet: no bytes.
+        counters.queued_commands += u64::from(slot.parked_queued().is_some());
         counters.in_flight_commands = slot.in_flight() as u64;
         counters
     }

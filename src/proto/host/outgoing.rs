@@ -236,13 +236,8 @@ impl Host {
             self.engine.schedule.cancel_timers(index);
             return;
         }
-        if peer.state == ENET_PEER_STATE_ACKNOWLEDGING_CONNECT
-            || peer.state == ENET_PEER_STATE_CONNECTING
-        {
-            let engine = &mut self.engine;
-            let slot = &mut engine.slots[index];
-            slot.park_handshake(&mut engine.spare_queues);
-            slot.release_sent_storage();
+        if peer.state == ENET_PEER_STATE_ACKNOWLEDGING_CONNECT {
+            self.engine.slots[index].release_sent_storage();
         }
         let slot = &self.engine.slots[index];
         let paced = slot.held_back_by_pacing();
@@ -310,9 +305,17 @@ impl Host {
             continue_sending |= peer.pack_copies(builder, now, &mut resent);
             self.engine.record(index, resent);
         }
+        let mut was_parked = false;
         let can_ping = if self.engine.slots[index].outgoing_is_empty() {
             true
         } else {
+            let engine = &mut self.engine;
+            let slot = &mut engine.slots[index];
+            if slot.has_parked() {
+                // A command queued without a set: sent from one.
+                slot.unpark(&mut engine.spare_queues);
+                was_parked = true;
+            }
             let (mut can_ping, mut full) = self.pack_outgoing(index, now);
             if full && self.engine.builder.is_empty() && self.engine.path.is_some() {
                 // Only below the MTU can a command not fit an empty datagram.
@@ -322,14 +325,19 @@ impl Host {
             can_ping
         };
         let peer = &self.engine.peers[index];
+        let mut pinged = false;
         if can_ping
             && self.engine.slots[index].sent_reliable_is_empty()
             && time_difference(now, peer.lastReceiveTime) >= peer.pingInterval
             && self.engine.builder.remaining() >= size::PING
         {
             self.with_peer_rarely(index, |peer, _| peer.ping());
+            // Parked, if the peer has no set: sent from a spare one.
+            let engine = &mut self.engine;
+            engine.slots[index].unpark(&mut engine.spare_queues);
             let (_, full) = self.pack_outgoing(index, now);
             continue_sending |= full;
+            pinged = true;
         }
         if self.engine.builder.is_empty() {
             return Ok(false);
@@ -346,6 +354,19 @@ impl Host {
                 let sent = self.transmit_datagram(index, now, codec, transmit)?;
                 self.count_sent(sent);
             }
+        }
+        // A ping, a handshake's command or one that was parked, sent and
+        // waiting alone for its acknowledgement, needs no set: a burst of
+        // connects, the pings of thousands of peers that went quiet
+        // together, or the bandwidth throttle's command to each peer, would
+        // hold a set for each peer at once.
+        if pinged
+            || was_parked
+            || state == ENET_PEER_STATE_ACKNOWLEDGING_CONNECT
+            || state == ENET_PEER_STATE_CONNECTING
+        {
+            let engine = &mut self.engine;
+            engine.slots[index].park_lone_command(&mut engine.spare_queues);
         }
         Ok(continue_sending)
     }

@@ -82,7 +82,7 @@ impl PeerMut<'_> {
         command.sent_time = 0;
         command.round_trip_timeout = 0;
         command.round_trip_timeout_limit = 0;
-        self.slot.queues().outgoing.push_back(command);
+        self.slot.queue_outgoing(command);
         true
     }
 

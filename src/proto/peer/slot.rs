@@ -41,13 +41,16 @@ pub struct PeerSlot {
     /// The command queues and the channels' ordering state, while there is
     /// anything to queue or hold.
     pub(crate) queues: Option<Box<PeerQueues>>,
-    /// A handshake's only command in flight (our CONNECT or VERIFY_CONNECT)
-    /// while it waits for its acknowledgement, kept here instead of in a
-    /// queue set: a burst of connects has thousands of handshakes waiting
-    /// at once, and a set costs four times what the command does. Never
-    /// beside a set: making one takes the command into its sent queue
+    /// The peer's only command, kept here instead of in a queue set: a
+    /// control command (such as a handshake's VERIFY_CONNECT, or a
+    /// BANDWIDTH_LIMIT) queued while the peer has no set, or the only one
+    /// in flight (a handshake's, a ping) waiting for its acknowledgement.
+    /// A burst of connects has thousands of handshakes waiting at once,
+    /// the bandwidth throttle queues a command to every peer at once, and
+    /// a set costs four times what the command does. Never beside a set:
+    /// making one takes the command into its outgoing or sent queue
     /// ([`PeerSlot::queues`], [`PeerSlot::ready_queues`]).
-    parked: Option<Box<OutgoingCommand>>,
+    parked: Option<Box<Parked>>,
 }
 
 /// A peer's command queues, and what else only a peer with traffic needs.
@@ -152,6 +155,38 @@ impl PeerQueues {
     }
 }
 
+/// A command parked outside a queue set. It counts as a set for the
+/// heap's give-back ([`crate::mem::heap`]): a burst of connects stands in
+/// for thousands of sets with these, and the holes they leave once the
+/// handshakes are done are as many.
+struct Parked {
+    command: OutgoingCommand,
+    _alive: QueueSetAlive,
+}
+
+impl Parked {
+    #[inline(never)]
+    fn new(command: OutgoingCommand) -> Box<Parked> {
+        Box::new(Parked {
+            command,
+            _alive: QueueSetAlive::default(),
+        })
+    }
+
+    /// Whether the command waits to be sent, rather than for its
+    /// acknowledgement. Only a command never sent is parked queued (one
+    /// sent again waits in a set's outgoing queue), so its send attempts
+    /// tell.
+    fn is_queued(&self) -> bool {
+        self.command.send_attempts == 0
+    }
+
+    /// The command, if it is in flight.
+    fn in_flight(&self) -> Option<&OutgoingCommand> {
+        (!self.is_queued()).then_some(&self.command)
+    }
+}
+
 /// A new set, for a peer that has none when there is no spare.
 // Out of line: the two ways a set is made share it.
 #[inline(never)]
@@ -160,15 +195,16 @@ fn new_set() -> Box<PeerQueues> {
 }
 
 /// `queues`, made for a peer that had none, with the command the peer had
-/// `parked` (if any) back in flight in them.
+/// `parked` (if any) back where it was: queued, or in flight.
 // Out of line: the two ways a set is made share it.
 #[inline(never)]
-fn with_parked(
-    mut queues: Box<PeerQueues>,
-    parked: &mut Option<Box<OutgoingCommand>>,
-) -> Box<PeerQueues> {
-    if let Some(command) = parked.take() {
-        queues.sent_reliable.push(*command);
+fn with_parked(mut queues: Box<PeerQueues>, parked: &mut Option<Box<Parked>>) -> Box<PeerQueues> {
+    if let Some(parked) = parked.take() {
+        if parked.is_queued() {
+            queues.outgoing.push_back(parked.command);
+        } else {
+            queues.sent_reliable.push(parked.command);
+        }
     }
     queues
 }
@@ -233,8 +269,8 @@ impl SpareQueues {
 pub(crate) const IDLE_RELEASE_MS: u32 = 1000;
 
 impl PeerSlot {
-    /// The queues, allocated first if the peer has none (with a parked
-    /// command in their sent queue).
+    /// The queues, allocated first if the peer has none (with its parked
+    /// command in them).
     // Always inlined: called on every path of a message, where most calls
     // find a set.
     #[inline(always)]
@@ -263,20 +299,50 @@ impl PeerSlot {
         }
     }
 
-    /// Gives the peer its set back if its command is parked: done before
-    /// its commands in flight are looked at for sending (a parked one is
-    /// due only for its retransmission).
-    pub(crate) fn unpark(&mut self, spares: &mut SpareQueues) {
-        if self.parked.is_some() {
-            self.ready_queues(spares);
+    /// Queues a numbered `command` to be sent: parked if the peer has no
+    /// set and nothing parked, and it is a control command (no packet).
+    #[inline(always)]
+    pub(crate) fn queue_outgoing(&mut self, command: OutgoingCommand) {
+        match self.queues.as_deref_mut() {
+            Some(queues) => queues.outgoing.push_back(command),
+            None => self.queue_without_set(command),
         }
     }
 
-    /// Parks a handshake's only command in flight and gives its set to
-    /// `spares`, if the set holds nothing else and has learnt nothing:
-    /// made again when the command's acknowledgement (or anything else)
-    /// arrives, the set is as it was.
-    pub(crate) fn park_handshake(&mut self, spares: &mut SpareQueues) {
+    #[cold]
+    #[inline(never)]
+    fn queue_without_set(&mut self, command: OutgoingCommand) {
+        if self.parked.is_none() && command.packet.is_none() && command.send_attempts == 0 {
+            self.parked = Some(Parked::new(command));
+        } else {
+            self.queues().outgoing.push_back(command);
+        }
+    }
+
+    /// Gives the peer its set back if its command is parked: done before
+    /// its commands are looked at for sending (a parked one waits to be
+    /// sent, or is due for its retransmission).
+    #[inline(always)]
+    pub(crate) fn unpark(&mut self, spares: &mut SpareQueues) {
+        if self.parked.is_some() {
+            self.unpark_into(spares);
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn unpark_into(&mut self, spares: &mut SpareQueues) {
+        self.ready_queues(spares);
+    }
+
+    /// Parks the only command in flight (a handshake's, or a ping) and
+    /// gives the set to `spares`, if the set holds nothing else and has
+    /// learnt nothing: made again when the command's acknowledgement (or
+    /// anything else) arrives, the set is as it was.
+    // Out of line: called after the datagrams of pings and handshakes.
+    #[cold]
+    #[inline(never)]
+    pub(crate) fn park_lone_command(&mut self, spares: &mut SpareQueues) {
         let Some(queues) = self.queues.as_deref_mut() else {
             return;
         };
@@ -286,28 +352,44 @@ impl PeerSlot {
         let Some(command) = queues.sent_reliable.take_lone() else {
             return;
         };
-        self.parked = Some(Box::new(command));
+        // Never beside a set: nothing is parked.
+        if self.parked.is_none() {
+            self.parked = Some(Parked::new(command));
+        }
         if let Some(queues) = self.queues.take() {
             spares.give(queues);
         }
     }
 
-    /// The parked command, if any.
-    fn parked(&self) -> Option<&OutgoingCommand> {
-        self.parked.as_deref()
+    /// The parked command, if it is in flight.
+    fn parked_in_flight(&self) -> Option<&OutgoingCommand> {
+        self.parked.as_deref()?.in_flight()
+    }
+
+    /// Whether a command is parked (queued or in flight).
+    pub(crate) fn has_parked(&self) -> bool {
+        self.parked.is_some()
     }
 
     /// Takes the parked command away (a reset).
     pub(crate) fn take_parked(&mut self) -> Option<OutgoingCommand> {
-        self.parked.take().map(|command| *command)
+        self.parked.take().map(|parked| parked.command)
     }
 
     /// Reliable commands in flight.
     pub(crate) fn in_flight(&self) -> usize {
         match &self.queues {
             Some(queues) => queues.sent_reliable.len(),
-            None => usize::from(self.parked.is_some()),
+            None => usize::from(self.parked_in_flight().is_some()),
         }
+    }
+
+    /// The command parked to be sent, if any (it has no packet).
+    pub(crate) fn parked_queued(&self) -> Option<&OutgoingCommand> {
+        self.parked
+            .as_deref()
+            .filter(|parked| parked.is_queued())
+            .map(|parked| &parked.command)
     }
 
     /// Channel `id` of the peer's `count` channels.
@@ -329,13 +411,16 @@ impl PeerSlot {
     }
 
     pub(crate) fn outgoing_is_empty(&self) -> bool {
-        self.queues.as_ref().is_none_or(|q| q.outgoing.is_empty())
+        match &self.queues {
+            Some(queues) => queues.outgoing.is_empty(),
+            None => self.parked_queued().is_none(),
+        }
     }
 
     pub(crate) fn sent_reliable_is_empty(&self) -> bool {
         match &self.queues {
             Some(queues) => queues.sent_reliable.is_empty(),
-            None => self.parked.is_none(),
+            None => self.parked_in_flight().is_none(),
         }
     }
 
@@ -642,7 +727,7 @@ impl<'a> PeerMut<'a> {
         let own_deadlines = recovery.per_command_deadlines && !recovery.keep_stock_timeouts;
         let Some(queues) = self.slot.queues.as_deref() else {
             // A parked command is due when it would be in a sent queue.
-            let parked = self.slot.parked()?;
+            let parked = self.slot.parked_in_flight()?;
             return Some(if own_deadlines {
                 parked.due
             } else {
@@ -666,7 +751,7 @@ impl<'a> PeerMut<'a> {
         }
         match self.slot.queues.as_deref() {
             Some(queues) => queues.sent_reliable.earliest_deadline(),
-            None => self.slot.parked().map(|parked| parked.due),
+            None => self.slot.parked_in_flight().map(|parked| parked.due),
         }
     }
 
@@ -816,10 +901,10 @@ mod tests {
     }
 
     #[test]
-    fn a_handshake_parks_its_command_and_gets_it_back_with_a_set() {
+    fn a_lone_command_in_flight_parks_and_comes_back_with_a_set() {
         let mut spares = SpareQueues::default();
         let mut slot = in_flight(ping(), 1000);
-        slot.park_handshake(&mut spares);
+        slot.park_lone_command(&mut spares);
         assert!(slot.queues.is_none(), "the set went");
         assert_eq!(spares.len(), 1, "to the spares");
         // Still in flight, and due when it was.
@@ -852,14 +937,63 @@ mod tests {
         command.discard();
         // Anything else that makes a set brings it back too.
         let mut slot = in_flight(ping(), 1000);
-        slot.park_handshake(&mut spares);
+        slot.park_lone_command(&mut spares);
         assert_eq!(slot.queues().sent_reliable.len(), 1);
         assert_eq!(slot.take_parked().map(|_| ()), None, "never beside a set");
         // And a reset takes it.
         let mut slot = in_flight(ping(), 1000);
-        slot.park_handshake(&mut spares);
+        slot.park_lone_command(&mut spares);
         slot.take_parked().expect("parked").discard();
         assert!(slot.sent_reliable_is_empty());
+    }
+
+    #[test]
+    fn a_control_command_queued_without_a_set_is_parked_until_one_is_made() {
+        let mut spares = SpareQueues::default();
+        let numbered = |sequence| {
+            let mut command = ping();
+            command.reliable_sequence_number = ReliableSequence::new(sequence);
+            command
+        };
+        let mut slot = PeerSlot::default();
+        slot.queue_outgoing(numbered(1));
+        assert!(slot.queues.is_none(), "parked");
+        assert!(!slot.outgoing_is_empty() && slot.sent_reliable_is_empty());
+        assert_eq!(slot.in_flight(), 0);
+        // Sending it makes a set, with the command first in its queue.
+        slot.unpark(&mut spares);
+        assert!(slot.parked_queued().is_none());
+        let queues = slot.queues();
+        assert_eq!(queues.outgoing.len(), 1);
+        queues.outgoing.remove(0).unwrap().discard();
+        // A second command queued behind a parked one follows it.
+        let mut slot = PeerSlot::default();
+        slot.queue_outgoing(numbered(1));
+        slot.queue_outgoing(numbered(2));
+        let queues = slot.queues_if_any().expect("made by the second");
+        let order: Vec<u16> = (0..2)
+            .map(|_| {
+                let command = queues.outgoing.remove(0).unwrap();
+                let sequence = command.reliable_sequence_number.get();
+                command.discard();
+                sequence
+            })
+            .collect();
+        assert_eq!(order, [1, 2]);
+        // A command with a packet always goes in a set.
+        let mut with_packet = numbered(1);
+        with_packet.packet = Some(
+            crate::mem::PacketRef::new_with_data(b"data", crate::mem::PacketFlags::NONE).unwrap(),
+        );
+        let mut slot = PeerSlot::default();
+        slot.queue_outgoing(with_packet);
+        assert!(slot.queues.is_some());
+        slot.queues().outgoing.remove(0).unwrap().discard();
+        // A reset takes a parked one.
+        let mut slot = PeerSlot::default();
+        slot.queue_outgoing(numbered(1));
+        slot.take_parked().expect("parked").discard();
+        assert!(slot.outgoing_is_empty());
     }
 
     #[test]
@@ -868,19 +1002,19 @@ mod tests {
         // Something else queued.
         let mut slot = in_flight(ping(), 0);
         slot.queues().outgoing.push_back(ping());
-        slot.park_handshake(&mut spares);
+        slot.park_lone_command(&mut spares);
         assert!(slot.queues.is_some());
         // An acknowledgement owed.
         let mut slot = in_flight(ping(), 0);
         slot.queues().acknowledgements.push_back(acknowledgement());
-        slot.park_handshake(&mut spares);
+        slot.park_lone_command(&mut spares);
         assert!(slot.queues.is_some());
         // Two in flight.
         let mut slot = in_flight(ping(), 0);
         let mut second = ping();
         second.reliable_sequence_number = ReliableSequence::new(2);
         slot.queues().sent_reliable.push(second);
-        slot.park_handshake(&mut spares);
+        slot.park_lone_command(&mut spares);
         assert!(slot.queues.is_some());
         // A command with a packet.
         let mut with_packet = ping();
@@ -888,7 +1022,7 @@ mod tests {
             crate::mem::PacketRef::new_with_data(b"data", crate::mem::PacketFlags::NONE).unwrap(),
         );
         let mut slot = in_flight(with_packet, 0);
-        slot.park_handshake(&mut spares);
+        slot.park_lone_command(&mut spares);
         assert!(slot.queues.is_some());
         slot.queues()
             .sent_reliable
@@ -897,7 +1031,7 @@ mod tests {
         // A congestion window that learnt something.
         let mut slot = in_flight(ping(), 0);
         slot.queues().congestion.on_acknowledged(1000, 1400);
-        slot.park_handshake(&mut spares);
+        slot.park_lone_command(&mut spares);
         assert!(slot.queues.is_some());
         assert_eq!(spares.len(), 0);
     }

@@ -283,11 +283,20 @@ pub(crate) struct RetransmittedBytes(BTreeMap<PeerIndex, u64>);
 
 impl RetransmittedBytes {
     /// Adds `bytes` to those of the peer in slot `index`.
+    #[inline(always)]
     pub(crate) fn add(&mut self, index: PeerIndex, bytes: u64) {
         if bytes > 0 {
-            let total = self.0.entry(index).or_default();
-            *total = total.saturating_add(bytes);
+            self.add_some(index, bytes);
         }
+    }
+
+    // Out of line: the map's insertion is large, and resends of the
+    // handshakes and pings, which count no bytes, never run it.
+    #[cold]
+    #[inline(never)]
+    fn add_some(&mut self, index: PeerIndex, bytes: u64) {
+        let total = self.0.entry(index).or_default();
+        *total = total.saturating_add(bytes);
     }
 
     /// Those of the peer in slot `index`.
