@@ -343,7 +343,8 @@ impl PeerSlot {
     #[cold]
     #[inline(never)]
     pub(crate) fn park_lone_command(&mut self, spares: &mut SpareQueues) {
-        let Some(queues) = self.queues.as_deref_mut() else {
+        // Never beside a set, so nothing is parked where there is one.
+        let (Some(queues), None) = (self.queues.as_deref_mut(), &self.parked) else {
             return;
         };
         if !queues.is_blank_but_in_flight() {
@@ -352,10 +353,7 @@ impl PeerSlot {
         let Some(command) = queues.sent_reliable.take_lone() else {
             return;
         };
-        // Never beside a set: nothing is parked.
-        if self.parked.is_none() {
-            self.parked = Some(Parked::new(command));
-        }
+        self.parked = Some(Parked::new(command));
         if let Some(queues) = self.queues.take() {
             spares.give(queues);
         }
@@ -877,10 +875,9 @@ mod tests {
     use crate::wire::command::CommandFlags;
 
     /// Every peer slot of a host has one, used or not: 4000 slots at 32
-    /// bytes are 125 KiB. Growing it is a choice to make knowingly, and
-    /// costs more than its bytes: the send and receive paths index the
-    /// slots often, and a size of 40 took them 60 instructions a message
-    /// more than 32 does.
+    /// bytes are 125 KiB. Growing it is a choice to make knowingly (the
+    /// parked command took the place of the resend counts, which went to a
+    /// table of the host's).
     #[test]
     #[cfg(target_pointer_width = "64")]
     fn a_peer_slot_stays_small() {
