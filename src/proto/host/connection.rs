@@ -409,16 +409,21 @@ mod tests {
         assert_eq!(next_session_id(2, 3), 0);
     }
 
-    #[test]
-    fn an_evicted_half_open_peer_records_why_and_its_newcomer_starts_clean() {
-        use crate::proto::host::engine::HostSettings;
-        let mut host = Host::create(HostSettings::for_tests(1)).expect("host");
-        let connect = ConnectFields {
+    /// A client's CONNECT asking for one channel.
+    fn one_channel_connect() -> ConnectFields {
+        ConnectFields {
             mtu: 1400,
             window_size: 65536,
             channel_count: 1,
             ..ConnectFields::default()
-        };
+        }
+    }
+
+    #[test]
+    fn an_evicted_half_open_peer_records_why_and_its_newcomer_starts_clean() {
+        use crate::proto::host::engine::HostSettings;
+        let mut host = Host::create(HostSettings::for_tests(1)).expect("host");
+        let connect = one_channel_connect();
         let first: SocketAddr = "10.0.0.1:4000".parse().unwrap();
         let second: SocketAddr = "10.0.0.2:4000".parse().unwrap();
         let slot = host
@@ -436,7 +441,7 @@ mod tests {
         assert_eq!(host.peer_end(slot), None, "evicted, then taken at once");
     }
 
-    /// What a server's send passes put on the wire for `slot`: the sent
+    /// What a send pass of `host` at `now` puts on the wire: the sent
     /// datagrams, each from its first command on (the datagram header
     /// holds the send time).
     fn send_pass(host: &mut Host, now: u32) -> Vec<Vec<u8>> {
@@ -459,12 +464,7 @@ mod tests {
     fn a_handshake_waits_for_its_acknowledgement_without_a_queue_set() {
         use crate::proto::host::engine::HostSettings;
         let mut host = Host::create(HostSettings::for_tests(2)).expect("host");
-        let connect = ConnectFields {
-            mtu: 1400,
-            window_size: 65536,
-            channel_count: 1,
-            ..ConnectFields::default()
-        };
+        let connect = one_channel_connect();
         let client = |number: u8| SocketAddr::from(([10, 0, 0, number], 4000));
         let handshake = |host: &mut Host, number: u8, now: u32| {
             let slot = host

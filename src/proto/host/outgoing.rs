@@ -309,13 +309,9 @@ impl Host {
         let can_ping = if self.engine.slots[index].outgoing_is_empty() {
             true
         } else {
+            // A command queued without a set is sent from one.
             let engine = &mut self.engine;
-            let slot = &mut engine.slots[index];
-            if slot.has_parked() {
-                // A command queued without a set: sent from one.
-                slot.unpark(&mut engine.spare_queues);
-                was_parked = true;
-            }
+            was_parked = engine.slots[index].unpark(&mut engine.spare_queues);
             let (mut can_ping, mut full) = self.pack_outgoing(index, now);
             if full && self.engine.builder.is_empty() && self.engine.path.is_some() {
                 // Only below the MTU can a command not fit an empty datagram.

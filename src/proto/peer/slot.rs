@@ -321,12 +321,14 @@ impl PeerSlot {
 
     /// Gives the peer its set back if its command is parked: done before
     /// its commands are looked at for sending (a parked one waits to be
-    /// sent, or is due for its retransmission).
+    /// sent, or is due for its retransmission). Whether one was parked.
     #[inline(always)]
-    pub(crate) fn unpark(&mut self, spares: &mut SpareQueues) {
-        if self.parked.is_some() {
+    pub(crate) fn unpark(&mut self, spares: &mut SpareQueues) -> bool {
+        let parked = self.parked.is_some();
+        if parked {
             self.unpark_into(spares);
         }
+        parked
     }
 
     #[cold]
@@ -362,11 +364,6 @@ impl PeerSlot {
     /// The parked command, if it is in flight.
     fn parked_in_flight(&self) -> Option<&OutgoingCommand> {
         self.parked.as_deref()?.in_flight()
-    }
-
-    /// Whether a command is parked (queued or in flight).
-    pub(crate) fn has_parked(&self) -> bool {
-        self.parked.is_some()
     }
 
     /// Takes the parked command away (a reset).
@@ -958,7 +955,7 @@ mod tests {
         assert!(!slot.outgoing_is_empty() && slot.sent_reliable_is_empty());
         assert_eq!(slot.in_flight(), 0);
         // Sending it makes a set, with the command first in its queue.
-        slot.unpark(&mut spares);
+        assert!(slot.unpark(&mut spares), "it was parked");
         assert!(slot.parked_queued().is_none());
         let queues = slot.queues();
         assert_eq!(queues.outgoing.len(), 1);

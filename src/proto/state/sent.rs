@@ -473,9 +473,9 @@ impl SentQueue {
     }
 
     /// Takes the queue's one command out, if it holds one alone, without
-    /// a packet or copies out: a handshake's, which [`SentQueue::push`]
-    /// puts back as it was (its position aside, which only orders it among
-    /// others).
+    /// a packet or copies out: a handshake's or a ping's, say, which
+    /// [`SentQueue::push`] puts back as it was (its position aside, which
+    /// only orders it among others).
     pub fn take_lone(&mut self) -> Option<OutgoingCommand> {
         let lone = self.live == 1
             && self.front().is_some_and(|command| {
