@@ -28,6 +28,15 @@ const QUIET_READS_BEFORE_RELEASE: u32 = 256;
 /// The fewest datagrams a read asks for once the batch has narrowed.
 const NARROWEST_READ: usize = 8;
 
+/// The first bytes of each slot, kept apart from it beside the other
+/// slots' first bytes: a datagram that fits (one of ENet's default MTU of
+/// 1400 bytes, and the 37 a DTLS record adds) is read there whole. A read
+/// of many small datagrams then touches a page for every two or three of
+/// them, where slots 4 or 64 KiB apart take a page each. A longer
+/// datagram (or a coalesced run) continues into its slot, where its first
+/// bytes join it once it has arrived.
+const HEAD: usize = 1536;
+
 /// The whole pages of `bytes` from byte `skip` on, as an address range;
 /// `None` if there is none (or the page size is unknown).
 fn whole_pages(bytes: &[u8], skip: usize) -> Option<(usize, usize)> {
@@ -49,13 +58,17 @@ fn whole_pages(bytes: &[u8], skip: usize) -> Option<(usize, usize)> {
 /// `UDP_GRO` on, each slot has room for a coalesced run of datagrams,
 /// which [`ReceiveBatch::pop`] hands out one datagram at a time.
 pub struct ReceiveBatch {
+    /// [`BATCH`] heads of [`HEAD`] bytes, then [`BATCH`] slots of `slot`
+    /// bytes: one allocation, large enough that the allocator maps it
+    /// fresh, so only the pages reads write become resident.
     storage: Box<[u8]>,
-    /// Bytes per slot of `storage`.
+    /// Bytes per slot of `storage`, its head included.
     slot: usize,
     names: Box<[SocketName]>,
     /// Read only by the kernel, through `headers`; owned here so they live.
+    /// Each slot's pair: its head, then the rest of its slot.
     #[allow(dead_code)]
-    vectors: Box<[libc::iovec]>,
+    vectors: Box<[[libc::iovec; 2]]>,
     #[allow(dead_code)]
     controls: Box<[ControlBuffer]>,
     headers: Box<[libc::mmsghdr]>,
@@ -110,13 +123,25 @@ impl ReceiveBatch {
     }
 
     fn with_slot(slot: usize) -> Self {
-        let mut storage = vec![0u8; BATCH * slot].into_boxed_slice();
+        debug_assert!(slot > HEAD);
+        let mut storage = vec![0u8; BATCH * (HEAD + slot)].into_boxed_slice();
         let mut names: Box<[SocketName]> = (0..BATCH).map(|_| SocketName::zeroed()).collect();
-        let mut vectors: Box<[libc::iovec]> = storage
-            .chunks_exact_mut(slot)
-            .map(|chunk| libc::iovec {
-                iov_base: chunk.as_mut_ptr().cast(),
-                iov_len: chunk.len(),
+        let (heads, slots) = storage.split_at_mut(BATCH * HEAD);
+        let mut vectors: Box<[[libc::iovec; 2]]> = heads
+            .chunks_exact_mut(HEAD)
+            .zip(slots.chunks_exact_mut(slot))
+            .map(|(head, slot)| {
+                let rest = &mut slot[HEAD..];
+                [
+                    libc::iovec {
+                        iov_base: head.as_mut_ptr().cast(),
+                        iov_len: head.len(),
+                    },
+                    libc::iovec {
+                        iov_base: rest.as_mut_ptr().cast(),
+                        iov_len: rest.len(),
+                    },
+                ]
             })
             .collect();
         let mut controls: Box<[ControlBuffer]> = vec![[0; 4]; BATCH].into_boxed_slice();
@@ -124,8 +149,8 @@ impl ReceiveBatch {
         let mut headers: Box<[libc::mmsghdr]> = (0..BATCH).map(|_| unsafe { zeroed() }).collect();
         for (index, header) in headers.iter_mut().enumerate() {
             header.msg_hdr.msg_name = names[index].as_mut_ptr().cast();
-            header.msg_hdr.msg_iov = &mut vectors[index];
-            header.msg_hdr.msg_iovlen = 1;
+            header.msg_hdr.msg_iov = vectors[index].as_mut_ptr();
+            header.msg_hdr.msg_iovlen = 2;
             header.msg_hdr.msg_control = controls[index].as_mut_ptr().cast();
         }
         ReceiveBatch {
@@ -198,13 +223,14 @@ impl ReceiveBatch {
         self.width
     }
 
-    /// Gives back every whole page of the slots past the first
-    /// [`DATAGRAM_CAPACITY`] bytes of storage; they read as zeroes when
-    /// touched again. Nothing in the slots is waiting to be handed out.
+    /// Gives back every whole page of storage past the heads that reads
+    /// of the current width fill: the other heads and all of the slots.
+    /// They read as zeroes when touched again. Nothing in the batch is
+    /// waiting to be handed out.
     fn release_pages(&mut self) {
         self.deep = false;
         self.releases += 1;
-        let Some((start, end)) = whole_pages(&self.storage, DATAGRAM_CAPACITY) else {
+        let Some((start, end)) = whole_pages(&self.storage, self.width * HEAD) else {
             return;
         };
         // SAFETY: [start, end) is whole pages inside `storage`, which this
@@ -249,7 +275,13 @@ impl ReceiveBatch {
         if end - start > DATAGRAM_CAPACITY {
             return Some(Datagram::Truncated);
         }
-        let base = index * self.slot;
+        // A datagram that ends inside its head is there; any other was
+        // made whole in the slot by `fill`.
+        let base = if end <= HEAD {
+            index * HEAD
+        } else {
+            BATCH * HEAD + index * self.slot
+        };
         Some(Datagram::Received {
             from: self.sources[index],
             bytes: &mut self.storage[base + start..base + end],
@@ -307,6 +339,17 @@ impl ReceiveBatch {
             self.truncated[index] = header.msg_hdr.msg_flags & libc::MSG_TRUNC != 0;
             self.sources[index] = self.names[index].endpoint().unwrap_or(NOBODY);
             let segment = offload::read_gro(&header.msg_hdr).unwrap_or(length);
+            if length > HEAD {
+                // The kernel wrote the head apart from the rest. The
+                // datagrams that end inside it are handed out from there;
+                // the one it cuts (a long datagram: all of the head) joins
+                // the rest of itself, in the slot.
+                let cut = HEAD / segment.max(1) * segment;
+                let head = index * HEAD;
+                let slot = BATCH * HEAD + index * self.slot;
+                self.storage
+                    .copy_within(head + cut..head + HEAD, slot + cut);
+            }
             if segment < length {
                 self.coalesced += 1;
             }
@@ -831,6 +874,30 @@ mod tests {
         socket::destroy(sender);
     }
 
+    fn page_size() -> usize {
+        // SAFETY: sysconf has no preconditions.
+        unsafe { libc::sysconf(libc::_SC_PAGESIZE) as usize }
+    }
+
+    /// The most pages the heads of `width` slots can keep resident: the
+    /// pages they span, and one more where they straddle a boundary.
+    fn pages_of_heads(width: usize) -> usize {
+        (width * HEAD).div_ceil(page_size()) + 1
+    }
+
+    /// Gives back every page of the batch's storage, as a fresh mapping
+    /// has none resident (the test process's allocator may hand it over
+    /// zero-filled by hand, all pages touched).
+    fn give_back_all(batch: &mut ReceiveBatch) {
+        let (start, end) = whole_pages(&batch.storage, 0).expect("whole pages");
+        // SAFETY: [start, end) is whole pages of the batch's own storage,
+        // exclusively borrowed, with nothing waiting in it; the pages read
+        // as zeroes afterwards.
+        let result =
+            unsafe { libc::madvise(start as *mut libc::c_void, end - start, libc::MADV_DONTNEED) };
+        assert_eq!(result, 0, "madvise failed");
+    }
+
     /// Pages of `bytes` resident in memory, by `mincore`.
     fn resident_pages(bytes: &[u8]) -> usize {
         let (start, end) = whole_pages(bytes, 0).expect("whole pages");
@@ -885,10 +952,10 @@ mod tests {
             reads > QUIET_READS_BEFORE_RELEASE / 2,
             "released after {reads} quiet reads"
         );
-        // At most the page holding the first slot's first datagram stays.
+        // At most the pages of the heads the narrowed reads fill stay.
         let kept = resident_pages(&incoming.storage);
         assert!(
-            kept <= 2,
+            kept <= pages_of_heads(NARROWEST_READ),
             "{kept} of {touched} touched pages still resident"
         );
         // The batch reads whole datagrams into given-back pages as before.
@@ -918,11 +985,18 @@ mod tests {
             }
             outgoing.flush(sender).unwrap();
         };
-        // One burst fills every slot.
+        // One burst fills every slot. Small datagrams are read into the
+        // heads, which lie side by side: the read touches their pages,
+        // not a page for each slot.
+        give_back_all(&mut incoming);
+        assert_eq!(resident_pages(&incoming.storage), 0);
         send(BATCH, 1);
         assert_eq!(receive_all(&mut incoming, receiver, BATCH).len(), BATCH);
         let touched = resident_pages(&incoming.storage);
-        assert!(touched >= BATCH / 2, "a full read touched {touched} pages");
+        assert!(
+            (BATCH * HEAD / page_size()..=pages_of_heads(BATCH)).contains(&touched),
+            "a full read of small datagrams touched {touched} pages"
+        );
         assert_eq!(incoming.width(), BATCH);
         // Then a datagram at a time: within two rounds of quiet reads the
         // batch settles on its narrowest reads and gives the pages back.
@@ -936,7 +1010,10 @@ mod tests {
         assert_eq!(incoming.releases(), 1, "never settled in {reads} reads");
         assert_eq!(incoming.width(), NARROWEST_READ);
         let kept = resident_pages(&incoming.storage);
-        assert!(kept <= 2, "{kept} of {touched} pages still resident");
+        assert!(
+            kept <= pages_of_heads(NARROWEST_READ),
+            "{kept} of {touched} pages still resident"
+        );
         // A burst wider than the reads arrives whole and in order, and
         // the read it filled widens the next ones at once.
         send(20, 3);
@@ -1037,6 +1114,48 @@ mod tests {
         assert!(!outgoing.segmenting, "the refusal turns segmenting off");
         assert_eq!(outgoing.messages(), 6);
         assert_eq!(receive_all(&mut ReceiveBatch::default(), receiver, 6), run);
+        socket::destroy(receiver);
+        socket::destroy(sender);
+    }
+
+    #[test]
+    fn datagrams_longer_than_a_head_arrive_whole_between_shorter_ones() {
+        let (receiver, receiver_address) = bound_udp();
+        let (sender, _) = bound_udp();
+        // Each length is sent alone, so no run coalesces, between short
+        // datagrams that stay in their heads; each byte tells its
+        // datagram and place.
+        let lengths = [
+            HEAD - 1,
+            HEAD,
+            HEAD + 1,
+            40,
+            2 * HEAD + 7,
+            DATAGRAM_CAPACITY,
+            3,
+        ];
+        let datagrams: Vec<Vec<u8>> = lengths
+            .iter()
+            .enumerate()
+            .map(|(number, &length)| (0..length).map(|at| (number * 31 + at) as u8).collect())
+            .collect();
+        for batch in [
+            ReceiveBatch::default(),
+            ReceiveBatch::for_socket(receiver, offload_allowed_by_env()),
+        ] {
+            let mut batch = batch;
+            let mut outgoing = SendBatch::new(false, false);
+            for datagram in &datagrams {
+                outgoing.push(&receiver_address, datagram, Grouping::Alone);
+            }
+            outgoing.flush(sender).unwrap();
+            assert_eq!(
+                receive_all(&mut batch, receiver, datagrams.len()),
+                datagrams,
+                "slots of {} bytes",
+                batch.slot
+            );
+        }
         socket::destroy(receiver);
         socket::destroy(sender);
     }
