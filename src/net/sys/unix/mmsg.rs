@@ -992,10 +992,12 @@ mod tests {
         assert_eq!(resident_pages(&incoming.storage), 0);
         send(BATCH, 1);
         assert_eq!(receive_all(&mut incoming, receiver, BATCH).len(), BATCH);
+        // (However many reads the burst took, the heads of at most BATCH
+        // slots were written.)
         let touched = resident_pages(&incoming.storage);
         assert!(
-            (BATCH * HEAD / page_size()..=pages_of_heads(BATCH)).contains(&touched),
-            "a full read of small datagrams touched {touched} pages"
+            (1..=pages_of_heads(BATCH)).contains(&touched),
+            "a read of small datagrams touched {touched} pages"
         );
         assert_eq!(incoming.width(), BATCH);
         // Then a datagram at a time: within two rounds of quiet reads the
