@@ -59,8 +59,9 @@ fn whole_pages(bytes: &[u8], skip: usize) -> Option<(usize, usize)> {
 /// which [`ReceiveBatch::pop`] hands out one datagram at a time.
 pub struct ReceiveBatch {
     /// [`BATCH`] heads of [`HEAD`] bytes, then [`BATCH`] slots of `slot`
-    /// bytes: one allocation, large enough that the allocator maps it
-    /// fresh, so only the pages reads write become resident.
+    /// bytes: one allocation, above the size from which the C library's
+    /// allocator normally maps memory fresh, so only the pages reads write
+    /// become resident.
     storage: Box<[u8]>,
     /// Bytes per slot of `storage`, its head included.
     slot: usize,
