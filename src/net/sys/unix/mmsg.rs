@@ -231,17 +231,35 @@ impl ReceiveBatch {
     fn release_pages(&mut self) {
         self.deep = false;
         self.releases += 1;
-        let Some((start, end)) = whole_pages(&self.storage, self.width * HEAD) else {
-            return;
+        // Failing leaves the pages as they were, which is harmless.
+        self.give_back_from(self.width * HEAD);
+    }
+
+    /// Gives back every whole page of storage from byte `skip` on; whether
+    /// the system took them (none to give counts as taken). Nothing in
+    /// the batch may be waiting to be handed out.
+    fn give_back_from(&mut self, skip: usize) -> bool {
+        let Some((start, end)) = whole_pages(&self.storage, skip) else {
+            return true;
         };
         // SAFETY: [start, end) is whole pages inside `storage`, which this
         // batch owns exclusively (`&mut self`), and no datagram waits in
         // it; MADV_DONTNEED only makes those pages read as zeroes, which
         // are valid bytes, as the kernel writing a datagram there would.
-        // Failing leaves the pages as they were, which is harmless.
-        unsafe {
-            libc::madvise(start as *mut libc::c_void, end - start, libc::MADV_DONTNEED);
-        }
+        unsafe { libc::madvise(start as *mut libc::c_void, end - start, libc::MADV_DONTNEED) == 0 }
+    }
+
+    /// Where slot `index`'s head starts in `storage`.
+    #[inline(always)]
+    fn head_start(index: usize) -> usize {
+        index * HEAD
+    }
+
+    /// Where slot `index` starts in `storage` (its head's bytes first,
+    /// once `fill` has put them there).
+    #[inline(always)]
+    fn slot_start(&self, index: usize) -> usize {
+        BATCH * HEAD + index * self.slot
     }
 
     /// Whether datagrams read earlier are still waiting.
@@ -279,9 +297,9 @@ impl ReceiveBatch {
         // A datagram that ends inside its head is there; any other was
         // made whole in the slot by `fill`.
         let base = if end <= HEAD {
-            index * HEAD
+            Self::head_start(index)
         } else {
-            BATCH * HEAD + index * self.slot
+            self.slot_start(index)
         };
         Some(Datagram::Received {
             from: self.sources[index],
@@ -346,8 +364,8 @@ impl ReceiveBatch {
                 // the one it cuts (a long datagram: all of the head) joins
                 // the rest of itself, in the slot.
                 let cut = HEAD / segment.max(1) * segment;
-                let head = index * HEAD;
-                let slot = BATCH * HEAD + index * self.slot;
+                let head = Self::head_start(index);
+                let slot = self.slot_start(index);
                 self.storage
                     .copy_within(head + cut..head + HEAD, slot + cut);
             }
@@ -886,25 +904,10 @@ mod tests {
         (width * HEAD).div_ceil(page_size()) + 1
     }
 
-    /// Gives back every page of the batch's storage, as a fresh mapping
-    /// has none resident (the test process's allocator may hand it over
-    /// zero-filled by hand, all pages touched).
-    fn give_back_all(batch: &mut ReceiveBatch) {
-        let (start, end) = whole_pages(&batch.storage, 0).expect("whole pages");
-        // SAFETY: [start, end) is whole pages of the batch's own storage,
-        // exclusively borrowed, with nothing waiting in it; the pages read
-        // as zeroes afterwards.
-        let result =
-            unsafe { libc::madvise(start as *mut libc::c_void, end - start, libc::MADV_DONTNEED) };
-        assert_eq!(result, 0, "madvise failed");
-    }
-
     /// Pages of `bytes` resident in memory, by `mincore`.
     fn resident_pages(bytes: &[u8]) -> usize {
         let (start, end) = whole_pages(bytes, 0).expect("whole pages");
-        // SAFETY: sysconf has no preconditions.
-        let page = unsafe { libc::sysconf(libc::_SC_PAGESIZE) } as usize;
-        let mut residency = vec![0u8; (end - start) / page];
+        let mut residency = vec![0u8; (end - start) / page_size()];
         // SAFETY: [start, end) is whole pages of `bytes`'s allocation, and
         // `residency` has one byte per page.
         let result = unsafe {
@@ -989,7 +992,10 @@ mod tests {
         // One burst fills every slot. Small datagrams are read into the
         // heads, which lie side by side: the read touches their pages,
         // not a page for each slot.
-        give_back_all(&mut incoming);
+        // Every page given back first, as a fresh mapping has none
+        // resident (the test process's allocator may hand the storage
+        // over zero-filled by hand, all pages touched).
+        assert!(incoming.give_back_from(0), "madvise failed");
         assert_eq!(resident_pages(&incoming.storage), 0);
         send(BATCH, 1);
         assert_eq!(receive_all(&mut incoming, receiver, BATCH).len(), BATCH);
@@ -1142,11 +1148,10 @@ mod tests {
             .enumerate()
             .map(|(number, &length)| (0..length).map(|at| (number * 31 + at) as u8).collect())
             .collect();
-        for batch in [
+        for mut batch in [
             ReceiveBatch::default(),
             ReceiveBatch::for_socket(receiver, offload_allowed_by_env()),
         ] {
-            let mut batch = batch;
             let mut outgoing = SendBatch::new(false, false);
             for datagram in &datagrams {
                 outgoing.push(&receiver_address, datagram, Grouping::Alone);
