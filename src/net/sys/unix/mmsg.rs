@@ -37,6 +37,14 @@ const NARROWEST_READ: usize = 8;
 /// bytes join it once it has arrived.
 const HEAD: usize = 1536;
 
+/// Datagrams this short leave in runs of at most [`HEAD`] bytes, so that a
+/// receiver with `UDP_GRO`, which takes a run as one buffer, reads it into
+/// a head and leaves its slot's pages untouched. Such runs come from many
+/// peers on one host talking to one server: a connect burst's CONNECTs,
+/// then their small messages. A head holds at least 8 of them, so their
+/// sends stay few.
+const SMALL_DATAGRAM: usize = HEAD / 8;
+
 /// The whole pages of `bytes` from byte `skip` on, as an address range;
 /// `None` if there is none (or the page size is unknown).
 fn whole_pages(bytes: &[u8], skip: usize) -> Option<(usize, usize)> {
@@ -528,7 +536,8 @@ impl SendBatch {
 
     /// The end of the run of datagrams that can leave with datagram
     /// `first` in one message: same address and grouping, each as long as
-    /// the first but a shorter last one, no more than the grouping allows.
+    /// the first but a shorter last one, no more than the grouping allows,
+    /// and small ones no more than a receive head holds ([`SMALL_DATAGRAM`]).
     fn run_end(&self, first: usize) -> usize {
         let head = self.datagrams.get(first);
         let longest = head.grouping.longest_run(offload::MAX_SEGMENTS);
@@ -541,13 +550,19 @@ impl SendBatch {
             return end;
         }
         let mut total = head.length;
+        // Longer datagrams fill pages of a slot however they are grouped.
+        let most_bytes = if head.length <= SMALL_DATAGRAM {
+            HEAD
+        } else {
+            offload::MAX_RUN_BYTES
+        };
         while end < self.datagrams.len() && end - first < longest {
             let next = self.datagrams.get(end);
             if next.to != head.to
                 || next.grouping != head.grouping
                 || next.length == 0
                 || next.length > head.length
-                || total + next.length > offload::MAX_RUN_BYTES
+                || total + next.length > most_bytes
             {
                 break;
             }
@@ -971,6 +986,57 @@ mod tests {
         );
         socket::destroy(receiver);
         socket::destroy(sender);
+    }
+
+    #[test]
+    fn runs_of_small_datagrams_fit_a_head_and_leave_the_slots_untouched() {
+        let (receiver, receiver_address) = bound_udp();
+        let (other, other_address) = bound_udp();
+        let (sender, _) = bound_udp();
+        let mut incoming = ReceiveBatch::for_socket(receiver, offload_allowed_by_env());
+        let mut outgoing = SendBatch::new(offload_allowed_by_env(), false);
+        // As many CONNECT-sized datagrams (52 bytes) as a segmented send
+        // may carry, each numbered.
+        let connects: Vec<Vec<u8>> = (0..offload::MAX_SEGMENTS)
+            .map(|index| {
+                let mut datagram = vec![0x3C; 52];
+                datagram[0] = index as u8;
+                datagram
+            })
+            .collect();
+        for datagram in &connects {
+            outgoing.push(&receiver_address, datagram, Grouping::Windowed);
+        }
+        // A datagram longer than SMALL_DATAGRAM is not held to a head.
+        let medium = vec![0x4D; SMALL_DATAGRAM + 1];
+        let mediums = HEAD / medium.len() + 2;
+        for _ in 0..mediums {
+            outgoing.push(&other_address, &medium, Grouping::Windowed);
+        }
+        outgoing.flush(sender).unwrap();
+        if outgoing.segmenting {
+            // 29 of 52 bytes fit a head of 1536: runs of 29, 29 and 6; then
+            // the longer datagrams in one run of their own.
+            assert_eq!(HEAD, 1536, "the runs counted here");
+            assert_eq!(outgoing.messages(), 4);
+        }
+        assert_eq!(
+            receive_all(&mut incoming, receiver, connects.len()),
+            connects
+        );
+        // Every run was read into a head: the slots, zeroes when the batch
+        // was made, were not written.
+        assert!(
+            incoming.storage[BATCH * HEAD..]
+                .iter()
+                .all(|&byte| byte == 0),
+            "a run of small datagrams was read into a slot"
+        );
+        let at_other = receive_all(&mut ReceiveBatch::default(), other, mediums);
+        assert_eq!(at_other, vec![medium; mediums]);
+        for socket in [receiver, other, sender] {
+            socket::destroy(socket);
+        }
     }
 
     #[test]
