@@ -60,10 +60,10 @@ if [ $prebuild -eq 1 ]; then
 fi
 
 . tests-c/windows/wine-env.sh
-# One wineserver for the whole run; `wineserver -k` at the end stops it and
+# One wineserver for the whole run; `wine_stop` at the end stops it and
 # anything left in this prefix, which is ours alone.
 wine_start_server
-trap 'wineserver -k 2>/dev/null || true' EXIT
+trap wine_stop EXIT
 
 dll_dir=target/windows/$target/release
 

@@ -2,7 +2,7 @@
 # prefix (never the user's ~/.wine), quietly, without the Mono and Gecko
 # installers a new prefix would ask for, and with the test-only
 # bcryptprimitives.dll stand-in (see bcryptprimitives.c) on wine's PATH.
-# The prefix is ours alone, so `wineserver -k` stops only what our tests
+# The prefix is ours alone, so `wine_stop` stops only what our tests
 # started.
 # usage: . tests-c/windows/wine-env.sh   (from bash; sets the WINE* variables)
 #   ENET_WIN_TARGET=i686-pc-windows-gnu: 32-bit wine (see below)
@@ -98,6 +98,26 @@ wine_env_new_prefix() {
 }
 wine_env_new_prefix
 
+# wine_stop: stops the prefix's wineserver, and then every process still
+# running in the prefix, by its PID: those whose environment names this
+# prefix. A wine process can outlive its server: once in CI the services a
+# new prefix starts (services.exe, winedevice.exe, plugplay.exe,
+# svchost.exe) stayed, waiting on a pipe, after the server of the prefix's
+# first start had gone, and `wineserver -k` stops only the server running
+# now and its own processes. This shell, which has the prefix in its
+# environment too, is left alone.
+wine_stop() {
+    wineserver -k 2>/dev/null || true
+    local entry pid
+    for entry in /proc/[0-9]*; do
+        pid=${entry#/proc/}
+        [ "$pid" = "$$" ] || [ "$pid" = "${BASHPID:-$$}" ] && continue
+        if tr '\0' '\n' 2>/dev/null <"$entry/environ" | grep -qxF "WINEPREFIX=$WINEPREFIX"; then
+            kill -KILL "$pid" 2>/dev/null || true
+        fi
+    done
+}
+
 # wine_start_server: makes sure the prefix works and leaves one wineserver
 # running in it (`wineserver -p`), so no test program races a server that is
 # shutting down. wine's first start makes the prefix; once in CI that start
@@ -113,13 +133,15 @@ wine_start_server() {
         wine cmd /c exit 0 >"$log" 2>&1 || rc=$?
         if [ $rc -eq 0 ]; then
             wineserver -w
+            # The server is gone: whatever still runs in the prefix lost it.
+            wine_stop
             wineserver -p
             return 0
         fi
         echo "wine-env.sh: wine's start in $WINEPREFIX failed (exit $rc, attempt $attempt of 3); wine said:" >&2
         tail -n 20 "$log" >&2
         # Stop first: a start that failed may have left processes behind.
-        wineserver -k 2>/dev/null || true
+        wine_stop
         [ "$attempt" -lt 3 ] || break
         case "$WINEPREFIX" in
             "$wine_env_root"/target/*) rm -rf "$WINEPREFIX" ;;

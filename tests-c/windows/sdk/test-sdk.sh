@@ -74,7 +74,7 @@ started_at=$SECONDS
 # $work, and background children stopped by PID on exit.
 . "$root/scripts/lib/procs.sh"
 procs_init enet-sdk
-# A wine prefix of this test's own, so `wineserver -k` at the end stops
+# A wine prefix of this test's own, so `wine_stop` at the end stops
 # only what this test started, even while scripts/test-windows.sh runs
 # (32-bit wine's beside its own prefix).
 export ENET_WIN_TARGET=$target
@@ -87,7 +87,7 @@ fi
 command -v wine >/dev/null || die "missing wine (scripts/setup-debian.sh)"
 # One wineserver for the whole test (as scripts/test-windows.sh).
 wine_start_server
-trap 'wineserver -k 2>/dev/null || true; procs_cleanup' EXIT
+trap 'wine_stop; procs_cleanup' EXIT
 
 # imports_from_enet_dll EXE: EXE imports enet.dll's functions (names
 # printed), none of them through a MinGW auto-import pseudo-relocation.
