@@ -38,7 +38,7 @@
  *       Prints "PORT <n>", waits for N connected peers (the idle-clients
  *       mode of bench/bench.c connects them), settles 1 s, prints
  *       "rss_kb <VmRSS>" and disconnects them all.
- *   engine load-server --peers N [--seconds S] [--echo]
+ *   engine load-server --peers N [--seconds S] [--echo] [--leave-live]
  *       Prints "PORT <n>", waits for N connected peers (load-clients
  *       connects them all at once), prints "rss_burst_kb <VmRSS>", then
  *       receives (and with --echo sends each message back on the same
@@ -49,6 +49,9 @@
  *       "load_cpu_ns_per_msg" (its CPU from the burst's end to its own,
  *       per message received meanwhile), "received <n>",
  *       "heap_in_use_kb" (mallinfo2, read last) and disconnects them all.
+ *       With --leave-live it exits there instead, its host and peers still
+ *       allocated, so that a heap profiler run around it (bench/heap_sites.sh)
+ *       reports what the load left in use as never freed.
  *   engine load-clients --port P --peers N [--seconds S]
  *       4 client hosts (this one process) call enet_host_connect N times
  *       in all at once (again for a connect that times out); once all N
@@ -427,7 +430,7 @@ static int rss_server(int peers)
     return 0;
 }
 
-static int load_server(int peers, double seconds, int echo)
+static int load_server(int peers, double seconds, int echo, int leave_live)
 {
     ENetHost *host = bind_loopback((size_t) peers);
     ENetEvent ev;
@@ -487,6 +490,8 @@ static int load_server(int peers, double seconds, int echo)
     printf("connected_peers %d\n", connected);
     printf("heap_in_use_kb %zu\n", mallinfo2().uordblks / 1024);
     fflush(stdout);
+    if (leave_live)
+        exit(0);
     for (i = 0; i < (int) host->peerCount; ++i)
         if (host->peers[i].state == ENET_PEER_STATE_CONNECTED)
             enet_peer_disconnect_now(&host->peers[i], 0);
@@ -715,7 +720,7 @@ static void usage(void)
                     "       engine overload-sink [--count N] [--waiting BYTES]\n"
                     "       engine overload-source --port P [--count N]\n"
                     "       engine rss-server --peers N\n"
-                    "       engine load-server --peers N [--seconds S] [--echo]\n"
+                    "       engine load-server --peers N [--seconds S] [--echo] [--leave-live]\n"
                     "       engine load-clients --port P --peers N [--seconds S]\n"
                     "       engine queued --count N\n"
                     "       engine burst --peers N\n"
@@ -728,7 +733,7 @@ int main(int argc, char **argv)
 {
     double seconds = 3.0;
     long count = 200000, peers = 4000, port = 0;
-    int reliable = 1, echo = 0, i, rc;
+    int reliable = 1, echo = 0, leave_live = 0, i, rc;
     if (argc < 2)
         usage();
     for (i = 2; i < argc; ++i) {
@@ -736,6 +741,8 @@ int main(int argc, char **argv)
             reliable = 0;
         else if (strcmp(argv[i], "--echo") == 0)
             echo = 1;
+        else if (strcmp(argv[i], "--leave-live") == 0)
+            leave_live = 1;
         else if (i + 1 >= argc)
             usage();
         else if (strcmp(argv[i], "--seconds") == 0)
@@ -771,7 +778,7 @@ int main(int argc, char **argv)
     else if (strcmp(argv[1], "rss-server") == 0)
         rc = rss_server((int) peers);
     else if (strcmp(argv[1], "load-server") == 0)
-        rc = load_server((int) peers, seconds, echo);
+        rc = load_server((int) peers, seconds, echo, leave_live);
     else if (strcmp(argv[1], "load-clients") == 0 && port > 0)
         rc = load_clients((enet_uint16) port, (int) peers, seconds);
     else if (strcmp(argv[1], "queued") == 0)
