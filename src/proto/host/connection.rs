@@ -313,6 +313,16 @@ impl Host {
         Some(index)
     }
 
+    /// Lets the half-open queue drop the handshakes that ended since and
+    /// give back their storage
+    /// ([`crate::proto::state::half_open::HalfOpen::tidy`]): once a second.
+    pub(crate) fn tidy_half_open(&mut self) {
+        let peers = &self.engine.peers;
+        self.engine
+            .half_open
+            .tidy(|slot| peers[slot].state == ENET_PEER_STATE_ACKNOWLEDGING_CONNECT);
+    }
+
     /// Counts a refused CONNECT; `None`, the refusal.
     fn refuse_connect(&mut self) -> Option<PeerIndex> {
         self.engine.counters.connects_refused += 1;

@@ -6,6 +6,7 @@ use crate::abi::ENetPeerState::*;
 use crate::proto::peer::slot::NEEDS_DISPATCH;
 use crate::proto::state::event::Event;
 use crate::proto::state::peer_index::PeerIndex;
+use crate::proto::state::scratch;
 
 impl Host {
     /// The next queued event: a completed connect, a disconnect, or a
@@ -28,6 +29,16 @@ impl Host {
             }
         }
         None
+    }
+
+    /// Gives back the dispatch queue's storage beyond what the peers queued
+    /// now need ([`scratch::fit_to_use`]). A burst of connects queues
+    /// thousands of peers' events at once, and the queue would otherwise
+    /// keep a place for each of them for good; called once a second, so
+    /// a queue that a steady load fills again is not made over and over.
+    pub(crate) fn fit_dispatch_queue(&mut self) {
+        let queued = self.engine.dispatch_queue.len();
+        scratch::fit_to_use(&mut self.engine.dispatch_queue, queued);
     }
 
     /// The next packet of the connected peer at the front of the dispatch
@@ -74,5 +85,48 @@ impl Host {
             self.engine.schedule.mark_ready(index);
         }
         Some(event)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::proto::host::engine::HostSettings;
+
+    #[test]
+    fn a_burst_grown_dispatch_queue_gives_back_what_the_queued_peers_do_not_need() {
+        let peers = 4000;
+        let mut host = Host::create(HostSettings::for_tests(peers)).expect("host");
+        let burst = |host: &mut Host, count: usize| {
+            for slot in 0..count {
+                host.engine
+                    .dispatch_queue
+                    .push_back(PeerIndex::for_tests(slot));
+            }
+        };
+        burst(&mut host, peers);
+        host.fit_dispatch_queue();
+        assert!(
+            host.engine.dispatch_queue.capacity() >= peers,
+            "the queued keep their places"
+        );
+        // Most events taken, a hundred still queued: room for twice them.
+        host.engine.dispatch_queue.drain(..peers - 100);
+        host.fit_dispatch_queue();
+        let capacity = host.engine.dispatch_queue.capacity();
+        assert!((100..=400).contains(&capacity), "{capacity}");
+        assert_eq!(host.engine.dispatch_queue.len(), 100);
+        assert_eq!(
+            host.engine.dispatch_queue.front(),
+            Some(&PeerIndex::for_tests(peers - 100))
+        );
+        // All taken: a small queue stays for the next events.
+        host.engine.dispatch_queue.clear();
+        host.fit_dispatch_queue();
+        assert!(
+            host.engine.dispatch_queue.capacity() <= 128,
+            "{}",
+            host.engine.dispatch_queue.capacity()
+        );
     }
 }

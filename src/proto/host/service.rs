@@ -238,6 +238,9 @@ impl Host {
                 // The packet pool gives back what no packet needed in the
                 // last second (once a second for all hosts).
                 crate::mem::pool::decay(now);
+                // So do the lists a burst of connects grew.
+                self.fit_dispatch_queue();
+                self.tidy_half_open();
             }
             if let Phase::Done(serviced) =
                 self.send_phase(transport, hooks, now, true, want_event)?

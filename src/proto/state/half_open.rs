@@ -68,6 +68,19 @@ impl HalfOpen {
         }
     }
 
+    /// Drops every stale entry and gives back the storage the handshakes
+    /// still in progress do not need. Done once a second: when a burst of
+    /// connects admitted thousands of peers at once and all of them
+    /// connected, no later admission comes to drop their entries, and the
+    /// queue would keep them and their storage for good.
+    pub(crate) fn tidy(&mut self, is_half_open: impl Fn(PeerIndex) -> bool) {
+        let ticket = &self.ticket;
+        self.queue
+            .retain(|&entry| is_live(ticket, entry, &is_half_open));
+        let in_progress = self.queue.len();
+        scratch::fit_to_use(&mut self.queue, in_progress);
+    }
+
     /// The slot of the oldest peer that is still half-open, dropping the
     /// stale entries in front of it. The caller resets that peer.
     pub(crate) fn oldest(&mut self, is_half_open: impl Fn(PeerIndex) -> bool) -> Option<PeerIndex> {
@@ -167,6 +180,29 @@ mod tests {
             half_open.admit(slot(number), open);
         }
         assert_eq!(half_open.oldest(open), Some(slot(3000)));
+    }
+
+    #[test]
+    fn tidying_after_a_burst_keeps_only_the_handshakes_in_progress() {
+        let slots = 4000;
+        let mut half_open = HalfOpen::new(slots);
+        // Every CONNECT of the burst arrives before any handshake ends.
+        for number in 0..slots {
+            half_open.admit(slot(number), |_| true);
+        }
+        assert_eq!(half_open.len(), slots);
+        // All but two connected, the oldest of all among those left.
+        let open = |slot: PeerIndex| matches!(slot.get(), 0 | 2500);
+        half_open.tidy(open);
+        assert_eq!(half_open.len(), 2);
+        assert!(
+            half_open.queue.capacity() <= 128,
+            "{}",
+            half_open.queue.capacity()
+        );
+        assert_eq!(half_open.oldest(open), Some(slot(0)));
+        assert_eq!(half_open.oldest(open), Some(slot(2500)));
+        assert_eq!(half_open.oldest(open), None);
     }
 
     #[test]
