@@ -68,15 +68,15 @@ impl HalfOpen {
         }
     }
 
-    /// Drops every stale entry and gives back the storage the handshakes
-    /// still in progress do not need. Done once a second: when a burst of
-    /// connects admitted thousands of peers at once and all of them
-    /// connected, no later admission comes to drop their entries, and the
-    /// queue would keep them and their storage for good.
+    /// Drops the stale entries in front of the oldest live one and gives
+    /// back the storage the rest do not need, as an admission does. Done
+    /// once a second: when a burst of connects admitted thousands of peers
+    /// at once and all of them connected, no later admission comes to drop
+    /// their entries, and the queue would keep them and their storage for
+    /// good. (A handshake still in progress keeps the entries behind it
+    /// until it ends, as it does for an admission.)
     pub(crate) fn tidy(&mut self, is_half_open: impl Fn(PeerIndex) -> bool) {
-        let ticket = &self.ticket;
-        self.queue
-            .retain(|&entry| is_live(ticket, entry, &is_half_open));
+        self.drop_stale_front(&is_half_open);
         let in_progress = self.queue.len();
         scratch::fit_to_use(&mut self.queue, in_progress);
     }
@@ -183,7 +183,7 @@ mod tests {
     }
 
     #[test]
-    fn tidying_after_a_burst_keeps_only_the_handshakes_in_progress() {
+    fn tidying_after_a_burst_drops_the_finished_handshakes_and_their_storage() {
         let slots = 4000;
         let mut half_open = HalfOpen::new(slots);
         // Every CONNECT of the burst arrives before any handshake ends.
@@ -191,18 +191,19 @@ mod tests {
             half_open.admit(slot(number), |_| true);
         }
         assert_eq!(half_open.len(), slots);
-        // All but two connected, the oldest of all among those left.
-        let open = |slot: PeerIndex| matches!(slot.get(), 0 | 2500);
+        // All but one connected: the entries before it go.
+        let open = |slot: PeerIndex| slot.get() == 2500;
         half_open.tidy(open);
-        assert_eq!(half_open.len(), 2);
+        assert_eq!(half_open.len(), slots - 2500);
+        assert_eq!(half_open.oldest(open), Some(slot(2500)));
+        // The rest connected too: nothing is left, nor their storage.
+        half_open.tidy(|_| false);
+        assert_eq!(half_open.len(), 0);
         assert!(
             half_open.queue.capacity() <= 128,
             "{}",
             half_open.queue.capacity()
         );
-        assert_eq!(half_open.oldest(open), Some(slot(0)));
-        assert_eq!(half_open.oldest(open), Some(slot(2500)));
-        assert_eq!(half_open.oldest(open), None);
     }
 
     #[test]

@@ -46,6 +46,17 @@ pub(crate) fn fit_to_use(list: &mut impl Storage, used: usize) {
     }
 }
 
+/// Gives back the storage of an emptied `list` that holds more than
+/// [`fit_to_use`] keeps for an unused one: for a list a burst filled and
+/// that is looked at now and then rather than on every pass. Cheaper in
+/// code than [`fit_to_use`], which can shrink a deque that still holds
+/// entries.
+pub(crate) fn release_if_drained<T>(list: &mut VecDeque<T>) {
+    if list.is_empty() && list.capacity() > 2 * ALWAYS_KEPT {
+        *list = VecDeque::new();
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -69,6 +80,22 @@ mod tests {
         }
         fit_to_use(&mut list, 100);
         assert_eq!(list.capacity(), 200);
+    }
+
+    #[test]
+    fn a_drained_list_gives_back_its_storage_and_a_busy_one_keeps_it() {
+        let mut deque: VecDeque<u32> = (0..4000).collect();
+        release_if_drained(&mut deque);
+        assert!(deque.capacity() >= 4000, "still holding entries");
+        deque.clear();
+        release_if_drained(&mut deque);
+        assert_eq!(deque.capacity(), 0);
+        let mut small: VecDeque<u32> = VecDeque::with_capacity(ALWAYS_KEPT * 2);
+        release_if_drained(&mut small);
+        assert!(
+            small.capacity() >= ALWAYS_KEPT * 2,
+            "small lists keep theirs"
+        );
     }
 
     #[test]
