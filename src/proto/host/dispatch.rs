@@ -36,7 +36,7 @@ impl Host {
     /// thousands of peers' events at once, and the queue would otherwise
     /// keep a place for each of them for good; called once a second, so
     /// a queue that a steady load fills again is not made over and over.
-    pub(crate) fn fit_dispatch_queue(&mut self) {
+    pub(crate) fn release_drained_dispatch_queue(&mut self) {
         scratch::release_if_drained(&mut self.engine.dispatch_queue);
     }
 
@@ -103,7 +103,7 @@ mod tests {
         }
         // Events still to report: the queue keeps its places.
         host.engine.dispatch_queue.drain(..peers - 100);
-        host.fit_dispatch_queue();
+        host.release_drained_dispatch_queue();
         assert!(host.engine.dispatch_queue.capacity() >= peers);
         assert_eq!(host.engine.dispatch_queue.len(), 100);
         assert_eq!(
@@ -112,7 +112,7 @@ mod tests {
         );
         // All reported: the storage goes.
         host.engine.dispatch_queue.clear();
-        host.fit_dispatch_queue();
+        host.release_drained_dispatch_queue();
         assert!(
             host.engine.dispatch_queue.capacity() <= 128,
             "{}",

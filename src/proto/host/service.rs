@@ -239,7 +239,7 @@ impl Host {
                 // last second (once a second for all hosts).
                 crate::mem::pool::decay(now);
                 // So do the lists a burst of connects grew.
-                self.fit_dispatch_queue();
+                self.release_drained_dispatch_queue();
                 self.tidy_half_open();
             }
             if let Phase::Done(serviced) =
