@@ -63,6 +63,14 @@ impl Host {
     }
 }
 
+/// Which slots the half-open queue counts as half-open
+/// ([`crate::proto::state::half_open::HalfOpen`]): those whose peer an
+/// incoming CONNECT made and that still wait for the acknowledgement of
+/// our VERIFY_CONNECT.
+fn half_open_in(peers: &[ENetPeer]) -> impl Fn(PeerIndex) -> bool + '_ {
+    move |slot| peers[slot].state == ENET_PEER_STATE_ACKNOWLEDGING_CONNECT
+}
+
 /// Turns the host's counter (`randomSeed`) into an unpredictable number:
 /// the host's generator, which connect ids and `enet_host_random` draw
 /// from, as in ENet 1.3.18.
@@ -305,10 +313,8 @@ impl Host {
                 OutgoingBody::VerifyConnect(Box::new(verify)),
             )
         });
-        let peers = &self.engine.peers;
-        self.engine.half_open.admit(index, |slot| {
-            peers[slot].state == ENET_PEER_STATE_ACKNOWLEDGING_CONNECT
-        });
+        let is_half_open = half_open_in(&self.engine.peers);
+        self.engine.half_open.admit(index, is_half_open);
         self.engine.counters.connects_accepted += 1;
         Some(index)
     }
@@ -317,10 +323,8 @@ impl Host {
     /// give back their storage
     /// ([`crate::proto::state::half_open::HalfOpen::tidy`]): once a second.
     pub(crate) fn tidy_half_open(&mut self) {
-        let peers = &self.engine.peers;
-        self.engine
-            .half_open
-            .tidy(|slot| peers[slot].state == ENET_PEER_STATE_ACKNOWLEDGING_CONNECT);
+        let is_half_open = half_open_in(&self.engine.peers);
+        self.engine.half_open.tidy(is_half_open);
     }
 
     /// Counts a refused CONNECT; `None`, the refusal.
@@ -334,11 +338,8 @@ impl Host {
     /// the program never saw it) without an event, and returns its slot.
     /// `None` if there is none; the CONNECT is then ignored, as stock does.
     fn evict_oldest_half_open(&mut self) -> Option<PeerIndex> {
-        let peers = &self.engine.peers;
-        let index = self
-            .engine
-            .half_open
-            .oldest(|slot| peers[slot].state == ENET_PEER_STATE_ACKNOWLEDGING_CONNECT)?;
+        let is_half_open = half_open_in(&self.engine.peers);
+        let index = self.engine.half_open.oldest(is_half_open)?;
         self.record_end(index, PeerEnd::HalfOpenEvicted);
         self.reset_peer(index);
         self.engine.counters.connects_evicted += 1;
