@@ -115,18 +115,8 @@ rss() {
 # sampled under the load, and the server's CPU per message under the load
 # to $work/COLUMN.loadPEERS.
 loaded() {
-    local column=$1 n=$2 out="$work/load.out" spid cpid port
-    rm -f "$out"
-    LD_LIBRARY_PATH=$(libdir "$column") "$engine" load-server --peers "$n" --seconds "$load_seconds" \
-        >"$out" 2>"$work/load.err" &
-    spid=$!; track "$spid"
-    port=$(wait_port "$out" "$spid" "$column load-server")
-    LD_LIBRARY_PATH=$(libdir "$column") "$engine" load-clients --port "$port" --peers "$n" \
-        --seconds "$load_seconds" >/dev/null 2>"$work/load-clients.err" &
-    cpid=$!; track "$cpid"
-    bounded_wait "$spid" $((load_seconds + 150))
-    [ "$RC" -eq 0 ] || { cat "$work/load.err" >&2; die "$column load-server failed ($RC)"; }
-    bounded_wait "$cpid" 70
+    local column=$1 n=$2 out="$work/load.out"
+    loaded_server "$engine" "$(libdir "$column")" "$n" "$load_seconds" "$out" $((load_seconds + 150))
     echo "$(value rss_burst_kb "$out") $(value rss_kb "$out") $(value rss_peak_kb "$out")" \
         "$(value rss_sampled_peak_kb "$out") $(value load_cpu_ns_per_msg "$out")" \
         >>"$work/$column.load$n"

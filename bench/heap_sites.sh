@@ -48,21 +48,12 @@ gcc -std=c99 -Wall -Wextra -Werror -O2 -g "$here/engine.c" -lenet -o "$work/engi
     die "building engine.c failed"
 
 # profile COLUMN LIBDIR: heaptrack's data of one loaded server, as
-# $work/COLUMN.zst, and the server's output as $work/COLUMN.out.
+# $work/heap-COLUMN.*, its leaked bytes by stack as $work/COLUMN.stacks,
+# and the server's output as $work/COLUMN.out.
 profile() {
-    local column=$1 lib=$2 spid cpid port
-    rm -f "$work/$column.out"
-    LD_LIBRARY_PATH="$lib" heaptrack -o "$work/heap-$column" "$work/engine" load-server \
-        --peers "$peers" --seconds "$load" --leave-live >"$work/$column.out" 2>"$work/$column.err" &
-    spid=$!; track "$spid"
-    port=$(wait_port "$work/$column.out" "$spid" "$column load-server") ||
-        die "$column load-server gave no port"
-    LD_LIBRARY_PATH="$lib" "$work/engine" load-clients --port "$port" --peers "$peers" \
-        --seconds "$load" >/dev/null 2>"$work/$column.clients.err" &
-    cpid=$!; track "$cpid"
-    bounded_wait "$spid" $((load + 300))
-    [ "$RC" -eq 0 ] || { cat "$work/$column.err" >&2; die "$column load-server failed ($RC)"; }
-    bounded_wait "$cpid" 70
+    local column=$1 lib=$2
+    loaded_server "$work/engine" "$lib" "$peers" "$load" "$work/$column.out" $((load + 300)) \
+        heaptrack -o "$work/heap-$column" -- --leave-live
     local data
     data=$(ls "$work/heap-$column"* 2>/dev/null | head -n 1)
     [ -n "$data" ] || die "$column: heaptrack wrote no data"

@@ -90,26 +90,12 @@ for line in open(server_out):
 PY
 }
 
-loaded_server() { # LIBDIR BASE
-    local lib=$1 base=$2 spid cpid port
-    rm -f "$base.out"
-    SMAPS_SNAPSHOT="$base.smaps" LD_PRELOAD="$work/smaps_snapshot.so" LD_LIBRARY_PATH="$lib" \
-        "$work/engine" load-server --peers "$peers" --seconds "$load" >"$base.out" 2>"$base.err" &
-    spid=$!; track "$spid"
-    port=$(wait_port "$base.out" "$spid" "load-server") || die "load-server on $lib gave no port"
-    LD_LIBRARY_PATH="$lib" "$work/engine" load-clients --port "$port" --peers "$peers" \
-        --seconds "$load" >/dev/null 2>"$base.clients.err" &
-    cpid=$!; track "$cpid"
-    bounded_wait "$spid" $((load + 150))
-    [ "$RC" -eq 0 ] || { cat "$base.err" >&2; die "load-server on $lib failed ($RC)"; }
-    bounded_wait "$cpid" 70
-}
-
 run() { # COLUMN INDEX
     local column=$1 index=$2 lib=$ours_dir
     [ "$column" = stock ] && lib=$stock_dir
     if [ -n "$load" ]; then
-        loaded_server "$lib" "$work/$column.$index"
+        loaded_server "$work/engine" "$lib" "$peers" "$load" "$work/$column.$index.out" $((load + 150)) \
+            SMAPS_SNAPSHOT="$work/$column.$index.smaps" LD_PRELOAD="$work/smaps_snapshot.so"
     else
         idle_server "$work/engine" "$work/bench" "$lib" "$peers" "$work/$column.$index.out" 300 30 \
             SMAPS_SNAPSHOT="$work/$column.$index.smaps" LD_PRELOAD="$work/smaps_snapshot.so"

@@ -17,6 +17,14 @@
 #                         environment) with PEERS of bench/bench.c's idle
 #                         clients connected, both on LIBDIR's library; the
 #                         server's output in OUT (its errors in OUT's .err)
+#   loaded_server ENGINE LIBDIR PEERS SECONDS OUT SERVER_S [WORD...] [-- ARG...]
+#                         bench/engine.c's load-server with PEERS of its
+#                         load-clients (a connect burst, then SECONDS of 20
+#                         messages/s a peer), both on LIBDIR's library; the
+#                         WORDs go before the server's command (VAR=VALUE
+#                         for its environment, or a command to run it
+#                         under), the ARGs after it; its output in OUT (its
+#                         errors in OUT's .err)
 # Each script defines die() before using these.
 
 procs_init() {
@@ -101,4 +109,27 @@ idle_server() {
     bounded_wait "$spid" "$server_limit"
     [ "$RC" -eq 0 ] || { cat "${out%.out}.err" >&2; die "rss-server on $lib failed ($RC)"; }
     bounded_wait "$cpid" "$clients_limit"
+}
+
+loaded_server() {
+    local engine=$1 lib=$2 peers=$3 seconds=$4 out=$5 server_limit=$6 spid cpid port
+    local -a before=()
+    shift 6
+    while [ $# -gt 0 ] && [ "$1" != -- ]; do
+        before+=("$1")
+        shift
+    done
+    [ $# -eq 0 ] || shift
+    # A run's old output goes first: wait_port could read its port.
+    rm -f "$out"
+    env LD_LIBRARY_PATH="$lib" "${before[@]}" "$engine" load-server --peers "$peers" \
+        --seconds "$seconds" "$@" >"$out" 2>"${out%.out}.err" &
+    spid=$!; track "$spid"
+    port=$(wait_port "$out" "$spid" "load-server") || die "load-server on $lib gave no port"
+    LD_LIBRARY_PATH="$lib" "$engine" load-clients --port "$port" --peers "$peers" \
+        --seconds "$seconds" >/dev/null 2>"${out%.out}.clients.err" &
+    cpid=$!; track "$cpid"
+    bounded_wait "$spid" "$server_limit"
+    [ "$RC" -eq 0 ] || { cat "${out%.out}.err" >&2; die "load-server on $lib failed ($RC)"; }
+    bounded_wait "$cpid" 70
 }
