@@ -165,6 +165,7 @@ fn hot_text_first() {
     let path = out.join("hot-text.ld");
     std::fs::write(&path, script).expect("writing hot-text.ld");
     println!("cargo:rustc-cdylib-link-arg=-Wl,-T,{}", path.display());
+    cold_read_only_data_after_text(&out);
     // The windows lie at 64 KiB boundaries of the address space. Code in a
     // segment of its own that starts on one keeps the list's first tier
     // (what a server keeping idle peers runs) in as few windows as its
@@ -173,4 +174,36 @@ fn hot_text_first() {
     // one less) came and went with unrelated changes.
     println!("cargo:rustc-cdylib-link-arg=-Wl,-z,separate-code");
     println!("cargo:rustc-cdylib-link-arg=-Wl,-z,max-page-size=0x10000");
+}
+
+/// Moves the read-only data a plain host never reads out of the segment
+/// the loader reads, to a segment of its own after the code: the other
+/// crates' constants (the DTLS stack's tables, the standard library's
+/// strings), the unwinder's tables (`.eh_frame` and its index, read only
+/// for a panic's backtrace) and the landing-pad tables. What stays before
+/// the code is what every process reads: the dynamic symbols and
+/// relocations, and the engine's own constants (its jump tables and
+/// lookup tables, the names of its switches). The kernel maps file pages
+/// around each one touched as far as the mapping goes, 64 KiB at a time,
+/// and a whole large folio where the page cache holds one (a copy just
+/// written by `cp` or `install` can hold the file's first 128 KiB as one):
+/// in a mapping of 300 KiB, touching the symbols cost 64 KiB or 128 KiB,
+/// where the 28 KiB segment now costs its size. The code segment keeps the
+/// procedure linkage table: `tests-c/check_idle_text.sh` checks the code
+/// is one segment, and that an idle server leaves the moved data alone.
+/// GNU ld (the cross builds) puts read-only data after the code already:
+/// there the moved sections join the code's segment, and the engine's
+/// constants keep a small one of their own after it. The moved sections
+/// end on a page, so the relocated data after them starts on one.
+fn cold_read_only_data_after_text(out: &std::path::Path) {
+    let script = "SECTIONS\n{\n  .plt : { *(.plt) }\n  .rodata.cold : {\n    \
+                  *.rlib:*(.rodata .rodata.* .gnu.linkonce.r.*)\n    \
+                  *.a:*(.rodata .rodata.*)\n  }\n  \
+                  .gcc_except_table : { *(.gcc_except_table .gcc_except_table.*) }\n  \
+                  .eh_frame_hdr : { *(.eh_frame_hdr) }\n  \
+                  .eh_frame : { KEEP(*(.eh_frame)) . = ALIGN(0x1000); }\n}\n\
+                  INSERT AFTER .fini;\n";
+    let path = out.join("cold-rodata.ld");
+    std::fs::write(&path, script).expect("writing cold-rodata.ld");
+    println!("cargo:rustc-cdylib-link-arg=-Wl,-T,{}", path.display());
 }

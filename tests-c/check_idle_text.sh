@@ -9,7 +9,11 @@
 # moment bench/rss_breakdown.sh describes), and compares it with the
 # windows the idle tier spans in the library. Before any run it checks the
 # list's traffic tier (what a server whose peers send it messages adds)
-# ends within those windows too.
+# ends within those windows too. Where the build moved the read-only data
+# a plain host never reads to a segment after the code (build.rs,
+# `cold_read_only_data_after_text`), the server must leave that segment
+# wholly unmapped: a constant of the engine's moved there would cost a
+# 64 KiB window of it.
 # usage: check_idle_text.sh OUR_LIB_DIR [PEERS [LIST]]
 #   LIST: the hot list the library was built with (link/hot-text.txt)
 #   CC, NM and READELF name the tools (gcc, nm, readelf).
@@ -90,24 +94,51 @@ print(f"idle tier: {idle_end - segment_start} bytes of code in {windows} window(
 PY
 ) || die "reading the idle tier's place in $lib failed"
 
-# resident SMAPS: the KiB of our library's code resident in a snapshot.
+# The file range of the segment the moved read-only data went to ("start
+# end" in hex), or nothing where the build kept it before the code (no
+# such section, or a linker that put it in the code's segment).
+cold_range=$(python3 - "$lib" <<'PY'
+import os, subprocess, sys
+readelf = lambda option: subprocess.run([os.environ["READELF"], option, sys.argv[1]],
+                                        capture_output=True, text=True, check=True).stdout
+sections = [l.split() for l in readelf("-SW").splitlines() if ".rodata.cold" in l]
+if sections:
+    words = sections[0][sections[0].index(".rodata.cold") + 2:]
+    address = int(words[0], 16)
+    for fields in (l.split() for l in readelf("-lW").splitlines()):
+        if fields[:1] != ["LOAD"]:
+            continue
+        offset, virtual, size = int(fields[1], 16), int(fields[2], 16), int(fields[4], 16)
+        if virtual <= address < virtual + size and fields[6:7] == ["R"]:
+            print(f"{offset:x} {offset + size:x}")
+PY
+) || die "reading the library's segments failed"
+
+# resident SMAPS: the KiB of our library's code resident in a snapshot,
+# then those of the moved read-only data's segment (0 where it has none).
 resident() {
-    python3 - "$1" <<'PY'
+    python3 - "$1" $cold_range <<'PY'
 import re, sys
-resident, inside = None, False
+cold = [int(word, 16) for word in sys.argv[2:4]]
+resident, cold_resident, inside, in_cold = None, 0, False, False
 for line in open(sys.argv[1]):
-    head = re.match(r"^([0-9a-f]+)-[0-9a-f]+ (\S+) \S+ \S+ \S+\s*(.*)$", line)
+    head = re.match(r"^([0-9a-f]+)-[0-9a-f]+ (\S+) ([0-9a-f]+) \S+ \S+\s*(.*)$", line)
     if head:
-        name = head.group(3).rsplit("/", 1)[-1]
-        inside = head.group(2).startswith("r-x") and name.startswith("libenet.so")
+        name = head.group(4).rsplit("/", 1)[-1]
+        ours = name.startswith("libenet.so")
+        inside = ours and head.group(2).startswith("r-x")
+        in_cold = ours and bool(cold) and cold[0] <= int(head.group(3), 16) < cold[1]
         if inside and int(head.group(1), 16) % (64 * 1024):
             sys.exit("the library's code was mapped off a 64 KiB boundary (a C library that "
                      "does not align to the segment's alignment?)")
-    elif inside and line.startswith("Rss:"):
-        resident = (resident or 0) + int(line.split()[1])
+    elif line.startswith("Rss:"):
+        if inside:
+            resident = (resident or 0) + int(line.split()[1])
+        elif in_cold:
+            cold_resident += int(line.split()[1])
 if resident is None:
     sys.exit("no code mapping of libenet.so in the server's smaps")
-print(resident)
+print(resident, cold_resident)
 PY
 }
 
@@ -119,11 +150,19 @@ check() {
     idle_server "$work/engine" "$work/bench" "$lib_dir" "$peers" "$work/server.out" 60 10 \
         SMAPS_SNAPSHOT="$work/server.smaps" LD_PRELOAD="$work/smaps_snapshot.so"
     [ -s "$work/server.smaps" ] || die "the server left no smaps snapshot"
-    kib=$(resident "$work/server.smaps") || die "reading the server's smaps failed"
+    read -r kib cold_kib < <(resident "$work/server.smaps") ||
+        die "reading the server's smaps failed"
     echo "the idle server's resident code: $kib KiB (at most $allowed)"
+    [ -z "$cold_range" ] ||
+        echo "its moved read-only data (file 0x${cold_range/ /-0x}): $cold_kib KiB resident (must be 0)"
     [ "$kib" -le "$allowed" ] || {
         echo "the idle server ran code outside link/hot-text.txt's idle tier:" \
             "run cargo xtask hot-text and commit the list" >&2
+        return 1
+    }
+    [ "$cold_kib" -eq 0 ] || {
+        echo "the idle server read data build.rs moved after the code: a constant it" \
+            "reads comes from another crate (keep it in the engine, or move less)" >&2
         return 1
     }
 }
