@@ -77,6 +77,11 @@ impl Host {
     ) -> Result<(), ServiceFailed> {
         let mut requests = std::mem::take(&mut self.engine.requests);
         hooks.take_requests(&mut requests);
+        if requests.is_empty() {
+            // As on every call of a host no other thread sends through.
+            self.engine.requests = requests;
+            return Ok(());
+        }
         for request in requests.drain(..) {
             match request {
                 Request::Send {

@@ -327,6 +327,10 @@ impl ReceiveBatch {
             header.msg_hdr.msg_controllen = size_of::<ControlBuffer>();
             header.msg_hdr.msg_flags = 0;
         }
+        // All clean now: a read that brings nothing leaves them so, and
+        // the next one need not set them again (an idle host's every
+        // service call read into the whole batch's headers).
+        self.dirty = 0;
         // SAFETY: every header points at its own name, iovec and control
         // buffer in this batch's heap buffers (set up in `with_slot`, never
         // moved), and the iovecs at `storage`; all are exclusively borrowed
@@ -763,6 +767,42 @@ mod tests {
         assert_eq!(seen.len(), BATCH + 5);
         for (index, bytes) in seen.iter().enumerate() {
             assert_eq!(bytes, &vec![index as u8; index + 1]);
+        }
+        socket::destroy(receiver);
+        socket::destroy(sender);
+    }
+
+    #[test]
+    fn only_the_headers_a_read_wrote_are_set_again_before_the_next() {
+        let (receiver, receiver_address) = bound_udp();
+        let (sender, _) = bound_udp();
+        let mut incoming = ReceiveBatch::default();
+        assert_eq!(incoming.dirty, BATCH, "a new batch sets them all once");
+        assert_eq!(incoming.fill(receiver).unwrap(), 0);
+        assert_eq!(incoming.dirty, 0, "a read that brought nothing wrote none");
+        let mut outgoing = SendBatch::new(false, false);
+        for datagram in [&b"one"[..], b"two", b"three"] {
+            outgoing.push(&receiver_address, datagram, Grouping::Alone);
+        }
+        outgoing.flush(sender).unwrap();
+        let seen = receive_all(&mut incoming, receiver, 3);
+        assert_eq!(seen, [&b"one"[..], b"two", b"three"]);
+        // The last read brought nothing: its headers were set just before.
+        assert_eq!(incoming.dirty, 0);
+        // Headers written by a read are set again, and datagrams of other
+        // lengths and sources still arrive whole through them.
+        outgoing.push(&receiver_address, b"a longer fourth", Grouping::Alone);
+        outgoing.flush(sender).unwrap();
+        for _ in 0..1000 {
+            if incoming.fill(receiver).unwrap() > 0 {
+                break;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(1));
+        }
+        assert_eq!(incoming.dirty, 1);
+        match incoming.pop() {
+            Some(Datagram::Received { bytes, .. }) => assert_eq!(bytes, b"a longer fourth"),
+            _ => panic!("the fourth datagram did not arrive whole"),
         }
         socket::destroy(receiver);
         socket::destroy(sender);
