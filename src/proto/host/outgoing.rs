@@ -174,52 +174,56 @@ impl Host {
         if self.engine.path.is_some() {
             self.probe_paths(&due, now, codec, transmit);
         }
-        // Rounds of one datagram per peer, as stock's passes over its peers:
-        // a peer with more to send goes round again.
-        let mut round = std::mem::take(&mut self.engine.round);
-        let mut again = std::mem::take(&mut self.engine.again);
-        round.clear();
-        round.extend_from_slice(&due);
-        again.clear();
         let mut result = Ok(());
-        'rounds: while !round.is_empty() {
-            for (position, &index) in round.iter().enumerate() {
-                let outcome =
-                    self.send_datagram(index, now, check_timeouts, codec, transmit, events);
-                let stop = match outcome {
-                    Err(failed) => {
-                        result = Err(failed);
-                        true
-                    }
-                    Ok(more) => {
-                        if more {
-                            again.push(index);
-                        }
-                        events.has_event()
-                    }
-                };
-                if stop {
-                    // The rest waits for the next pass.
-                    for &later in round[position + 1..].iter().chain(&again) {
-                        self.engine.schedule.mark_ready(later);
-                    }
-                    break 'rounds;
-                }
-            }
+        // Most passes of a host called in a loop visit no one: they skip
+        // the rounds' lists altogether.
+        if !due.is_empty() {
+            // Rounds of one datagram per peer, as stock's passes over its
+            // peers: a peer with more to send goes round again.
+            let mut round = std::mem::take(&mut self.engine.round);
+            let mut again = std::mem::take(&mut self.engine.again);
             round.clear();
-            std::mem::swap(&mut round, &mut again);
-        }
-        for &index in &due {
-            self.reschedule(index, now);
+            round.extend_from_slice(&due);
+            again.clear();
+            'rounds: while !round.is_empty() {
+                for (position, &index) in round.iter().enumerate() {
+                    let outcome =
+                        self.send_datagram(index, now, check_timeouts, codec, transmit, events);
+                    let stop = match outcome {
+                        Err(failed) => {
+                            result = Err(failed);
+                            true
+                        }
+                        Ok(more) => {
+                            if more {
+                                again.push(index);
+                            }
+                            events.has_event()
+                        }
+                    };
+                    if stop {
+                        // The rest waits for the next pass.
+                        for &later in round[position + 1..].iter().chain(&again) {
+                            self.engine.schedule.mark_ready(later);
+                        }
+                        break 'rounds;
+                    }
+                }
+                round.clear();
+                std::mem::swap(&mut round, &mut again);
+            }
+            for &index in &due {
+                self.reschedule(index, now);
+            }
+            self.engine.round = round;
+            self.engine.again = again;
         }
         // Rounds never hold more than the pass's due peers.
         let visited = due.len();
-        for list in [&mut due, &mut round, &mut again] {
+        for list in [&mut due, &mut self.engine.round, &mut self.engine.again] {
             scratch::fit_to_use(list, visited);
         }
         self.engine.due = due;
-        self.engine.round = round;
-        self.engine.again = again;
         self.engine.schedule.pass_ended();
         result
     }
