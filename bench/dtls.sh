@@ -49,7 +49,7 @@ while [ $# -gt 0 ]; do
     shift
 done
 if [ -z "$ours" ]; then
-    (cd "$repo" && cargo build --release --locked -p enet-rs -q) || die "cargo build failed"
+    (cd "$repo" && cargo build --release --locked -p libenet -q) || die "cargo build failed"
     ours="$repo/target/release"
 fi
 source "$repo/scripts/lib/procs.sh"

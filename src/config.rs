@@ -31,40 +31,42 @@ pub struct Switch {
 /// `off` or `0` turns UDP offload off (segmented sends, coalesced
 /// receives), for each host built after.
 pub const UDP_OFFLOAD: Switch = Switch {
-    name: "ENET_RS_UDP_OFFLOAD",
+    name: named_text!(b"ENET_RS_UDP_OFFLOAD"),
 };
 
 /// A network conditioner's spec (the `netsim` crate's grammar) every new
 /// host gets.
 pub const NETSIM: Switch = Switch {
-    name: "ENET_RS_NETSIM",
+    name: named_text!(b"ENET_RS_NETSIM"),
 };
 
 /// The host-wide reassembly budget in bytes of each new host.
 pub const REASSEMBLY_BUDGET: Switch = Switch {
-    name: "ENET_RS_REASSEMBLY_BUDGET",
+    name: named_text!(b"ENET_RS_REASSEMBLY_BUDGET"),
 };
 
 /// `on` or `1` makes `enet_host_create` bind the any-address dual-stack.
 pub const DUAL_STACK: Switch = Switch {
-    name: "ENET_RS_DUAL_STACK",
+    name: named_text!(b"ENET_RS_DUAL_STACK"),
 };
 
 /// The loss recovery of new hosts, `stock`, `default` or `fast`.
 pub const LOSS_RECOVERY: Switch = Switch {
-    name: "ENET_RS_LOSS_RECOVERY",
+    name: named_text!(b"ENET_RS_LOSS_RECOVERY"),
 };
 
 /// `off` or `0` keeps the packet pool off, for the whole process (read
 /// once, at the first packet).
 pub const PACKET_POOL: Switch = Switch {
-    name: "ENET_RS_PACKET_POOL",
+    name: named_text!(b"ENET_RS_PACKET_POOL"),
 };
 
 /// Not ours: the dynamic loader's preload list, where valgrind's heap
 /// tools show, read once with [`PACKET_POOL`]. It has no grammar of ours:
 /// its text is handed on as it is.
-pub const LD_PRELOAD: Switch = Switch { name: "LD_PRELOAD" };
+pub const LD_PRELOAD: Switch = Switch {
+    name: named_text!(b"LD_PRELOAD"),
+};
 
 /// A loss recovery preset a switch can name (the engine's settings of
 /// the same names).

@@ -35,6 +35,10 @@ compile_error!(
     "the shipped libenet must be built with panic = \"abort\" (see Cargo.toml profiles)"
 );
 
+// Before the modules: its macros are in scope in all of them.
+#[macro_use]
+mod named;
+
 pub mod abi;
 pub mod config;
 pub mod dtls;

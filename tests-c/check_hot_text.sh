@@ -45,12 +45,12 @@ outside() { # NAME_PATTERN: no function matching it lies in the first 192 KiB
     done
 }
 inside '^enet_host_service$' 128
-inside 'receive_datagram' 128
+inside 'handle_received' 128
 inside 'pack_outgoing' 128
 inside '^frame_dummy$' 128
 inside '^enet_peer_send$'
 inside '^enet_packet_destroy$'
-inside '___rdl_alloc$'
+inside '__rust_alloc$'
 inside '4Once4call$'
 outside '^enet_rs_host_dtls_server$'
 outside '5dimpl'

@@ -72,7 +72,7 @@ wait_port() {
 ours_library() {
     local dir
     if [ -z "$1" ]; then
-        (cd "$repo" && cargo build --release --locked -p enet-rs -q) || die "cargo build failed"
+        (cd "$repo" && cargo build --release --locked -p libenet -q) || die "cargo build failed"
         set -- "$repo/target/release"
     fi
     dir=$(cd "$1" 2>/dev/null && pwd) || die "--ours: no such directory"

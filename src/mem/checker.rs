@@ -15,8 +15,9 @@ pub fn memory_checked(preload: Option<&str>) -> bool {
 /// beside `vgpreload_core` (callgrind and cachegrind do not).
 fn valgrind_heap_tool(preload: Option<&str>) -> bool {
     preload.is_some_and(|preload| {
-        preload
-            .split([':', ' '])
-            .any(|library| library.contains("vgpreload_") && !library.contains("vgpreload_core"))
+        preload.split([':', ' ']).any(|library| {
+            library.contains(named_text!(b"vgpreload_"))
+                && !library.contains(named_text!(b"vgpreload_core"))
+        })
     })
 }

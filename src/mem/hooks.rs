@@ -102,10 +102,10 @@ pub fn sanitizer_replaces_malloc() -> bool {
     #[cfg(unix)]
     {
         [
-            c"__asan_init",
-            c"__tsan_init",
-            c"__msan_init",
-            c"__hwasan_init",
+            named_c_text!(b"__asan_init\0"),
+            named_c_text!(b"__tsan_init\0"),
+            named_c_text!(b"__msan_init\0"),
+            named_c_text!(b"__hwasan_init\0"),
         ]
         .iter()
         .any(|name| {

@@ -70,7 +70,7 @@ use super::{checker, hooks};
 
 /// Block sizes, header included: a packet of up to `size - header` bytes
 /// fits. The largest covers a datagram of the default MTU.
-const CLASS_SIZES: [usize; 5] = [128, 256, 512, 1024, 2048];
+static CLASS_SIZES: [usize; 5] = [128, 256, 512, 1024, 2048];
 
 /// The idle bytes each class keeps however quiet the process is.
 const BASE_CLASS_BYTES: usize = 16 * 1024;

@@ -8,7 +8,7 @@
 const POLYNOMIAL: u32 = 0xEDB8_8320;
 
 /// Lookup table for one byte at a time, built at compile time.
-const TABLE: [u32; 256] = build_table();
+static TABLE: [u32; 256] = build_table();
 
 const fn build_table() -> [u32; 256] {
     let mut table = [0u32; 256];

@@ -60,7 +60,7 @@ pub mod size {
 /// Fixed size of each command (header and body, not payload), indexed by
 /// command number: the size of its packed `abi` struct. 0 marks numbers
 /// that name no command.
-const COMMAND_SIZES: [usize; 16] = {
+static COMMAND_SIZES: [usize; 16] = {
     use crate::abi::*;
     use command_header::number;
     use core::mem::size_of;

@@ -126,7 +126,7 @@ fn build(target: &str, dir: Option<PathBuf>) -> Result<(), Exit> {
                 "--release",
                 "--locked",
                 "-p",
-                "enet-rs",
+                "libenet",
                 "--target",
                 target,
             ])

@@ -51,7 +51,7 @@ pub fn run(arguments: &[String]) -> Result<(), Exit> {
             return Err(die(format!("{tool} is not installed")));
         }
     }
-    execute(command("cargo").args(["build", "--release", "--locked", "-p", "enet-rs", "-q"]))
+    execute(command("cargo").args(["build", "--release", "--locked", "-p", "libenet", "-q"]))
         .map_err(|_| die("cargo build failed"))?;
     let mut work = Work::new()?;
     let ours = work.ours_library(Path::new("target/release"))?;
