@@ -55,7 +55,7 @@ fn the_readme_s_main_job_runs_as_written() {
     assert_eq!(block.len(), 2, "set-up and build, then compare: {block:?}");
     assert!(
         block[0].starts_with("scripts/setup-debian.sh && cargo build --release")
-            && block[0].contains("-p enet-rs")
+            && block[0].contains("-p libenet")
             && block[0].contains("-p enetperf"),
         "{}",
         block[0]
