@@ -347,6 +347,8 @@ impl Transport for SocketTransport<'_> {
         self.outgoing.take_too_big(into);
     }
 
+    // Inline: an idle host's every send phase ends with it.
+    #[inline]
     fn flush(&mut self) -> Result<(), ServiceFailed> {
         if self.netsim.is_some() {
             self.release_conditioned()?;

@@ -228,6 +228,28 @@ impl Host {
         result
     }
 
+    /// Whether a send pass at `now` would visit no peer and change
+    /// nothing but its bookkeeping ([`Host::end_empty_pass`]): no timeout
+    /// hold to count down, no path to probe, no peer due, and the pass's
+    /// lists at their kept size (so there is nothing to give back).
+    #[inline]
+    pub(crate) fn pass_would_be_empty(&mut self, now: u32) -> bool {
+        let engine = &mut self.engine;
+        !engine.hold.is_set()
+            && engine.path.is_none()
+            && scratch::fits_unused(&engine.due)
+            && scratch::fits_unused(&engine.round)
+            && scratch::fits_unused(&engine.again)
+            && engine.schedule.nothing_due(now)
+    }
+
+    /// What [`Host::send_outgoing`] leaves of a pass that visits no one.
+    #[inline]
+    pub(crate) fn end_empty_pass(&mut self, now: u32) {
+        self.public.serviceTime = now;
+        self.engine.schedule.pass_ended();
+    }
+
     /// Sets the peer's next visit: at once if it has queued work, and at
     /// the earliest of its deadlines (see [`Timer`]).
     pub(crate) fn reschedule(&mut self, index: PeerIndex, now: u32) {

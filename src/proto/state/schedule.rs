@@ -318,6 +318,21 @@ impl Schedule {
         out.dedup();
     }
 
+    /// Whether [`Schedule::take_due`] at `now` would return no peer and
+    /// change nothing but the clock: no peer ready, the ready list at its
+    /// kept size, and no timer at or before `now` (a stale one counts:
+    /// the pass drops it). Advances the clock as `take_due` does.
+    #[inline]
+    pub fn nothing_due(&mut self, now: u32) -> bool {
+        let now_extended = self.clock.advance(now);
+        self.ready.is_empty()
+            && scratch::fits_unused(&self.ready)
+            && self
+                .timers
+                .peek()
+                .is_none_or(|Reverse(entry)| entry.value() > now_extended)
+    }
+
     /// Milliseconds from `now` until the earliest timer; `None` if none is
     /// set. Ready peers do not count: what they hold after a send pass is
     /// waiting for acknowledgements (a receive) or a timer, and counting
@@ -362,6 +377,35 @@ mod tests {
         // Marking it again, though it is in the list already, is new work.
         schedule.mark_ready(peer(1));
         assert!(schedule.marked_since_pass());
+    }
+
+    #[test]
+    fn nothing_is_due_only_when_a_pass_would_take_no_peer() {
+        let mut schedule = Schedule::new(8, 1000);
+        let mut due = Vec::new();
+        assert!(schedule.nothing_due(1000));
+        schedule.mark_ready(peer(3));
+        assert!(!schedule.nothing_due(1000), "a ready peer");
+        schedule.take_due(1000, &mut due);
+        assert!(schedule.nothing_due(1000));
+        schedule.set_timer(peer(4), 1000, 1050);
+        assert!(schedule.nothing_due(1049));
+        assert!(!schedule.nothing_due(1050), "a timer at now");
+        // Set again, the earlier entry is stale; it still counts (the pass
+        // drops it), and after that pass nothing is due until the new one.
+        schedule.set_timer(peer(4), 1000, 1200);
+        assert!(!schedule.nothing_due(1100));
+        schedule.take_due(1100, &mut due);
+        assert!(due.is_empty(), "{due:?}");
+        assert!(schedule.nothing_due(1100));
+        assert!(!schedule.nothing_due(1200));
+        schedule.take_due(1200, &mut due);
+        assert_eq!(due, peers(&[4]));
+        // An emptied ready list a burst grew, until a pass gives it back.
+        schedule.ready.reserve(4000);
+        assert!(!schedule.nothing_due(1300), "a list to give back");
+        schedule.take_due(1300, &mut due);
+        assert!(schedule.nothing_due(1300));
     }
 
     #[test]

@@ -46,6 +46,13 @@ pub(crate) fn fit_to_use(list: &mut impl Storage, used: usize) {
     }
 }
 
+/// Whether [`fit_to_use`] would leave `list` as it is after a pass that
+/// used none of it.
+#[inline]
+pub(crate) fn fits_unused(list: &impl Storage) -> bool {
+    list.capacity() <= ALWAYS_KEPT.saturating_mul(2)
+}
+
 /// Gives back the storage of an emptied `list` that holds more than
 /// [`fit_to_use`] keeps for an unused one: for a list a burst filled and
 /// that is looked at now and then rather than on every pass. Cheaper in
