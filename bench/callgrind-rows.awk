@@ -35,6 +35,6 @@ BEGIN {
     row("commands packed into datagrams", packed)
     row("the rest of the send pass: datagrams sent, timers", send_pass - packed)
     row("socket reads", reads)
-    row("the rest: the service loop, events, time",
+    row("the rest: the service loop, events, time, empty send phases",
         service - received - dispatched - send_pass - reads)
 }

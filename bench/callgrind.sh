@@ -74,7 +74,7 @@ entry_point_names="enet_host_service enet_peer_send enet_packet_create enet_pack
 # stages are differences of them, see bench/callgrind-rows.awk).
 # (`Host>::NAME` is the tail of `<impl enet::proto::host::Host>::NAME`.)
 stage_names="enet_host_service Host>::handle_received Host>::remove_sent_reliable"
-stage_names+=" Host>::queue_incoming Host>::dispatch_received Host>::send_phase"
+stage_names+=" Host>::queue_incoming Host>::dispatch_received Host>::send_pass"
 stage_names+=" Host>::pack_outgoing ReceiveBatch::fill Host>::handle_fragment"
 stage_names+=" Host>::reschedule_deferred"
 
