@@ -175,8 +175,8 @@ const fn blocks_for(bytes: usize) -> [usize; CLASS_SIZES.len()] {
 }
 
 /// The idle blocks a class keeps however quiet, and at most.
-const BASE_BOUNDS: [usize; CLASS_SIZES.len()] = blocks_for(BASE_CLASS_BYTES);
-const MOST_BOUNDS: [usize; CLASS_SIZES.len()] = blocks_for(MOST_CLASS_BYTES);
+static BASE_BOUNDS: [usize; CLASS_SIZES.len()] = blocks_for(BASE_CLASS_BYTES);
+static MOST_BOUNDS: [usize; CLASS_SIZES.len()] = blocks_for(MOST_CLASS_BYTES);
 
 /// One class's idle blocks, behind a spin lock: the critical sections are
 /// a handful of instructions, where a `Mutex`'s bookkeeping (poisoning, a
