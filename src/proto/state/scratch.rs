@@ -11,6 +11,9 @@ use std::collections::VecDeque;
 /// Entries every list may keep whatever its use: small lists never shrink.
 const ALWAYS_KEPT: usize = 64;
 
+/// The most storage [`fit_to_use`] leaves a list that a pass did not use.
+const UNUSED_LIMIT: usize = 2 * ALWAYS_KEPT;
+
 /// A list whose storage can be given back.
 pub(crate) trait Storage {
     fn capacity(&self) -> usize;
@@ -50,7 +53,7 @@ pub(crate) fn fit_to_use(list: &mut impl Storage, used: usize) {
 /// used none of it.
 #[inline]
 pub(crate) fn fits_unused(list: &impl Storage) -> bool {
-    list.capacity() <= ALWAYS_KEPT.saturating_mul(2)
+    list.capacity() <= UNUSED_LIMIT
 }
 
 /// Gives back the storage of an emptied `list` that holds more than
@@ -59,7 +62,7 @@ pub(crate) fn fits_unused(list: &impl Storage) -> bool {
 /// code than [`fit_to_use`], which can shrink a deque that still holds
 /// entries.
 pub(crate) fn release_if_drained<T>(list: &mut VecDeque<T>) {
-    if list.is_empty() && list.capacity() > 2 * ALWAYS_KEPT {
+    if list.is_empty() && list.capacity() > UNUSED_LIMIT {
         *list = VecDeque::new();
     }
 }
