@@ -35,6 +35,15 @@ compile_error!(
     "the shipped libenet must be built with panic = \"abort\" (see Cargo.toml profiles)"
 );
 
+// The engine is built with its defaults or without them, never with `ring`
+// alone: both name the same code, but a build of the libraries alone and a
+// build beside a crate that takes the engine's defaults would give it two
+// symbol hashes, and link/hot-text.txt names one (crates/libenet/Cargo.toml).
+#[cfg(all(feature = "ring", not(feature = "default")))]
+compile_error!(
+    "enable enet-rs's `default` feature rather than `ring` alone (see crates/libenet/Cargo.toml)"
+);
+
 // Before the modules: its macros are in scope in all of them.
 #[macro_use]
 mod named;
