@@ -80,6 +80,7 @@ impl Hooks for ProgramHooks<'_> {
             .is_some_and(|event| event.r#type != ENetEventType::ENET_EVENT_TYPE_NONE)
     }
 
+    #[inline(always)]
     fn take_requests(&mut self, into: &mut Vec<Request>) {
         if let Some(requests) = self.requests {
             requests.take(into);

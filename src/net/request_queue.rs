@@ -8,6 +8,7 @@
 use super::sys::{Lock, Waker};
 use crate::proto::host::request::{is_current, Generations};
 use crate::proto::{PeerHandle, Request};
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// What the lock guards.
 struct Pending {
@@ -19,6 +20,13 @@ struct Pending {
 /// A host's queue of requests from other threads.
 pub struct RequestQueue {
     pending: Lock<Pending>,
+    /// Whether `pending` may hold requests: set with the lock held when one
+    /// is pushed, cleared with it held when they are taken. The service
+    /// thread reads it before locking, so a service call with nothing
+    /// queued (nearly every one) takes no lock; a request pushed just
+    /// after that read waits for the next call, as one pushed just after
+    /// the take would.
+    waiting: AtomicBool,
     /// Cuts the service thread's wait short.
     waker: Waker,
     generations: Generations,
@@ -42,6 +50,7 @@ impl RequestQueue {
                 requests: Vec::new(),
                 closed: false,
             }),
+            waiting: AtomicBool::new(false),
             waker: Waker::new().ok()?,
             generations,
         })
@@ -63,6 +72,7 @@ impl RequestQueue {
                 return Err(request);
             }
             pending.requests.push(request);
+            self.waiting.store(true, Ordering::Release);
             Ok(pending.requests.len() == 1)
         })?;
         if first {
@@ -90,9 +100,15 @@ impl RequestQueue {
     }
 
     /// Moves every pending request into `into` (the service thread).
+    #[inline]
     pub fn take(&self, into: &mut Vec<Request>) {
-        self.pending
-            .with(|pending| into.append(&mut pending.requests));
+        if !self.waiting.load(Ordering::Acquire) {
+            return;
+        }
+        self.pending.with(|pending| {
+            self.waiting.store(false, Ordering::Relaxed);
+            into.append(&mut pending.requests);
+        });
     }
 
     /// Whether requests wait to be taken.
@@ -161,5 +177,48 @@ mod tests {
                 packet: late,
             })
             .is_err());
+    }
+
+    /// The service thread skips the lock while nothing is queued; no
+    /// request pushed from another thread meanwhile may be left behind.
+    #[test]
+    fn every_request_pushed_from_another_thread_is_taken() {
+        const PUSHED: u32 = 20_000;
+        let queue = std::sync::Arc::new(RequestQueue::new(new_generations(1)).expect("a waker"));
+        let pusher = {
+            let queue = queue.clone();
+            std::thread::spawn(move || {
+                for data in 0..PUSHED {
+                    let peer = PeerHandle {
+                        index: 0,
+                        generation: 1,
+                    };
+                    assert!(queue.push(Request::Disconnect { peer, data }).is_ok());
+                    if data % 64 == 0 {
+                        std::thread::yield_now();
+                    }
+                }
+            })
+        };
+        let mut taken = Vec::new();
+        let mut expected = 0;
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+        while expected < PUSHED {
+            assert!(
+                std::time::Instant::now() < deadline,
+                "{expected} of {PUSHED} taken"
+            );
+            queue.take(&mut taken);
+            for request in taken.drain(..) {
+                let Request::Disconnect { data, .. } = request else {
+                    panic!("only disconnects were pushed");
+                };
+                assert_eq!(data, expected, "in the order pushed");
+                expected += 1;
+            }
+        }
+        pusher.join().unwrap();
+        queue.take(&mut taken);
+        assert!(taken.is_empty());
     }
 }
