@@ -26,6 +26,9 @@
 # For each traffic kind the program runs with two message counts; the
 # difference of the instruction counts divided by the difference of the
 # counts is the cost per message with connection set-up cancelled out.
+# The last row, "idle service call", is one enet_host_service call on a
+# connected server with nothing due (msgcost's idle mode), the cost a game
+# loop pays on each call between messages.
 # "whole process" counts everything (both hosts, the program's own loop,
 # malloc, memcpy and the kernel-call wrappers in libc); "in libenet code"
 # only instructions in libenet's own object (bench/callgrind-objects.awk).
@@ -88,7 +91,8 @@ counts() {
     LD_LIBRARY_PATH="$libdir" valgrind --tool=callgrind --callgrind-out-file="$out" \
         "$program" "$mode" "$count" $family >"$work/stdout" 2>"$log" \
         || { cat "$log" >&2; die "msgcost $mode $count failed on $libdir"; }
-    grep -q "^delivered $count\$" "$work/stdout" || die "msgcost $mode $count: $(cat "$work/stdout")"
+    grep -Eq "^(delivered|serviced) $count\$" "$work/stdout" ||
+        die "msgcost $mode $count: $(cat "$work/stdout")"
     awk -f "$here/callgrind-objects.awk" "$out" |
         awk '{ total += $1 } $2 ~ /libenet/ { lib += $1 } END { printf "%d %d ", total, lib + 0 }'
     if [ "$entry_points" = 1 ] || [ "$stages" = 1 ]; then
@@ -119,7 +123,7 @@ per_message() {
 
 printf '%-36s %10s %10s %8s\n' "instructions per message" stock ours ratio
 for row in "reliable 64 B:reliable:$small:1" "unreliable 64 B:unreliable:$small:1" \
-           "bulk 64 KiB, per KiB:bulk:$bulk:64"; do
+           "bulk 64 KiB, per KiB:bulk:$bulk:64" "idle service call:idle:$small:1"; do
     IFS=: read -r label mode long divisor <<<"$row"
     stock_row=$(per_message "$stock_dir" "$mode" "$long" "$divisor")
     ours_row=$(per_message "$ours_dir" "$mode" "$long" "$divisor")

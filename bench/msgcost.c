@@ -1,7 +1,7 @@
 /*
  * Cost per message, for instruction counting under callgrind (not a test).
  *
- *   msgcost reliable|unreliable|bulk COUNT [ipv6]
+ *   msgcost reliable|unreliable|bulk|idle COUNT [ipv6]
  *
  * One process, a server and a client host on 127.0.0.1, serviced in turn
  * with timeout 0. With "ipv6" the hosts are on ::1 instead, made with
@@ -10,7 +10,10 @@
  * message). Each round the client queues BATCH messages (64-byte
  * reliable or unreliable, or 64 KiB reliable for "bulk"), then both hosts
  * are serviced until the round's messages have arrived; the server checks
- * each one (order for reliable, size and tag always).
+ * each one (order for reliable, size and tag always). "idle" sends
+ * nothing: once connected, the server is serviced COUNT times with
+ * nothing due (the fixed clock brings no ping), which is what a game
+ * loop's service call costs between messages.
  *
  * The clock is fixed: this program defines gettimeofday and clock_gettime
  * itself, so every library it is linked with at run time (stock ENet reads
@@ -21,7 +24,8 @@
  * of the instruction counts by the difference of the counts: the set-up
  * cancels out (bench/callgrind.sh does this, for stock and ours).
  *
- * Prints "delivered <n>" on stdout; exit 0 when all COUNT arrived intact.
+ * Prints "delivered <n>" on stdout; exit 0 when all COUNT arrived intact
+ * (for "idle", "serviced <n>" once every call returned 0).
  */
 #define _GNU_SOURCE
 
@@ -96,11 +100,11 @@ int main(int argc, char **argv)
     ENetHost *server, *client;
     ENetPeer *peer;
     ENetEvent ev;
-    enet_uint32 flags, length, count, sent = 0, received = 0, stuck = 0;
-    int connected = 0, reliable;
+    enet_uint32 flags = 0, length = 0, count, sent = 0, received = 0, stuck = 0;
+    int connected = 0, reliable, idle = 0;
 
     if (argc != 3 && !(argc == 4 && strcmp(argv[3], "ipv6") == 0))
-        die("usage: msgcost reliable|unreliable|bulk COUNT [ipv6]");
+        die("usage: msgcost reliable|unreliable|bulk|idle COUNT [ipv6]");
     if (strcmp(argv[1], "reliable") == 0) {
         flags = ENET_PACKET_FLAG_RELIABLE;
         length = SMALL_LEN;
@@ -110,8 +114,10 @@ int main(int argc, char **argv)
     } else if (strcmp(argv[1], "bulk") == 0) {
         flags = ENET_PACKET_FLAG_RELIABLE;
         length = BULK_LEN;
+    } else if (strcmp(argv[1], "idle") == 0) {
+        idle = 1;
     } else {
-        die("mode must be reliable, unreliable or bulk");
+        die("mode must be reliable, unreliable, bulk or idle");
     }
     reliable = (flags & ENET_PACKET_FLAG_RELIABLE) != 0;
     count = (enet_uint32) strtoul(argv[2], NULL, 10);
@@ -141,6 +147,24 @@ int main(int argc, char **argv)
         if (enet_host_service(server, &ev, 0) > 0 && ev.type == ENET_EVENT_TYPE_CONNECT)
             ++connected;
         ++virtual_ms;
+    }
+
+    if (idle) {
+        /* The client's acknowledgement of the server's VERIFY_CONNECT
+         * first, so that the server has nothing left to do. */
+        for (stuck = 0; stuck < 4; ++stuck) {
+            if (enet_host_service(client, &ev, 0) != 0 || enet_host_service(server, &ev, 0) != 0)
+                die("an event on an idle connection");
+        }
+        for (sent = 0; sent < count; ++sent)
+            if (enet_host_service(server, &ev, 0) != 0)
+                die("an event on an idle connection");
+        printf("serviced %u\n", sent);
+        enet_peer_disconnect_now(peer, 0);
+        enet_host_destroy(client);
+        enet_host_destroy(server);
+        enet_deinitialize();
+        return 0;
     }
 
     while (received < count) {
