@@ -26,15 +26,15 @@
 
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::OnceLock;
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::time::{SystemTime, UNIX_EPOCH};
 
-use super::sys::monotonic_now;
+use super::sys::monotonic_ms;
 
 /// Where the clock started: the wall-clock reading in ms (mod 2^32) and
-/// the monotonic reading taken at the same moment.
+/// the monotonic reading in ms taken at the same moment.
 struct Anchor {
     wall_ms: u32,
-    monotonic: Duration,
+    monotonic_ms: u64,
 }
 
 static ANCHOR: OnceLock<Anchor> = OnceLock::new();
@@ -56,11 +56,11 @@ pub fn set(time: u32) {
 fn raw_ms() -> u32 {
     let anchor = ANCHOR.get_or_init(|| Anchor {
         wall_ms: wall_clock_ms(),
-        monotonic: monotonic_now(),
+        monotonic_ms: monotonic_ms(),
     });
-    let elapsed = monotonic_now().saturating_sub(anchor.monotonic);
+    let elapsed = monotonic_ms().saturating_sub(anchor.monotonic_ms);
     // Truncation to 32 bits is ENet's wrapping clock.
-    anchor.wall_ms.wrapping_add(elapsed.as_millis() as u32)
+    anchor.wall_ms.wrapping_add(elapsed as u32)
 }
 
 /// Wall-clock milliseconds since 1970, truncated as stock's
@@ -78,9 +78,9 @@ mod tests {
 
     #[test]
     fn monotonic_source_never_goes_back() {
-        let mut previous = monotonic_now();
+        let mut previous = monotonic_ms();
         for _ in 0..1000 {
-            let next = monotonic_now();
+            let next = monotonic_ms();
             assert!(next >= previous);
             previous = next;
         }

@@ -17,7 +17,7 @@
 //! - `current_thread`: a word naming the running thread (the FFI's
 //!   re-entrancy guard), without the dynamic linker's thread-local stub
 //!   where that costs a page;
-//! - `monotonic_now`: the clock's source;
+//! - `monotonic_ms`: the clock's source;
 //! - `startup`/`cleanup`: what `enet_initialize`/`enet_deinitialize` do
 //!   on that system (WinSock's reference-counted start-up on Windows);
 //! - `sock_ref`, `into_enet_socket`: between `ENetSocket` and socket2.
@@ -61,7 +61,7 @@ pub enum Woken {
 }
 
 /// Elapsed time on `std::time::Instant`, measured from its first use: the
-/// monotonic source of systems without a better one (`monotonic_now`).
+/// monotonic source of systems without a better one (`monotonic_ms`).
 /// It lives here, shared by the families, so the platform layer never
 /// reaches back into `net::clock`.
 pub(crate) fn instant_since_first_use() -> Duration {

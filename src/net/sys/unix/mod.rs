@@ -5,7 +5,6 @@
 use core::mem::ManuallyDrop;
 use std::io;
 use std::os::fd::{FromRawFd, IntoRawFd};
-use std::time::Duration;
 
 use crate::abi::ENetSocket;
 
@@ -67,8 +66,11 @@ pub fn share_port(socket: &socket2::Socket) -> io::Result<()> {
 /// The monotonic clock, including time spent suspended (`CLOCK_BOOTTIME`),
 /// so a peer silent through a suspend is timed out on resume, as with
 /// stock's wall clock.
+/// In whole milliseconds, floored as stock floors `gettimeofday`'s
+/// microseconds: every service call reads it, and integer arithmetic on
+/// the `timespec` costs less than a `Duration`'s.
 #[cfg(any(target_os = "linux", target_os = "android"))]
-pub fn monotonic_now() -> Duration {
+pub fn monotonic_ms() -> u64 {
     let mut now = libc::timespec {
         tv_sec: 0,
         tv_nsec: 0,
@@ -77,14 +79,16 @@ pub fn monotonic_now() -> Duration {
     // on every Linux this library supports (2.6.39+).
     let result = unsafe { libc::clock_gettime(libc::CLOCK_BOOTTIME, &mut now) };
     if result != 0 {
-        return super::instant_since_first_use();
+        return super::instant_since_first_use().as_millis() as u64;
     }
-    Duration::new(now.tv_sec as u64, now.tv_nsec as u32)
+    (now.tv_sec as u64)
+        .wrapping_mul(1000)
+        .wrapping_add(now.tv_nsec as u64 / 1_000_000)
 }
 
-/// The monotonic clock (`std::time::Instant`) where no boot-time clock
-/// exists.
+/// The monotonic clock (`std::time::Instant`) in whole milliseconds, where
+/// no boot-time clock exists.
 #[cfg(not(any(target_os = "linux", target_os = "android")))]
-pub fn monotonic_now() -> Duration {
-    super::instant_since_first_use()
+pub fn monotonic_ms() -> u64 {
+    super::instant_since_first_use().as_millis() as u64
 }

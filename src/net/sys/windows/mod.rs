@@ -7,7 +7,6 @@ use core::mem::ManuallyDrop;
 use std::io;
 use std::os::windows::io::{FromRawSocket, IntoRawSocket, RawSocket};
 use std::sync::OnceLock;
-use std::time::Duration;
 
 use windows_sys::Win32::Media::{timeBeginPeriod, timeEndPeriod};
 use windows_sys::Win32::Networking::WinSock::{WSACleanup, WSAGetLastError, WSAStartup, WSADATA};
@@ -108,7 +107,8 @@ pub fn share_port(_socket: &socket2::Socket) -> io::Result<()> {
     Err(io::ErrorKind::Unsupported.into())
 }
 
-/// The monotonic clock: `std::time::Instant` (QueryPerformanceCounter).
-pub fn monotonic_now() -> Duration {
-    super::instant_since_first_use()
+/// The monotonic clock in whole milliseconds: `std::time::Instant`
+/// (QueryPerformanceCounter).
+pub fn monotonic_ms() -> u64 {
+    super::instant_since_first_use().as_millis() as u64
 }
