@@ -82,5 +82,5 @@ profile "$count"
 unit="message"
 [ "$mode" = bulk ] && unit="KiB"
 echo "instructions per $unit, $mode (callgrind, fixed clock; ours from $ours)"
-python3 "$here/callgrind_lines.py" "$work/cg.$short" "$work/cg.$count" \
+python3 "$here/callgrind-lines.py" "$work/cg.$short" "$work/cg.$count" \
     $(((count - short) * divisor)) "$lib" "$repo/src/" "$by" "$top" "$within"

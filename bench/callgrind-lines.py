@@ -2,7 +2,7 @@
 """Per-message instructions by source line or by function, from two
 callgrind profiles of bench/msgcost.c (bench/callgrind-lines.sh runs them).
 
-usage: callgrind_lines.py SHORT_OUT LONG_OUT MESSAGES LIB SRC BY TOP [WITHIN]
+usage: callgrind-lines.py SHORT_OUT LONG_OUT MESSAGES LIB SRC BY TOP [WITHIN]
 
 SHORT_OUT and LONG_OUT are callgrind outputs (--dump-instr=yes) of runs
 MESSAGES apart; each instruction's cost is the difference divided by
