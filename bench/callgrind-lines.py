@@ -2,16 +2,21 @@
 """Per-message instructions by source line or by function, from two
 callgrind profiles of bench/msgcost.c (bench/callgrind-lines.sh runs them).
 
-usage: callgrind-lines.py SHORT_OUT LONG_OUT MESSAGES LIB SRC BY TOP [WITHIN]
+usage: callgrind-lines.py MESSAGES SRC BY TOP WITHIN SHORT LONG LIB
+                          [SHORT LONG LIB]
 
-SHORT_OUT and LONG_OUT are callgrind outputs (--dump-instr=yes) of runs
-MESSAGES apart; each instruction's cost is the difference divided by
-MESSAGES, so the set-up cancels out. Instructions in LIB (our libenet) are
+SHORT and LONG are callgrind outputs (--dump-instr=yes) of runs MESSAGES
+apart on the library LIB; each instruction's cost is the difference
+divided by MESSAGES, so the set-up cancels out. With a second triple, the
+first is a base build and the rows are both builds' costs and the change,
+largest change first. Instructions in LIB (our libenet) are
 placed with addr2line's inline chains: BY "line" gives each to the
-innermost frame whose file lies under SRC (the engine's own line that
-inlined a standard-library helper, say) or else the innermost frame; BY
-"function" gives it to the symbol it sits in. WITHIN keeps only the
-instructions of symbols whose name contains it. Prints the TOP largest.
+innermost frame whose file lies under the engine's src/ directory (the
+engine's own line that inlined a standard-library helper, say; SRC if the
+line tables do not show it) or else the innermost frame; BY
+"function" gives it to the symbol it sits in. WITHIN (may be empty) keeps
+only the instructions of symbols whose name contains it. Prints the TOP
+largest rows.
 """
 
 import collections
@@ -98,21 +103,32 @@ def inline_chains(lib, addresses):
     return chains
 
 
-def main():
-    short, long_, messages, lib, src, by, top = sys.argv[1:8]
-    within = sys.argv[8] if len(sys.argv) > 8 else ""
-    messages = float(messages)
+def source_root(chains):
+    """The engine's src/ directory as the library's line tables name it
+    (a base build may come from another checkout), or None."""
+    for chain in chains.values():
+        for _, where in chain:
+            match = re.match(r"(.*/src/)ffi/host\.rs:", where)
+            if match:
+                return match.group(1)
+    return None
+
+
+def rows_of(short, long_, messages, lib, src, by, within):
+    """Per-message costs by row, and the totals above the rows."""
     before = self_costs(short)
     after = self_costs(long_)
     ours = {}
-    elsewhere = collections.Counter()
+    totals = collections.Counter()
     for (obj, address), cost in after.items():
         per_message = (cost - before.get((obj, address), 0)) / messages
         if obj and "libenet" in obj:
             ours[address] = per_message
         else:
-            elsewhere[(obj or "?").rsplit("/", 1)[-1]] += per_message
+            totals["in " + (obj or "?").rsplit("/", 1)[-1]] += per_message
+    totals["in libenet"] = sum(ours.values())
     chains = inline_chains(lib, sorted(ours))
+    src = source_root(chains) or src
     rows = collections.Counter()
     for address, cost in ours.items():
         chain = chains.get(address) or [("?", "?")]
@@ -124,14 +140,40 @@ def main():
             own = next((frame for frame in chain if src in frame[1]), chain[0])
             # Line 0 (":?"): code the compiler made for the file as a whole.
             rows[own[1].replace(src, "src/").replace(":?", " (no line)")] += cost
-    print("%9.1f  in libenet" % sum(ours.values()))
-    for obj, cost in elsewhere.most_common(3):
-        if cost >= 0.05:
-            print("%9.1f  in %s" % (cost, obj))
     if within:
-        print("%9.1f  in functions named *%s*" % (sum(rows.values()), within))
-    for where, cost in rows.most_common(int(top)):
-        print("%9.1f  %s" % (cost, where))
+        totals["in functions named *%s*" % within] = sum(rows.values())
+    return totals, rows
+
+
+def main():
+    # PROFILES: SHORT LONG LIB, once, or twice to compare a base build
+    # (first) with ours (second).
+    messages, src, by, top, within, *profiles = sys.argv[1:]
+    runs = [
+        rows_of(profiles[i], profiles[i + 1], float(messages), profiles[i + 2], src, by, within)
+        for i in range(0, len(profiles), 3)
+    ]
+    if len(runs) == 1:
+        totals, rows = runs[0]
+        for name in sorted(totals, key=lambda name: (name != "in libenet", -totals[name])):
+            if totals[name] >= 0.05:
+                print("%9.1f  %s" % (totals[name], name))
+        for where, cost in rows.most_common(int(top)):
+            print("%9.1f  %s" % (cost, where))
+        return
+    (base_totals, base_rows), (totals, rows) = runs
+    print("%9s %9s %9s" % ("base", "ours", "change"))
+    for name in sorted(set(totals) | set(base_totals), key=lambda name: name != "in libenet"):
+        a, b = base_totals.get(name, 0), totals.get(name, 0)
+        if max(a, b) >= 0.05:
+            print("%9.1f %9.1f %+9.1f  %s" % (a, b, b - a, name))
+    # Rows by size of the change: a line moved by an edit above it shows
+    # as one row gone and one come.
+    changed = sorted(set(rows) | set(base_rows), key=lambda k: -abs(rows[k] - base_rows[k]))
+    for where in changed[: int(top)]:
+        if abs(rows[where] - base_rows[where]) < 0.05:
+            break
+        print("%9.1f %9.1f %+9.1f  %s" % (base_rows[where], rows[where], rows[where] - base_rows[where], where))
 
 
 if __name__ == "__main__":

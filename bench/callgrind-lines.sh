@@ -9,11 +9,15 @@
 # engine's own code (src/) takes the standard-library helpers it inlined,
 # so a queue's push shows up at the line that pushes.
 #
-# usage: bench/callgrind-lines.sh [--ours DIR] [--mode MODE] [--count N]
-#                                 [--by line|function] [--within NAME] [--top K]
+# usage: bench/callgrind-lines.sh [--ours DIR] [--base DIR] [--mode MODE]
+#                                 [--count N] [--by line|function]
+#                                 [--within NAME] [--top K]
 #   --ours DIR      directory holding our libenet.so, built with debug
 #                   information (default: target/release, built first; the
 #                   release profile keeps line tables)
+#   --base DIR      another build's directory (the commit before a change,
+#                   say): both are counted, and the rows show each build's
+#                   cost and the change, largest change first
 #   --mode MODE     reliable (default), unreliable or bulk: msgcost's
 #                   traffic; bulk's figures are per KiB
 #   --count N       messages in the longer run; the shorter sends N/4
@@ -28,6 +32,7 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/.." && pwd)
 ours=""
+base=""
 mode=reliable
 count=""
 by=line
@@ -38,12 +43,13 @@ die() { echo "bench/callgrind-lines.sh: $*" >&2; exit 2; }
 while [ $# -gt 0 ]; do
     case "$1" in
         --ours) [ $# -ge 2 ] || die "--ours needs a directory"; ours=$2; shift ;;
+        --base) [ $# -ge 2 ] || die "--base needs a directory"; base=$2; shift ;;
         --mode) [ $# -ge 2 ] || die "--mode needs a mode"; mode=$2; shift ;;
         --count) [ $# -ge 2 ] || die "--count needs a count"; count=$2; shift ;;
         --by) [ $# -ge 2 ] || die "--by needs line or function"; by=$2; shift ;;
         --within) [ $# -ge 2 ] || die "--within needs a name"; within=$2; shift ;;
         --top) [ $# -ge 2 ] || die "--top needs a count"; top=$2; shift ;;
-        -h|--help) sed -n '2,26p' "$0"; exit 0 ;;
+        -h|--help) sed -n '2,30p' "$0"; exit 0 ;;
         *) die "unknown argument $1" ;;
     esac
     shift
@@ -62,25 +68,38 @@ done
 source "$repo/scripts/lib/procs.sh"
 procs_init enet-callgrind-lines
 ours_library "$ours"
-lib="$ours_dir/libenet.so.7"
+libs=("$ours_dir")
+if [ -n "$base" ]; then
+    base_dir=$(cd "$base" 2>/dev/null && pwd) || die "--base: no such directory"
+    if [ ! -e "$base_dir/libenet.so.7" ]; then
+        [ -e "$base_dir/libenet.so" ] || die "--base: no libenet.so.7 or libenet.so in $base_dir"
+        mkdir -p "$work/base" && ln -s "$base_dir/libenet.so" "$work/base/libenet.so.7"
+        base_dir="$work/base"
+    fi
+    libs=("$base_dir" "$ours_dir")
+fi
 
 program="$work/msgcost"
 gcc -std=c99 -Wall -Wextra -Werror -O2 -rdynamic -idirafter "$repo/include" \
     "$here/msgcost.c" -lenet -ldl -o "$program" || die "building msgcost.c failed"
 
-# profile COUNT: a callgrind profile, per instruction, of msgcost sending COUNT.
+# profile LIBDIR COUNT OUT: a callgrind profile, per instruction, of msgcost
+# sending COUNT on LIBDIR's library.
 profile() {
-    local out="$work/cg.$1"
-    LD_LIBRARY_PATH="$ours_dir" valgrind --tool=callgrind --dump-instr=yes \
-        --callgrind-out-file="$out" "$program" "$mode" "$1" >"$work/stdout" 2>"$work/log" \
-        || { cat "$work/log" >&2; die "msgcost $mode $1 failed"; }
-    grep -qx "delivered $1" "$work/stdout" || die "msgcost $mode $1: $(cat "$work/stdout")"
+    LD_LIBRARY_PATH="$1" valgrind --tool=callgrind --dump-instr=yes \
+        --callgrind-out-file="$3" "$program" "$mode" "$2" >"$work/stdout" 2>"$work/log" \
+        || { cat "$work/log" >&2; die "msgcost $mode $2 failed on $1"; }
+    grep -qx "delivered $2" "$work/stdout" || die "msgcost $mode $2 on $1: $(cat "$work/stdout")"
 }
 short=$((count / 4))
-profile "$short"
-profile "$count"
+profiles=()
+for i in "${!libs[@]}"; do
+    profile "${libs[i]}" "$short" "$work/cg.$i.short"
+    profile "${libs[i]}" "$count" "$work/cg.$i.long"
+    profiles+=("$work/cg.$i.short" "$work/cg.$i.long" "${libs[i]}/libenet.so.7")
+done
 unit="message"
 [ "$mode" = bulk ] && unit="KiB"
-echo "instructions per $unit, $mode (callgrind, fixed clock; ours from $ours)"
-python3 "$here/callgrind-lines.py" "$work/cg.$short" "$work/cg.$count" \
-    $(((count - short) * divisor)) "$lib" "$repo/src/" "$by" "$top" "$within"
+echo "instructions per $unit, $mode (callgrind, fixed clock; ours from $ours${base:+, base from $base})"
+python3 "$here/callgrind-lines.py" $(((count - short) * divisor)) "$repo/src/" "$by" "$top" \
+    "$within" "${profiles[@]}"
