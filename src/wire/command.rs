@@ -178,6 +178,36 @@ pub enum Command<'a> {
     SendUnreliableFragment(Fragment<'a>),
 }
 
+/// An ACKNOWLEDGE as every ENet sends one: no flags on its command byte.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Acknowledgement {
+    pub channel_id: u8,
+    pub received_reliable_sequence_number: u16,
+    /// The sentTime of the datagram that carried the acknowledged command.
+    pub received_sent_time: u16,
+}
+
+impl Acknowledgement {
+    /// Bytes an acknowledgement takes.
+    pub const LEN: usize = super::size::ACKNOWLEDGE;
+
+    /// The acknowledgement whose bytes are `fixed`, if it is a flagless
+    /// ACKNOWLEDGE: the fields [`Command::parse`] would give, read without
+    /// building a [`Command`]. `None` for any other command, which
+    /// `Command::parse` reads.
+    #[inline(always)]
+    pub fn from_plain(fixed: &[u8; Self::LEN]) -> Option<Acknowledgement> {
+        if fixed[0] != number::ACKNOWLEDGE {
+            return None;
+        }
+        Some(Acknowledgement {
+            channel_id: fixed[1],
+            received_reliable_sequence_number: u16::from_be_bytes([fixed[4], fixed[5]]),
+            received_sent_time: u16::from_be_bytes([fixed[6], fixed[7]]),
+        })
+    }
+}
+
 /// A field read from a slice whose length was already checked cannot fail;
 /// if it somehow does, the command is reported as truncated.
 fn need<T>(value: Option<T>) -> Result<T, DropReason> {
@@ -654,6 +684,58 @@ impl<'a> Command<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A flagless acknowledgement read on its own has the fields the
+    /// general parser gives it; a flagged one, and any other command, is
+    /// left to the general parser.
+    #[test]
+    fn plain_acknowledgement_reads_as_the_general_parser_does() {
+        let acknowledgement = Command::Acknowledge {
+            received_reliable_sequence_number: 0xA1B2,
+            received_sent_time: 0xC3D4,
+        };
+        let ping = Command::Ping;
+        let reliable = Command::SendReliable { data: &[7; 4] };
+        for flags in [
+            CommandFlags::NONE,
+            CommandFlags::ACKNOWLEDGE,
+            CommandFlags::UNSEQUENCED,
+        ] {
+            let header = CommandHeader {
+                flags,
+                channel_id: 0xFE,
+                reliable_sequence_number: 0x0102,
+            };
+            for command in [acknowledgement, ping, reliable] {
+                let mut bytes = vec![0u8; Acknowledgement::LEN.max(command.wire_len())];
+                assert_eq!(command.emit(&header, &mut bytes), command.wire_len());
+                let fixed = bytes.first_chunk::<{ Acknowledgement::LEN }>().unwrap();
+                let plain = Acknowledgement::from_plain(fixed);
+                match (Command::parse(&bytes), plain) {
+                    (
+                        Ok((
+                            parsed_header,
+                            Command::Acknowledge {
+                                received_reliable_sequence_number,
+                                received_sent_time,
+                            },
+                            Acknowledgement::LEN,
+                        )),
+                        Some(plain),
+                    ) if flags == CommandFlags::NONE => assert_eq!(
+                        plain,
+                        Acknowledgement {
+                            channel_id: parsed_header.channel_id,
+                            received_reliable_sequence_number,
+                            received_sent_time,
+                        }
+                    ),
+                    (_, None) if flags != CommandFlags::NONE || command != acknowledgement => {}
+                    other => panic!("{command:?} with {flags:?}: {other:?}"),
+                }
+            }
+        }
+    }
 
     /// Fragments read at fixed offsets come out as the general parser
     /// reads them, whole or cut short anywhere.

@@ -17,7 +17,9 @@ use crate::proto::state::event::EventSlot;
 use crate::proto::state::peer_index::PeerIndex;
 use crate::time::{time_difference, time_less};
 use crate::wire::checksum;
-use crate::wire::command::{Command, CommandFlags, CommandHeader, ConnectId, Fragment};
+use crate::wire::command::{
+    Acknowledgement, Command, CommandFlags, CommandHeader, ConnectId, Fragment,
+};
 use crate::wire::header::{DatagramHeader, NO_PEER_ID};
 use crate::wire::DropReason;
 
@@ -151,6 +153,26 @@ impl Host {
         // command in an `Option` of a `Result` to unwrap again here).
         let mut rest = body;
         while !rest.is_empty() {
+            // An acknowledgement, half of all commands in reliable
+            // traffic, goes straight to its handler: the general parse and
+            // dispatch below would make the same call, with its fields
+            // first built into a `Command` and matched again (about 50
+            // instructions a reliable message, bench/callgrind-lines.sh).
+            let fixed = rest.first_chunk::<{ Acknowledgement::LEN }>();
+            if let (Some(index), Some(acknowledgement)) =
+                (peer_index, fixed.and_then(Acknowledgement::from_plain))
+            {
+                rest = rest.get(Acknowledgement::LEN..).unwrap_or(&[]);
+                self.handle_acknowledge(
+                    index,
+                    ChannelId::from(acknowledgement.channel_id),
+                    ReliableSequence::new(acknowledgement.received_reliable_sequence_number),
+                    acknowledgement.received_sent_time,
+                    events,
+                )
+                .map_err(|()| DropReason::CommandRejected)?;
+                continue;
+            }
             let (command_header, command, consumed) = Command::parse(rest)?;
             rest = rest.get(consumed..).unwrap_or(&[]);
             let Some(index) = peer_index.or_else(|| {
@@ -448,6 +470,10 @@ impl Host {
 
     /// An ACKNOWLEDGE: a round-trip sample, then the acknowledged command
     /// leaves the sent queue, which may complete a connect or disconnect.
+    // Always inlined: the receive loop calls it twice (a plain
+    // acknowledgement, any other through the general dispatch), and out of
+    // line the call costs about 40 instructions a reliable message more.
+    #[inline(always)]
     fn handle_acknowledge(
         &mut self,
         index: PeerIndex,
