@@ -70,13 +70,8 @@ procs_init enet-callgrind-lines
 ours_library "$ours"
 libs=("$ours_dir")
 if [ -n "$base" ]; then
-    base_dir=$(cd "$base" 2>/dev/null && pwd) || die "--base: no such directory"
-    if [ ! -e "$base_dir/libenet.so.7" ]; then
-        [ -e "$base_dir/libenet.so" ] || die "--base: no libenet.so.7 or libenet.so in $base_dir"
-        mkdir -p "$work/base" && ln -s "$base_dir/libenet.so" "$work/base/libenet.so.7"
-        base_dir="$work/base"
-    fi
-    libs=("$base_dir" "$ours_dir")
+    library_dir "$base" --base
+    libs=("$library_dir" "$ours_dir")
 fi
 
 program="$work/msgcost"

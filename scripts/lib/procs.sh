@@ -10,6 +10,8 @@
 #   ours_library DIR      sets ours_dir: DIR with libenet.so.7, or one made for
 #                         DIR's libenet.so (DIR empty: a release build's
 #                         target/release, built first; needs $repo)
+#   library_dir DIR OPT   the same for another build's DIR (given as option
+#                         OPT), setting library_dir
 #   stock_library         sets stock_dir: one holding Debian's stock
 #                         libenet.so.7 (package libenet7) for this machine
 #   idle_server ENGINE CLIENTS LIBDIR PEERS OUT SERVER_S CLIENTS_S [VAR=VALUE...]
@@ -70,20 +72,30 @@ wait_port() {
 }
 
 ours_library() {
-    local dir
     if [ -z "$1" ]; then
         (cd "$repo" && cargo build --release --locked -p libenet -q) || die "cargo build failed"
         set -- "$repo/target/release"
     fi
-    dir=$(cd "$1" 2>/dev/null && pwd) || die "--ours: no such directory"
-    ours=$dir
+    library_dir "$1" --ours
+    ours=$library_dir_given
+    ours_dir=$library_dir
+}
+
+# library_dir DIR OPTION: sets library_dir to a directory holding DIR's
+# library as libenet.so.7 (DIR itself, or $work/NAME with a link to its
+# libenet.so, NAME being OPTION without its dashes), and library_dir_given
+# to DIR as an absolute path; OPTION names DIR in the errors.
+library_dir() {
+    local dir
+    dir=$(cd "$1" 2>/dev/null && pwd) || die "$2: no such directory"
+    library_dir_given=$dir
     if [ -e "$dir/libenet.so.7" ]; then
-        ours_dir=$dir
+        library_dir=$dir
     elif [ -e "$dir/libenet.so" ]; then
-        ours_dir="$work/ours"
-        mkdir -p "$ours_dir" && ln -s "$dir/libenet.so" "$ours_dir/libenet.so.7"
+        library_dir="$work/${2#--}"
+        mkdir -p "$library_dir" && ln -s "$dir/libenet.so" "$library_dir/libenet.so.7"
     else
-        die "--ours: no libenet.so.7 or libenet.so in $dir"
+        die "$2: no libenet.so.7 or libenet.so in $dir"
     fi
 }
 
