@@ -197,14 +197,18 @@ impl Acknowledgement {
     /// `Command::parse` reads.
     #[inline(always)]
     pub fn from_plain(fixed: &[u8; Self::LEN]) -> Option<Acknowledgement> {
-        if fixed[0] != number::ACKNOWLEDGE {
-            return None;
-        }
-        Some(Acknowledgement {
+        (fixed[0] == number::ACKNOWLEDGE).then(|| Self::read(fixed))
+    }
+
+    /// The fields of the ACKNOWLEDGE whose bytes are `fixed`, whatever its
+    /// flags (the one place that knows their offsets).
+    #[inline(always)]
+    fn read(fixed: &[u8; Self::LEN]) -> Acknowledgement {
+        Acknowledgement {
             channel_id: fixed[1],
             received_reliable_sequence_number: u16::from_be_bytes([fixed[4], fixed[5]]),
             received_sent_time: u16::from_be_bytes([fixed[6], fixed[7]]),
-        })
+        }
     }
 }
 
@@ -298,10 +302,10 @@ impl<'a> Command<'a> {
         let be16 = |high: u8, low: u8| u16::from_be_bytes([high, low]);
         match command_number {
             number::ACKNOWLEDGE => {
-                let fixed = bytes.first_chunk::<ACKNOWLEDGE_LEN>()?;
+                let read = Acknowledgement::read(bytes.first_chunk::<ACKNOWLEDGE_LEN>()?);
                 let command = Command::Acknowledge {
-                    received_reliable_sequence_number: be16(fixed[4], fixed[5]),
-                    received_sent_time: be16(fixed[6], fixed[7]),
+                    received_reliable_sequence_number: read.received_reliable_sequence_number,
+                    received_sent_time: read.received_sent_time,
                 };
                 Some((header, command, ACKNOWLEDGE_LEN))
             }
