@@ -25,6 +25,8 @@
 # after another, each connecting until both sides have the CONNECT event;
 # wall and CPU (both sides) per connection. The certificate is a throwaway
 # ECDSA P-256 one made by openssl; clients verify it.
+# Then the floor: ring's AEAD alone per record (examples/aead_cost.rs) and
+# the share of plaintext's 1 MiB rate it leaves each side at best.
 # Not a test: figures vary with the machine's load; compare columns of one run.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -43,7 +45,7 @@ while [ $# -gt 0 ]; do
         --seconds) [ $# -ge 2 ] || die "--seconds needs a value"; seconds=$2; shift ;;
         --handshakes) [ $# -ge 2 ] || die "--handshakes needs a count"; handshakes=$2; shift ;;
         --profile) profile=1 ;;
-        -h|--help) sed -n '2,28p' "$0"; exit 0 ;;
+        -h|--help) sed -n '2,30p' "$0"; exit 0 ;;
         *) die "unknown argument $1" ;;
     esac
     shift
@@ -141,6 +143,29 @@ row "  sender CPU us per message" "$(field plain bulk 3 | awk '{ printf "%.0f", 
 row "connection set-up: ms per connection (wall)" "$(field plain handshakes 1)" "$(field encrypted handshakes 1)"
 row "  CPU ms per connection (both sides)" "$(field plain handshakes 2)" "$(field encrypted handshakes 2)"
 echo "(ours from $ours; two processes on 127.0.0.1; $seconds s per run)"
+
+# The floor: ring's AES-128-GCM alone on one full datagram's record
+# (examples/aead_cost.rs), and what it leaves of the 1 MiB rate even if
+# everything else cost what it costs plain. A 1 MiB message goes as
+# fragments, each a datagram of the record's plaintext less the protocol
+# header with its sent time (4 bytes) and the fragment command (24).
+aead=$(cd "$repo" && cargo run --release --locked -q --example aead_cost 2>"$work/aead.err") ||
+    die "examples/aead_cost.rs failed: $(cat "$work/aead.err")"
+read -r _ seal_ns _ open_ns _ record_bytes <<<"$aead"
+records=$(( (1048576 + record_bytes - 28 - 1) / (record_bytes - 28) ))
+# floor_row SIDE FIELD NS: one side's plain CPU per MiB, with the AEAD's
+# cost per MiB added, and the share of plaintext's rate that leaves.
+floor_row() {
+    awk -v side="$1" -v plain="$(field plain bulk "$2")" -v ns="$3" -v n="$records" 'BEGIN {
+        aead = ns * n / 1000; plain /= 1000
+        printf "  1 MiB %s: %.0f us plain + %.0f the AEAD = at best %.2fx the plain rate\n",
+            side, plain, aead, plain / (plain + aead) }'
+}
+echo
+echo "the AEAD alone (examples/aead_cost.rs): $seal_ns ns to seal, $open_ns to open a" \
+    "$record_bytes-byte record; $records records a MiB"
+floor_row sender 3 "$seal_ns"
+floor_row receiver 2 "$open_ns"
 
 [ "$profile" = 1 ] || exit 0
 
