@@ -42,14 +42,18 @@ impl PeerMut<'_> {
     ) -> PackedAcknowledgements {
         let mut packed = PackedAcknowledgements::default();
         let repeat = self.recovery.repeat_acknowledgements;
-        while let Some(acknowledgement) = self.slot.queues().acknowledgements.front().copied() {
+        // Looked up once for the whole run: a peer without its queue set
+        // owes nothing.
+        let Some(queues) = self.slot.queues_if_any() else {
+            return packed;
+        };
+        while let Some(acknowledgement) = queues.acknowledgements.front().copied() {
             // `push` checks the room itself and writes nothing without it.
             let (header, command) = acknowledgement.wire();
             if builder.push(&header, &command).is_err() {
                 packed.left_over = true;
                 break;
             }
-            let queues = self.slot.queues();
             queues.acknowledgements.pop_front();
             if acknowledgement.command_number == number::DISCONNECT {
                 // The peer is done once this one is sent: nothing to repeat.
