@@ -6,7 +6,7 @@
 //! list of unreliable commands awaiting the send are the host's, lent for
 //! the pass; finishing and sending the datagram is the host's too.
 
-use super::slot::{stock_window, PeerMut};
+use super::slot::{channel_in, stock_window, PeerMut, PeerSlot};
 use crate::abi::*;
 use crate::proto::state::command::{number, OutgoingCommand};
 use crate::proto::state::queue::is_windowed;
@@ -96,28 +96,40 @@ impl PeerMut<'_> {
         let mut position = 0;
         // Commands ahead that the in-flight window cannot hold back: once
         // the window is full and none remain, the rest would all be skipped.
-        let mut unwindowed_ahead = self.slot.queues().outgoing.unwindowed();
+        // The set (made now if the peer has none, with its parked command
+        // in it), the channels and the public peer, each borrowed once for
+        // the whole pass rather than looked up again at every step.
+        self.slot.queues();
+        let recovery = *self.recovery;
+        let peer = &mut *self.public;
+        let PeerSlot {
+            channels,
+            queues: Some(queues),
+            ..
+        } = &mut *self.slot
+        else {
+            return Packed {
+                can_ping: true,
+                full: false,
+            };
+        };
+        let queues = &mut **queues;
+        let channel_count = peer.channelCount;
+        let mut unwindowed_ahead = queues.outgoing.unwindowed();
         // The in-flight limit: stock's window scaled by the packet
         // throttle, or the congestion window when that is on.
-        let recovery = *self.recovery;
         let congestion_window = recovery
             .congestion_control
-            .then(|| self.slot.queues().congestion.window);
+            .then_some(queues.congestion.window);
         // With a congestion window, reliable data is also paced.
-        let (rtt, mtu) = (self.public.roundTripTime, self.public.mtu);
+        let (rtt, mtu) = (peer.roundTripTime, peer.mtu);
         let mut pacing = recovery.congestion_control.then(|| {
-            let congestion = &mut self.slot.queues().congestion;
+            let congestion = &mut queues.congestion;
             congestion.paced = false;
             congestion.tokens(now, rtt, mtu)
         });
         let pacing_at_start = pacing;
-        // (The queues exist: a pass packs only a peer with commands queued.)
-        while let Some(command) = self
-            .slot
-            .queues
-            .as_deref()
-            .and_then(|queues| queues.outgoing.get(position))
-        {
+        while let Some(command) = queues.outgoing.get(position) {
             if window_exceeded && unwindowed_ahead == 0 {
                 break;
             }
@@ -133,8 +145,7 @@ impl PeerMut<'_> {
             let starts_window = command.reliable_sequence_number.starts_window();
             let wire_len = command.fixed_len() + usize::from(command.fragment_length);
             if reliable {
-                let channel_state = self
-                    .channel(channel_id)
+                let channel_state = channel_in(channels, channel_count, channel_id)
                     .map(|channel| (channel.reliableWindows, channel.usedReliableWindows));
                 if let Some((windows, used)) = channel_state {
                     if !window_wrap && first_send && starts_window {
@@ -153,7 +164,6 @@ impl PeerMut<'_> {
                     }
                 }
                 if has_packet {
-                    let peer = &*self.public;
                     if !window_exceeded {
                         let stock = stock_window(peer);
                         let window = congestion_window.map_or(stock, |window| window.max(stock));
@@ -164,7 +174,7 @@ impl PeerMut<'_> {
                             // goes in a later pass (the peer is woken for
                             // it), as if the window were full now.
                             window_exceeded = true;
-                            self.slot.queues().congestion.paced = true;
+                            queues.congestion.paced = true;
                         }
                     }
                     if window_exceeded {
@@ -178,16 +188,12 @@ impl PeerMut<'_> {
                 full = true;
                 break;
             }
-            let Some(mut command) = self
-                .slot
-                .queues_if_any()
-                .and_then(|queues| queues.outgoing.remove(position))
-            else {
+            let Some(mut command) = queues.outgoing.remove(position) else {
                 break;
             };
             if reliable {
                 if first_send {
-                    if let Some(channel) = self.channel(channel_id) {
+                    if let Some(channel) = channel_in(channels, channel_count, channel_id) {
                         channel.usedReliableWindows |= 1 << reliable_window;
                         channel.reliableWindows[usize::from(reliable_window)] += 1;
                     }
@@ -197,14 +203,13 @@ impl PeerMut<'_> {
                 // otherwise come back as a first send, and a limit of
                 // `u32::MAX` times the timeout as a small one.
                 command.send_attempts = command.send_attempts.saturating_add(1);
-                let peer = &mut *self.public;
                 if command.round_trip_timeout == 0 {
                     command.round_trip_timeout =
                         recovery.first_timeout(peer.roundTripTime, peer.roundTripTimeVariance);
                     command.round_trip_timeout_limit =
                         peer.timeoutLimit.saturating_mul(command.round_trip_timeout);
                 }
-                if self.slot.sent_reliable_is_empty() {
+                if queues.sent_reliable.is_empty() {
                     peer.nextTimeout = now.wrapping_add(command.round_trip_timeout);
                 }
                 command.sent_time = now;
@@ -214,10 +219,9 @@ impl PeerMut<'_> {
                 }
                 // It fits: `builder.fits(wire_len)` was checked above.
                 let _ = builder.push(&command.header(), &command.wire());
-                self.slot.queues().sent_reliable.push(command);
+                queues.sent_reliable.push(command);
             } else {
                 if has_packet && command.fragment_offset == 0 {
-                    let peer = &mut *self.public;
                     peer.packetThrottleCounter = (peer.packetThrottleCounter
                         + ENET_PEER_PACKET_THROTTLE_COUNTER)
                         % ENET_PEER_PACKET_THROTTLE_SCALE;
@@ -229,7 +233,6 @@ impl PeerMut<'_> {
                         );
                         let mut dropped = usize::from(command.fragment_length);
                         command.discard();
-                        let queues = self.slot.queues();
                         while queues.outgoing.get(position).is_some_and(|next| {
                             next.reliable_sequence_number == reliable_sequence
                                 && next.unreliable_sequence_number == unreliable_sequence
@@ -249,14 +252,10 @@ impl PeerMut<'_> {
                     sent_unreliable.push(command);
                 }
             }
-            let peer = &mut *self.public;
             peer.packetsSent = peer.packetsSent.wrapping_add(1);
         }
         if let (Some(had), Some(left)) = (pacing_at_start, pacing) {
-            self.slot
-                .queues()
-                .congestion
-                .spend(had.saturating_sub(left));
+            queues.congestion.spend(had.saturating_sub(left));
         }
         Packed { can_ping, full }
     }

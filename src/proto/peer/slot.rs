@@ -389,10 +389,7 @@ impl PeerSlot {
 
     /// Channel `id` of the peer's `count` channels.
     pub(crate) fn channel(&mut self, count: usize, id: ChannelId) -> Option<&mut ENetChannel> {
-        self.channels
-            .as_mut()?
-            .get_mut(id.index())
-            .filter(|_| id.index() < count)
+        channel_in(&mut self.channels, count, id)
     }
 
     /// Takes the queues away (a reset), leaving the peer none.
@@ -806,6 +803,19 @@ impl<'a> PeerMut<'a> {
 
 /// The reliable data stock lets a peer have in flight: its window scaled by
 /// its packet throttle (the congestion window never goes below it).
+/// Channel `id` of a peer's `count` channels in `channels` (for code that
+/// holds the slot's other fields borrowed at the same time).
+pub(crate) fn channel_in(
+    channels: &mut Option<ChannelArray>,
+    count: usize,
+    id: ChannelId,
+) -> Option<&mut ENetChannel> {
+    channels
+        .as_mut()?
+        .get_mut(id.index())
+        .filter(|_| id.index() < count)
+}
+
 pub(crate) fn stock_window(peer: &ENetPeer) -> u32 {
     peer.packetThrottle.wrapping_mul(peer.windowSize) / ENET_PEER_PACKET_THROTTLE_SCALE
 }
