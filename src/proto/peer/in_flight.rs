@@ -6,7 +6,7 @@
 //! `enet_protocol_check_timeouts`), each as the peer's [`LossRecovery`]
 //! settings say. Reporting a lost peer is the host's.
 
-use super::slot::{stock_window, PeerMut, PeerQueues};
+use super::slot::{channel_in, stock_window, PeerMut, PeerQueues, PeerSlot};
 use crate::abi::*;
 use crate::proto::state::channel_id::ChannelId;
 use crate::proto::state::command::OutgoingCommand;
@@ -84,7 +84,14 @@ impl PeerMut<'_> {
         acknowledged_send: Option<u32>,
         resent: &mut RecoveryCounts,
     ) -> Option<u8> {
-        let queues = self.slot.queues_if_any()?;
+        // The set, the channels and the public peer, each borrowed once
+        // until the early resend below needs the whole view.
+        let recovery = *self.recovery;
+        let peer = &mut *self.public;
+        let PeerSlot {
+            channels, queues, ..
+        } = &mut *self.slot;
+        let queues = queues.as_deref_mut()?;
         let (command, sent_at) = match queues.sent_reliable.acknowledge(channel_id, sequence) {
             Some((command, position)) => (command, Some(position)),
             None => {
@@ -111,7 +118,7 @@ impl PeerMut<'_> {
         // Exact, so never below zero (debug builds check it).
         queues.backlog -= usize::from(command.fragment_length);
         let reliable_window = usize::from(sequence.window());
-        if let Some(channel) = self.channel(channel_id) {
+        if let Some(channel) = channel_in(channels, peer.channelCount, channel_id) {
             if channel.reliableWindows[reliable_window] > 0 {
                 channel.reliableWindows[reliable_window] -= 1;
                 if channel.reliableWindows[reliable_window] == 0 {
@@ -120,21 +127,16 @@ impl PeerMut<'_> {
             }
         }
         let command_number = command.number;
-        let recovery = self.recovery;
-        let peer = &mut *self.public;
         if command.packet.is_some() && sent_at.is_some() {
             // A payload delivered is traffic: a transfer queued long ago
             // and acknowledged only now has kept the peer busy, and its
             // queues (with the congestion window) stay until it has gone
             // as long without payloads as an idle peer must.
-            if let Some(queues) = self.slot.queues.as_deref_mut() {
-                queues.last_traffic = now;
-            }
+            queues.last_traffic = now;
             let length = u32::from(command.fragment_length);
             peer.reliableDataInTransit = peer.reliableDataInTransit.saturating_sub(length);
             if recovery.congestion_control {
-                let mtu = peer.mtu;
-                self.slot.queues().congestion.on_acknowledged(length, mtu);
+                queues.congestion.on_acknowledged(length, peer.mtu);
             }
         }
         // Only an acknowledgement of the command's latest transmission
