@@ -801,8 +801,6 @@ impl<'a> PeerMut<'a> {
     }
 }
 
-/// The reliable data stock lets a peer have in flight: its window scaled by
-/// its packet throttle (the congestion window never goes below it).
 /// Channel `id` of a peer's `count` channels in `channels` (for code that
 /// holds the slot's other fields borrowed at the same time).
 pub(crate) fn channel_in(
@@ -816,6 +814,8 @@ pub(crate) fn channel_in(
         .filter(|_| id.index() < count)
 }
 
+/// The reliable data stock lets a peer have in flight: its window scaled by
+/// its packet throttle (the congestion window never goes below it).
 pub(crate) fn stock_window(peer: &ENetPeer) -> u32 {
     peer.packetThrottle.wrapping_mul(peer.windowSize) / ENET_PEER_PACKET_THROTTLE_SCALE
 }
