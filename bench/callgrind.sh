@@ -75,8 +75,10 @@ entry_point_names="enet_host_service enet_peer_send enet_packet_create enet_pack
 
 # The engine functions --stages splits ours by (inclusive counts; the
 # stages are differences of them, see bench/callgrind-rows.awk).
-# (`Host>::NAME` is the tail of `<impl enet::proto::host::Host>::NAME`.)
-stage_names="enet_host_service Host>::handle_received Host>::remove_sent_reliable"
+# (`Host>::NAME` is the tail of `<impl enet::proto::host::Host>::NAME`,
+# `PeerMut>::NAME` of a method on one peer's view: `acknowledge` takes an
+# acknowledged command out of the sent queue, whichever path called it.)
+stage_names="enet_host_service Host>::handle_received PeerMut>::acknowledge"
 stage_names+=" Host>::queue_incoming Host>::dispatch_received Host>::send_pass"
 stage_names+=" Host>::pack_outgoing ReceiveBatch::fill Host>::handle_fragment"
 stage_names+=" Host>::reschedule_deferred"
