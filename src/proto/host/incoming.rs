@@ -15,8 +15,7 @@ use crate::proto::state::channel::{FragmentInfo, Queued, Sequencing};
 use crate::proto::state::command::number;
 use crate::proto::state::event::EventSlot;
 use crate::proto::state::peer_index::PeerIndex;
-use crate::proto::state::recovery::RecoveryCounts;
-use crate::time::{time_difference, time_less};
+use crate::time::time_less;
 use crate::wire::checksum;
 use crate::wire::command::{
     Acknowledgement, Command, CommandFlags, CommandHeader, ConnectId, Fragment,
@@ -496,20 +495,9 @@ impl Host {
         if time_less(now, sent_time) {
             return Ok(());
         }
-        let round_trip_time = time_difference(now, sent_time).max(1);
-        // One view of the peer for the sample and the removal (what
-        // `remove_sent_reliable` does, without making the view again).
-        let mut peer = self.peer_view(index);
-        peer.update_round_trip_time(round_trip_time, now);
-        let mut resent = RecoveryCounts::default();
-        let command_number = peer.acknowledge(
-            channel_id,
-            received_sequence,
-            now,
-            Some(sent_time),
-            &mut resent,
-        );
-        self.engine.record(index, resent);
+        // The round trip is sampled, then the command taken out.
+        let command_number =
+            self.remove_sent_reliable(index, received_sequence, channel_id, Some(sent_time));
         // A path probe's PING is never kept for retransmission: its
         // acknowledgement matches nothing sent.
         if command_number.is_none()
