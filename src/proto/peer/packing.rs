@@ -6,7 +6,7 @@
 //! list of unreliable commands awaiting the send are the host's, lent for
 //! the pass; finishing and sending the datagram is the host's too.
 
-use super::slot::{channel_in, stock_window, PeerMut, PeerSlot};
+use super::slot::{channel_in, stock_window, PeerMut};
 use crate::abi::*;
 use crate::proto::state::command::{number, OutgoingCommand};
 use crate::proto::state::queue::is_windowed;
@@ -99,21 +99,9 @@ impl PeerMut<'_> {
         // The set (made now if the peer has none, with its parked command
         // in it), the channels and the public peer, each borrowed once for
         // the whole pass rather than looked up again at every step.
-        self.slot.queues();
         let recovery = *self.recovery;
         let peer = &mut *self.public;
-        let PeerSlot {
-            channels,
-            queues: Some(queues),
-            ..
-        } = &mut *self.slot
-        else {
-            return Packed {
-                can_ping: true,
-                full: false,
-            };
-        };
-        let queues = &mut **queues;
+        let (queues, channels) = self.slot.queues_and_channels();
         let channel_count = peer.channelCount;
         let mut unwindowed_ahead = queues.outgoing.unwindowed();
         // The in-flight limit: stock's window scaled by the packet

@@ -275,10 +275,20 @@ impl PeerSlot {
     // find a set.
     #[inline(always)]
     pub(crate) fn queues(&mut self) -> &mut PeerQueues {
+        self.queues_and_channels().0
+    }
+
+    /// [`PeerSlot::queues`] and the channels, borrowed apart, for a step
+    /// that works on both at once.
+    #[inline(always)]
+    pub(crate) fn queues_and_channels(&mut self) -> (&mut PeerQueues, &mut Option<ChannelArray>) {
         if self.queues.is_none() {
             self.make_queues();
         }
-        self.queues.get_or_insert_with(Box::default)
+        (
+            self.queues.get_or_insert_with(Box::default),
+            &mut self.channels,
+        )
     }
 
     // Out of line: most calls find a set, and each call site stays small.
