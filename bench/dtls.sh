@@ -146,13 +146,11 @@ echo "(ours from $ours; two processes on 127.0.0.1; $seconds s per run)"
 
 # The floor: ring's AES-128-GCM alone on one full datagram's record
 # (examples/aead_cost.rs), and what it leaves of the 1 MiB rate even if
-# everything else cost what it costs plain. A 1 MiB message goes as
-# fragments, each a datagram of the record's plaintext less the protocol
-# header with its sent time (4 bytes) and the fragment command (24).
+# everything else cost what it costs plain (the example counts a 1 MiB
+# message's records).
 aead=$(cd "$repo" && cargo run --release --locked -q --example aead_cost 2>"$work/aead.err") ||
     die "examples/aead_cost.rs failed: $(cat "$work/aead.err")"
-read -r _ seal_ns _ open_ns _ record_bytes <<<"$aead"
-records=$(( (1048576 + record_bytes - 28 - 1) / (record_bytes - 28) ))
+read -r _ seal_ns _ open_ns _ record_bytes _ records <<<"$aead"
 # floor_row SIDE FIELD NS: one side's plain CPU per MiB, with the AEAD's
 # cost per MiB added, and the share of plaintext's rate that leaves.
 floor_row() {

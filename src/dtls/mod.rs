@@ -41,6 +41,8 @@ use dimpl::Dtls;
 
 use address_hash::AddressHashing;
 use gate::{Admission, Gate};
+#[cfg(feature = "ring")]
+pub use record::application_data_aad;
 use session::{Ended, Outbox, Progress, Session};
 pub use setup::{ClientSetup, ServerSetup};
 pub use setup_error::SetupError;
